@@ -1,0 +1,77 @@
+import formbody from '@fastify/formbody';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import type { Logger } from 'pino';
+import { calendarPlugin, NAMESPACE } from './calendar/calendar.plugin.ts';
+import { sendWpError } from './calendar/errors.ts';
+import type { Config } from './config/config.ts';
+import { accessPlugin } from './platform/auth/access.plugin.ts';
+import { Authenticator } from './platform/auth/authenticate.ts';
+import { FailureThrottle } from './platform/auth/throttle.ts';
+import type { Store } from './platform/db/database.ts';
+import { PlatformErrors } from './platform/errors.ts';
+import { healthRoutes } from './platform/http/health.routes.ts';
+import { indexRoutes } from './platform/http/index.routes.ts';
+import { parseQuerystring } from './platform/http/querystring.ts';
+import { requestIdOf } from './platform/http/request-id.ts';
+import { securityPlugin } from './platform/http/security.plugin.ts';
+import { openApiOptions } from './platform/openapi/openapi.ts';
+
+export const BODY_LIMIT_BYTES = 1024 * 1024;
+
+export interface AppDependencies {
+  readonly config: Config;
+  readonly store: Store;
+  readonly logger: Logger;
+}
+
+/** Builds the whole service. No side effects until the caller listens. */
+export async function buildApp({ config, store, logger }: AppDependencies): Promise<FastifyInstance> {
+  const app = Fastify({
+    loggerInstance: logger as FastifyBaseLogger,
+    genReqId: requestIdOf,
+    requestIdHeader: false,
+    trustProxy: config.trustProxy,
+    bodyLimit: BODY_LIMIT_BYTES,
+    routerOptions: {
+      ignoreTrailingSlash: true,
+      querystringParser: parseQuerystring,
+      maxParamLength: 500,
+    },
+    connectionTimeout: 0,
+    requestTimeout: 30_000,
+    keepAliveTimeout: 5_000,
+    ajv: { customOptions: { allErrors: true, coerceTypes: 'array', removeAdditional: true, useDefaults: true } },
+  });
+
+  const throttle = new FailureThrottle(store.db, {
+    maxFailures: config.authMaxFailures,
+    maxFailuresPerAddress: config.authMaxFailuresPerAddress,
+    windowSeconds: config.authLockoutSeconds,
+  });
+  const authenticator = new Authenticator(store.db, throttle);
+  const docsPrefix = `${config.basePath}/docs`;
+
+  // CORS registers its own preflight route, before every route must declare its access.
+  await app.register(securityPlugin, { corsOrigins: config.corsOrigins });
+  await app.register(accessPlugin, { authenticator, publicPrefixes: [docsPrefix] });
+  await app.register(formbody);
+  await app.register(swagger, openApiOptions(config));
+  await app.register(swaggerUi, { routePrefix: docsPrefix, staticCSP: true, uiConfig: { persistAuthorization: false } });
+  app.get(`${docsPrefix}/openapi.json`, { schema: { hide: true } }, async () => app.swagger());
+
+  app.setErrorHandler(sendWpError);
+  app.setNotFoundHandler(async (request, reply) => sendWpError(PlatformErrors.noRoute(), request, reply));
+
+  await app.register(
+    async (api) => {
+      await api.register(indexRoutes, { config, namespaces: [NAMESPACE] });
+      await api.register(healthRoutes, { store });
+      await api.register(calendarPlugin, { prefix: `/${NAMESPACE}`, config, store });
+    },
+    { prefix: config.basePath },
+  );
+
+  return app;
+}

@@ -1,0 +1,40 @@
+import type { FastifyInstance } from 'fastify';
+import type { Config } from '../config/config.ts';
+import type { Store } from '../platform/db/database.ts';
+import { PlatformErrors } from '../platform/errors.ts';
+import { discoveryRoutes } from './discovery/discovery.routes.ts';
+import { RouteRegistry } from './discovery/route-registry.ts';
+import { sendWpError } from './errors.ts';
+
+export const NAMESPACE = 'calendar/events/v1';
+
+export interface CalendarOptions {
+  readonly config: Config;
+  readonly store: Store;
+}
+
+/**
+ * The `calendar/events/v1` namespace: WordPress-shaped errors, the
+ * namespace index and `/doc`, and the resource routes.
+ */
+export async function calendarPlugin(app: FastifyInstance, { config }: CalendarOptions): Promise<void> {
+  const prefix = `${config.basePath}/${NAMESPACE}`;
+  const namespaceUrl = `${config.baseUrl}/${NAMESPACE}`;
+  const registry = new RouteRegistry(prefix);
+
+  app.addHook('onRoute', (route) => registry.add(route));
+  app.setErrorHandler(sendWpError);
+  app.setNotFoundHandler(async (request, reply) => sendWpError(PlatformErrors.noRoute(), request, reply));
+
+  // WordPress reads write arguments from the query string too; the body wins.
+  app.addHook('preValidation', async (request) => {
+    if (request.method === 'GET' || request.method === 'HEAD') return;
+    const query = request.query as Record<string, unknown> | undefined;
+    if (query === undefined || Object.keys(query).length === 0) return;
+    const body = request.body;
+    if (body === undefined || body === null) request.body = { ...query };
+    else if (typeof body === 'object' && !Array.isArray(body)) request.body = { ...query, ...body };
+  });
+
+  await app.register(discoveryRoutes, { namespace: NAMESPACE, namespaceUrl, baseUrl: config.baseUrl, routePrefix: prefix, registry });
+}

@@ -1,0 +1,192 @@
+#!/usr/bin/env node
+import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { ConfigError, loadConfig, type Config } from '../config/config.ts';
+import { closeOnSignals, startServer } from '../server.ts';
+import { AppError } from '../platform/errors.ts';
+import { createDb, migrateToLatest, type Store } from '../platform/db/database.ts';
+import {
+  addUser,
+  createToken,
+  listAllUsers,
+  listApiTokens,
+  removeUser,
+  revokeApiToken,
+  setPassword,
+  setRole,
+} from '../platform/auth/users.service.ts';
+
+class UsageError extends Error {}
+
+type Options = Record<string, string | boolean | undefined>;
+
+interface Command {
+  readonly usage: string;
+  readonly options: NonNullable<ParseArgsConfig['options']>;
+  readonly run: (options: Options, config: Config) => Promise<void>;
+}
+
+const out = (line: string) => process.stdout.write(`${line}\n`);
+
+function required(options: Options, name: string): string {
+  const value = options[name];
+  if (typeof value !== 'string' || value === '') throw new UsageError(`--${name} is required`);
+  return value;
+}
+
+function optional(options: Options, name: string): string | undefined {
+  const value = options[name];
+  return typeof value === 'string' ? value : undefined;
+}
+
+/** Opens the database (migrated), runs `work`, closes it. */
+async function withStore<T>(config: Config, work: (store: Store) => Promise<T>): Promise<T> {
+  const store = createDb(config.databaseUrl, { sqliteSynchronous: config.sqliteSynchronous });
+  try {
+    await migrateToLatest(store.db);
+    return await work(store);
+  } finally {
+    await store.close();
+  }
+}
+
+const json = { json: { type: 'boolean' } } as const;
+
+const COMMANDS: Record<string, Command> = {
+  serve: {
+    usage: 'almanac serve            start the HTTP server (HOST, PORT, DATABASE_URL, …)',
+    options: {},
+    run: async (_options, config) => {
+      closeOnSignals(await startServer(config));
+    },
+  },
+  migrate: {
+    usage: 'almanac migrate          bring the database schema up to date',
+    options: {},
+    run: async (_options, config) => {
+      const applied = await withStore(config, async (store) => migrateToLatest(store.db));
+      out(applied.length === 0 ? 'schema up to date' : `applied: ${applied.join(', ')}`);
+    },
+  },
+  'users add': {
+    usage: 'almanac users add --username U --password P --role R [--email E] [--display-name N] [--json]',
+    options: { username: { type: 'string' }, password: { type: 'string' }, role: { type: 'string' }, email: { type: 'string' }, 'display-name': { type: 'string' }, ...json },
+    run: async (options, config) => {
+      const user = await withStore(config, (store) =>
+        addUser(store.db, store.translateError, {
+          username: required(options, 'username'),
+          password: required(options, 'password'),
+          role: required(options, 'role'),
+          email: optional(options, 'email'),
+          displayName: optional(options, 'display-name'),
+        }),
+      );
+      out(options.json === true ? JSON.stringify(user) : `id=${user.id}`);
+    },
+  },
+  'users list': {
+    usage: 'almanac users list [--json]',
+    options: { ...json },
+    run: async (options, config) => {
+      const users = await withStore(config, (store) => listAllUsers(store.db));
+      if (options.json === true) out(JSON.stringify(users));
+      else for (const user of users) out(`${user.id}\t${user.username}\t${user.role}\t${user.email}`);
+    },
+  },
+  'users passwd': {
+    usage: 'almanac users passwd --username U --password P',
+    options: { username: { type: 'string' }, password: { type: 'string' } },
+    run: async (options, config) => {
+      await withStore(config, (store) => setPassword(store.db, required(options, 'username'), required(options, 'password')));
+      out('password changed');
+    },
+  },
+  'users role': {
+    usage: 'almanac users role --username U --role R',
+    options: { username: { type: 'string' }, role: { type: 'string' } },
+    run: async (options, config) => {
+      await withStore(config, (store) => setRole(store.db, required(options, 'username'), required(options, 'role')));
+      out('role changed');
+    },
+  },
+  'users remove': {
+    usage: 'almanac users remove --username U',
+    options: { username: { type: 'string' } },
+    run: async (options, config) => {
+      await withStore(config, (store) => removeUser(store.db, required(options, 'username')));
+      out('user removed');
+    },
+  },
+  'tokens create': {
+    usage: 'almanac tokens create --username U [--name N] [--json]   (prints the token once)',
+    options: { username: { type: 'string' }, name: { type: 'string' }, ...json },
+    run: async (options, config) => {
+      const token = await withStore(config, (store) =>
+        createToken(store.db, required(options, 'username'), optional(options, 'name')),
+      );
+      out(options.json === true ? JSON.stringify(token) : `id=${token.id} token=${token.token}`);
+    },
+  },
+  'tokens list': {
+    usage: 'almanac tokens list [--username U] [--json]',
+    options: { username: { type: 'string' }, ...json },
+    run: async (options, config) => {
+      const tokens = await withStore(config, (store) => listApiTokens(store.db, optional(options, 'username')));
+      if (options.json === true) out(JSON.stringify(tokens));
+      else for (const t of tokens) out(`${t.id}\t${t.username}\t${t.name}\t${t.revoked_at === null ? 'active' : 'revoked'}`);
+    },
+  },
+  'tokens revoke': {
+    usage: 'almanac tokens revoke --id ID',
+    options: { id: { type: 'string' } },
+    run: async (options, config) => {
+      const id = required(options, 'id');
+      if (!/^\d+$/.test(id)) throw new UsageError('--id must be a number');
+      await withStore(config, (store) => revokeApiToken(store.db, Number(id)));
+      out('token revoked');
+    },
+  },
+};
+
+function help(): string {
+  return ['Usage:', ...Object.values(COMMANDS).map((command) => `  ${command.usage}`), '', 'Each command takes --help.'].join('\n');
+}
+
+export async function main(argv: readonly string[]): Promise<number> {
+  const [first, second] = argv;
+  const twoWords = `${first ?? ''} ${second ?? ''}`;
+  const name = COMMANDS[twoWords] !== undefined ? twoWords : (first ?? '');
+  const command = COMMANDS[name];
+  const rest = argv.slice(name.split(' ').length);
+  if (command === undefined) {
+    if (first === undefined || first === '--help' || first === 'help') {
+      out(help());
+      return 0;
+    }
+    process.stderr.write(`unknown command: ${argv.join(' ')}\n${help()}\n`);
+    return 1;
+  }
+  try {
+    const { values } = parseArgs({ args: [...rest], options: { ...command.options, help: { type: 'boolean' } }, strict: true });
+    if (values.help === true) {
+      out(`Usage: ${command.usage}`);
+      return 0;
+    }
+    const config = loadConfig();
+    await command.run(values, config);
+    return 0;
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      process.stderr.write(`${error.message}\n`);
+      return 2;
+    }
+    if (error instanceof UsageError || error instanceof AppError || (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
+      process.stderr.write(`${(error as Error).message}\n`);
+      return 1;
+    }
+    throw error;
+  }
+}
+
+const code = await main(process.argv.slice(2));
+// `serve` keeps running; every other command ends here.
+if (process.argv[2] !== 'serve' || code !== 0) process.exit(code);

@@ -1,0 +1,153 @@
+/**
+ * The service configuration: every environment variable of platform.md,
+ * validated once into a frozen, typed object. Nothing else reads `process.env`.
+ */
+export type Language = 'en' | 'it';
+export const LANGUAGES: readonly Language[] = ['en', 'it'];
+
+export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+const LOG_LEVELS: readonly LogLevel[] = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+
+export interface Config {
+  readonly host: string;
+  readonly port: number;
+  /** Public base URL without a trailing slash; its path (if any) prefixes every route. */
+  readonly baseUrl: string;
+  /** Path part of `baseUrl` (`""` or `/prefix`). */
+  readonly basePath: string;
+  readonly databaseUrl: string;
+  readonly adminUser: string;
+  readonly adminPassword: string | undefined;
+  readonly siteTimezone: string;
+  readonly defaultLanguage: Language;
+  readonly soapAuth: 'optional' | 'required';
+  readonly logLevel: LogLevel;
+  /** Allowed CORS origins; `['*']` means any origin without credentials. */
+  readonly corsOrigins: readonly string[];
+  readonly authMaxFailures: number;
+  readonly authLockoutSeconds: number;
+  readonly authMaxFailuresPerAddress: number;
+  readonly rateLimitPerMinute: number;
+  readonly trustProxy: boolean;
+  readonly sqliteSynchronous: 'NORMAL' | 'FULL';
+}
+
+/** A configuration problem; its message is the one line printed before exit code 2. */
+export class ConfigError extends Error {
+  constructor(
+    readonly variable: string,
+    problem: string,
+  ) {
+    super(`Invalid configuration: ${variable} ${problem}`);
+    this.name = 'ConfigError';
+  }
+}
+
+type Env = Readonly<Record<string, string | undefined>>;
+
+function text(env: Env, name: string, fallback: string): string {
+  const value = env[name];
+  return value === undefined || value === '' ? fallback : value;
+}
+
+function integer(env: Env, name: string, fallback: number, min: number, max: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (!/^\d+$/.test(raw.trim())) throw new ConfigError(name, `must be a whole number, got "${raw}"`);
+  const value = Number(raw.trim());
+  if (value < min || value > max) throw new ConfigError(name, `must be between ${min} and ${max}, got ${value}`);
+  return value;
+}
+
+function oneOf<T extends string>(env: Env, name: string, fallback: T, allowed: readonly T[]): T {
+  const raw = text(env, name, fallback);
+  const found = allowed.find((candidate) => candidate === raw);
+  if (found === undefined) throw new ConfigError(name, `must be one of ${allowed.join(', ')}, got "${raw}"`);
+  return found;
+}
+
+function boolean(env: Env, name: string, fallback: boolean): boolean {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (/^(1|true|yes|on)$/i.test(raw)) return true;
+  if (/^(0|false|no|off)$/i.test(raw)) return false;
+  throw new ConfigError(name, `must be true or false, got "${raw}"`);
+}
+
+export function isValidTimezone(zone: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: zone });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function timezone(env: Env): string {
+  const zone = text(env, 'SITE_TIMEZONE', 'UTC');
+  if (!isValidTimezone(zone)) throw new ConfigError('SITE_TIMEZONE', `is not a known IANA time zone: "${zone}"`);
+  return zone;
+}
+
+function databaseUrl(env: Env): string {
+  const url = text(env, 'DATABASE_URL', 'sqlite:./data/almanac.db');
+  if (/^sqlite:.+/.test(url) || /^postgres(ql)?:\/\/.+/.test(url)) return url;
+  throw new ConfigError('DATABASE_URL', 'must be sqlite:<file>, sqlite::memory: or postgres://user:pass@host:port/db');
+}
+
+function baseUrl(env: Env, host: string, port: number): { baseUrl: string; basePath: string } {
+  const raw = env.BASE_URL;
+  const fallback = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+  if (raw === undefined || raw === '') return { baseUrl: fallback, basePath: '' };
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new ConfigError('BASE_URL', `is not an absolute URL: "${raw}"`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new ConfigError('BASE_URL', 'must be http or https');
+  if (url.search !== '' || url.hash !== '') throw new ConfigError('BASE_URL', 'must not have a query or fragment');
+  const basePath = url.pathname.replace(/\/+$/, '');
+  return { baseUrl: `${url.origin}${basePath}`, basePath };
+}
+
+function corsOrigins(env: Env): string[] {
+  const raw = text(env, 'CORS_ORIGINS', '');
+  const origins = raw
+    .split(',')
+    .map((origin) => origin.trim())
+    .filter((origin) => origin !== '');
+  for (const origin of origins) {
+    if (origin === '*') continue;
+    try {
+      if (new URL(origin).origin !== origin) throw new Error('not an origin');
+    } catch {
+      throw new ConfigError('CORS_ORIGINS', `has an entry that is not an origin (scheme://host[:port]): "${origin}"`);
+    }
+  }
+  return origins;
+}
+
+export function loadConfig(env: Env = process.env): Config {
+  const host = text(env, 'HOST', '127.0.0.1');
+  const port = integer(env, 'PORT', 8080, 0, 65535);
+  return Object.freeze({
+    host,
+    port,
+    ...baseUrl(env, host, port),
+    databaseUrl: databaseUrl(env),
+    adminUser: text(env, 'ADMIN_USER', 'admin'),
+    adminPassword: env.ADMIN_PASSWORD === '' ? undefined : env.ADMIN_PASSWORD,
+    siteTimezone: timezone(env),
+    defaultLanguage: oneOf(env, 'DEFAULT_LANGUAGE', 'en', LANGUAGES),
+    soapAuth: oneOf(env, 'SOAP_AUTH', 'optional', ['optional', 'required'] as const),
+    logLevel: oneOf(env, 'LOG_LEVEL', 'info', LOG_LEVELS),
+    corsOrigins: Object.freeze(corsOrigins(env)),
+    authMaxFailures: integer(env, 'AUTH_MAX_FAILURES', 10, 0, 1_000_000),
+    authLockoutSeconds: integer(env, 'AUTH_LOCKOUT_SECONDS', 300, 1, 86_400 * 30),
+    authMaxFailuresPerAddress: integer(env, 'AUTH_MAX_FAILURES_PER_ADDRESS', 50, 0, 1_000_000),
+    rateLimitPerMinute: integer(env, 'RATE_LIMIT_PER_MINUTE', 0, 0, 10_000_000),
+    trustProxy: boolean(env, 'TRUST_PROXY', false),
+    sqliteSynchronous: oneOf(env, 'SQLITE_SYNCHRONOUS', 'NORMAL', ['NORMAL', 'FULL'] as const),
+  });
+}

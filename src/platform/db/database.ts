@@ -1,0 +1,71 @@
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { FileMigrationProvider, Migrator, sql, type Kysely } from 'kysely';
+import type { Database } from './schema.ts';
+import { createPostgresDb, translatePostgresError } from './dialect/postgres.ts';
+import { createSqliteDb, translateSqliteError } from './dialect/sqlite.ts';
+
+export type DialectName = 'sqlite' | 'postgres';
+
+/** An open database: the Kysely instance plus what differs per dialect. */
+export interface Store {
+  readonly db: Kysely<Database>;
+  readonly dialect: DialectName;
+  /** Driver error → `UniqueViolationError` / `ForeignKeyViolationError`, others unchanged. */
+  readonly translateError: (error: unknown) => unknown;
+  /** Throws when the database cannot answer a trivial query. */
+  readonly ping: () => Promise<void>;
+  readonly close: () => Promise<void>;
+}
+
+export interface StoreOptions {
+  readonly sqliteSynchronous?: 'NORMAL' | 'FULL';
+}
+
+export function createDb(url: string, options: StoreOptions = {}): Store {
+  if (url.startsWith('sqlite:')) {
+    const file = url.slice('sqlite:'.length);
+    const { db } = createSqliteDb({
+      file: file === ':memory:' ? ':memory:' : file,
+      synchronous: options.sqliteSynchronous ?? 'NORMAL',
+    });
+    return storeOf(db, 'sqlite', translateSqliteError);
+  }
+  if (/^postgres(ql)?:\/\//.test(url)) {
+    const { db } = createPostgresDb(url);
+    return storeOf(db, 'postgres', translatePostgresError);
+  }
+  throw new Error('DATABASE_URL must start with sqlite: or postgres://');
+}
+
+function storeOf(db: Kysely<Database>, dialect: DialectName, translateError: (error: unknown) => unknown): Store {
+  let closed = false;
+  return {
+    db,
+    dialect,
+    translateError,
+    ping: async () => {
+      await sql`select 1`.execute(db);
+    },
+    close: async () => {
+      if (closed) return;
+      closed = true;
+      await db.destroy();
+    },
+  };
+}
+
+const migrationFolder = path.join(path.dirname(fileURLToPath(import.meta.url)), 'migrations');
+
+/** Brings the schema up to date; returns the names of the migrations applied now. */
+export async function migrateToLatest(db: Kysely<Database>): Promise<string[]> {
+  // Kysely's types are invariant in the database type; migrations use `Kysely<any>`.
+  const migrator = new Migrator({
+    db,
+    provider: new FileMigrationProvider({ fs, path, migrationFolder }),
+  });
+  const { error, results } = await migrator.migrateToLatest();
+  if (error !== undefined) throw error instanceof Error ? error : new Error(String(error));
+  return (results ?? []).filter((result) => result.status === 'Success').map((result) => result.migrationName);
+}

@@ -1,0 +1,42 @@
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import SqliteDatabase from 'better-sqlite3';
+import { Kysely, SqliteDialect } from 'kysely';
+import type { Database } from '../schema.ts';
+import { ForeignKeyViolationError, UniqueViolationError } from './errors.ts';
+
+export interface SqliteOptions {
+  /** A file path, or `:memory:`. */
+  readonly file: string;
+  readonly synchronous: 'NORMAL' | 'FULL';
+}
+
+export function createSqliteDb(options: SqliteOptions): { db: Kysely<Database>; raw: SqliteDatabase.Database } {
+  if (options.file !== ':memory:') mkdirSync(dirname(options.file), { recursive: true });
+  const raw = new SqliteDatabase(options.file);
+  raw.pragma('journal_mode = WAL');
+  raw.pragma(`synchronous = ${options.synchronous}`);
+  raw.pragma('foreign_keys = ON');
+  raw.pragma('busy_timeout = 5000');
+  // Case-insensitive matching for all of Unicode (SQLite's LIKE folds ASCII only).
+  raw.function('unicode_lower', { deterministic: true }, (value: unknown) =>
+    typeof value === 'string' ? value.toLowerCase() : value,
+  );
+  return { db: new Kysely<Database>({ dialect: new SqliteDialect({ database: raw }) }), raw };
+}
+
+/** Translates better-sqlite3 constraint errors into the storage-neutral ones. */
+export function translateSqliteError(error: unknown): unknown {
+  if (!(error instanceof Error) || !('code' in error)) return error;
+  switch (error.code) {
+    case 'SQLITE_CONSTRAINT_UNIQUE':
+    case 'SQLITE_CONSTRAINT_PRIMARYKEY': {
+      const constraint = /UNIQUE constraint failed: (.*)$/.exec(error.message)?.[1];
+      return new UniqueViolationError(constraint, { cause: error });
+    }
+    case 'SQLITE_CONSTRAINT_FOREIGNKEY':
+      return new ForeignKeyViolationError({ cause: error });
+    default:
+      return error;
+  }
+}

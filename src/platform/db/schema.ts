@@ -1,0 +1,44 @@
+import type { Generated } from 'kysely';
+
+/**
+ * The database as Kysely sees it. Each surface adds its own tables by
+ * augmenting this interface in its `*.tables.ts` file, so the platform does
+ * not need to know about them.
+ */
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type
+export interface Database extends PlatformTables {}
+
+export interface PlatformTables {
+  users: UserTable;
+  api_tokens: ApiTokenTable;
+  auth_failures: AuthFailureTable;
+}
+
+export interface UserTable {
+  id: Generated<number>;
+  username: string;
+  display_name: string;
+  email: string;
+  role: string;
+  password_hash: string;
+  created_at: string;
+}
+
+export interface ApiTokenTable {
+  id: Generated<number>;
+  user_id: number;
+  name: string;
+  /** SHA-256 (hex) of the token: tokens are high-entropy, a fast hash is enough. */
+  token_hash: string;
+  created_at: string;
+  last_used_at: string | null;
+  revoked_at: string | null;
+}
+
+/** One row per failed login, per (username, address); read to decide lockouts. */
+export interface AuthFailureTable {
+  id: Generated<number>;
+  username: string;
+  address: string;
+  failed_at_ms: number;
+}

@@ -1,0 +1,80 @@
+import type { FastifyError } from 'fastify';
+import { AppError, PlatformErrors } from '../errors.ts';
+
+/** A request failed schema validation: invalid values and missing required parameters, by name. */
+export class ValidationError extends AppError {
+  constructor(
+    readonly invalid: Readonly<Record<string, string>>,
+    readonly missing: readonly string[],
+  ) {
+    const names = missing.length > 0 ? missing : Object.keys(invalid);
+    super(400, missing.length > 0 ? 'missing_parameter' : 'invalid_parameter', `Invalid parameter(s): ${names.join(', ')}`);
+  }
+}
+
+interface AjvIssue {
+  readonly instancePath: string;
+  readonly keyword: string;
+  readonly message?: string;
+  readonly params: Record<string, unknown>;
+}
+
+function paramName(issue: AjvIssue): string {
+  if (issue.keyword === 'required' && typeof issue.params.missingProperty === 'string') {
+    return issue.params.missingProperty;
+  }
+  const first = issue.instancePath.split('/')[1];
+  return first === undefined || first === '' ? 'body' : first.replace(/~1/g, '/').replace(/~0/g, '~');
+}
+
+function describe(name: string, issue: AjvIssue): string {
+  switch (issue.keyword) {
+    case 'type':
+      return `${name} is not of type ${String(issue.params.type)}.`;
+    case 'enum':
+      return `${name} is not one of ${(issue.params.allowedValues as unknown[] | undefined)?.join(', ') ?? 'the allowed values'}.`;
+    case 'anyOf':
+    case 'oneOf':
+      return 'Invalid parameter.';
+    default:
+      return `${name} ${issue.message ?? 'is invalid'}.`;
+  }
+}
+
+function fromValidation(issues: readonly AjvIssue[]): ValidationError {
+  const invalid: Record<string, string> = {};
+  const missing: string[] = [];
+  for (const issue of issues) {
+    const name = paramName(issue);
+    if (issue.keyword === 'required' && issue.instancePath === '') {
+      if (!missing.includes(name)) missing.push(name);
+    } else {
+      invalid[name] ??= describe(name, issue);
+    }
+  }
+  return new ValidationError(invalid, missing);
+}
+
+/** Any error reaching a surface's error handler, as an AppError (500 for anything unexpected). */
+export function classifyError(error: unknown): AppError {
+  if (error instanceof AppError) return error;
+  const fastifyError = error as Partial<FastifyError> & { validation?: AjvIssue[] };
+  if (Array.isArray(fastifyError.validation)) return fromValidation(fastifyError.validation);
+  switch (fastifyError.code) {
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+    case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
+      return PlatformErrors.payloadTooLarge();
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return PlatformErrors.unsupportedMediaType();
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+    case 'FST_ERR_CTP_INVALID_JSON_BODY':
+      return PlatformErrors.invalidJson();
+    default:
+      break;
+  }
+  if (error instanceof SyntaxError && fastifyError.statusCode === 400) return PlatformErrors.invalidJson();
+  if (fastifyError.statusCode === 404) return PlatformErrors.noRoute();
+  if (fastifyError.statusCode === 413) return PlatformErrors.payloadTooLarge();
+  if (fastifyError.statusCode === 415) return PlatformErrors.unsupportedMediaType();
+  return new AppError(500, 'internal_error', 'internal error');
+}

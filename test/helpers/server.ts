@@ -1,0 +1,188 @@
+import { randomBytes } from 'node:crypto';
+import { createServer } from 'node:net';
+import { Writable } from 'node:stream';
+import pg from 'pg';
+import { loadConfig, type Config } from '../../src/config/config.ts';
+import { addUser, createToken } from '../../src/platform/auth/users.service.ts';
+import type { Role } from '../../src/platform/auth/capabilities.ts';
+import { startServer, type RunningServer } from '../../src/server.ts';
+
+export const ADMIN = { username: 'admin', password: 'admin-password-1' } as const;
+
+/** Which database the suite runs on: PostgreSQL when TEST_DATABASE_URL is set, else SQLite. */
+export const dialect = process.env.TEST_DATABASE_URL ? 'postgres' : 'sqlite';
+
+export interface Credentials {
+  readonly id: number;
+  readonly username: string;
+  readonly password: string;
+  /** `Basic …` header (slow by design: scrypt per request). */
+  readonly basic: string;
+  /** `Bearer …` header with a fresh API token (fast). */
+  readonly bearer: string;
+}
+
+export interface TestResponse<T = any> {
+  readonly status: number;
+  readonly headers: Headers;
+  readonly text: string;
+  /** The parsed JSON body, or `undefined` when the body is not JSON. */
+  readonly body: T;
+}
+
+export interface RequestOptions {
+  readonly method?: string;
+  /** Sent as JSON unless `form` is set or it is a string. */
+  readonly body?: unknown;
+  readonly form?: Record<string, string>;
+  /** A full Authorization header value, or a Credentials object (its bearer token is used). */
+  readonly auth?: string | Credentials;
+  readonly headers?: Record<string, string>;
+}
+
+export interface TestServer {
+  readonly url: string;
+  readonly config: Config;
+  readonly server: RunningServer;
+  /** Every log line the server wrote. */
+  readonly logs: string[];
+  request<T = any>(path: string, options?: RequestOptions): Promise<TestResponse<T>>;
+  /** Creates a user with that role (a factory: call it inside the test). */
+  createUser(role: Role, username?: string): Promise<Credentials>;
+  admin(): Promise<Credentials>;
+  close(): Promise<void>;
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const address = probe.address();
+      probe.close(() => (typeof address === 'object' && address !== null ? resolve(address.port) : reject(new Error('no port'))));
+    });
+  });
+}
+
+/** A fresh, empty database for one test server: a temporary SQLite file or a new PostgreSQL database. */
+export async function freshDatabase(): Promise<{ url: string; drop: () => Promise<void> }> {
+  const adminUrl = process.env.TEST_DATABASE_URL;
+  const name = `almanac_test_${randomBytes(6).toString('hex')}`;
+  if (adminUrl === undefined || adminUrl === '') {
+    return { url: `sqlite:${process.env.TMPDIR ?? '/tmp'}/${name}/almanac.db`, drop: async () => undefined };
+  }
+  const client = new pg.Client({ connectionString: adminUrl });
+  await client.connect();
+  await client.query(`CREATE DATABASE ${name}`);
+  await client.end();
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    drop: async () => {
+      const dropper = new pg.Client({ connectionString: adminUrl });
+      await dropper.connect();
+      await dropper.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await dropper.end();
+    },
+  };
+}
+
+/** Starts the real server on a free port with a fresh database. */
+export async function startTestServer(env: Record<string, string> = {}): Promise<TestServer> {
+  const database = await freshDatabase();
+  const port = await freePort();
+  const config = loadConfig({
+    HOST: '127.0.0.1',
+    PORT: String(port),
+    DATABASE_URL: database.url,
+    ADMIN_USER: ADMIN.username,
+    ADMIN_PASSWORD: ADMIN.password,
+    LOG_LEVEL: 'info',
+    ...env,
+  });
+  const logs: string[] = [];
+  const logDestination = new Writable({
+    write(chunk: Buffer, _encoding, callback) {
+      logs.push(chunk.toString('utf8'));
+      callback();
+    },
+  });
+  const server = await startServer(config, { print: () => undefined, logDestination });
+  const url = config.baseUrl;
+  let adminCredentials: Promise<Credentials> | undefined;
+  let counter = 0;
+
+  const credentialsFor = async (id: number, username: string, password: string): Promise<Credentials> => {
+    const { token } = await createToken(server.store.db, username, 'test');
+    return {
+      id,
+      username,
+      password,
+      basic: `Basic ${Buffer.from(`${username}:${password}`).toString('base64')}`,
+      bearer: `Bearer ${token}`,
+    };
+  };
+
+  const testServer: TestServer = {
+    url,
+    config,
+    server,
+    logs,
+    async request(path, options = {}) {
+      const headers: Record<string, string> = { ...options.headers };
+      let body: string | undefined;
+      if (options.form !== undefined) {
+        headers['content-type'] ??= 'application/x-www-form-urlencoded';
+        body = new URLSearchParams(options.form).toString();
+      } else if (typeof options.body === 'string') {
+        body = options.body;
+      } else if (options.body !== undefined) {
+        headers['content-type'] ??= 'application/json';
+        body = JSON.stringify(options.body);
+      }
+      if (options.auth !== undefined) {
+        headers.authorization = typeof options.auth === 'string' ? options.auth : options.auth.bearer;
+      }
+      const response = await fetch(path.startsWith('http') ? path : `${url}${path}`, {
+        method: options.method ?? 'GET',
+        headers,
+        body,
+      });
+      const text = await response.text();
+      let parsed: unknown;
+      try {
+        parsed = text === '' ? undefined : JSON.parse(text);
+      } catch {
+        parsed = undefined;
+      }
+      if (response.status >= 500) {
+        throw new Error(`server answered ${response.status} to ${options.method ?? 'GET'} ${path}: ${text.slice(0, 500)}`);
+      }
+      return { status: response.status, headers: response.headers, text, body: parsed as never };
+    },
+    async createUser(role, username) {
+      counter += 1;
+      const name = username ?? `${role}-${counter}`;
+      const password = `pw-${name}-${randomBytes(4).toString('hex')}`;
+      const user = await addUser(server.store.db, server.store.translateError, { username: name, password, role });
+      return credentialsFor(user.id, name, password);
+    },
+    admin() {
+      adminCredentials ??= (async () => {
+        const row = await server.store.db
+          .selectFrom('users')
+          .select('id')
+          .where('username', '=', ADMIN.username)
+          .executeTakeFirstOrThrow();
+        return credentialsFor(row.id, ADMIN.username, ADMIN.password);
+      })();
+      return adminCredentials;
+    },
+    async close() {
+      await server.close();
+      await database.drop();
+    },
+  };
+  return testServer;
+}
