@@ -5,6 +5,7 @@ import { PlatformErrors } from '../platform/errors.ts';
 import { discoveryRoutes } from './discovery/discovery.routes.ts';
 import { RouteRegistry } from './discovery/route-registry.ts';
 import { sendWpError } from './errors.ts';
+import { languageOf } from './shared/context.ts';
 
 export const NAMESPACE = 'calendar/events/v1';
 
@@ -34,6 +35,11 @@ export async function calendarPlugin(app: FastifyInstance, { config }: CalendarO
     const body = request.body;
     if (body === undefined || body === null) request.body = { ...query };
     else if (typeof body === 'object' && !Array.isArray(body)) request.body = { ...query, ...body };
+  });
+
+  app.addHook('onSend', async (request, reply, payload) => {
+    void reply.header('content-language', languageOf(request, config));
+    return payload;
   });
 
   await app.register(discoveryRoutes, { namespace: NAMESPACE, namespaceUrl, baseUrl: config.baseUrl, routePrefix: prefix, registry });

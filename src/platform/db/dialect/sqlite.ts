@@ -18,8 +18,9 @@ export function createSqliteDb(options: SqliteOptions): { db: Kysely<Database>; 
   raw.pragma(`synchronous = ${options.synchronous}`);
   raw.pragma('foreign_keys = ON');
   raw.pragma('busy_timeout = 5000');
-  // Case-insensitive matching for all of Unicode (SQLite's LIKE folds ASCII only).
-  raw.function('unicode_lower', { deterministic: true }, (value: unknown) =>
+  // SQLite's lower() folds ASCII only; PostgreSQL's folds all of Unicode. Overriding it
+  // lets `lower(x) LIKE lower(?)` mean the same on both ("CITTÀ" matches "città").
+  raw.function('lower', { deterministic: true }, (value: unknown) =>
     typeof value === 'string' ? value.toLowerCase() : value,
   );
   return { db: new Kysely<Database>({ dialect: new SqliteDialect({ database: raw }) }), raw };

@@ -1,0 +1,127 @@
+import type { Generated } from 'kysely';
+
+/** Calendar tables (migration 2026-11-22T0420-calendar). Dates are `YYYY-MM-DD HH:MM:SS` text. */
+declare module '../platform/db/schema.ts' {
+  interface Database {
+    post_ids: PostIdTable;
+    images: ImageTable;
+    events: EventTable;
+    venues: VenueTable;
+    organizers: OrganizerTable;
+    event_organizers: EventOrganizerTable;
+    terms: TermTable;
+    event_terms: EventTermTable;
+    translations: TranslationTable;
+    slugs: SlugTable;
+  }
+}
+
+export type PostType = 'event' | 'venue' | 'organizer' | 'image';
+export type PostStatus = 'publish' | 'future' | 'draft' | 'pending' | 'private' | 'trash';
+
+export interface PostIdTable {
+  id: Generated<number>;
+  type: PostType;
+}
+
+export interface ImageTable {
+  id: number;
+  url: string;
+  extension: string;
+  author_id: number | null;
+  created_at: string;
+}
+
+/** Columns shared by events, venues and organizers (the reference's post fields). */
+export interface PostColumns {
+  id: number;
+  author_id: number | null;
+  status: string;
+  date: string;
+  date_utc: string;
+  modified: string;
+  modified_utc: string;
+  password_hash: string | null;
+  image_id: number | null;
+}
+
+export interface EventTable extends PostColumns {
+  parent_id: number | null;
+  timezone: string;
+  all_day: number;
+  start_local: string;
+  end_local: string;
+  start_utc: string;
+  end_utc: string;
+  /** JSON array of the cost strings as given; null when there is no cost. */
+  cost: string | null;
+  currency_symbol: string;
+  currency_position: string;
+  currency_code: string;
+  /** null when never set: the payload then falls back to the permalink. */
+  website: string | null;
+  show_map: number;
+  show_map_link: number;
+  hide_from_listings: number;
+  sticky: number;
+  featured: number;
+  venue_id: number | null;
+}
+
+export interface VenueTable extends PostColumns {
+  address: string;
+  city: string;
+  country: string;
+  province: string;
+  state: string;
+  stateprovince: string;
+  zip: string;
+  phone: string;
+  website: string;
+  show_map: number;
+  show_map_link: number;
+  geo_lat: number | null;
+  geo_lng: number | null;
+}
+
+export interface OrganizerTable extends PostColumns {
+  phone: string;
+  website: string;
+  email: string;
+}
+
+export interface EventOrganizerTable {
+  event_id: number;
+  organizer_id: number;
+  position: number;
+}
+
+export type Taxonomy = 'category' | 'tag';
+
+export interface TermTable {
+  id: Generated<number>;
+  taxonomy: Taxonomy;
+  parent_id: number | null;
+}
+
+export interface EventTermTable {
+  event_id: number;
+  term_id: number;
+}
+
+/** Resource types that have translatable fields and slugs. */
+export type TranslatableType = 'event' | 'venue' | 'organizer' | Taxonomy;
+
+export interface TranslationTable {
+  resource_type: TranslatableType;
+  resource_id: number;
+  language: string;
+  field: string;
+  value: string;
+}
+
+export interface SlugTable {
+  resource_type: TranslatableType;
+  slug: string;
+  resource_id: number;
+}
