@@ -1,0 +1,93 @@
+import type { AuthUser } from '../../platform/auth/authenticate.ts';
+import { can } from '../../platform/auth/capabilities.ts';
+import type { PostStatus } from '../calendar.tables.ts';
+
+/** The statuses a post can be stored with (calendar-api.md §1). */
+export const POST_STATUSES: readonly PostStatus[] = ['publish', 'future', 'draft', 'pending', 'private', 'trash'];
+
+/** What permission rules need to know of an event, venue or organizer. */
+export interface PostAccessFacts {
+  readonly author_id: number | null;
+  readonly status: string;
+  readonly date_utc: string;
+}
+
+/** `YYYY-MM-DD HH:MM:SS` in UTC for an instant. */
+export function utcStamp(instant: Date): string {
+  return instant.toISOString().slice(0, 19).replace('T', ' ');
+}
+
+/**
+ * A `future` post whose publication date has passed *is* published, for
+ * every purpose; no scheduler rewrites it (calendar-api.md §1).
+ */
+export function effectiveStatus(post: Pick<PostAccessFacts, 'status' | 'date_utc'>, now: Date = new Date()): string {
+  return post.status === 'future' && post.date_utc <= utcStamp(now) ? 'publish' : post.status;
+}
+
+function isOwn(user: AuthUser, post: PostAccessFacts): boolean {
+  return post.author_id !== null && post.author_id === user.id;
+}
+
+/** WordPress `edit_post` on an event, venue or organizer (reference §1.5). */
+export function canEdit(user: AuthUser | null, post: PostAccessFacts, now: Date = new Date()): boolean {
+  if (user === null) return false;
+  const status = effectiveStatus(post, now);
+  if (!isOwn(user, post) && !can(user.role, 'edit_others')) return false;
+  if (status === 'publish' && !can(user.role, 'edit_published')) return false;
+  if (status === 'private' && !isOwn(user, post) && !can(user.role, 'edit_private')) return false;
+  if (status === 'private' && isOwn(user, post) && !can(user.role, 'edit_published')) return false;
+  return can(user.role, 'edit');
+}
+
+/** WordPress `delete_post` (reference §1.5). */
+export function canDelete(user: AuthUser | null, post: PostAccessFacts, now: Date = new Date()): boolean {
+  if (user === null) return false;
+  const status = effectiveStatus(post, now);
+  if (!isOwn(user, post) && !can(user.role, 'delete_others')) return false;
+  if ((status === 'publish' || status === 'private') && !can(user.role, 'delete_published')) return false;
+  if (status === 'private' && !isOwn(user, post) && !can(user.role, 'delete_private')) return false;
+  return can(user.role, 'delete');
+}
+
+/** WordPress `read_post`: published for anyone, private for its author or editors, the rest for who may edit it. */
+export function canRead(user: AuthUser | null, post: PostAccessFacts, now: Date = new Date()): boolean {
+  const status = effectiveStatus(post, now);
+  if (status === 'publish') return true;
+  if (user === null || status === 'trash') return false;
+  if (status === 'private') return isOwn(user, post) || can(user.role, 'read_private');
+  return canEdit(user, post, now);
+}
+
+/**
+ * The status a write really stores (reference §4.2.2 with deviation 8): users
+ * who cannot publish get `pending` for publish/future/private and `draft`
+ * when they asked for nothing.
+ */
+export function scaleStatus(user: AuthUser | null, requested: string | undefined): string {
+  const mayPublish = user !== null && can(user.role, 'publish');
+  if (requested === undefined) return mayPublish ? 'publish' : 'draft';
+  if (mayPublish) return requested;
+  return requested === 'publish' || requested === 'future' || requested === 'private' ? 'pending' : requested;
+}
+
+/**
+ * Which posts a list shows (deviation 9): everyone sees published ones;
+ * contributors and authors also their own unpublished ones; editors and
+ * administrators everything but trash.
+ */
+export type ListVisibility =
+  | { readonly kind: 'published' }
+  | { readonly kind: 'published-or-own'; readonly userId: number }
+  | { readonly kind: 'all-but-trash' };
+
+export function listVisibility(user: AuthUser | null): ListVisibility {
+  if (user === null || !can(user.role, 'edit')) return { kind: 'published' };
+  if (can(user.role, 'edit_others') && can(user.role, 'read_private')) return { kind: 'all-but-trash' };
+  return { kind: 'published-or-own', userId: user.id };
+}
+
+/** May this user ask lists for statuses other than `publish` (`status=any`, drafts…)? */
+export function mayListUnpublished(user: AuthUser | null): boolean {
+  return user !== null && can(user.role, 'edit');
+}
