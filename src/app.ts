@@ -14,6 +14,7 @@ import { PlatformErrors } from './platform/errors.ts';
 import { healthRoutes } from './platform/http/health.routes.ts';
 import { indexRoutes } from './platform/http/index.routes.ts';
 import { parseQuerystring } from './platform/http/querystring.ts';
+import { rateLimitPlugin } from './platform/http/rate-limit.plugin.ts';
 import { requestIdOf } from './platform/http/request-id.ts';
 import { securityPlugin } from './platform/http/security.plugin.ts';
 import { openApiOptions } from './platform/openapi/openapi.ts';
@@ -56,6 +57,7 @@ export async function buildApp({ config, store, logger }: AppDependencies): Prom
   // CORS registers its own preflight route, before every route must declare its access.
   await app.register(securityPlugin, { corsOrigins: config.corsOrigins });
   await app.register(accessPlugin, { authenticator, publicPrefixes: [docsPrefix] });
+  await app.register(rateLimitPlugin, { perMinute: config.rateLimitPerMinute });
   await app.register(formbody);
   await app.register(swagger, openApiOptions(config));
   await app.register(swaggerUi, { routePrefix: docsPrefix, staticCSP: true, uiConfig: { persistAuthorization: false } });

@@ -1,0 +1,114 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { ADMIN, startTestServer, type TestServer } from '../helpers/server.ts';
+
+const basic = (user: string, password: string) => `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`;
+
+describe('authentication', () => {
+  let server: TestServer;
+  before(async () => {
+    server = await startTestServer();
+  });
+  after(async () => server.close());
+
+  it('creates the first administrator from ADMIN_USER and ADMIN_PASSWORD', async () => {
+    const users = await server.server.store.db.selectFrom('users').select(['username', 'role']).execute();
+    assert.deepEqual(users, [{ username: ADMIN.username, role: 'administrator' }]);
+  });
+
+  it('accepts HTTP Basic with the right password', async () => {
+    const response = await server.request('/', { auth: basic(ADMIN.username, ADMIN.password) });
+    assert.equal(response.status, 200);
+    assert.equal(response.headers.get('cache-control'), 'no-store');
+  });
+
+  it('accepts a Bearer token', async () => {
+    const admin = await server.admin();
+    const response = await server.request('/', { auth: admin.bearer });
+    assert.equal(response.status, 200);
+  });
+
+  for (const [name, header] of [
+    ['a wrong password', basic(ADMIN.username, 'not-the-password')],
+    ['an unknown user', basic('nobody-here', 'whatever-password')],
+  ] as const) {
+    it(`answers ${name} with 401 invalid_credentials and WWW-Authenticate, even on a public route`, async () => {
+      const response = await server.request('/', { auth: header, headers: { 'x-forwarded-for': name } });
+      assert.equal(response.status, 401);
+      assert.equal(response.headers.get('www-authenticate'), 'Basic realm="almanac"');
+      assert.deepEqual(response.body, {
+        code: 'invalid_credentials',
+        message: 'The username or password is incorrect.',
+        data: { status: 401 },
+      });
+    });
+  }
+
+  for (const [name, header] of [
+    ['not base64', 'Basic !!!not-base64!!!'],
+    ['no colon', `Basic ${Buffer.from('adminpassword').toString('base64')}`],
+    ['an empty value', 'Basic '],
+    ['an unknown scheme', 'Digest abc'],
+    ['10 KB long', `Basic ${'A'.repeat(10 * 1024)}`],
+  ] as const) {
+    it(`rejects a malformed Authorization header (${name}) with 401 invalid_authorization_header`, async () => {
+      const response = await server.request('/', { auth: header });
+      assert.equal(response.status, 401);
+      assert.equal(response.body.code, 'invalid_authorization_header');
+    });
+  }
+
+  it('rejects an unknown bearer token with 401 invalid_token', async () => {
+    const response = await server.request('/', { auth: 'Bearer alm_unknown' });
+    assert.equal(response.status, 401);
+    assert.equal(response.body.code, 'invalid_token');
+  });
+
+  it('rejects a revoked token', async () => {
+    const user = await server.createUser('editor');
+    assert.equal((await server.request('/', { auth: user })).status, 200);
+    const { revokeApiToken, listApiTokens } = await import('../../src/platform/auth/users.service.ts');
+    const [token] = await listApiTokens(server.server.store.db, user.username);
+    assert.ok(token);
+    await revokeApiToken(server.server.store.db, token.id);
+    const response = await server.request('/', { auth: user });
+    assert.equal(response.status, 401);
+    assert.equal(response.body.code, 'invalid_token');
+  });
+});
+
+describe('login lockout', () => {
+  let server: TestServer;
+  before(async () => {
+    server = await startTestServer({
+      AUTH_MAX_FAILURES: '3',
+      AUTH_MAX_FAILURES_PER_ADDRESS: '5',
+      AUTH_LOCKOUT_SECONDS: '2',
+      TRUST_PROXY: 'true',
+    });
+  });
+  after(async () => server.close());
+
+  const from = (address: string, header: string) => server.request('/', { auth: header, headers: { 'x-forwarded-for': address } });
+
+  it('locks a (username, address) pair after AUTH_MAX_FAILURES, even with the right password, then cools down', async () => {
+    for (let i = 0; i < 3; i += 1) assert.equal((await from('10.0.0.1', basic(ADMIN.username, 'wrong-password'))).status, 401);
+    const locked = await from('10.0.0.1', basic(ADMIN.username, ADMIN.password));
+    assert.equal(locked.status, 429);
+    assert.equal(locked.body.code, 'rest_too_many_requests');
+    const retryAfter = Number(locked.headers.get('retry-after'));
+    assert.ok(retryAfter >= 1 && retryAfter <= 2, `Retry-After ${retryAfter}`);
+
+    // Another address is not locked.
+    assert.equal((await from('10.0.0.2', basic(ADMIN.username, ADMIN.password))).status, 200);
+
+    await new Promise((resolve) => setTimeout(resolve, 2100));
+    assert.equal((await from('10.0.0.1', basic(ADMIN.username, ADMIN.password))).status, 200);
+  });
+
+  it('locks an address after AUTH_MAX_FAILURES_PER_ADDRESS failures across usernames', async () => {
+    for (let i = 0; i < 5; i += 1) assert.equal((await from('10.0.0.9', basic(`user${i}`, 'wrong-password'))).status, 401);
+    assert.equal((await from('10.0.0.9', basic(ADMIN.username, ADMIN.password))).status, 429);
+    assert.equal((await from('10.0.0.8', basic(ADMIN.username, ADMIN.password))).status, 200);
+  });
+});

@@ -1,0 +1,140 @@
+import assert from 'node:assert/strict';
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { request } from 'node:http';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { freshDatabase } from '../helpers/server.ts';
+
+const BIN = path.resolve('bin/almanac.js');
+
+function almanac(args: string[], env: Record<string, string>) {
+  const result = spawnSync(process.execPath, [BIN, ...args], {
+    env: { ...process.env, LOG_LEVEL: 'silent', ...env },
+    encoding: 'utf8',
+  });
+  return { code: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+describe('configuration errors', () => {
+  for (const [variable, value] of [
+    ['PORT', 'eighty'],
+    ['DATABASE_URL', 'mysql://localhost/db'],
+    ['SITE_TIMEZONE', 'Mars/Olympus'],
+    ['DEFAULT_LANGUAGE', 'de'],
+    ['SOAP_AUTH', 'sometimes'],
+    ['BASE_URL', 'not a url'],
+    ['CORS_ORIGINS', 'https://ok.example,/path'],
+    ['AUTH_MAX_FAILURES', '-1'],
+  ] as const) {
+    it(`stops with exit code 2 and one line naming ${variable}`, () => {
+      const result = almanac(['migrate'], { [variable]: value });
+      assert.equal(result.code, 2);
+      const lines = result.stderr.trim().split('\n');
+      assert.equal(lines.length, 1, result.stderr);
+      assert.match(lines[0] ?? '', new RegExp(`^Invalid configuration: ${variable} `));
+      assert.doesNotMatch(result.stderr, /at .*\.ts:\d+/);
+    });
+  }
+});
+
+describe('CLI users and tokens', () => {
+  let env: Record<string, string>;
+  let drop: () => Promise<void>;
+  before(async () => {
+    const database = await freshDatabase();
+    env = { DATABASE_URL: database.url };
+    drop = database.drop;
+  });
+  after(async () => drop());
+
+  it('adds, lists, changes and removes users, with script-friendly output', () => {
+    const added = almanac(['users', 'add', '--username', 'ed', '--password', 'editor-password', '--role', 'editor'], env);
+    assert.equal(added.code, 0, added.stderr);
+    assert.match(added.stdout.trim(), /^id=\d+$/);
+    const json = almanac(['users', 'add', '--username', 'sue', '--password', 'subscriber-pw', '--role', 'subscriber', '--json'], env);
+    assert.deepEqual(Object.keys(JSON.parse(json.stdout)), ['id', 'username', 'role']);
+
+    const listed = JSON.parse(almanac(['users', 'list', '--json'], env).stdout) as { username: string; role: string }[];
+    assert.deepEqual(listed.map((user) => [user.username, user.role]), [['ed', 'editor'], ['sue', 'subscriber']]);
+    assert.ok(!JSON.stringify(listed).includes('scrypt'), 'no password hashes in listings');
+
+    assert.equal(almanac(['users', 'role', '--username', 'sue', '--role', 'author'], env).code, 0);
+    assert.equal(almanac(['users', 'passwd', '--username', 'sue', '--password', 'a-new-password'], env).code, 0);
+    assert.equal(almanac(['users', 'remove', '--username', 'sue'], env).code, 0);
+    assert.equal(JSON.parse(almanac(['users', 'list', '--json'], env).stdout).length, 1);
+  });
+
+  it('exits 1 with one line for a duplicate username, an unknown role or a missing flag', () => {
+    for (const args of [
+      ['users', 'add', '--username', 'dup', '--password', 'password-1', '--role', 'editor'],
+      ['users', 'add', '--username', 'dup', '--password', 'password-1', '--role', 'editor'],
+    ]) almanac(args, env);
+    const duplicate = almanac(['users', 'add', '--username', 'dup', '--password', 'password-1', '--role', 'editor'], env);
+    assert.equal(duplicate.code, 1);
+    assert.match(duplicate.stderr, /already exists/);
+    const role = almanac(['users', 'add', '--username', 'x1', '--password', 'password-1', '--role', 'wizard'], env);
+    assert.equal(role.code, 1);
+    assert.match(role.stderr, /Unknown role/);
+    const missing = almanac(['users', 'add', '--username', 'x2'], env);
+    assert.equal(missing.code, 1);
+    assert.match(missing.stderr, /--password is required/);
+  });
+
+  it('creates a token shown once, lists it without the secret, and revokes it', () => {
+    const created = almanac(['tokens', 'create', '--username', 'ed', '--name', 'ci', '--json'], env);
+    assert.equal(created.code, 0, created.stderr);
+    const { id, token } = JSON.parse(created.stdout) as { id: number; token: string };
+    assert.match(token, /^alm_[A-Za-z0-9_-]{40,}$/);
+    const listed = almanac(['tokens', 'list', '--json'], env);
+    assert.ok(!listed.stdout.includes(token));
+    assert.equal(almanac(['tokens', 'revoke', '--id', String(id)], env).code, 0);
+    assert.equal(almanac(['tokens', 'revoke', '--id', String(id)], env).code, 1);
+  });
+
+  it('prints help for every command', () => {
+    for (const args of [['--help'], ['serve', '--help'], ['users', 'add', '--help'], ['tokens', 'create', '--help']]) {
+      const result = almanac(args, env);
+      assert.equal(result.code, 0);
+      assert.match(result.stdout, /almanac/);
+    }
+  });
+});
+
+describe('serve', () => {
+  it('prints the URLs and a generated admin password on first start, and shuts down gracefully on SIGTERM', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'almanac-serve-'));
+    const port = 20000 + Math.floor(Math.random() * 20000);
+    const child = spawn(process.execPath, [BIN, 'serve'], {
+      env: { ...process.env, LOG_LEVEL: 'warn', PORT: String(port), DATABASE_URL: `sqlite:${dir}/a.db`, ADMIN_PASSWORD: '' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+    while (!stdout.includes('admin password:')) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      if (child.exitCode !== null) assert.fail(`server exited early: ${stdout}`);
+    }
+    assert.match(stdout, new RegExp(`Almanac listening on http://127\\.0\\.0\\.1:${port}`));
+    assert.match(stdout, /\/docs/);
+    assert.match(stdout, /^admin password: \S{16,}$/m);
+
+    // A request in flight (its body still arriving) is answered before the process exits 0.
+    const inFlight = new Promise<number>((resolve, reject) => {
+      const req = request({ host: '127.0.0.1', port, method: 'POST', path: '/calendar/events/v1/nope', headers: { 'content-type': 'application/json', 'content-length': '2' } }, (res) => {
+        res.resume();
+        res.on('end', () => resolve(res.statusCode ?? 0));
+      });
+      req.on('error', reject);
+      req.write('{');
+      setTimeout(() => {
+        child.kill('SIGTERM');
+        setTimeout(() => req.end('}'), 200);
+      }, 100);
+    });
+    assert.equal(await inFlight, 404);
+    assert.equal(await exited, 0);
+  });
+});

@@ -1,0 +1,136 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import SwaggerParser from '@apidevtools/swagger-parser';
+import { startTestServer, type TestServer } from '../helpers/server.ts';
+
+describe('HTTP platform', () => {
+  let server: TestServer;
+  before(async () => {
+    server = await startTestServer({ CORS_ORIGINS: 'https://app.example' });
+  });
+  after(async () => server.close());
+
+  it('answers liveness and readiness', async () => {
+    assert.deepEqual((await server.request('/healthz')).body, { status: 'ok' });
+    const ready = await server.request('/readyz');
+    assert.equal(ready.status, 200);
+    assert.equal(ready.body.status, 'ok');
+  });
+
+  it('echoes a well-formed X-Request-Id and mints one otherwise', async () => {
+    const echoed = await server.request('/healthz', { headers: { 'x-request-id': 'trace-123' } });
+    assert.equal(echoed.headers.get('x-request-id'), 'trace-123');
+    const minted = await server.request('/healthz', { headers: { 'x-request-id': 'bad id with spaces <>' } });
+    assert.match(minted.headers.get('x-request-id') ?? '', /^[0-9a-f-]{36}$/);
+  });
+
+  it('sends security headers suitable for an API', async () => {
+    const response = await server.request('/');
+    assert.equal(response.headers.get('x-content-type-options'), 'nosniff');
+    assert.equal(response.headers.get('content-security-policy'), "default-src 'none'; frame-ancestors 'none'");
+    assert.equal(response.headers.get('x-frame-options'), 'SAMEORIGIN');
+  });
+
+  it('allows the configured CORS origin with credentials and exposes the total headers', async () => {
+    const allowed = await server.request('/calendar/events/v1', { headers: { origin: 'https://app.example' } });
+    assert.equal(allowed.headers.get('access-control-allow-origin'), 'https://app.example');
+    assert.equal(allowed.headers.get('access-control-allow-credentials'), 'true');
+    assert.match(allowed.headers.get('access-control-expose-headers') ?? '', /X-TEC-Total/);
+    const other = await server.request('/calendar/events/v1', { headers: { origin: 'https://evil.example' } });
+    assert.equal(other.headers.get('access-control-allow-origin'), null);
+  });
+
+  for (const path of ['/nope', '/calendar/events/v1/nope', '/calendar/events/v1/events/foo', '/calendar/events/v1/doc/extra']) {
+    it(`answers an unknown path (${path}) with 404 rest_no_route`, async () => {
+      const response = await server.request(path);
+      assert.equal(response.status, 404);
+      assert.deepEqual(response.body, {
+        code: 'rest_no_route',
+        message: 'No route was found matching the URL and request method.',
+        data: { status: 404 },
+      });
+    });
+  }
+
+  it('answers an unknown method on a known path with 404 rest_no_route', async () => {
+    const response = await server.request('/calendar/events/v1/doc', { method: 'DELETE' });
+    assert.equal(response.status, 404);
+    assert.equal(response.body.code, 'rest_no_route');
+  });
+
+  it('rejects invalid JSON with 400 rest_invalid_json', async () => {
+    const admin = await server.admin();
+    const response = await server.request('/calendar/events/v1/events', {
+      method: 'POST',
+      auth: admin,
+      body: '{"title": "broken',
+      headers: { 'content-type': 'application/json' },
+    });
+    assert.equal(response.status, 400);
+    assert.equal(response.body.code, 'rest_invalid_json');
+  });
+
+  it('rejects a body over 1 MiB with 413 rest_payload_too_large', async () => {
+    const admin = await server.admin();
+    const response = await server.request('/calendar/events/v1/events', {
+      method: 'POST',
+      auth: admin,
+      body: { title: 'x'.repeat(1024 * 1024 + 10) },
+    });
+    assert.equal(response.status, 413);
+    assert.equal(response.body.code, 'rest_payload_too_large');
+  });
+
+  it('rejects a bad translation_language on the namespace root with rest_invalid_param naming it', async () => {
+    const response = await server.request('/calendar/events/v1?translation_language=de');
+    assert.equal(response.status, 400);
+    assert.equal(response.body.code, 'rest_invalid_param');
+    assert.ok('translation_language' in response.body.data.params);
+  });
+});
+
+describe('discovery and OpenAPI documents', () => {
+  let server: TestServer;
+  before(async () => {
+    server = await startTestServer();
+  });
+  after(async () => server.close());
+
+  it('lists every registered calendar route in the namespace index, with _links.up to the API index', async () => {
+    const response = await server.request('/calendar/events/v1');
+    assert.equal(response.status, 200);
+    assert.equal(response.body.namespace, 'calendar/events/v1');
+    assert.deepEqual(response.body._links.up, [{ href: `${server.url}/` }]);
+    const registered = server.server.app
+      .printRoutes({ commonPrefix: false })
+      .includes('calendar/events/v1');
+    assert.ok(registered);
+    const whole = await server.request('/docs/openapi.json');
+    const calendarPaths = Object.keys(whole.body.paths).filter((path) => path.startsWith('/calendar/events/v1'));
+    const wpKeys = Object.keys(response.body.routes);
+    assert.equal(wpKeys.length, new Set(calendarPaths.map((path) => path.replace(/\/$/, ''))).size);
+    for (const key of ['/calendar/events/v1', '/calendar/events/v1/doc']) assert.ok(wpKeys.includes(key), key);
+    assert.deepEqual(response.body.routes['/calendar/events/v1/doc'].endpoints[0].methods, ['GET']);
+  });
+
+  it('serves a valid OpenAPI 3.1 document of the namespace at /doc, rooted at the namespace', async () => {
+    const response = await server.request('/calendar/events/v1/doc');
+    assert.equal(response.status, 200);
+    assert.equal(response.body.openapi, '3.1.0');
+    assert.equal(response.body.servers[0].url, `${server.url}/calendar/events/v1/`);
+    assert.ok(response.body.paths['/doc']);
+    await SwaggerParser.validate(structuredClone(response.body));
+    const text = JSON.stringify(response.body);
+    assert.doesNotMatch(text, /"[^"]* ":/, 'no key with a trailing space');
+  });
+
+  it('serves a valid whole-service OpenAPI document with Basic and Bearer security schemes', async () => {
+    const response = await server.request('/docs/openapi.json');
+    assert.equal(response.status, 200);
+    await SwaggerParser.validate(structuredClone(response.body));
+    assert.deepEqual(Object.keys(response.body.components.securitySchemes).sort(), ['basicAuth', 'bearerAuth']);
+    const ui = await server.request('/docs/');
+    assert.equal(ui.status, 200);
+    assert.match(ui.text, /swagger/i);
+  });
+});
