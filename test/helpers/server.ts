@@ -112,9 +112,11 @@ export async function startTestServer(env: Record<string, string> = {}): Promise
   const url = config.baseUrl;
   let adminCredentials: Promise<Credentials> | undefined;
   let counter = 0;
+  const secrets = new Set<string>([ADMIN.password]);
 
   const credentialsFor = async (id: number, username: string, password: string): Promise<Credentials> => {
     const { token } = await createToken(server.store.db, username, 'test');
+    secrets.add(password).add(token);
     return {
       id,
       username,
@@ -182,6 +184,9 @@ export async function startTestServer(env: Record<string, string> = {}): Promise
     async close() {
       await server.close();
       await database.drop();
+      // Secrets never reach the logs (platform.md): scan everything this server wrote.
+      const leaked = [...secrets].filter((secret) => logs.some((line) => line.includes(secret)));
+      if (leaked.length > 0) throw new Error(`the server logged ${leaked.length} secret(s)`);
     },
   };
   return testServer;
