@@ -1,0 +1,39 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../../platform/db/schema.ts';
+import '../calendar.tables.ts';
+
+type Db = Kysely<Database>;
+
+export interface ImageRow {
+  id: number;
+  url: string;
+  extension: string;
+}
+
+export async function findImagesByIds(db: Db, ids: readonly number[]): Promise<ImageRow[]> {
+  if (ids.length === 0) return [];
+  return db.selectFrom('images').select(['id', 'url', 'extension']).where('id', 'in', [...new Set(ids)]).execute();
+}
+
+export async function findImageByUrl(db: Db, url: string): Promise<ImageRow | undefined> {
+  return db.selectFrom('images').select(['id', 'url', 'extension']).where('url', '=', url).executeTakeFirst();
+}
+
+/**
+ * Records an image URL, or returns the row already holding it. Concurrent
+ * inserts of the same URL meet on the unique index (no aborted transaction).
+ */
+export async function insertImage(db: Db, row: { url: string; extension: string; author_id: number | null; created_at: string }): Promise<number> {
+  const { id } = await db.insertInto('post_ids').values({ type: 'image' }).returning('id').executeTakeFirstOrThrow();
+  const inserted = await db
+    .insertInto('images')
+    .values({ id, ...row })
+    .onConflict((oc) => oc.column('url').doNothing())
+    .returning('id')
+    .executeTakeFirst();
+  if (inserted !== undefined) return inserted.id;
+  await db.deleteFrom('post_ids').where('id', '=', id).execute();
+  const existing = await findImageByUrl(db, row.url);
+  if (existing === undefined) throw new Error('image row vanished');
+  return existing.id;
+}

@@ -1,0 +1,67 @@
+import type { FastifyReply } from 'fastify';
+
+/**
+ * Archive envelopes of events, venues and organizers (reference §3.6–3.7
+ * with deviation 9): totals, `rest_url` and followable `next_rest_url` /
+ * `previous_rest_url`, and the `X-TEC-Total*` headers.
+ */
+
+/** Query arguments in the order a resource echoes them, values as the client sent them. */
+export type QueryPairs = ReadonlyArray<readonly [string, string]>;
+
+export function totalPages(total: number, perPage: number): number {
+  return total === 0 ? 0 : Math.ceil(total / perPage);
+}
+
+/** `limit`/`offset` of a 1-based page. */
+export function pageWindow(page: number, perPage: number): { limit: number; offset: number } {
+  return { limit: perPage, offset: (page - 1) * perPage };
+}
+
+/** A page past the last one (page 1 is never "beyond": an empty first page is a 200 with zeros). */
+export function isBeyondLastPage(page: number, total: number, perPage: number): boolean {
+  return page > 1 && page > totalPages(total, perPage);
+}
+
+/** `base` + the pairs encoded as `URLSearchParams` does; no `?` when there are none. */
+export function urlWithQuery(base: string, pairs: QueryPairs): string {
+  const query = new URLSearchParams(pairs.map(([key, value]) => [key, value])).toString();
+  return query === '' ? base : `${base}?${query}`;
+}
+
+export interface ArchiveLinks {
+  rest_url: string;
+  next_rest_url?: string;
+  previous_rest_url?: string;
+}
+
+/**
+ * The links of one archive page. `pairs` are the other arguments, without
+ * `page`: `rest_url` starts with `page`; next/previous put it last; the
+ * previous link of page 2 has no `page` (the archive root), as the reference.
+ */
+export function archiveLinks(base: string, pairs: QueryPairs, page: number, pages: number): ArchiveLinks {
+  const links: ArchiveLinks = { rest_url: urlWithQuery(base, [['page', String(page)], ...pairs]) };
+  if (page < pages) links.next_rest_url = urlWithQuery(base, [...pairs, ['page', String(page + 1)]]);
+  if (page > 1) links.previous_rest_url = urlWithQuery(base, page === 2 ? pairs : [...pairs, ['page', String(page - 1)]]);
+  return links;
+}
+
+/** An echoed argument value: lists as sent are joined with commas. */
+export function echoValue(value: unknown): string {
+  return Array.isArray(value) ? value.map(String).join(',') : String(value);
+}
+
+/** Pairs for the arguments present in `query`, in `order`. */
+export function echoPairs(query: Readonly<Record<string, unknown>>, order: readonly string[]): [string, string][] {
+  const pairs: [string, string][] = [];
+  for (const key of order) {
+    const value = query[key];
+    if (value !== undefined && value !== null) pairs.push([key, echoValue(value)]);
+  }
+  return pairs;
+}
+
+export function setTotalHeaders(reply: FastifyReply, total: number, pages: number): void {
+  void reply.header('X-TEC-Total', String(total)).header('X-TEC-TotalPages', String(pages));
+}

@@ -1,0 +1,95 @@
+import Type from 'typebox';
+import { AppError } from '../../platform/errors.ts';
+
+/**
+ * Wire primitives of the WordPress-compatible calendar API: booleans, lists,
+ * ids, `global_id`, permalinks and the `rest_invalid_param` error.
+ */
+
+/** 400 `rest_invalid_param` naming one parameter, as WordPress's validation does. */
+export function invalidParam(name: string, reason = 'Invalid parameter.'): AppError {
+  return new AppError(400, 'rest_invalid_param', `Invalid parameter(s): ${name}`, { params: { [name]: reason }, details: {} });
+}
+
+const BOOLEAN_TEXT = '^(?:[Tt][Rr][Uu][Ee]|[Ff][Aa][Ll][Ss][Ee]|1|0)$';
+
+/**
+ * A boolean argument (deviation 12): JSON `true`/`false`, `1`/`0` and the
+ * strings `"true"`/`"false"`/`"1"`/`"0"` (any case); anything else is a 400.
+ * Read it with `parseWpBoolean`.
+ */
+export function WpBooleanSchema(description: string, options: { default?: boolean | string } = {}) {
+  return Type.Union([Type.Boolean(), Type.String({ pattern: BOOLEAN_TEXT })], { description, ...options });
+}
+
+/** The value of a `WpBooleanSchema` argument; `undefined` when absent or invalid. */
+export function parseWpBoolean(value: unknown): boolean | undefined {
+  if (value === true || value === 1) return true;
+  if (value === false || value === 0) return false;
+  if (typeof value !== 'string') return undefined;
+  const text = value.toLowerCase();
+  if (text === 'true' || text === '1') return true;
+  if (text === 'false' || text === '0') return false;
+  return undefined;
+}
+
+/**
+ * A list argument: a CSV string, `x[]=a&x[]=b`, or a JSON array. With the
+ * app's `coerceTypes: 'array'` a scalar arrives as a one-item array; split
+ * it with `parseList`.
+ */
+export function ListSchema(description: string) {
+  return Type.Array(Type.String(), { description, style: 'form', explode: false });
+}
+
+/** Items of a list argument: CSV parts trimmed, empty ones dropped. */
+export function parseList(value: unknown): string[] {
+  const items = Array.isArray(value) ? value : value === undefined || value === null ? [] : [value];
+  return items
+    .flatMap((item) => (typeof item === 'string' ? item.split(',') : typeof item === 'number' ? [String(item)] : []))
+    .map((item) => item.trim())
+    .filter((item) => item !== '');
+}
+
+/** reference `is_positive_int`: an integral number above zero, as a safe integer. */
+export function parsePositiveInt(value: unknown): number | undefined {
+  const text = typeof value === 'number' ? String(value) : typeof value === 'string' ? value.trim() : '';
+  if (!/^\+?\d+(?:\.0*)?$/.test(text)) return undefined;
+  const number = Number(text);
+  return Number.isSafeInteger(number) && number > 0 ? number : undefined;
+}
+
+/** A list of positive ids; throws `rest_invalid_param` naming `name` when any item is not one. */
+export function parseIdList(value: unknown, name: string): number[] {
+  const ids = parseList(value).map(parsePositiveInt);
+  if (ids.some((id) => id === undefined)) throw invalidParam(name);
+  return [...new Set(ids as number[])];
+}
+
+/** `global_id`: host and path of the base URL without scheme or port, + `?id=` (reference §8.1). */
+export function globalId(baseUrl: string, id: number): string {
+  const url = new URL(baseUrl);
+  return `${url.hostname}${url.pathname.replace(/\/+$/, '')}?id=${id}`;
+}
+
+/** Public permalinks as the reference builds them (calendar-api.md §1). */
+export const permalinks = {
+  event: (baseUrl: string, slug: string) => `${baseUrl}/event/${slug}/`,
+  venue: (baseUrl: string, slug: string) => `${baseUrl}/venue/${slug}/`,
+  organizer: (baseUrl: string, slug: string) => `${baseUrl}/organizer/${slug}/`,
+  /** `parentSlugs` from the root down to the category's parent. */
+  category: (baseUrl: string, parentSlugs: readonly string[], slug: string) =>
+    `${baseUrl}/events/category/${[...parentSlugs, slug].join('/')}/`,
+  tag: (baseUrl: string, slug: string) => `${baseUrl}/tag/${slug}/`,
+} as const;
+
+/** reference `FILTER_VALIDATE_URL`-like check: an absolute http(s) URL with a host. */
+export function isHttpUrl(value: string): boolean {
+  if (value.length > 2048 || /\s/.test(value)) return false;
+  try {
+    const url = new URL(value);
+    return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname !== '';
+  } catch {
+    return false;
+  }
+}
