@@ -18,6 +18,7 @@ import { rateLimitPlugin } from './platform/http/rate-limit.plugin.ts';
 import { requestIdOf } from './platform/http/request-id.ts';
 import { securityPlugin } from './platform/http/security.plugin.ts';
 import { openApiOptions } from './platform/openapi/openapi.ts';
+import { soapPlugin } from './soap/soap.plugin.ts';
 
 export const BODY_LIMIT_BYTES = 1024 * 1024;
 
@@ -71,6 +72,7 @@ export async function buildApp({ config, store, logger }: AppDependencies): Prom
       await api.register(indexRoutes, { config, namespaces: [NAMESPACE] });
       await api.register(healthRoutes, { store });
       await api.register(calendarPlugin, { prefix: `/${NAMESPACE}`, config, store });
+      await api.register(soapPlugin, { config, store, authenticator });
     },
     { prefix: config.basePath },
   );

@@ -21,6 +21,8 @@ export interface Config {
   readonly siteTimezone: string;
   readonly defaultLanguage: Language;
   readonly soapAuth: 'optional' | 'required';
+  /** Server key from which WS-Security PasswordDigest secrets are derived (ADR 0007); unset = PasswordDigest off. */
+  readonly soapSecretKey: string | undefined;
   readonly logLevel: LogLevel;
   /** Allowed CORS origins; `['*']` means any origin without credentials. */
   readonly corsOrigins: readonly string[];
@@ -111,6 +113,13 @@ function baseUrl(env: Env, host: string, port: number): { baseUrl: string; baseP
   return { baseUrl: `${url.origin}${basePath}`, basePath };
 }
 
+function soapSecretKey(env: Env): string | undefined {
+  const key = env.SOAP_SECRET_KEY;
+  if (key === undefined || key === '') return undefined;
+  if (key.length < 32) throw new ConfigError('SOAP_SECRET_KEY', 'must have at least 32 characters (e.g. openssl rand -base64 32)');
+  return key;
+}
+
 function corsOrigins(env: Env): string[] {
   const raw = text(env, 'CORS_ORIGINS', '');
   const origins = raw
@@ -141,6 +150,7 @@ export function loadConfig(env: Env = process.env): Config {
     siteTimezone: timezone(env),
     defaultLanguage: oneOf(env, 'DEFAULT_LANGUAGE', 'en', LANGUAGES),
     soapAuth: oneOf(env, 'SOAP_AUTH', 'optional', ['optional', 'required'] as const),
+    soapSecretKey: soapSecretKey(env),
     logLevel: oneOf(env, 'LOG_LEVEL', 'info', LOG_LEVELS),
     corsOrigins: Object.freeze(corsOrigins(env)),
     authMaxFailures: integer(env, 'AUTH_MAX_FAILURES', 10, 0, 1_000_000),
