@@ -6,6 +6,7 @@ import { discoveryRoutes } from './discovery/discovery.routes.ts';
 import { RouteRegistry } from './discovery/route-registry.ts';
 import { sendWpError } from './errors.ts';
 import { languageOf } from './shared/context.ts';
+import { categoryRoutes, tagRoutes } from './terms/terms.routes.ts';
 
 export const NAMESPACE = 'calendar/events/v1';
 
@@ -18,7 +19,7 @@ export interface CalendarOptions {
  * The `calendar/events/v1` namespace: WordPress-shaped errors, the
  * namespace index and `/doc`, and the resource routes.
  */
-export async function calendarPlugin(app: FastifyInstance, { config }: CalendarOptions): Promise<void> {
+export async function calendarPlugin(app: FastifyInstance, { config, store }: CalendarOptions): Promise<void> {
   const prefix = `${config.basePath}/${NAMESPACE}`;
   const namespaceUrl = `${config.baseUrl}/${NAMESPACE}`;
   const registry = new RouteRegistry(prefix);
@@ -43,4 +44,6 @@ export async function calendarPlugin(app: FastifyInstance, { config }: CalendarO
   });
 
   await app.register(discoveryRoutes, { namespace: NAMESPACE, namespaceUrl, baseUrl: config.baseUrl, routePrefix: prefix, registry });
+  await app.register(categoryRoutes, { config, store, namespaceUrl });
+  await app.register(tagRoutes, { config, store, namespaceUrl });
 }

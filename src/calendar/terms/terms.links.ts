@@ -1,0 +1,125 @@
+import type { Kysely } from 'kysely';
+import { can } from '../../platform/auth/capabilities.ts';
+import { PlatformErrors } from '../../platform/errors.ts';
+import type { Database } from '../../platform/db/schema.ts';
+import type { Taxonomy } from '../calendar.tables.ts';
+import type { RequestContext } from '../shared/context.ts';
+import { sanitizeText } from '../shared/html.ts';
+import { utcStamp } from '../shared/permissions.ts';
+import { invalidParam, parseList } from '../shared/wire.ts';
+import { toEmbeddedTerm } from './terms.mapper.ts';
+import * as repository from './terms.repository.ts';
+import type { EmbeddedTerm } from './terms.schemas.ts';
+import { insertTermRecord, isNumericItem, loadTermViews, nameKey, resolveExistingTerms, resolveTermReferences } from './terms.service.ts';
+import { taxonomyInfo } from './terms.taxonomy.ts';
+
+/**
+ * What the events module uses of categories and tags: embedded terms,
+ * terms named in event writes, and the event list filters.
+ */
+
+type Db = Kysely<Database>;
+
+/**
+ * Embedded terms carry absolute `urls`, but these functions receive only a
+ * database handle: the namespace URL is registered per database when the
+ * term routes are. Kysely gives a database and all its transactions the same
+ * adapter object, so it identifies "this app's database" in both.
+ */
+const namespaceUrls = new WeakMap<object, string>();
+
+export function registerTermLinks(db: Db, namespaceUrl: string): void {
+  namespaceUrls.set(db.getExecutor().adapter, namespaceUrl);
+}
+
+function namespaceUrlOf(db: Db): string {
+  const url = namespaceUrls.get(db.getExecutor().adapter);
+  if (url === undefined) throw new Error('the category and tag routes are not registered for this database');
+  return url;
+}
+
+export interface EventTerms {
+  categories: EmbeddedTerm[];
+  tags: EmbeddedTerm[];
+}
+
+function byName(a: EmbeddedTerm, b: EmbeddedTerm): number {
+  const left = a.name.toLowerCase();
+  const right = b.name.toLowerCase();
+  return left < right ? -1 : left > right ? 1 : a.id - b.id;
+}
+
+/**
+ * The embedded `categories` and `tags` of many events (reference §8.4), in
+ * the requested language, sorted by name; every asked id gets an entry.
+ * Costs four queries whatever the number of events.
+ */
+export async function loadEventTerms(db: Db, eventIds: number[], ctx: RequestContext): Promise<Map<number, EventTerms>> {
+  const result = new Map<number, EventTerms>(eventIds.map((id) => [id, { categories: [], tags: [] }]));
+  const links = await repository.findTermsOfEvents(db, eventIds);
+  if (links.length === 0) return result;
+  const terms = [...new Map(links.map((link) => [link.id, { id: link.id, taxonomy: link.taxonomy, parent_id: link.parent_id }])).values()];
+  const counts = await repository.countPublishedEvents(db, terms.map((term) => term.id), utcStamp(new Date()));
+  const views = await loadTermViews(db, terms, counts, ctx, { withAncestors: false });
+  const namespaceUrl = namespaceUrlOf(db);
+  for (const link of links) {
+    const entry = result.get(link.event_id);
+    const view = views.get(link.id);
+    if (entry === undefined || view === undefined) continue;
+    (link.taxonomy === 'category' ? entry.categories : entry.tags).push(toEmbeddedTerm(view, namespaceUrl));
+  }
+  for (const entry of result.values()) {
+    entry.categories.sort(byName);
+    entry.tags.sort(byName);
+  }
+  return result;
+}
+
+/**
+ * `categories` / `tags` of an event write (reference §4.2.5 with deviation 8):
+ * a CSV string or an array; numbers name ids (unknown ones are skipped),
+ * other strings a slug or a name in any language. An unknown string creates
+ * a term named by it — only for users who may create terms of the taxonomy,
+ * otherwise 403 `rest_forbidden`. `''` and `[]` give `[]` (clear the terms).
+ */
+export async function resolveTermsForWrite(trx: Db, taxonomy: Taxonomy, items: unknown, ctx: RequestContext): Promise<number[]> {
+  const info = taxonomyInfo(taxonomy);
+  const list = parseList(items);
+  if (list.length === 0) return [];
+  const resolved = await resolveTermReferences(trx, taxonomy, list, 'write');
+  const missing = list.filter((item) => resolved.get(item) === undefined && !isNumericItem(item));
+  if (missing.length > 0 && !can(ctx.user?.role ?? null, info.manageCapability)) throw PlatformErrors.forbidden(ctx.user !== null);
+  const created = new Map<string, number>();
+  for (const item of missing) {
+    const key = nameKey(item);
+    if (created.has(key)) continue;
+    const name = sanitizeText(item);
+    if (name === '') throw invalidParam(info.collection, `${item} is not a valid ${info.singular} name.`);
+    const inserted = await insertTermRecord(trx, info, { name, parentId: null }, ctx.language);
+    created.set(key, 'id' in inserted ? inserted.id : inserted.existing);
+  }
+  const ids = list.map((item) => resolved.get(item) ?? created.get(nameKey(item)));
+  return [...new Set(ids.filter((id): id is number => id !== undefined))];
+}
+
+/** Replaces the event's terms of one taxonomy with `termIds`. */
+export async function setEventTerms(trx: Db, eventId: number, taxonomy: Taxonomy, termIds: number[]): Promise<void> {
+  await repository.replaceEventTerms(trx, eventId, taxonomy, termIds);
+}
+
+/**
+ * The `categories` / `tags` filter of the event list (deviation 13): each item
+ * by id, then slug, then name, in any language; categories include their
+ * descendants. An item naming no term is a 400 `rest_invalid_param` on `param`.
+ */
+export async function resolveTermFilter(
+  db: Db,
+  taxonomy: Taxonomy,
+  items: unknown,
+  _ctx: RequestContext,
+  param: 'categories' | 'tags',
+): Promise<number[]> {
+  const info = taxonomyInfo(taxonomy);
+  const ids = await resolveExistingTerms(db, info, items, param);
+  return info.hierarchical ? repository.withDescendants(db, ids) : ids;
+}

@@ -1,0 +1,93 @@
+import { permalinks } from '../shared/wire.ts';
+import type { TaxonomyInfo } from './terms.taxonomy.ts';
+import type { EmbeddedTerm, Term, TermList } from './terms.schemas.ts';
+
+/** A term with everything its representations need, in the requested language. */
+export interface TermView {
+  readonly id: number;
+  readonly info: TaxonomyInfo;
+  readonly parentId: number | null;
+  readonly count: number;
+  readonly name: string;
+  readonly description: string;
+  readonly slug: string;
+  /** Slugs of the ancestors, root first (categories' public URL). */
+  readonly ancestorSlugs: readonly string[];
+}
+
+export interface TermUrlBase {
+  /** `{base_url}/calendar/events/v1` */
+  readonly namespaceUrl: string;
+  readonly baseUrl: string;
+}
+
+/** `urls` of both shapes (reference §1.1: item and collection URLs have no trailing slash). */
+function urlsOf(view: TermView, namespaceUrl: string): Term['urls'] {
+  const collection = `${namespaceUrl}/${view.info.collection}`;
+  const urls: Term['urls'] = { self: `${collection}/${view.id}`, collection };
+  if (view.parentId !== null) urls.up = `${collection}/${view.parentId}`;
+  return urls;
+}
+
+/** The public archive link (calendar-api.md §1 table). */
+export function publicUrlOf(view: TermView, baseUrl: string): string {
+  return view.info.hierarchical
+    ? permalinks.category(baseUrl, view.ancestorSlugs, view.slug)
+    : permalinks.tag(baseUrl, view.slug);
+}
+
+/** The item route of a term, also the `Location` of a created one (deviation 15). */
+export function termItemUrl(info: TaxonomyInfo, id: number, namespaceUrl: string): string {
+  return `${namespaceUrl}/${info.collection}/${id}`;
+}
+
+/** The term-endpoint shape (reference §8.4); tags have no `parent`. */
+export function toTermResponse(view: TermView, base: TermUrlBase): Term {
+  const parent = view.info.hierarchical ? { parent: view.parentId ?? 0 } : {};
+  return {
+    id: view.id,
+    count: view.count,
+    description: view.description,
+    name: view.name,
+    slug: view.slug,
+    taxonomy: view.info.wpTaxonomy,
+    ...parent,
+    meta: [],
+    url: publicUrlOf(view, base.baseUrl),
+    urls: urlsOf(view, base.namespaceUrl),
+  };
+}
+
+/** The shape embedded in events (reference §8.4): a WordPress term object plus `urls`. */
+export function toEmbeddedTerm(view: TermView, namespaceUrl: string): EmbeddedTerm {
+  return {
+    name: view.name,
+    slug: view.slug,
+    term_group: 0,
+    term_taxonomy_id: view.id,
+    taxonomy: view.info.wpTaxonomy,
+    description: view.description,
+    parent: view.parentId ?? 0,
+    count: view.count,
+    filter: 'raw',
+    id: view.id,
+    urls: urlsOf(view, namespaceUrl),
+  };
+}
+
+/**
+ * The term archive envelope (reference §6.1): `rest_url` is the bare base,
+ * and the page links keep only `page` (quirk 14, reproduced).
+ */
+export function toTermList(
+  info: TaxonomyInfo,
+  namespaceUrl: string,
+  terms: readonly Term[],
+  paging: { readonly page: number; readonly total: number; readonly totalPages: number },
+): TermList {
+  const base = `${namespaceUrl}/${info.collection}/`;
+  const list: TermList = { rest_url: base, total: paging.total, total_pages: paging.totalPages, [info.collection]: [...terms] };
+  if (paging.page < paging.totalPages) list.next_rest_url = `${base}?page=${paging.page + 1}`;
+  if (paging.page > 1) list.previous_rest_url = paging.page === 2 ? base : `${base}?page=${paging.page - 1}`;
+  return list;
+}

@@ -1,0 +1,376 @@
+import { sql, type Expression, type Kysely, type RawBuilder, type SqlBool } from 'kysely';
+import type { Database } from '../../platform/db/schema.ts';
+import type { Taxonomy } from '../calendar.tables.ts';
+import { translationContains } from '../shared/translations.ts';
+import '../calendar.tables.ts';
+import './terms.tables.ts';
+
+type Db = Kysely<Database>;
+
+/** Largest id the integer columns hold; larger numbers can name no term or event. */
+export const MAX_ID = 2_147_483_647;
+
+export interface TermRow {
+  readonly id: number;
+  readonly taxonomy: Taxonomy;
+  readonly parent_id: number | null;
+}
+
+export interface CountedTermRow extends TermRow {
+  readonly count: number;
+}
+
+/**
+ * "Event `alias` is published": stored `publish`, or `future` with a passed
+ * date (permissions.ts `effectiveStatus`, computed at query time).
+ */
+function isPublished(alias: string, now: string): RawBuilder<SqlBool> {
+  const e = sql.ref(alias);
+  return sql<SqlBool>`(${e}.status = 'publish' or (${e}.status = 'future' and ${e}.date_utc <= ${now}))`;
+}
+
+/** Published events using the term `termId`: the term's `count`, always computed, never stored. */
+function publishedCount(termId: Expression<number>, now: string): RawBuilder<number> {
+  return sql<number>`(select count(*) from event_terms et inner join events e on e.id = et.event_id where et.term_id = ${termId} and ${isPublished('e', now)})`;
+}
+
+export async function insertTerm(db: Db, taxonomy: Taxonomy, parentId: number | null): Promise<number> {
+  const row = await db.insertInto('terms').values({ taxonomy, parent_id: parentId }).returning('id').executeTakeFirstOrThrow();
+  return row.id;
+}
+
+export async function findTerm(db: Db, id: number): Promise<TermRow | undefined> {
+  if (id > MAX_ID) return undefined;
+  return db.selectFrom('terms').select(['id', 'taxonomy', 'parent_id']).where('id', '=', id).executeTakeFirst();
+}
+
+export async function updateParent(db: Db, id: number, parentId: number | null): Promise<void> {
+  await db.updateTable('terms').set({ parent_id: parentId }).where('id', '=', id).execute();
+}
+
+/** Deletes a term; its children move up to its parent (as WordPress does). */
+export async function deleteTerm(db: Db, term: TermRow): Promise<void> {
+  await db.updateTable('terms').set({ parent_id: term.parent_id }).where('parent_id', '=', term.id).execute();
+  await db.deleteFrom('terms').where('id', '=', term.id).execute();
+}
+
+export async function findChildIds(db: Db, id: number): Promise<number[]> {
+  const rows = await db.selectFrom('terms').select('id').where('parent_id', '=', id).execute();
+  return rows.map((row) => row.id);
+}
+
+/** Published-event counts of many terms, one grouped query. */
+export async function countPublishedEvents(db: Db, termIds: readonly number[], now: string): Promise<Map<number, number>> {
+  const counts = new Map<number, number>();
+  if (termIds.length === 0) return counts;
+  const rows = await db
+    .selectFrom('event_terms as et')
+    .innerJoin('events as e', 'e.id', 'et.event_id')
+    .select(['et.term_id', (eb) => eb.fn.countAll().as('count')])
+    .where('et.term_id', 'in', [...new Set(termIds)])
+    .where(isPublished('e', now))
+    .groupBy('et.term_id')
+    .execute();
+  for (const row of rows) counts.set(row.term_id, Number(row.count));
+  return counts;
+}
+
+// ---------------------------------------------------------------- names
+
+export interface NameKey {
+  readonly taxonomy: Taxonomy;
+  readonly parentId: number | null;
+  readonly language: string;
+  /** The lower-cased name. */
+  readonly nameKey: string;
+}
+
+/** Another term with this name, parent and language, as stored in `translations`. */
+export async function findNameOwner(db: Db, key: NameKey, exceptId: number): Promise<number | undefined> {
+  const row = await db
+    .selectFrom('translations as t')
+    .innerJoin('terms', 'terms.id', 't.resource_id')
+    .select('t.resource_id')
+    .where('t.resource_type', '=', key.taxonomy)
+    .where('terms.taxonomy', '=', key.taxonomy)
+    .where('t.field', '=', 'name')
+    .where('t.language', '=', key.language)
+    .where(sql`lower(t.value)`, '=', key.nameKey)
+    .where('t.resource_id', '<>', exceptId)
+    .where((eb) => (key.parentId === null ? eb('terms.parent_id', 'is', null) : eb('terms.parent_id', '=', key.parentId)))
+    .orderBy('t.resource_id')
+    .executeTakeFirst();
+  return row?.resource_id;
+}
+
+/**
+ * Reserves a name key for a term; returns the term that owns it (the caller's
+ * own id when the claim succeeded). The primary key makes concurrent claims
+ * safe where a check of `translations` alone could not be.
+ */
+export async function claimName(db: Db, key: NameKey, termId: number): Promise<number> {
+  const values = { taxonomy: key.taxonomy, parent_key: key.parentId ?? 0, language: key.language, name_key: key.nameKey, term_id: termId };
+  const inserted = await db
+    .insertInto('term_names')
+    .values(values)
+    .onConflict((oc) => oc.columns(['taxonomy', 'parent_key', 'language', 'name_key']).doNothing())
+    .returning('term_id')
+    .executeTakeFirst();
+  if (inserted !== undefined) return termId;
+  const owner = await db
+    .selectFrom('term_names')
+    .select('term_id')
+    .where('taxonomy', '=', values.taxonomy)
+    .where('parent_key', '=', values.parent_key)
+    .where('language', '=', values.language)
+    .where('name_key', '=', values.name_key)
+    .executeTakeFirst();
+  // The owner vanished between the two statements: retry the claim.
+  return owner?.term_id ?? claimName(db, key, termId);
+}
+
+export async function releaseNames(db: Db, termId: number, language?: string): Promise<void> {
+  let query = db.deleteFrom('term_names').where('term_id', '=', termId);
+  if (language !== undefined) query = query.where('language', '=', language);
+  await query.execute();
+}
+
+/**
+ * Moves the name keys of terms under a new parent. A key that would clash
+ * with a sibling's is dropped (WordPress lets such duplicates exist too).
+ */
+export async function moveNames(db: Db, termIds: readonly number[], parentId: number | null): Promise<void> {
+  if (termIds.length === 0) return;
+  const rows = await db.selectFrom('term_names').selectAll().where('term_id', 'in', [...termIds]).execute();
+  await db.deleteFrom('term_names').where('term_id', 'in', [...termIds]).execute();
+  if (rows.length === 0) return;
+  await db
+    .insertInto('term_names')
+    .values(rows.map((row) => ({ ...row, parent_key: parentId ?? 0 })))
+    .onConflict((oc) => oc.columns(['taxonomy', 'parent_key', 'language', 'name_key']).doNothing())
+    .execute();
+}
+
+// ---------------------------------------------------------------- lookups
+
+/** Terms of a taxonomy named by id, slug (any language) or lower-cased name (any language). */
+export async function findTermIdsByReference(
+  db: Db,
+  taxonomy: Taxonomy,
+  by: { ids?: readonly number[]; slugs?: readonly string[]; nameKeys?: readonly string[] },
+): Promise<{ ids: Map<number, number>; slugs: Map<string, number>; names: Map<string, number> }> {
+  const ids = new Map<number, number>();
+  const slugs = new Map<string, number>();
+  const names = new Map<string, number>();
+  const wantedIds = (by.ids ?? []).filter((id) => id <= MAX_ID);
+  if (wantedIds.length > 0) {
+    const rows = await db.selectFrom('terms').select('id').where('taxonomy', '=', taxonomy).where('id', 'in', wantedIds).execute();
+    for (const row of rows) ids.set(row.id, row.id);
+  }
+  if (by.slugs !== undefined && by.slugs.length > 0) {
+    const rows = await db
+      .selectFrom('slugs')
+      .select(['slug', 'resource_id'])
+      .where('resource_type', '=', taxonomy)
+      .where('slug', 'in', [...by.slugs])
+      .execute();
+    for (const row of rows) slugs.set(row.slug, row.resource_id);
+  }
+  if (by.nameKeys !== undefined && by.nameKeys.length > 0) {
+    // Lowest id first, so a name used under several parents resolves to the oldest term.
+    const rows = await db
+      .selectFrom('translations')
+      .select(['resource_id', sql<string>`lower(value)`.as('name_key')])
+      .where('resource_type', '=', taxonomy)
+      .where('field', '=', 'name')
+      .where(sql`lower(value)`, 'in', [...by.nameKeys])
+      .orderBy('resource_id')
+      .execute();
+    for (const row of rows) if (!names.has(row.name_key)) names.set(row.name_key, row.resource_id);
+  }
+  return { ids, slugs, names };
+}
+
+/** The given terms and all their descendants (one recursive query). */
+export async function withDescendants(db: Db, ids: readonly number[]): Promise<number[]> {
+  if (ids.length === 0) return [];
+  const rows = await db
+    .withRecursive('tree(id)', (qb) =>
+      qb
+        .selectFrom('terms')
+        .select('terms.id')
+        .where('terms.id', 'in', [...ids])
+        .union(qb.selectFrom('terms').innerJoin('tree', 'tree.id', 'terms.parent_id').select('terms.id')),
+    )
+    .selectFrom('tree')
+    .select('tree.id')
+    .execute();
+  return rows.map((row) => row.id);
+}
+
+/** The given terms and all their ancestors, with their parents (one recursive query). */
+export async function withAncestors(db: Db, ids: readonly number[]): Promise<TermRow[]> {
+  if (ids.length === 0) return [];
+  return db
+    .withRecursive('tree(id, taxonomy, parent_id)', (qb) =>
+      qb
+        .selectFrom('terms')
+        .select(['terms.id', 'terms.taxonomy', 'terms.parent_id'])
+        .where('terms.id', 'in', [...ids])
+        .union(
+          qb
+            .selectFrom('terms')
+            .innerJoin('tree', 'tree.parent_id', 'terms.id')
+            .select(['terms.id', 'terms.taxonomy', 'terms.parent_id']),
+        ),
+    )
+    .selectFrom('tree')
+    .select(['tree.id', 'tree.taxonomy', 'tree.parent_id'])
+    .execute();
+}
+
+// ---------------------------------------------------------------- events ↔ terms
+
+export interface EventTermRow extends TermRow {
+  readonly event_id: number;
+}
+
+export async function findTermsOfEvents(db: Db, eventIds: readonly number[]): Promise<EventTermRow[]> {
+  if (eventIds.length === 0) return [];
+  return db
+    .selectFrom('event_terms as et')
+    .innerJoin('terms as t', 't.id', 'et.term_id')
+    .select(['et.event_id', 't.id', 't.taxonomy', 't.parent_id'])
+    .where('et.event_id', 'in', [...new Set(eventIds)])
+    .execute();
+}
+
+/** Replaces the event's terms of one taxonomy. */
+export async function replaceEventTerms(db: Db, eventId: number, taxonomy: Taxonomy, termIds: readonly number[]): Promise<void> {
+  await db
+    .deleteFrom('event_terms')
+    .where('event_id', '=', eventId)
+    .where('term_id', 'in', (eb) => eb.selectFrom('terms').select('id').where('taxonomy', '=', taxonomy))
+    .execute();
+  if (termIds.length === 0) return;
+  await db
+    .insertInto('event_terms')
+    .values([...new Set(termIds)].map((termId) => ({ event_id: eventId, term_id: termId })))
+    // A concurrent write of the same event may have linked the same term meanwhile.
+    .onConflict((oc) => oc.columns(['event_id', 'term_id']).doNothing())
+    .execute();
+}
+
+/** What the `post`/`event` filter needs to know of an event: whether it exists and who may read it. */
+export async function findEventAccessFacts(
+  db: Db,
+  id: number,
+): Promise<{ author_id: number | null; status: string; date_utc: string } | undefined> {
+  if (id > MAX_ID) return undefined;
+  return db.selectFrom('events').select(['author_id', 'status', 'date_utc']).where('id', '=', id).executeTakeFirst();
+}
+
+// ---------------------------------------------------------------- lists
+
+export interface TermListFilter {
+  readonly taxonomy: Taxonomy;
+  readonly now: string;
+  readonly hideEmpty: boolean;
+  readonly search?: { readonly text: string; readonly languages: readonly string[] };
+  readonly include?: readonly number[];
+  readonly exclude?: readonly number[];
+  readonly parentId?: number;
+  readonly eventId?: number;
+  readonly slug?: string;
+}
+
+export type TermOrderBy = 'id' | 'name' | 'slug' | 'count' | 'include' | 'description' | 'term_group';
+
+export interface TermListOrder {
+  readonly by: TermOrderBy;
+  readonly direction: 'asc' | 'desc';
+  /** Translated fields sort by their value in this language, falling back like reads do. */
+  readonly language: string;
+  readonly defaultLanguage: string;
+}
+
+function filtered(db: Db, filter: TermListFilter) {
+  let query = db.selectFrom('terms').where('terms.taxonomy', '=', filter.taxonomy);
+  if (filter.include !== undefined) query = query.where('terms.id', 'in', [...filter.include]);
+  if (filter.exclude !== undefined && filter.exclude.length > 0) query = query.where('terms.id', 'not in', [...filter.exclude]);
+  if (filter.parentId !== undefined) query = query.where('terms.parent_id', '=', filter.parentId);
+  if (filter.eventId !== undefined) {
+    const eventId = filter.eventId;
+    query = query.where('terms.id', 'in', (eb) => eb.selectFrom('event_terms').select('term_id').where('event_id', '=', eventId));
+  }
+  if (filter.slug !== undefined) {
+    const slug = filter.slug;
+    query = query.where('terms.id', 'in', (eb) =>
+      eb.selectFrom('slugs').select('resource_id').where('resource_type', '=', filter.taxonomy).where('slug', '=', slug),
+    );
+  }
+  if (filter.search !== undefined) {
+    query = query.where(
+      translationContains(filter.taxonomy, sql.ref<number>('terms.id'), ['name', 'slug'], filter.search.languages, filter.search.text),
+    );
+  }
+  if (filter.hideEmpty) {
+    query = query.where(
+      sql<SqlBool>`exists (select 1 from event_terms et inner join events e on e.id = et.event_id where et.term_id = terms.id and ${isPublished('e', filter.now)})`,
+    );
+  }
+  return query;
+}
+
+export async function countTerms(db: Db, filter: TermListFilter): Promise<number> {
+  if (filter.include !== undefined && filter.include.length === 0) return 0;
+  const row = await filtered(db, filter)
+    .select((eb) => eb.fn.countAll().as('total'))
+    .executeTakeFirstOrThrow();
+  return Number(row.total);
+}
+
+/** A translated field in the order's language, else the default language, else any. */
+function translatedValue(taxonomy: Taxonomy, field: string, order: TermListOrder): RawBuilder<string> {
+  const pick = (condition: RawBuilder<unknown>) =>
+    sql`(select min(t.value) from translations t where t.resource_type = ${taxonomy} and t.resource_id = terms.id and t.field = ${field} and ${condition})`;
+  return sql<string>`lower(coalesce(${pick(sql`t.language = ${order.language}`)}, ${pick(sql`t.language = ${order.defaultLanguage}`)}, ${pick(sql`1 = 1`)}, ''))`;
+}
+
+function orderExpression(filter: TermListFilter, order: TermListOrder): Expression<unknown> | undefined {
+  switch (order.by) {
+    case 'id':
+    case 'term_group':
+      return undefined;
+    case 'name':
+    case 'slug':
+    case 'description':
+      return translatedValue(filter.taxonomy, order.by, order);
+    case 'count':
+      return publishedCount(sql.ref<number>('terms.id'), filter.now);
+    case 'include': {
+      const include = filter.include ?? [];
+      if (include.length === 0) return translatedValue(filter.taxonomy, 'name', order);
+      return sql`case ${sql.join(include.map((id, position) => sql`when terms.id = ${sql.lit(id)} then ${sql.lit(position)}`), sql` `)} end`;
+    }
+  }
+}
+
+export async function listTerms(
+  db: Db,
+  filter: TermListFilter,
+  order: TermListOrder,
+  page: { readonly limit: number; readonly offset: number },
+): Promise<CountedTermRow[]> {
+  if (filter.include !== undefined && filter.include.length === 0) return [];
+  let query = filtered(db, filter).select([
+    'terms.id',
+    'terms.taxonomy',
+    'terms.parent_id',
+    publishedCount(sql.ref<number>('terms.id'), filter.now).as('count'),
+  ]);
+  const expression = orderExpression(filter, order);
+  if (expression !== undefined) query = query.orderBy(expression, order.direction);
+  const rows = await query.orderBy('terms.id', order.direction).limit(page.limit).offset(page.offset).execute();
+  return rows.map((row) => ({ ...row, count: Number(row.count) }));
+}

@@ -1,0 +1,121 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { requestContext, type CalendarDeps } from '../shared/context.ts';
+import { setTotalHeaders } from '../shared/pagination.ts';
+import { LanguageQuerySchema } from '../shared/schemas.ts';
+import { parsePositiveInt } from '../shared/wire.ts';
+import { registerTermLinks } from './terms.links.ts';
+import {
+  CategoryListSchema,
+  CategorySchema,
+  createBodySchema,
+  listQuerySchema,
+  TagListSchema,
+  TagSchema,
+  TermIdParamsSchema,
+  updateBodySchema,
+  type ListTermsQuery,
+} from './terms.schemas.ts';
+import { assertTermOf, createTerm, deleteTerm, getTerm, listTerms, updateTerm, type TermServiceDeps } from './terms.service.ts';
+import { CATEGORIES, TAGS, type TaxonomyInfo } from './terms.taxonomy.ts';
+
+/** The archive, create, read, update and delete routes of one taxonomy (reference §6). */
+function taxonomyRoutes(info: TaxonomyInfo) {
+  return async function routes(app: FastifyInstance, { config, store, namespaceUrl }: CalendarDeps): Promise<void> {
+    const typed = app.withTypeProvider<TypeBoxTypeProvider>();
+    const deps: TermServiceDeps = { db: store.db, namespaceUrl, baseUrl: config.baseUrl };
+    registerTermLinks(store.db, namespaceUrl);
+    const collection = `/${info.collection}`;
+    const item = `/${info.collection}/:id(^\\d+$)`;
+    const termSchema = info.hierarchical ? CategorySchema : TagSchema;
+    const tags = ['calendar', info.collection];
+    const manage = info.manageCapability;
+
+    /**
+     * Unknown ids in the path or in `parent` are argument errors, which the
+     * reference reports before permission errors (a subscriber deleting a
+     * missing term gets 400): checked before the route's capability.
+     */
+    const checkReferences = async (request: FastifyRequest): Promise<void> => {
+      const { id } = request.params as { id?: string };
+      if (id !== undefined) await assertTermOf(store.db, info, Number(id), 'id');
+      const parent = info.hierarchical ? parsePositiveInt((request.body as { parent?: unknown } | undefined)?.parent) : undefined;
+      if (parent !== undefined) await assertTermOf(store.db, info, parent, 'parent');
+    };
+
+    typed.get(collection, {
+      config: { access: 'public' },
+      schema: {
+        tags,
+        summary: `List event ${info.collection}`,
+        querystring: listQuerySchema(info),
+        response: { 200: info.hierarchical ? CategoryListSchema : TagListSchema },
+      },
+      handler: async (request, reply) => {
+        const { list, total, totalPages } = await listTerms(deps, info, request.query as ListTermsQuery, requestContext(request, config));
+        setTotalHeaders(reply, total, totalPages);
+        return list;
+      },
+    });
+
+    typed.post(collection, {
+      config: { access: manage },
+      preValidation: checkReferences,
+      schema: {
+        tags,
+        summary: `Create an event ${info.singular}`,
+        querystring: LanguageQuerySchema,
+        body: createBodySchema(info),
+        response: { 201: termSchema },
+      },
+      handler: async (request, reply) => {
+        const { term, location } = await createTerm(deps, info, request.body, requestContext(request, config));
+        return reply.code(201).header('location', location).send(term);
+      },
+    });
+
+    typed.get(item, {
+      config: { access: 'public' },
+      schema: {
+        tags,
+        summary: `Get an event ${info.singular}`,
+        params: TermIdParamsSchema,
+        querystring: LanguageQuerySchema,
+        response: { 200: termSchema },
+      },
+      handler: async (request) => getTerm(deps, info, request.params.id, requestContext(request, config)),
+    });
+
+    typed.route({
+      method: ['POST', 'PUT', 'PATCH'],
+      url: item,
+      config: { access: manage },
+      preValidation: checkReferences,
+      schema: {
+        tags,
+        summary: `Update an event ${info.singular} (only the fields sent change)`,
+        params: TermIdParamsSchema,
+        querystring: LanguageQuerySchema,
+        body: updateBodySchema(info),
+        response: { 200: termSchema },
+      },
+      handler: async (request) => updateTerm(deps, info, request.params.id, request.body ?? {}, requestContext(request, config)),
+    });
+
+    typed.delete(item, {
+      config: { access: manage },
+      preValidation: checkReferences,
+      schema: {
+        tags,
+        summary: `Delete an event ${info.singular} permanently (answers with the term as it was)`,
+        params: TermIdParamsSchema,
+        querystring: LanguageQuerySchema,
+        response: { 200: termSchema },
+      },
+      handler: async (request) => deleteTerm(deps, info, request.params.id, requestContext(request, config)),
+    });
+  };
+}
+
+export const categoryRoutes = taxonomyRoutes(CATEGORIES);
+export const tagRoutes = taxonomyRoutes(TAGS);

@@ -1,0 +1,370 @@
+import type { Kysely } from 'kysely';
+import { AppError } from '../../platform/errors.ts';
+import type { Database } from '../../platform/db/schema.ts';
+import type { Taxonomy } from '../calendar.tables.ts';
+import type { RequestContext } from '../shared/context.ts';
+import { sanitizeContent, sanitizeText } from '../shared/html.ts';
+import { pageWindow, totalPages } from '../shared/pagination.ts';
+import { canRead, utcStamp } from '../shared/permissions.ts';
+import { claimSlug, releaseSlugs, sanitizeSlug } from '../shared/slugs.ts';
+import { deleteTranslations, loadFieldInAllLanguages, loadTranslations, writeTranslations, type Translated } from '../shared/translations.ts';
+import { invalidParam, parseList, parsePositiveInt, parseWpBoolean } from '../shared/wire.ts';
+import { termItemUrl, toTermList, toTermResponse, type TermUrlBase, type TermView } from './terms.mapper.ts';
+import * as repository from './terms.repository.ts';
+import type { TermRow } from './terms.repository.ts';
+import { DEFAULT_PER_PAGE, MAX_PER_PAGE, type ListTermsQuery, type Term, type TermList, type TermWriteBody } from './terms.schemas.ts';
+import { taxonomyInfo, type TaxonomyInfo } from './terms.taxonomy.ts';
+
+type Db = Kysely<Database>;
+
+/** What the term services need besides the request context. */
+export interface TermServiceDeps extends TermUrlBase {
+  readonly db: Db;
+}
+
+/** The key a name is unique and looked up by: sanitized like stored names, lower-cased. */
+export function nameKey(name: string): string {
+  return sanitizeText(name).toLowerCase();
+}
+
+/**
+ * Reserves a term's name under a parent in one language. Returns the other
+ * term already named so, if any. Names written outside this module (the demo
+ * loader) are seen in `translations`; the `term_names` key settles races.
+ */
+async function reserveName(trx: Db, key: repository.NameKey, termId: number): Promise<number | undefined> {
+  const existing = await repository.findNameOwner(trx, key, termId);
+  if (existing !== undefined) return existing;
+  const owner = await repository.claimName(trx, key, termId);
+  return owner === termId ? undefined : owner;
+}
+
+function now(): string {
+  return utcStamp(new Date());
+}
+
+// ---------------------------------------------------------------- views
+
+/**
+ * Term rows → views in the requested language: one query for the ancestors
+ * (categories' public URLs, when asked) and one translation query per
+ * taxonomy, whatever the number of terms.
+ */
+export async function loadTermViews(
+  db: Db,
+  rows: readonly TermRow[],
+  counts: ReadonlyMap<number, number>,
+  ctx: RequestContext,
+  options: { readonly withAncestors: boolean },
+): Promise<Map<number, TermView>> {
+  const parents = new Map<number, number | null>(rows.map((row) => [row.id, row.parent_id]));
+  const taxonomyOf = new Map<number, Taxonomy>(rows.map((row) => [row.id, row.taxonomy]));
+  if (options.withAncestors) {
+    const nested = rows.filter((row) => row.parent_id !== null).map((row) => row.id);
+    for (const row of await repository.withAncestors(db, nested)) {
+      parents.set(row.id, row.parent_id);
+      taxonomyOf.set(row.id, row.taxonomy);
+    }
+  }
+  const idsByTaxonomy = new Map<Taxonomy, number[]>();
+  for (const [id, taxonomy] of taxonomyOf) idsByTaxonomy.set(taxonomy, [...(idsByTaxonomy.get(taxonomy) ?? []), id]);
+  const translated = new Map<number, Translated>();
+  for (const [taxonomy, ids] of idsByTaxonomy) {
+    for (const [id, fields] of await loadTranslations(db, taxonomy, ids, ctx.language, ctx.defaultLanguage)) translated.set(id, fields);
+  }
+
+  const ancestorSlugs = (row: TermRow): string[] => {
+    const slugs: string[] = [];
+    const seen = new Set<number>([row.id]);
+    for (let parent = parents.get(row.id) ?? null; parent !== null && !seen.has(parent); parent = parents.get(parent) ?? null) {
+      seen.add(parent);
+      slugs.unshift(translated.get(parent)?.slug ?? String(parent));
+    }
+    return slugs;
+  };
+
+  const views = new Map<number, TermView>();
+  for (const row of rows) {
+    const fields = translated.get(row.id) ?? {};
+    views.set(row.id, {
+      id: row.id,
+      info: taxonomyInfo(row.taxonomy),
+      parentId: row.parent_id,
+      count: counts.get(row.id) ?? 0,
+      name: fields.name ?? '',
+      description: fields.description ?? '',
+      slug: fields.slug ?? String(row.id),
+      ancestorSlugs: options.withAncestors ? ancestorSlugs(row) : [],
+    });
+  }
+  return views;
+}
+
+async function termResponse(deps: TermServiceDeps, row: TermRow, ctx: RequestContext): Promise<Term> {
+  const counts = await repository.countPublishedEvents(deps.db, [row.id], now());
+  const views = await loadTermViews(deps.db, [row], counts, ctx, { withAncestors: true });
+  return toTermResponse(views.get(row.id)!, deps);
+}
+
+// ---------------------------------------------------------------- references
+
+export type ReferenceMode =
+  /** List filters (deviation 13): id, then slug, then name. */
+  | 'id-slug-name'
+  /** Event writes (reference §4.2.5): numbers by id only, other strings by slug or name. */
+  | 'write';
+
+/**
+ * Resolves items naming terms of one taxonomy, in three queries at most.
+ * Slugs and names match in any language. Returns each item's term id, or
+ * `undefined` when nothing matches.
+ */
+/** An item that names a term by id in event writes (`0`, `12`, `12.0`): never a slug or a name there. */
+export function isNumericItem(item: string): boolean {
+  return /^\+?\d+(?:\.0*)?$/.test(item);
+}
+
+export async function resolveTermReferences(
+  db: Db,
+  taxonomy: Taxonomy,
+  items: readonly string[],
+  mode: ReferenceMode,
+): Promise<Map<string, number | undefined>> {
+  const numeric = new Map(items.map((item) => [item, parsePositiveInt(item)]));
+  const byText = mode === 'write' ? items.filter((item) => !isNumericItem(item)) : items;
+  const found = await repository.findTermIdsByReference(db, taxonomy, {
+    ids: [...numeric.values()].filter((id): id is number => id !== undefined),
+    slugs: [...new Set(byText.flatMap((item) => [item, sanitizeSlug(item)]).filter((slug) => slug !== ''))],
+    nameKeys: [...new Set(byText.map(nameKey).filter((key) => key !== ''))],
+  });
+  const resolved = new Map<string, number | undefined>();
+  for (const item of items) {
+    const id = numeric.get(item);
+    const byId = id === undefined ? undefined : found.ids.get(id);
+    if (byId !== undefined || (mode === 'write' && isNumericItem(item))) {
+      resolved.set(item, byId);
+      continue;
+    }
+    resolved.set(item, found.slugs.get(item) ?? found.slugs.get(sanitizeSlug(item)) ?? found.names.get(nameKey(item)));
+  }
+  return resolved;
+}
+
+/** Every item must name a term of the taxonomy; otherwise 400 naming `param`. */
+export async function resolveExistingTerms(db: Db, info: TaxonomyInfo, value: unknown, param: string): Promise<number[]> {
+  const items = parseList(value);
+  if (items.length === 0) throw invalidParam(param, `${param} must name at least one ${info.singular}.`);
+  const resolved = await resolveTermReferences(db, info.taxonomy, items, 'id-slug-name');
+  const unknown = items.filter((item) => resolved.get(item) === undefined);
+  if (unknown.length > 0) throw invalidParam(param, `Unknown ${info.singular}: ${unknown.join(', ')}.`);
+  return [...new Set(items.map((item) => resolved.get(item)!))];
+}
+
+// ---------------------------------------------------------------- list
+
+async function eventFilter(db: Db, id: number, param: string, ctx: RequestContext): Promise<number> {
+  const event = await repository.findEventAccessFacts(db, id);
+  // An event the caller may not read answers like a missing one (deviation 19).
+  if (event === undefined || !canRead(ctx.user, event)) throw invalidParam(param, `${param} must be the id of an existing event.`);
+  return id;
+}
+
+export async function listTerms(
+  deps: TermServiceDeps,
+  info: TaxonomyInfo,
+  query: ListTermsQuery,
+  ctx: RequestContext,
+): Promise<{ list: TermList; total: number; totalPages: number }> {
+  const { db } = deps;
+  const page = query.page ?? 1;
+  const perPage = Math.min(query.per_page ?? DEFAULT_PER_PAGE, MAX_PER_PAGE);
+  const include = query.include === undefined ? undefined : await resolveExistingTerms(db, info, query.include, 'include');
+  const exclude = query.exclude === undefined ? undefined : await resolveExistingTerms(db, info, query.exclude, 'exclude');
+  if (query.parent !== undefined) await assertTermOf(db, info, query.parent, 'parent');
+  const post = query.post === undefined ? undefined : await eventFilter(db, query.post, 'post', ctx);
+  const event = query.event === undefined ? undefined : await eventFilter(db, query.event, 'event', ctx);
+  const at = now();
+  const filter: repository.TermListFilter = {
+    taxonomy: info.taxonomy,
+    now: at,
+    hideEmpty: parseWpBoolean(query.hide_empty) ?? true,
+    ...(query.search === undefined ? {} : { search: { text: query.search, languages: [...new Set([ctx.language, ctx.defaultLanguage])] } }),
+    ...(include === undefined ? {} : { include }),
+    ...(exclude === undefined ? {} : { exclude }),
+    ...(query.parent === undefined ? {} : { parentId: query.parent }),
+    ...(event ?? post) === undefined ? {} : { eventId: (event ?? post)! },
+    ...(query.slug === undefined ? {} : { slug: query.slug }),
+  };
+  const order: repository.TermListOrder = {
+    by: query.orderby ?? 'name',
+    direction: query.order?.toLowerCase() === 'desc' ? 'desc' : 'asc',
+    language: ctx.language,
+    defaultLanguage: ctx.defaultLanguage,
+  };
+  const total = await repository.countTerms(db, filter);
+  const pages = totalPages(total, perPage);
+  const window = pageWindow(page, perPage);
+  // Past the last page WordPress answers 200 with an empty list (reference §6.1).
+  const rows = window.offset >= total ? [] : await repository.listTerms(db, filter, order, window);
+  const views = await loadTermViews(db, rows, new Map(rows.map((row) => [row.id, row.count])), ctx, { withAncestors: true });
+  const terms = rows.map((row) => toTermResponse(views.get(row.id)!, deps));
+  return { list: toTermList(info, deps.namespaceUrl, terms, { page, total, totalPages: pages }), total, totalPages: pages };
+}
+
+// ---------------------------------------------------------------- single
+
+/** The term `id` of the taxonomy, or 400 `rest_invalid_param` naming `param` (reference §6.2). */
+export async function assertTermOf(db: Db, info: TaxonomyInfo, id: number, param: string): Promise<TermRow> {
+  const term = await repository.findTerm(db, id);
+  if (term === undefined || term.taxonomy !== info.taxonomy) {
+    throw invalidParam(param, `${param} must be the id of an existing ${info.singular}.`);
+  }
+  return term;
+}
+
+export async function getTerm(deps: TermServiceDeps, info: TaxonomyInfo, id: number, ctx: RequestContext): Promise<Term> {
+  return termResponse(deps, await assertTermOf(deps.db, info, id, 'id'), ctx);
+}
+
+// ---------------------------------------------------------------- writes
+
+function termExists(info: TaxonomyInfo, termId: number): AppError {
+  return new AppError(400, 'term_exists', info.termExistsMessage, { term_id: termId });
+}
+
+function duplicateSlug(slug: string): AppError {
+  return new AppError(400, 'duplicate_term_slug', `The slug “${slug}” is already in use by another term.`);
+}
+
+function cleanName(name: string): string {
+  const clean = sanitizeText(name);
+  if (clean === '') throw invalidParam('name', 'name must contain text.');
+  return clean;
+}
+
+/** A slug the client chose: exactly that one, or `duplicate_term_slug` (deviation 18). */
+async function claimExactSlug(trx: Db, info: TaxonomyInfo, id: number, wish: string): Promise<string> {
+  const wanted = sanitizeSlug(wish);
+  if (wanted === '') throw invalidParam('slug', 'slug must contain letters or digits.');
+  const claimed = await claimSlug(trx, info.taxonomy, id, wanted);
+  if (claimed !== wanted) throw duplicateSlug(wanted);
+  return claimed;
+}
+
+/**
+ * Inserts a term with its name (and slug, description) in one language.
+ * Returns the new id, or `{ existing }` when a term of the same name already
+ * exists under that parent in that language (the insert is then undone).
+ */
+export async function insertTermRecord(
+  trx: Db,
+  info: TaxonomyInfo,
+  fields: { name: string; description?: string; slug?: string; parentId: number | null },
+  language: string,
+): Promise<{ id: number } | { existing: number }> {
+  const id = await repository.insertTerm(trx, info.taxonomy, fields.parentId);
+  const owner = await reserveName(trx, { taxonomy: info.taxonomy, parentId: fields.parentId, language, nameKey: nameKey(fields.name) }, id);
+  if (owner !== undefined) {
+    await repository.deleteTerm(trx, { id, taxonomy: info.taxonomy, parent_id: fields.parentId });
+    return { existing: owner };
+  }
+  const slug = fields.slug === undefined ? await claimSlug(trx, info.taxonomy, id, fields.name) : await claimExactSlug(trx, info, id, fields.slug);
+  await writeTranslations(trx, info.taxonomy, id, language, { name: fields.name, description: fields.description, slug });
+  return { id };
+}
+
+/** `parent` of a write: an existing category that is not the term itself or one of its descendants. */
+async function parentForWrite(trx: Db, info: TaxonomyInfo, body: TermWriteBody, termId?: number): Promise<number | null | undefined> {
+  if (body.parent === undefined || body.parent === null) return undefined;
+  if (!info.hierarchical) {
+    throw new AppError(400, 'rest_taxonomy_not_hierarchical', 'Cannot set parent term, taxonomy is not hierarchical.');
+  }
+  const parentId = body.parent as number;
+  await assertTermOf(trx, info, parentId, 'parent');
+  if (termId !== undefined && (await repository.withDescendants(trx, [termId])).includes(parentId)) {
+    throw invalidParam('parent', 'A category cannot be its own parent or descendant.');
+  }
+  return parentId;
+}
+
+export async function createTerm(
+  deps: TermServiceDeps,
+  info: TaxonomyInfo,
+  body: TermWriteBody & { name: string },
+  ctx: RequestContext,
+): Promise<{ term: Term; location: string }> {
+  const id = await deps.db.transaction().execute(async (trx) => {
+    const parentId = (await parentForWrite(trx, info, body)) ?? null;
+    const inserted = await insertTermRecord(
+      trx,
+      info,
+      {
+        name: cleanName(body.name),
+        ...(body.description === undefined ? {} : { description: sanitizeContent(body.description) }),
+        ...(body.slug === undefined ? {} : { slug: body.slug }),
+        parentId,
+      },
+      ctx.language,
+    );
+    if ('existing' in inserted) throw termExists(info, inserted.existing);
+    return inserted.id;
+  });
+  const term = await termResponse(deps, (await repository.findTerm(deps.db, id))!, ctx);
+  return { term, location: termItemUrl(info, id, deps.namespaceUrl) };
+}
+
+export async function updateTerm(
+  deps: TermServiceDeps,
+  info: TaxonomyInfo,
+  id: number,
+  body: TermWriteBody,
+  ctx: RequestContext,
+): Promise<Term> {
+  const language = ctx.language;
+  await deps.db.transaction().execute(async (trx) => {
+    const term = await assertTermOf(trx, info, id, 'id');
+    const newParent = await parentForWrite(trx, info, body, id);
+    const parentId = newParent === undefined ? term.parent_id : newParent;
+    if (parentId !== term.parent_id) {
+      await repository.updateParent(trx, id, parentId);
+      // The term's names in every language move under the new parent, where they must be free.
+      for (const [lang, name] of await loadFieldInAllLanguages(trx, info.taxonomy, id, 'name')) {
+        if (lang === language && body.name !== undefined) continue;
+        await repository.releaseNames(trx, id, lang);
+        const owner = await reserveName(trx, { taxonomy: info.taxonomy, parentId, language: lang, nameKey: nameKey(name) }, id);
+        if (owner !== undefined) throw termExists(info, owner);
+      }
+    }
+    const fields: Record<string, string | undefined> = {};
+    if (body.name !== undefined) {
+      fields.name = cleanName(body.name);
+      await repository.releaseNames(trx, id, language);
+      const owner = await reserveName(trx, { taxonomy: info.taxonomy, parentId, language, nameKey: nameKey(fields.name) }, id);
+      if (owner !== undefined) throw termExists(info, owner);
+    }
+    if (body.description !== undefined) fields.description = sanitizeContent(body.description);
+    const slugs = await loadFieldInAllLanguages(trx, info.taxonomy, id, 'slug');
+    if (body.slug !== undefined) fields.slug = await claimExactSlug(trx, info, id, body.slug);
+    else if (fields.name !== undefined && !slugs.has(language)) fields.slug = await claimSlug(trx, info.taxonomy, id, fields.name);
+    if (fields.slug !== undefined) {
+      slugs.set(language, fields.slug);
+      await releaseSlugs(trx, info.taxonomy, id, [...slugs.values()]);
+    }
+    await writeTranslations(trx, info.taxonomy, id, language, fields);
+  });
+  return termResponse(deps, (await repository.findTerm(deps.db, id))!, ctx);
+}
+
+/** Deletes permanently; answers with the term as it was (reference §6.5). */
+export async function deleteTerm(deps: TermServiceDeps, info: TaxonomyInfo, id: number, ctx: RequestContext): Promise<Term> {
+  return deps.db.transaction().execute(async (trx) => {
+    const term = await assertTermOf(trx, info, id, 'id');
+    const before = await termResponse({ ...deps, db: trx }, term, ctx);
+    const children = await repository.findChildIds(trx, id);
+    await repository.deleteTerm(trx, term);
+    await repository.moveNames(trx, children, term.parent_id);
+    await releaseSlugs(trx, info.taxonomy, id);
+    await deleteTranslations(trx, info.taxonomy, [id]);
+    return before;
+  });
+}
