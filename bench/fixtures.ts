@@ -1,0 +1,53 @@
+import type { Store } from '../src/platform/db/database.ts';
+import '../src/calendar/calendar.tables.ts';
+
+/** Ids and filter values the scenarios request, taken from the seeded data so that every request finds something. */
+export interface Fixtures {
+  /** A published, listed event from the middle of the table. */
+  readonly eventId: number;
+  /** Filters that match at least `eventId`'s neighbour: its category, venue, a title word and a window around its start. */
+  readonly filter: { readonly category: string; readonly venue: number; readonly search: string; readonly startDate: string; readonly endDate: string };
+}
+
+export async function loadFixtures(store: Store): Promise<Fixtures> {
+  const { db } = store;
+  const today = new Date().toISOString().slice(0, 10);
+  const candidates = await db
+    .selectFrom('events')
+    .select(['id', 'venue_id', 'start_local'])
+    .where('status', '=', 'publish')
+    .where('hide_from_listings', '=', 0)
+    .where('venue_id', 'is not', null)
+    .where('start_local', '>', `${today} 23:59:59`)
+    .orderBy('id')
+    .limit(1000)
+    .execute();
+  const event = candidates[Math.floor(candidates.length / 2)];
+  if (event === undefined || event.venue_id === null) throw new Error('no published future event with a venue: seed first');
+  const category = await db
+    .selectFrom('event_terms as et')
+    .innerJoin('terms as t', 't.id', 'et.term_id')
+    .innerJoin('translations as tr', (join) =>
+      join.onRef('tr.resource_id', '=', 't.id').on('tr.resource_type', '=', 'category').on('tr.language', '=', 'en').on('tr.field', '=', 'slug'),
+    )
+    .select('tr.value as slug')
+    .where('et.event_id', '=', event.id)
+    .where('t.taxonomy', '=', 'category')
+    .executeTakeFirstOrThrow();
+  const title = await db
+    .selectFrom('translations')
+    .select('value')
+    .where('resource_type', '=', 'event')
+    .where('resource_id', '=', event.id)
+    .where('language', '=', 'en')
+    .where('field', '=', 'title')
+    .executeTakeFirstOrThrow();
+  // The longest word of the title: selective enough to make search do real work.
+  const search = title.value.split(/[^\p{L}]+/u).reduce((longest, word) => (word.length > longest.length ? word : longest), '');
+  const start = new Date(`${event.start_local.slice(0, 10)}T00:00:00Z`);
+  const day = (offset: number) => new Date(start.getTime() + offset * 86_400_000).toISOString().slice(0, 10);
+  return {
+    eventId: event.id,
+    filter: { category: category.slug, venue: event.venue_id, search, startDate: day(-30), endDate: day(30) },
+  };
+}

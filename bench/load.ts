@@ -1,0 +1,145 @@
+import { spawn, spawnSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { pinned, ROOT } from './processes.ts';
+
+/** One HTTP request shape, sent over and over. */
+export interface LoadRequest {
+  readonly method: 'GET' | 'POST';
+  readonly url: string;
+  readonly headers?: Readonly<Record<string, string>>;
+  /** `[<id>]` in the body is replaced by a value unique to each request (creates must not collide). */
+  readonly body?: string;
+}
+
+export interface LoadResult {
+  readonly requests: number;
+  readonly seconds: number;
+  readonly requestsPerSecond: number;
+  readonly p50Ms: number;
+  readonly p99Ms: number;
+  /** Responses outside 2xx/3xx, and socket errors/timeouts. */
+  readonly badResponses: number;
+  readonly socketErrors: number;
+}
+
+export interface LoadGenerator {
+  readonly name: 'wrk' | 'autocannon';
+  run(request: LoadRequest, options: { connections: number; seconds: number; cpus: string | undefined }): Promise<LoadResult>;
+}
+
+/** `wrk` when installed (C, one thread: leaves the other core to the server), else autocannon (shares the cores). */
+export function chooseLoadGenerator(preferred: string | undefined): LoadGenerator {
+  const hasWrk = spawnSync('wrk', ['--version'], { stdio: 'ignore' }).error === undefined;
+  if (preferred === 'autocannon' || (!hasWrk && preferred !== 'wrk')) return autocannon;
+  if (!hasWrk) throw new Error('--loader wrk: wrk is not installed (apt-get install wrk)');
+  return wrk;
+}
+
+const RESULT_MARKER = 'BENCH_RESULT ';
+
+const wrk: LoadGenerator = {
+  name: 'wrk',
+  async run(request, { connections, seconds, cpus }) {
+    const directory = mkdtempSync(path.join(tmpdir(), 'almanac-wrk-'));
+    try {
+      const script = path.join(directory, 'request.lua');
+      writeFileSync(script, wrkScript(request));
+      const [command, args] = pinned(cpus, 'wrk', [
+        '-t1',
+        `-c${connections}`,
+        `-d${seconds}s`,
+        '--timeout',
+        '10s',
+        '-s',
+        script,
+        request.url,
+      ]);
+      const output = await capture(command, args);
+      const line = output.split('\n').find((candidate) => candidate.startsWith(RESULT_MARKER));
+      if (line === undefined) throw new Error(`wrk printed no result:\n${output}`);
+      const raw = JSON.parse(line.slice(RESULT_MARKER.length)) as Record<string, number>;
+      const elapsed = raw.duration_us! / 1e6;
+      return {
+        requests: raw.requests!,
+        seconds: elapsed,
+        requestsPerSecond: raw.requests! / elapsed,
+        p50Ms: raw.p50_us! / 1000,
+        p99Ms: raw.p99_us! / 1000,
+        badResponses: raw.status!,
+        socketErrors: raw.connect! + raw.read! + raw.write! + raw.timeout!,
+      };
+    } finally {
+      rmSync(directory, { recursive: true, force: true });
+    }
+  },
+};
+
+// A JSON string literal is a Lua string literal too: its escapes (\", \\, \n) mean the same, other text is raw UTF-8.
+const lua = (text: string) => JSON.stringify(text);
+
+function wrkScript(request: LoadRequest): string {
+  const lines = [`wrk.method = ${lua(request.method)}`];
+  for (const [name, value] of Object.entries(request.headers ?? {})) lines.push(`wrk.headers[${lua(name)}] = ${lua(value)}`);
+  if (request.body !== undefined) {
+    lines.push(`local template = ${lua(request.body)}`, `local run = ${lua(randomBytes(4).toString('hex'))}`, 'local counter = 0');
+    lines.push(
+      'request = function()',
+      '  counter = counter + 1',
+      '  local body = string.gsub(template, "%[<id>%]", run .. "-" .. counter)',
+      '  return wrk.format(nil, nil, nil, body)',
+      'end',
+    );
+  }
+  lines.push(
+    'done = function(summary, latency, requests)',
+    '  local e = summary.errors',
+    `  io.write(string.format("\\n${RESULT_MARKER}{\\"requests\\":%d,\\"duration_us\\":%d,\\"p50_us\\":%d,\\"p99_us\\":%d,\\"status\\":%d,\\"connect\\":%d,\\"read\\":%d,\\"write\\":%d,\\"timeout\\":%d}\\n",`,
+    '    summary.requests, summary.duration, latency:percentile(50), latency:percentile(99), e.status, e.connect, e.read, e.write, e.timeout))',
+    'end',
+  );
+  return `${lines.join('\n')}\n`;
+}
+
+const autocannon: LoadGenerator = {
+  name: 'autocannon',
+  async run(request, { connections, seconds, cpus }) {
+    const args = [path.join(ROOT, 'node_modules/autocannon/autocannon.js'), '-j', '-n', '-c', String(connections), '-d', String(seconds)];
+    args.push('-t', '10', '-m', request.method);
+    for (const [name, value] of Object.entries(request.headers ?? {})) args.push('-H', `${name}=${value}`);
+    if (request.body !== undefined) args.push('-I', '-b', request.body);
+    args.push(request.url);
+    const [command, commandArgs] = pinned(cpus, process.execPath, args);
+    const raw = JSON.parse(await capture(command, commandArgs)) as {
+      requests: { total: number };
+      duration: number;
+      latency: { p50: number; p99: number };
+      non2xx: number;
+      errors: number;
+      timeouts: number;
+    };
+    return {
+      requests: raw.requests.total,
+      seconds: raw.duration,
+      requestsPerSecond: raw.requests.total / raw.duration,
+      p50Ms: raw.latency.p50,
+      p99Ms: raw.latency.p99,
+      badResponses: raw.non2xx,
+      socketErrors: raw.errors + raw.timeouts,
+    };
+  },
+};
+
+function capture(command: string, args: readonly string[]): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+    child.once('error', reject);
+    child.once('exit', (code) => (code === 0 ? resolve(stdout) : reject(new Error(`${command} ${args.join(' ')} exited ${code}: ${stderr}`))));
+  });
+}

@@ -1,0 +1,121 @@
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+
+/**
+ * Which CPUs the servers and the load generator get: on two or more cores
+ * (and with `taskset`), the load generator has the last core to itself, so
+ * that it does not steal time from the process it measures.
+ */
+export interface CpuPlan {
+  readonly server: string | undefined;
+  readonly load: string | undefined;
+  readonly description: string;
+}
+
+export function planCpus(): CpuPlan {
+  const cpus = availableParallelism();
+  const taskset = spawnSync('taskset', ['--version'], { stdio: 'ignore' }).status === 0;
+  if (!taskset || cpus < 2) {
+    return { server: undefined, load: undefined, description: `${cpus} CPU(s), no pinning (${taskset ? 'one core' : 'taskset not found'})` };
+  }
+  const server = cpus === 2 ? '0' : `0-${cpus - 2}`;
+  const load = String(cpus - 1);
+  return { server, load, description: `${cpus} CPUs: server on CPU ${server}, load generator on CPU ${load} (taskset)` };
+}
+
+/** `command args` prefixed with `taskset -c cpus` when pinning. */
+export function pinned(cpus: string | undefined, command: string, args: readonly string[]): [string, string[]] {
+  return cpus === undefined ? [command, [...args]] : ['taskset', ['-c', cpus, command, ...args]];
+}
+
+/** A child process serving HTTP; `taskset` execs the command, so the pid is the server's own. */
+export interface ServerProcess {
+  readonly url: string;
+  readonly pid: number;
+  /** Peak resident set size so far (VmHWM), in bytes; undefined where /proc is absent. */
+  peakRss(): number | undefined;
+  stop(): Promise<void>;
+}
+
+const LISTENING = /listening on (https?:\/\/\S+)/i;
+
+/** Starts a server child and resolves with its URL once it prints "listening on <url>". */
+export function startServerProcess(
+  label: string,
+  command: [string, string[]],
+  env: Record<string, string>,
+  timeoutMs = 60_000,
+): Promise<ServerProcess> {
+  const child = spawn(command[0], command[1], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  return new Promise((resolve, reject) => {
+    const fail = (reason: string) => {
+      clearTimeout(timer);
+      child.kill('SIGKILL');
+      reject(new Error(`${label} did not start: ${reason}\n${output.slice(-2000)}`));
+    };
+    const timer = setTimeout(() => fail(`no "listening on" line within ${timeoutMs / 1000} s`), timeoutMs);
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString('utf8');
+      const match = LISTENING.exec(output);
+      if (match === null || child.pid === undefined) return;
+      clearTimeout(timer);
+      child.stdout?.off('data', onData);
+      // Keep draining the pipes so a chatty server never blocks on a full pipe.
+      child.stdout?.resume();
+      resolve(serverProcess(child, match[1]!.replace(/\/$/, '')));
+    };
+    child.stdout?.on('data', onData);
+    child.stderr?.on('data', (chunk: Buffer) => {
+      output += chunk.toString('utf8');
+    });
+    child.once('exit', (code, signal) => fail(`exited (${signal ?? code})`));
+    child.once('error', (error) => fail(error.message));
+  });
+}
+
+function serverProcess(child: ChildProcess, url: string): ServerProcess {
+  const pid = child.pid!;
+  child.removeAllListeners('exit');
+  const exited = new Promise<void>((resolve) => {
+    if (child.exitCode !== null || child.signalCode !== null) resolve();
+    else child.once('exit', () => resolve());
+  });
+  return {
+    url,
+    pid,
+    peakRss: () => readPeakRss(pid),
+    stop: async () => {
+      child.kill('SIGTERM');
+      const killer = setTimeout(() => child.kill('SIGKILL'), 15_000);
+      await exited;
+      clearTimeout(killer);
+    },
+  };
+}
+
+function readPeakRss(pid: number): number | undefined {
+  try {
+    const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+    const kilobytes = /^VmHWM:\s+(\d+)\s+kB/m.exec(status)?.[1];
+    return kilobytes === undefined ? undefined : Number(kilobytes) * 1024;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Runs a CLI command of the package (`node bin/almanac.js …`) and returns its stdout. */
+export function runCli(args: readonly string[], env: Record<string, string>): string {
+  const result = spawnSync(process.execPath, [path.join(ROOT, 'bin/almanac.js'), ...args], {
+    cwd: ROOT,
+    env: { ...process.env, ...env },
+    encoding: 'utf8',
+  });
+  if (result.status !== 0) throw new Error(`almanac ${args.join(' ')} failed (${result.status}): ${result.stderr}`);
+  return result.stdout;
+}
