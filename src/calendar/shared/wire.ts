@@ -39,7 +39,7 @@ export function parseWpBoolean(value: unknown): boolean | undefined {
  * it with `parseList`.
  */
 export function ListSchema(description: string) {
-  return Type.Array(Type.String(), { description, style: 'form', explode: false });
+  return Type.Array(Type.String(), { description });
 }
 
 /** Items of a list argument: CSV parts trimmed, empty ones dropped. */
