@@ -13,6 +13,7 @@ import type { Store } from './platform/db/database.ts';
 import { PlatformErrors } from './platform/errors.ts';
 import { healthRoutes } from './platform/http/health.routes.ts';
 import { indexRoutes } from './platform/http/index.routes.ts';
+import { finiteNumbersPlugin } from './platform/http/finite-numbers.ts';
 import { parseQuerystring } from './platform/http/querystring.ts';
 import { rateLimitPlugin } from './platform/http/rate-limit.plugin.ts';
 import { requestIdOf } from './platform/http/request-id.ts';
@@ -44,7 +45,12 @@ export async function buildApp({ config, store, logger }: AppDependencies): Prom
     connectionTimeout: 0,
     requestTimeout: 30_000,
     keepAliveTimeout: 5_000,
-    ajv: { customOptions: { allErrors: true, coerceTypes: 'array', removeAdditional: true, useDefaults: true } },
+    // Router-level refusals (a malformed percent-encoding in the path) get the surface's error shape, not Fastify's.
+    frameworkErrors: (error, request, reply) => sendWpError(error, request, reply),
+    ajv: {
+      customOptions: { allErrors: true, coerceTypes: 'array', removeAdditional: true, useDefaults: true },
+      plugins: [finiteNumbersPlugin],
+    },
   });
 
   const throttle = new FailureThrottle(store.db, {

@@ -76,5 +76,9 @@ export function classifyError(error: unknown): AppError {
   if (fastifyError.statusCode === 404) return PlatformErrors.noRoute();
   if (fastifyError.statusCode === 413) return PlatformErrors.payloadTooLarge();
   if (fastifyError.statusCode === 415) return PlatformErrors.unsupportedMediaType();
+  // Any other refusal raised by Fastify or Node (a malformed URL, headers over the limit…) stays a 4xx.
+  if (typeof fastifyError.statusCode === 'number' && fastifyError.statusCode >= 400 && fastifyError.statusCode < 500) {
+    return new AppError(fastifyError.statusCode, 'rest_bad_request', 'The request is malformed.');
+  }
   return new AppError(500, 'internal_error', 'internal error');
 }
