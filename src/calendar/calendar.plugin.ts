@@ -6,7 +6,9 @@ import { discoveryRoutes } from './discovery/discovery.routes.ts';
 import { RouteRegistry } from './discovery/route-registry.ts';
 import { sendWpError } from './errors.ts';
 import { languageOf } from './shared/context.ts';
+import { organizersRoutes } from './organizers/organizers.routes.ts';
 import { categoryRoutes, tagRoutes } from './terms/terms.routes.ts';
+import { venuesRoutes } from './venues/venues.routes.ts';
 
 export const NAMESPACE = 'calendar/events/v1';
 
@@ -44,6 +46,8 @@ export async function calendarPlugin(app: FastifyInstance, { config, store }: Ca
   });
 
   await app.register(discoveryRoutes, { namespace: NAMESPACE, namespaceUrl, baseUrl: config.baseUrl, routePrefix: prefix, registry });
+  await app.register(venuesRoutes, { config, store, namespaceUrl });
+  await app.register(organizersRoutes, { config, store, namespaceUrl });
   await app.register(categoryRoutes, { config, store, namespaceUrl });
   await app.register(tagRoutes, { config, store, namespaceUrl });
 }

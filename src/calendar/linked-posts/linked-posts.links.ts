@@ -1,0 +1,104 @@
+import type { Kysely } from 'kysely';
+import type { TSchema } from 'typebox';
+import { Value } from 'typebox/value';
+import type { Database } from '../../platform/db/schema.ts';
+import { AppError } from '../../platform/errors.ts';
+import type { RequestContext } from '../shared/context.ts';
+import { invalidParam, parsePositiveInt } from '../shared/wire.ts';
+import type { LinkedPostKind } from './linked-posts.kind.ts';
+import { findExistingIds, findMatchingPost, findPosts } from './linked-posts.repository.ts';
+import { insertLinkedPost, presentPosts, unlockedWithoutPassword } from './linked-posts.service.ts';
+import { currentSite } from './linked-posts.site.ts';
+
+type Db = Kysely<Database>;
+type Input = Record<string, unknown>;
+
+/**
+ * How an event write names its venue or organizers: ids, `{id}` objects or
+ * inline objects (reference §4.2.4 with deviations 2, 10 and 13).
+ */
+
+/** Values that mean "none": `0`, `""`, `null`, `false`, `[]`. */
+export function isEmptyLink(value: unknown): boolean {
+  return (
+    value === null || value === undefined || value === false || value === 0 || (typeof value === 'string' && /^\s*0?\s*$/.test(value)) ||
+    (Array.isArray(value) && value.every(isEmptyLink))
+  );
+}
+
+/** The entries of a link value: arrays as they are, CSV strings of ids split, anything else one entry. */
+export function linkEntries(value: unknown): unknown[] {
+  if (Array.isArray(value)) return value.filter((entry) => !isEmptyLink(entry));
+  if (typeof value === 'string' && value.includes(',')) return value.split(',').map((part) => part.trim()).filter((part) => part !== '');
+  return isEmptyLink(value) ? [] : [value];
+}
+
+function isPlainObject(value: unknown): value is Input {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** The ajv coercion the routes get, for what TypeBox's Convert leaves alone: `type: [number, null]` from text. */
+function coerceTypeArrays(schema: TSchema, input: Input): Input {
+  const properties = (schema as { properties?: Record<string, { type?: unknown }> }).properties ?? {};
+  const result: Input = { ...input };
+  for (const [name, property] of Object.entries(properties)) {
+    const value = result[name];
+    if (!Array.isArray(property.type) || !property.type.includes('number') || typeof value !== 'string') continue;
+    if (value.trim() === '') result[name] = null;
+    else if (Number.isFinite(Number(value))) result[name] = Number(value);
+  }
+  return result;
+}
+
+async function existingLinkableIds(db: Db, kind: LinkedPostKind, ids: readonly number[]): Promise<Set<number>> {
+  const rows = await findPosts(db, kind, ids);
+  return new Set(rows.filter((row) => row.status !== 'trash').map((row) => row.id));
+}
+
+/**
+ * One entry as a post id: an id (number or numeric text), `{id}`, or an
+ * inline object matched by name and `kind.matchColumn` or else created with
+ * the rules and rights of the create route. Errors name `param`.
+ */
+export async function resolveLinkEntry(
+  trx: Db,
+  kind: LinkedPostKind,
+  createSchema: TSchema,
+  entry: unknown,
+  ctx: RequestContext,
+  param: string,
+): Promise<number> {
+  const id = isPlainObject(entry) && !isEmptyLink(entry.id) ? parsePositiveInt(entry.id) : isPlainObject(entry) ? null : parsePositiveInt(entry);
+  if (id === undefined) throw invalidParam(param);
+  if (id !== null) {
+    if (!(await existingLinkableIds(trx, kind, [id])).has(id)) throw invalidParam(param);
+    return id;
+  }
+  const raw = coerceTypeArrays(createSchema, entry as Input);
+  const input = Value.Convert(createSchema, Value.Clone(raw)) as Input;
+  if (!Value.Check(createSchema, input)) throw invalidParam(param);
+  const name = String(input[kind.nameField]).trim();
+  const match = String(input[kind.matchColumn] ?? '').trim();
+  const existing = await findMatchingPost(trx, kind, name, match);
+  if (existing !== undefined) return existing;
+  try {
+    return await insertLinkedPost(trx, kind, ctx, currentSite(), input);
+  } catch (error) {
+    // Field-level problems of an inline object are reported on the event's argument.
+    if (error instanceof AppError && error.code === 'rest_invalid_param') throw invalidParam(param);
+    throw error;
+  }
+}
+
+/** 400 naming `param` unless every id is a stored post of this kind. */
+export async function assertPostsExist(db: Db, kind: LinkedPostKind, ids: readonly number[], param: string): Promise<void> {
+  const found = await findExistingIds(db, kind, ids);
+  if (ids.some((id) => !found.has(id))) throw invalidParam(param);
+}
+
+/** List representations of posts embedded in events: stripped whenever the post has a password. */
+export async function loadEmbedded(db: Db, kind: LinkedPostKind, ids: readonly number[], ctx: RequestContext): Promise<Map<number, object>> {
+  const rows = await findPosts(db, kind, ids);
+  const items = await presentPosts(db, kind, rows, ctx, currentSite(), { single: false, unlock: unlockedWithoutPassword });
+  return new Map(rows.map((row, index) => [row.id, items[index] as object]));
+}

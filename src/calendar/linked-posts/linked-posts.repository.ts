@@ -1,0 +1,193 @@
+import { sql, type Expression, type Kysely, type RawBuilder, type SqlBool } from 'kysely';
+import type { Database } from '../../platform/db/schema.ts';
+import type { ListVisibility } from '../shared/permissions.ts';
+import { likePattern, translationContains } from '../shared/translations.ts';
+import type { LinkedPostKind, LinkedPostRow } from './linked-posts.kind.ts';
+
+type Db = Kysely<Database>;
+
+/** Which rows a list or a link query may see. */
+export interface StatusScope {
+  readonly visibility: ListVisibility;
+  /** Explicit `status` filter; `undefined` = the visibility's default set (everything but trash). */
+  readonly statuses: readonly string[] | undefined;
+  /** UTC `YYYY-MM-DD HH:MM:SS`: a `future` post dated before it is published. */
+  readonly now: string;
+}
+
+export interface ListFilter extends StatusScope {
+  /** Search fragments; a post matches when one field contains all of them. */
+  readonly fragments: readonly string[];
+  /** Languages whose text `search` reads: the requested one and its fallback. */
+  readonly languages: readonly string[];
+  readonly eventId: number | undefined;
+  readonly hasEvents: boolean | undefined;
+  /** Restrict to posts linked to an upcoming event that this scope may list. */
+  readonly upcomingEvents: StatusScope | undefined;
+}
+
+function published(alias: string, now: string): RawBuilder<SqlBool> {
+  const status = sql.ref(`${alias}.status`);
+  return sql<SqlBool>`(${status} = 'publish' or (${status} = 'future' and ${sql.ref(`${alias}.date_utc`)} <= ${now}))`;
+}
+
+function statusIn(alias: string, statuses: readonly string[], now: string): RawBuilder<SqlBool> {
+  const status = sql.ref(`${alias}.status`);
+  const parts = statuses.map((wanted) => {
+    if (wanted === 'publish') return published(alias, now);
+    if (wanted === 'future') return sql<SqlBool>`(${status} = 'future' and ${sql.ref(`${alias}.date_utc`)} > ${now})`;
+    return sql<SqlBool>`${status} = ${wanted}`;
+  });
+  return sql<SqlBool>`(${sql.join(parts, sql` or `)})`;
+}
+
+/** The posts (events, venues or organizers under `alias`) a scope may list (deviation 9). */
+export function visibleIn(alias: string, scope: StatusScope): RawBuilder<SqlBool> {
+  const notTrash = sql<SqlBool>`${sql.ref(`${alias}.status`)} <> 'trash'`;
+  const wanted = scope.statuses === undefined ? notTrash : statusIn(alias, scope.statuses, scope.now);
+  switch (scope.visibility.kind) {
+    case 'published':
+      return sql<SqlBool>`(${published(alias, scope.now)} and ${wanted})`;
+    case 'published-or-own':
+      return sql<SqlBool>`((${published(alias, scope.now)} or ${sql.ref(`${alias}.author_id`)} = ${scope.visibility.userId}) and ${wanted})`;
+    case 'all-but-trash':
+      return wanted;
+  }
+}
+
+function searchCondition(kind: LinkedPostKind, filter: ListFilter): Expression<SqlBool> {
+  const id = sql.ref<number>('p.id');
+  const translated = [kind.nameField, 'description', 'excerpt'].map((field) =>
+    sql.join(
+      filter.fragments.map((fragment) => translationContains(kind.type, id, [field], filter.languages, fragment)),
+      sql` and `,
+    ),
+  );
+  const meta = kind.searchColumns.map((column) =>
+    sql.join(
+      filter.fragments.map((fragment) => sql`lower(${sql.ref(`p.${column}`)}) like ${likePattern(fragment)} escape '\\'`),
+      sql` and `,
+    ),
+  );
+  return sql<SqlBool>`(${sql.join([...translated, ...meta].map((part) => sql`(${part})`), sql` or `)})`;
+}
+
+function filtered(db: Db, kind: LinkedPostKind, filter: ListFilter) {
+  let query = db.selectFrom(`${kind.table} as p` as 'venues as p').where(visibleIn('p', filter));
+  if (filter.fragments.length > 0) query = query.where(searchCondition(kind, filter));
+  if (filter.eventId !== undefined) {
+    query = query.where('p.id', 'in', kind.linkedIds(sql<SqlBool>`e.id = ${filter.eventId}`));
+  }
+  if (filter.hasEvents !== undefined) {
+    // Drafts and pending events do not count as "having events" (reference §5.1).
+    const counted = kind.linkedIds(sql<SqlBool>`e.status not in ('draft', 'pending', 'trash')`);
+    query = query.where('p.id', filter.hasEvents ? 'in' : 'not in', counted);
+  }
+  if (filter.upcomingEvents !== undefined) {
+    // Every upcoming event counts, not only a first page of them (deviation 18).
+    const upcoming = sql<SqlBool>`e.start_utc >= ${filter.now} and e.hide_from_listings = 0 and ${visibleIn('e', filter.upcomingEvents)}`;
+    query = query.where('p.id', 'in', kind.linkedIds(upcoming));
+  }
+  return query;
+}
+
+/** One page of a list, newest first (post date descending, as the reference), and the honest total. */
+export async function listPosts(
+  db: Db,
+  kind: LinkedPostKind,
+  filter: ListFilter,
+  limit: number,
+  offset: number,
+): Promise<{ rows: LinkedPostRow[]; total: number }> {
+  const rows = await filtered(db, kind, filter)
+    .selectAll('p')
+    .orderBy('p.date', 'desc')
+    .orderBy('p.id', 'desc')
+    .limit(limit)
+    .offset(offset)
+    .execute();
+  const counted = await filtered(db, kind, filter)
+    .select((eb) => eb.fn.countAll<number | string>().as('total'))
+    .executeTakeFirstOrThrow();
+  return { rows: rows as unknown as LinkedPostRow[], total: Number(counted.total) };
+}
+
+export async function findPosts(db: Db, kind: LinkedPostKind, ids: readonly number[]): Promise<LinkedPostRow[]> {
+  if (ids.length === 0) return [];
+  const rows = await db
+    .selectFrom(kind.table)
+    .selectAll()
+    .where('id', 'in', [...new Set(ids)])
+    .execute();
+  return rows as unknown as LinkedPostRow[];
+}
+
+export async function findPost(db: Db, kind: LinkedPostKind, id: number): Promise<LinkedPostRow | undefined> {
+  const [row] = await findPosts(db, kind, [id]);
+  return row;
+}
+
+/** A new id from the sequence shared by events, venues, organizers and images. */
+export async function reservePostId(db: Db, type: LinkedPostKind['type']): Promise<number> {
+  const row = await db.insertInto('post_ids').values({ type }).returning('id').executeTakeFirstOrThrow();
+  return row.id;
+}
+
+export async function insertPost(db: Db, kind: LinkedPostKind, row: LinkedPostRow): Promise<void> {
+  await db.insertInto(kind.table).values(row as never).execute();
+}
+
+export async function updatePost(db: Db, kind: LinkedPostKind, id: number, changes: Partial<LinkedPostRow>): Promise<void> {
+  await db.updateTable(kind.table).set(changes as never).where('id', '=', id).execute();
+}
+
+/** Removes the post for good; its translations and slugs go with it. */
+export async function deletePost(db: Db, kind: LinkedPostKind, id: number): Promise<void> {
+  await db.deleteFrom('translations').where('resource_type', '=', kind.type).where('resource_id', '=', id).execute();
+  await db.deleteFrom('slugs').where('resource_type', '=', kind.type).where('resource_id', '=', id).execute();
+  await db.deleteFrom(kind.table).where('id', '=', id).execute();
+  await db.deleteFrom('post_ids').where('id', '=', id).execute();
+}
+
+export async function findExistingIds(db: Db, kind: LinkedPostKind, ids: readonly number[]): Promise<Set<number>> {
+  if (ids.length === 0) return new Set();
+  const rows = await db
+    .selectFrom(kind.table)
+    .select('id')
+    .where('id', 'in', [...new Set(ids)])
+    .execute();
+  return new Set(rows.map((row) => row.id));
+}
+
+/**
+ * The oldest non-trashed post whose name (in any language) and match column
+ * equal the given ones, case-insensitively (deviation 10).
+ */
+export async function findMatchingPost(
+  db: Db,
+  kind: LinkedPostKind,
+  name: string,
+  matchValue: string,
+): Promise<number | undefined> {
+  const row = await db
+    .selectFrom(`${kind.table} as p` as 'venues as p')
+    .select('p.id')
+    .where('p.status', '<>', 'trash')
+    .where(sql<SqlBool>`lower(${sql.ref(`p.${kind.matchColumn}`)}) = lower(${matchValue})`)
+    .where(
+      sql<SqlBool>`exists (select 1 from translations t where t.resource_type = ${kind.type} and t.resource_id = p.id and t.field = ${kind.nameField} and lower(t.value) = lower(${name}))`,
+    )
+    .orderBy('p.id')
+    .executeTakeFirst();
+  return row?.id;
+}
+
+export async function eventExists(db: Db, id: number): Promise<boolean> {
+  const row = await db.selectFrom('events').select('id').where('id', '=', id).executeTakeFirst();
+  return row !== undefined;
+}
+
+export async function userExists(db: Db, id: number): Promise<boolean> {
+  const row = await db.selectFrom('users').select('id').where('id', '=', id).executeTakeFirst();
+  return row !== undefined;
+}

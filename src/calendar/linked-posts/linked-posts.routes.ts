@@ -1,0 +1,140 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { TObject } from 'typebox';
+import { requestContext, type CalendarDeps } from '../shared/context.ts';
+import { setTotalHeaders } from '../shared/pagination.ts';
+import { parseWpBoolean } from '../shared/wire.ts';
+import type { LinkedPostKind } from './linked-posts.kind.ts';
+import {
+  DeleteQuerySchema,
+  envelopeSchema,
+  IdParamsSchema,
+  listQuerySchema,
+  ReadQuerySchema,
+  SlugParamsSchema,
+} from './linked-posts.schemas.ts';
+import {
+  createLinkedPost,
+  deleteLinkedPost,
+  getLinkedPost,
+  listLinkedPosts,
+  resolveTarget,
+  updateLinkedPost,
+  type Target,
+} from './linked-posts.service.ts';
+import { registerSite } from './linked-posts.site.ts';
+
+export interface LinkedPostSchemas {
+  readonly item: TObject;
+  readonly createBody: TObject;
+  readonly updateBody: TObject;
+}
+
+type Params = { id?: unknown; slug?: unknown };
+
+function targetOf(params: Params): Target {
+  return params.slug !== undefined ? { slug: String(params.slug) } : { id: Number(params.id) };
+}
+
+/**
+ * The routes of venues or organizers (reference §5): archive, single by id
+ * and by slug (read, update, delete) and create, registered in the
+ * reference's order.
+ */
+export function linkedPostRoutes(kind: LinkedPostKind, schemas: LinkedPostSchemas) {
+  const label = kind.type;
+  return async function routes(fastify: FastifyInstance, deps: CalendarDeps): Promise<void> {
+    const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+    const site = registerSite(deps.config);
+    const db = deps.store.db;
+    const base = `/${kind.plural}`;
+    const tags = [kind.plural];
+    const ctxOf = (request: FastifyRequest) => requestContext(request, deps.config);
+
+    // An unknown id or slug is a validation error, reported before authorization as the reference does.
+    const resolveFirst = async (request: FastifyRequest) => {
+      await resolveTarget(db, kind, targetOf(request.params as Params));
+    };
+    const bodyAlways = async (request: FastifyRequest) => {
+      request.body ??= {};
+    };
+
+    app.get(base, {
+      config: { access: 'public' },
+      schema: {
+        tags,
+        summary: `List ${kind.plural}`,
+        querystring: listQuerySchema(kind),
+        response: { 200: envelopeSchema(kind.plural, schemas.item) },
+      },
+      handler: async (request, reply) => {
+        const result = await listLinkedPosts(db, kind, ctxOf(request), site, request.query, `${deps.namespaceUrl}${base}/`);
+        setTotalHeaders(reply, result.total, result.totalPages);
+        const { items, total, totalPages, ...links } = result;
+        return { [kind.plural]: items, ...links, total, total_pages: totalPages };
+      },
+    });
+
+    const itemRoutes = (path: string, params: typeof IdParamsSchema | typeof SlugParamsSchema, by: string) => {
+      app.get(path, {
+        config: { access: 'public' },
+        preValidation: resolveFirst,
+        schema: {
+          tags,
+          summary: `Get a ${label} by ${by}`,
+          params,
+          querystring: ReadQuerySchema,
+          response: { 200: schemas.item },
+        },
+        handler: async (request) => getLinkedPost(db, kind, ctxOf(request), site, targetOf(request.params), request.query),
+      });
+
+      app.route({
+        method: ['POST', 'PUT', 'PATCH'],
+        url: path,
+        config: { access: 'edit' },
+        preValidation: [bodyAlways, resolveFirst],
+        schema: {
+          tags,
+          summary: `Update a ${label} by ${by} (only the fields sent change)`,
+          params,
+          body: schemas.updateBody,
+          response: { 200: schemas.item },
+        },
+        handler: async (request) =>
+          updateLinkedPost(db, kind, ctxOf(request), site, targetOf(request.params as Params), request.body as Record<string, unknown>),
+      });
+
+      app.delete(path, {
+        config: { access: 'delete' },
+        preValidation: resolveFirst,
+        schema: {
+          tags,
+          summary: `Trash a ${label} by ${by} (force=true deletes it permanently)`,
+          params,
+          querystring: DeleteQuerySchema,
+          response: { 200: schemas.item },
+        },
+        handler: async (request) =>
+          deleteLinkedPost(db, kind, ctxOf(request), site, targetOf(request.params), parseWpBoolean(request.query.force) === true),
+      });
+    };
+
+    itemRoutes(`${base}/:id(^\\d+$)`, IdParamsSchema, 'id');
+    app.post(base, {
+      config: { access: 'edit' },
+      preValidation: bodyAlways,
+      schema: {
+        tags,
+        summary: `Create a ${label} (always a new one)`,
+        body: schemas.createBody,
+        response: { 201: schemas.item },
+      },
+      handler: async (request, reply) => {
+        const item = await createLinkedPost(db, kind, ctxOf(request), site, request.body as Record<string, unknown>);
+        return reply.code(201).send(item);
+      },
+    });
+    itemRoutes(`${base}/by-slug/:slug`, SlugParamsSchema, 'slug');
+  };
+}

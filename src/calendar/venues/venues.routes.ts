@@ -1,0 +1,10 @@
+import { linkedPostRoutes } from '../linked-posts/linked-posts.routes.ts';
+import { venueKind } from './venues.kind.ts';
+import { CreateVenueBodySchema, UpdateVenueBodySchema, VenueSchema } from './venues.schemas.ts';
+
+/** `/venues…` routes (reference §5). */
+export const venuesRoutes = linkedPostRoutes(venueKind, {
+  item: VenueSchema,
+  createBody: CreateVenueBodySchema,
+  updateBody: UpdateVenueBodySchema,
+});
