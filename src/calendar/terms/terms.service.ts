@@ -180,7 +180,9 @@ export async function listTerms(
   const perPage = Math.min(query.per_page ?? DEFAULT_PER_PAGE, MAX_PER_PAGE);
   const include = query.include === undefined ? undefined : await resolveExistingTerms(db, info, query.include, 'include');
   const exclude = query.exclude === undefined ? undefined : await resolveExistingTerms(db, info, query.exclude, 'exclude');
-  if (query.parent !== undefined) await assertTermOf(db, info, query.parent, 'parent');
+  // Unknown arguments are ignored, and `parent` is no argument of the tag archive.
+  const parentId = info.hierarchical ? query.parent : undefined;
+  if (parentId !== undefined) await assertTermOf(db, info, parentId, 'parent');
   const post = query.post === undefined ? undefined : await eventFilter(db, query.post, 'post', ctx);
   const event = query.event === undefined ? undefined : await eventFilter(db, query.event, 'event', ctx);
   const at = now();
@@ -191,7 +193,7 @@ export async function listTerms(
     ...(query.search === undefined ? {} : { search: { text: query.search, languages: [...new Set([ctx.language, ctx.defaultLanguage])] } }),
     ...(include === undefined ? {} : { include }),
     ...(exclude === undefined ? {} : { exclude }),
-    ...(query.parent === undefined ? {} : { parentId: query.parent }),
+    ...(parentId === undefined ? {} : { parentId }),
     ...(event ?? post) === undefined ? {} : { eventId: (event ?? post)! },
     ...(query.slug === undefined ? {} : { slug: query.slug }),
   };
