@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Config } from '../config/config.ts';
 import type { Store } from '../platform/db/database.ts';
 import { PlatformErrors } from '../platform/errors.ts';
+import { eventsRoutes } from './events/events.routes.ts';
 import { discoveryRoutes } from './discovery/discovery.routes.ts';
 import { RouteRegistry } from './discovery/route-registry.ts';
 import { sendWpError } from './errors.ts';
@@ -46,6 +47,7 @@ export async function calendarPlugin(app: FastifyInstance, { config, store }: Ca
   });
 
   await app.register(discoveryRoutes, { namespace: NAMESPACE, namespaceUrl, baseUrl: config.baseUrl, routePrefix: prefix, registry });
+  await app.register(eventsRoutes, { config, store, namespaceUrl });
   await app.register(venuesRoutes, { config, store, namespaceUrl });
   await app.register(organizersRoutes, { config, store, namespaceUrl });
   await app.register(categoryRoutes, { config, store, namespaceUrl });

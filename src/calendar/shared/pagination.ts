@@ -1,4 +1,5 @@
 import type { FastifyReply } from 'fastify';
+import Type, { type Static, type TSchema } from 'typebox';
 
 /**
  * Archive envelopes of events, venues and organizers (reference §3.6–3.7
@@ -64,4 +65,28 @@ export function echoPairs(query: Readonly<Record<string, unknown>>, order: reado
 
 export function setTotalHeaders(reply: FastifyReply, total: number, pages: number): void {
   void reply.header('X-TEC-Total', String(total)).header('X-TEC-TotalPages', String(pages));
+}
+
+/**
+ * The archive envelope schema: `{<collection>: [...], rest_url, next_rest_url?,
+ * previous_rest_url?, total, total_pages}` in that order. fast-json-stringify
+ * emits required keys before optional ones, so the schema lists none.
+ */
+export function archiveEnvelopeSchema<K extends string, T extends TSchema>(collection: K, item: T, description?: string) {
+  const schema = Type.Object({
+    [collection]: Type.Array(item),
+    rest_url: Type.String(),
+    next_rest_url: Type.Optional(Type.String()),
+    previous_rest_url: Type.Optional(Type.String()),
+    total: Type.Integer(),
+    total_pages: Type.Integer(),
+  } as { [P in K]: ReturnType<typeof Type.Array<T>> } & {
+    rest_url: ReturnType<typeof Type.String>;
+    next_rest_url: ReturnType<typeof Type.Optional<ReturnType<typeof Type.String>>>;
+    previous_rest_url: ReturnType<typeof Type.Optional<ReturnType<typeof Type.String>>>;
+    total: ReturnType<typeof Type.Integer>;
+    total_pages: ReturnType<typeof Type.Integer>;
+  });
+  const { required: _required, ...ordered } = schema as unknown as Record<string, unknown>;
+  return Type.Unsafe<Static<typeof schema>>({ ...ordered, ...(description === undefined ? {} : { description }) });
 }

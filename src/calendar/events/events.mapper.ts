@@ -1,0 +1,228 @@
+import { dateDetails, isoWithOffset, timezoneAbbr, utcStampMillis } from '../shared/dates.ts';
+import { renderParagraphs } from '../shared/html.ts';
+import type { ImageResponse } from '../shared/images.ts';
+import { effectiveStatus } from '../shared/permissions.ts';
+import type { Translated } from '../shared/translations.ts';
+import { globalId, permalinks } from '../shared/wire.ts';
+import { costValues, formatCost, type CurrencyFacts } from './events.cost.ts';
+import type { EventRow } from './events.repository.ts';
+import type { EventResponse } from './events.schemas.ts';
+
+/** Where links point. */
+export interface EventUrls {
+  readonly baseUrl: string;
+  readonly namespaceUrl: string;
+}
+
+/** What a page of events loads in batches, per event. */
+export interface EventEmbeds {
+  readonly texts: Translated | undefined;
+  readonly image: ImageResponse | undefined;
+  readonly venue: object | undefined;
+  readonly organizers: readonly object[];
+  readonly categories: readonly object[];
+  readonly tags: readonly object[];
+}
+
+export function eventRestUrl(urls: EventUrls, id: number): string {
+  return `${urls.namespaceUrl}/events/${id}`;
+}
+
+export function storedCosts(row: Pick<EventRow, 'cost'>): string[] {
+  if (row.cost === null) return [];
+  const parsed: unknown = JSON.parse(row.cost);
+  return Array.isArray(parsed) ? parsed.map(String) : [];
+}
+
+// Abbreviations depend only on the zone and its offset: computed once per pair.
+const abbreviations = new Map<string, string>();
+function cachedAbbr(zone: string, epochMs: number, offsetKey: string): string {
+  const key = `${zone}\u0000${offsetKey}`;
+  let abbr = abbreviations.get(key);
+  if (abbr === undefined) {
+    abbr = timezoneAbbr(zone, epochMs);
+    if (abbreviations.size < 10_000) abbreviations.set(key, abbr);
+  }
+  return abbr;
+}
+
+function offsetKeyOf(row: Pick<EventRow, 'start_local' | 'start_utc'>): string {
+  return String((utcStampMillis(row.start_local) - utcStampMillis(row.start_utc)) / 60_000);
+}
+
+/** The event representation (reference §8.1), in the emitted order, without `json_ld`. */
+export function toEventResponse(row: EventRow, embeds: EventEmbeds, urls: EventUrls, now: Date): EventResponse {
+  const slug = embeds.texts?.slug ?? String(row.id);
+  const url = permalinks.event(urls.baseUrl, slug);
+  const id = globalId(urls.baseUrl, row.id);
+  const costs = storedCosts(row);
+  const currency: CurrencyFacts = {
+    symbol: row.currency_symbol,
+    position: row.currency_position === 'prefix' || row.currency_position === 'postfix' ? row.currency_position : '',
+  };
+  return {
+    id: row.id,
+    global_id: id,
+    global_id_lineage: [id],
+    author: String(row.author_id ?? 0),
+    status: effectiveStatus(row, now),
+    date: row.date,
+    date_utc: row.date_utc,
+    modified: row.modified,
+    modified_utc: row.modified_utc,
+    url,
+    rest_url: eventRestUrl(urls, row.id),
+    title: embeds.texts?.title ?? '',
+    description: renderParagraphs(embeds.texts?.description ?? ''),
+    excerpt: renderParagraphs(embeds.texts?.excerpt ?? ''),
+    slug,
+    image: embeds.image ?? false,
+    all_day: row.all_day === 1,
+    start_date: row.start_local,
+    start_date_details: dateDetails(row.start_local),
+    end_date: row.end_local,
+    end_date_details: dateDetails(row.end_local),
+    utc_start_date: row.start_utc,
+    utc_start_date_details: dateDetails(row.start_utc),
+    utc_end_date: row.end_utc,
+    utc_end_date_details: dateDetails(row.end_utc),
+    timezone: row.timezone,
+    timezone_abbr: cachedAbbr(row.timezone, utcStampMillis(row.start_utc), offsetKeyOf(row)),
+    cost: formatCost(costs, currency),
+    cost_details: {
+      currency_symbol: row.currency_symbol,
+      currency_code: row.currency_code,
+      currency_position: row.currency_position,
+      values: costValues(costs),
+    },
+    website: row.website ?? url,
+    show_map: row.show_map === 1,
+    show_map_link: row.show_map_link === 1,
+    hide_from_listings: row.hide_from_listings === 1,
+    sticky: row.sticky === 1,
+    featured: row.featured === 1,
+    categories: [...embeds.categories],
+    tags: [...embeds.tags],
+    venue: embeds.venue ?? [],
+    organizer: [...embeds.organizers],
+    custom_fields: [],
+  };
+}
+
+/**
+ * A password-protected event as lists show it to who has not unlocked it
+ * (reference §7): content fields replaced, everything else kept.
+ */
+export function stripProtectedEvent(event: EventResponse): EventResponse {
+  return {
+    ...event,
+    description: '',
+    excerpt: '',
+    image: false,
+    all_day: null,
+    cost: '',
+    cost_details: { currency_symbol: '', currency_code: '', currency_position: '', values: [] },
+    website: '',
+    show_map: null,
+    show_map_link: null,
+    hide_from_listings: null,
+    sticky: null,
+    featured: null,
+    categories: [],
+    tags: [],
+    venue: [],
+    organizer: [],
+    custom_fields: [],
+  };
+}
+
+const ENTITIES: Readonly<Record<string, string>> = { amp: '&', lt: '<', gt: '>', quot: '"', '#39': "'", '#039': "'", nbsp: ' ' };
+
+/** Text of rendered HTML, for JSON-LD (a JSON string, not HTML). */
+function plainText(html: string): string {
+  return html
+    .replace(/<[^>]*>/g, ' ')
+    .replace(/&(amp|lt|gt|quot|#0?39|nbsp);/g, (_, name: string) => ENTITIES[name] ?? '')
+    .replace(/\s+/g, ' ')
+    .trim();
+}
+
+function field(source: object, key: string): string {
+  const value = (source as Record<string, unknown>)[key];
+  return typeof value === 'string' ? value : '';
+}
+
+function compact(object: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(object).filter(([, value]) => value !== '' && value !== undefined));
+}
+
+function placeOf(venue: object): Record<string, unknown> {
+  const latitude = (venue as Record<string, unknown>).geo_lat;
+  const longitude = (venue as Record<string, unknown>).geo_lng;
+  return compact({
+    '@type': 'Place',
+    name: field(venue, 'venue'),
+    description: plainText(field(venue, 'excerpt') || field(venue, 'description')),
+    url: field(venue, 'url'),
+    address: compact({
+      '@type': 'PostalAddress',
+      streetAddress: field(venue, 'address'),
+      addressLocality: field(venue, 'city'),
+      addressRegion: field(venue, 'stateprovince') || field(venue, 'state') || field(venue, 'province'),
+      postalCode: field(venue, 'zip'),
+      addressCountry: field(venue, 'country'),
+    }),
+    geo: typeof latitude === 'number' && typeof longitude === 'number' ? { '@type': 'GeoCoordinates', latitude, longitude } : undefined,
+    telephone: field(venue, 'phone'),
+    sameAs: field(venue, 'website'),
+  });
+}
+
+function personOf(organizer: object): Record<string, unknown> {
+  return compact({
+    '@type': 'Person',
+    name: field(organizer, 'organizer'),
+    description: plainText(field(organizer, 'excerpt') || field(organizer, 'description')),
+    url: field(organizer, 'website'),
+    telephone: field(organizer, 'phone'),
+    email: field(organizer, 'email'),
+    sameAs: field(organizer, 'website'),
+  });
+}
+
+/** schema.org JSON-LD of an event (reference §8.7), with real ISO 8601 offsets. */
+export function toEventJsonLd(row: EventRow, event: EventResponse): Record<string, unknown> {
+  const costs = storedCosts(row);
+  const values = event.cost_details.values;
+  const startMs = utcStampMillis(row.start_utc);
+  const endMs = utcStampMillis(row.end_utc);
+  const venue = Array.isArray(event.venue) ? undefined : event.venue;
+  const organizer = event.organizer[0];
+  return compact({
+    '@context': 'http://schema.org',
+    '@type': 'Event',
+    name: plainText(event.title),
+    description: plainText(event.excerpt || event.description),
+    image: event.image === false ? undefined : event.image.url,
+    url: event.url,
+    eventAttendanceMode: 'https://schema.org/OfflineEventAttendanceMode',
+    eventStatus: 'https://schema.org/EventScheduled',
+    startDate: isoWithOffset(startMs, row.timezone),
+    endDate: isoWithOffset(endMs, row.timezone),
+    location: venue === undefined ? undefined : placeOf(venue),
+    organizer: organizer === undefined ? undefined : personOf(organizer),
+    offers:
+      costs.length === 0
+        ? undefined
+        : {
+            '@type': 'Offer',
+            price: values[0] ?? '0',
+            priceCurrency: row.currency_code || 'USD',
+            url: event.url,
+            category: 'primary',
+            availability: 'inStock',
+            validFrom: isoWithOffset(utcStampMillis(row.date_utc), 'UTC'),
+          },
+    performer: 'Organization',
+  });
+}

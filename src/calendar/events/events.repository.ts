@@ -1,0 +1,204 @@
+import type { ExpressionBuilder, Insertable, Kysely, Selectable, SqlBool, Expression, Updateable } from 'kysely';
+import type { Database } from '../../platform/db/schema.ts';
+import type { EventTable, PostType } from '../calendar.tables.ts';
+import type { ListVisibility } from '../shared/permissions.ts';
+import { translationContains } from '../shared/translations.ts';
+import '../calendar.tables.ts';
+
+type Db = Kysely<Database>;
+type Eb = ExpressionBuilder<Database, 'events'>;
+
+export type EventRow = Selectable<EventTable>;
+export type NewEventRow = Insertable<EventTable>;
+export type EventChanges = Updateable<EventTable>;
+
+/** Everything an events list can be filtered by; bounds are local wall-time stamps. */
+export interface EventListFilter {
+  readonly visibility: ListVisibility;
+  /** Explicit statuses (without `any`); all the caller may read when absent. */
+  readonly statuses?: readonly string[];
+  readonly nowUtc: string;
+  readonly startFrom?: string;
+  readonly startTo?: string;
+  readonly startBefore?: string;
+  readonly startAfter?: string;
+  readonly endFrom?: string;
+  readonly endTo?: string;
+  readonly endBefore?: string;
+  readonly endAfter?: string;
+  readonly search?: { readonly words: readonly string[]; readonly languages: readonly string[] };
+  readonly categoryIds?: readonly number[];
+  readonly tagIds?: readonly number[];
+  readonly venueIds?: readonly number[];
+  readonly organizerIds?: readonly number[];
+  readonly featured?: boolean;
+  /** true: the venue has coordinates; false: no venue or no coordinates. */
+  readonly geolocated?: boolean;
+  /** Venues within the geolocation radius. */
+  readonly nearVenueIds?: readonly number[];
+  readonly parentId?: number;
+  readonly includeIds?: readonly number[];
+}
+
+function isPublished(eb: Eb, nowUtc: string): Expression<SqlBool> {
+  return eb.or([
+    eb('events.status', '=', 'publish'),
+    eb.and([eb('events.status', '=', 'future'), eb('events.date_utc', '<=', nowUtc)]),
+  ]);
+}
+
+function statusCondition(eb: Eb, status: string, nowUtc: string): Expression<SqlBool> {
+  if (status === 'publish') return isPublished(eb, nowUtc);
+  if (status === 'future') return eb.and([eb('events.status', '=', 'future'), eb('events.date_utc', '>', nowUtc)]);
+  return eb('events.status', '=', status);
+}
+
+/** Deviation 9: what the caller may see, intersected with the statuses asked for. */
+function visibilityCondition(eb: Eb, filter: EventListFilter): Expression<SqlBool> {
+  const { visibility, statuses, nowUtc } = filter;
+  const asked = statuses === undefined ? undefined : eb.or(statuses.map((status) => statusCondition(eb, status, nowUtc)));
+  switch (visibility.kind) {
+    case 'published':
+      return isPublished(eb, nowUtc);
+    case 'published-or-own': {
+      const mine = eb('events.author_id', '=', visibility.userId);
+      if (asked === undefined) return eb.or([isPublished(eb, nowUtc), eb.and([mine, eb('events.status', '<>', 'trash')])]);
+      return eb.and([asked, eb.or([isPublished(eb, nowUtc), mine])]);
+    }
+    case 'all-but-trash':
+      return asked ?? eb('events.status', '<>', 'trash');
+  }
+}
+
+function conditions(eb: Eb, filter: EventListFilter, defaultLanguageFields: readonly string[]): Expression<SqlBool> {
+  const all: Expression<SqlBool>[] = [eb('events.hide_from_listings', '=', 0), visibilityCondition(eb, filter)];
+  const bound = (column: 'events.start_local' | 'events.end_local', op: '>=' | '<=' | '<' | '>', value: string | undefined) => {
+    if (value !== undefined) all.push(eb(column, op, value));
+  };
+  bound('events.start_local', '>=', filter.startFrom);
+  bound('events.start_local', '<=', filter.startTo);
+  bound('events.start_local', '<', filter.startBefore);
+  bound('events.start_local', '>', filter.startAfter);
+  bound('events.end_local', '>=', filter.endFrom);
+  bound('events.end_local', '<=', filter.endTo);
+  bound('events.end_local', '<', filter.endBefore);
+  bound('events.end_local', '>', filter.endAfter);
+  for (const word of filter.search?.words ?? []) {
+    all.push(translationContains('event', eb.ref('events.id'), defaultLanguageFields, filter.search?.languages ?? [], word));
+  }
+  for (const ids of [filter.categoryIds, filter.tagIds]) {
+    if (ids === undefined) continue;
+    all.push(
+      eb.exists(
+        eb
+          .selectFrom('event_terms')
+          .select('event_terms.event_id')
+          .whereRef('event_terms.event_id', '=', 'events.id')
+          .where('event_terms.term_id', 'in', ids.length > 0 ? [...ids] : [-1]),
+      ),
+    );
+  }
+  if (filter.venueIds !== undefined) all.push(eb('events.venue_id', 'in', [...filter.venueIds]));
+  if (filter.nearVenueIds !== undefined) all.push(eb('events.venue_id', 'in', filter.nearVenueIds.length > 0 ? [...filter.nearVenueIds] : [-1]));
+  if (filter.organizerIds !== undefined) {
+    all.push(
+      eb.exists(
+        eb
+          .selectFrom('event_organizers')
+          .select('event_organizers.event_id')
+          .whereRef('event_organizers.event_id', '=', 'events.id')
+          .where('event_organizers.organizer_id', 'in', [...filter.organizerIds]),
+      ),
+    );
+  }
+  if (filter.featured !== undefined) all.push(eb('events.featured', '=', filter.featured ? 1 : 0));
+  if (filter.geolocated !== undefined) {
+    const located = eb.exists(
+      eb
+        .selectFrom('venues')
+        .select('venues.id')
+        .whereRef('venues.id', '=', 'events.venue_id')
+        .where('venues.geo_lat', 'is not', null)
+        .where('venues.geo_lng', 'is not', null),
+    );
+    all.push(filter.geolocated ? located : eb.not(located));
+  }
+  if (filter.parentId !== undefined) all.push(eb('events.parent_id', '=', filter.parentId));
+  if (filter.includeIds !== undefined) all.push(eb('events.id', 'in', filter.includeIds.length > 0 ? [...filter.includeIds] : [-1]));
+  return eb.and(all);
+}
+
+const SEARCH_FIELDS = ['title', 'excerpt', 'description'] as const;
+
+export async function countEvents(db: Db, filter: EventListFilter): Promise<number> {
+  const row = await db
+    .selectFrom('events')
+    .select((eb) => eb.fn.countAll<number | string>().as('total'))
+    .where((eb) => conditions(eb, filter, SEARCH_FIELDS))
+    .executeTakeFirstOrThrow();
+  return Number(row.total);
+}
+
+/**
+ * One page of events: by local start, then publication date, then id
+ * (with `include`: publication date, then id, as the reference).
+ */
+export async function listEvents(db: Db, filter: EventListFilter, limit: number, offset: number): Promise<EventRow[]> {
+  let query = db
+    .selectFrom('events')
+    .selectAll('events')
+    .where((eb) => conditions(eb, filter, SEARCH_FIELDS));
+  query = filter.includeIds === undefined ? query.orderBy('events.start_local').orderBy('events.date') : query.orderBy('events.date');
+  return query.orderBy('events.id').limit(limit).offset(offset).execute();
+}
+
+export async function findEventById(db: Db, id: number): Promise<EventRow | undefined> {
+  return db.selectFrom('events').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+/** What kind of post an id belongs to (ids are shared by events, venues, organizers and images). */
+export async function findPostType(db: Db, id: number): Promise<PostType | undefined> {
+  const row = await db.selectFrom('post_ids').select('type').where('id', '=', id).executeTakeFirst();
+  return row?.type;
+}
+
+export async function reserveEventId(db: Db): Promise<number> {
+  const row = await db.insertInto('post_ids').values({ type: 'event' }).returning('id').executeTakeFirstOrThrow();
+  return row.id;
+}
+
+export async function insertEvent(db: Db, row: NewEventRow): Promise<void> {
+  await db.insertInto('events').values(row).execute();
+}
+
+export async function updateEvent(db: Db, id: number, changes: EventChanges): Promise<void> {
+  if (Object.keys(changes).length === 0) return;
+  await db.updateTable('events').set(changes).where('id', '=', id).execute();
+}
+
+/** Deletes an event for good: its links cascade with it, its id row goes too. */
+export async function deleteEvent(db: Db, id: number): Promise<void> {
+  await db.deleteFrom('events').where('id', '=', id).execute();
+  await db.deleteFrom('post_ids').where('id', '=', id).execute();
+}
+
+export async function userExists(db: Db, id: number): Promise<boolean> {
+  const row = await db.selectFrom('users').select('id').where('id', '=', id).executeTakeFirst();
+  return row !== undefined;
+}
+
+/** Venues with coordinates inside a latitude/longitude box (longitude ranges may wrap: several). */
+export async function findVenuesInBox(
+  db: Db,
+  latitude: readonly [number, number],
+  longitudes: readonly (readonly [number, number])[],
+): Promise<{ id: number; geo_lat: number; geo_lng: number }[]> {
+  const rows = await db
+    .selectFrom('venues')
+    .select(['id', 'geo_lat', 'geo_lng'])
+    .where('geo_lat', '>=', latitude[0])
+    .where('geo_lat', '<=', latitude[1])
+    .where((eb) => eb.or(longitudes.map(([from, to]) => eb.and([eb('geo_lng', '>=', from), eb('geo_lng', '<=', to)]))))
+    .execute();
+  return rows.flatMap((row) => (row.geo_lat === null || row.geo_lng === null ? [] : [{ id: row.id, geo_lat: Number(row.geo_lat), geo_lng: Number(row.geo_lng) }]));
+}

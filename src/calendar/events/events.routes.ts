@@ -1,0 +1,102 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { FailureThrottle } from '../../platform/auth/throttle.ts';
+import { requestContext, type CalendarDeps } from '../shared/context.ts';
+import { setTotalHeaders } from '../shared/pagination.ts';
+import { WpErrorSchema } from '../shared/schemas.ts';
+import { EventsService, type Caller, type EventRef } from './events.service.ts';
+import {
+  CreateEventBodySchema,
+  DeleteEventQuerySchema,
+  EventIdParamsSchema,
+  EventListSchema,
+  EventSchema,
+  EventSlugParamsSchema,
+  ListEventsQuerySchema,
+  ReadEventQuerySchema,
+  UpdateEventBodySchema,
+} from './events.schemas.ts';
+
+const ITEM_WRITE_METHODS = ['POST', 'PUT', 'PATCH'] as const;
+
+/** `/events…` routes (reference §2 rows 2–7, calendar-api.md). */
+export async function eventsRoutes(app: FastifyInstance, { config, store, namespaceUrl }: CalendarDeps): Promise<void> {
+  const typed = app.withTypeProvider<TypeBoxTypeProvider>();
+  const throttle = new FailureThrottle(store.db, {
+    maxFailures: config.authMaxFailures,
+    maxFailuresPerAddress: config.authMaxFailuresPerAddress,
+    windowSeconds: config.authLockoutSeconds,
+  });
+  const service = new EventsService({ db: store.db, config, namespaceUrl, throttle });
+  const caller = (request: FastifyRequest): Caller => ({ ...requestContext(request, config), address: request.ip });
+  const errors = { 400: WpErrorSchema, 401: WpErrorSchema, 403: WpErrorSchema, 404: WpErrorSchema, 410: WpErrorSchema };
+
+  typed.get('/events', {
+    config: { access: 'public' },
+    schema: {
+      tags: ['calendar'],
+      summary: 'Lists events (by local start date), with filters',
+      querystring: ListEventsQuerySchema,
+      response: { 200: EventListSchema, ...errors },
+    },
+    handler: async (request, reply) => {
+      const list = await service.listEvents(request.query, caller(request));
+      setTotalHeaders(reply, list.total, list.total_pages);
+      return list;
+    },
+  });
+
+  typed.post('/events', {
+    config: { access: 'edit' },
+    schema: {
+      tags: ['calendar'],
+      summary: 'Creates an event',
+      body: CreateEventBodySchema,
+      response: { 201: EventSchema, ...errors },
+    },
+    handler: async (request, reply) => reply.code(201).send(await service.createEvent(request.body, caller(request))),
+  });
+
+  const itemRoutes = (path: string, params: typeof EventIdParamsSchema | typeof EventSlugParamsSchema, refOf: (request: FastifyRequest) => EventRef) => {
+    typed.get(path, {
+      config: { access: 'public' },
+      schema: {
+        tags: ['calendar'],
+        summary: 'Reads an event (with its JSON-LD)',
+        params,
+        querystring: ReadEventQuerySchema,
+        response: { 200: EventSchema, ...errors },
+      },
+      handler: async (request) => service.getEvent(refOf(request), request.query, caller(request)),
+    });
+
+    typed.delete(path, {
+      config: { access: 'delete' },
+      schema: {
+        tags: ['calendar'],
+        summary: 'Moves an event to the trash, or deletes it with force=true (editors and above)',
+        params,
+        querystring: DeleteEventQuerySchema,
+        response: { 200: EventSchema, ...errors },
+      },
+      handler: async (request) => service.deleteEvent(refOf(request), request.query, caller(request)),
+    });
+
+    typed.route({
+      method: [...ITEM_WRITE_METHODS],
+      url: path,
+      config: { access: 'edit' },
+      schema: {
+        tags: ['calendar'],
+        summary: 'Updates an event: only the fields sent change',
+        params,
+        body: UpdateEventBodySchema,
+        response: { 200: EventSchema, ...errors },
+      },
+      handler: async (request) => service.updateEvent(refOf(request), request.body, caller(request)),
+    });
+  };
+
+  itemRoutes('/events/:id(^\\d+$)', EventIdParamsSchema, (request) => ({ id: (request.params as { id: number }).id }));
+  itemRoutes('/events/by-slug/:slug', EventSlugParamsSchema, (request) => ({ slug: (request.params as { slug: string }).slug }));
+}

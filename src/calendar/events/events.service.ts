@@ -1,0 +1,572 @@
+import type { Kysely } from 'kysely';
+import type { Config } from '../../config/config.ts';
+import type { AuthUser } from '../../platform/auth/authenticate.ts';
+import { can } from '../../platform/auth/capabilities.ts';
+import { hashPassword, verifyPassword } from '../../platform/auth/passwords.ts';
+import type { FailureThrottle } from '../../platform/auth/throttle.ts';
+import type { Database } from '../../platform/db/schema.ts';
+import { AppError, PlatformErrors } from '../../platform/errors.ts';
+import { assertOrganizersExist, loadEventOrganizers, resolveOrganizersForWrite, setEventOrganizers } from '../organizers/organizers.links.ts';
+import type { RequestContext } from '../shared/context.ts';
+import { endOfDay, fromWallTime, isValidZoneName, nowIn, parseDate, plusCalendar, startOfDay, type Stamp, type ZonedMoment } from '../shared/dates.ts';
+import { sanitizeContent, sanitizeText } from '../shared/html.ts';
+import { loadImages, resolveImageForWrite } from '../shared/images.ts';
+import { archiveLinks, echoPairs, isBeyondLastPage, pageWindow, totalPages, type QueryPairs } from '../shared/pagination.ts';
+import { canDelete, canEdit, canRead, listVisibility, mayListUnpublished, POST_STATUSES, scaleStatus, utcStamp } from '../shared/permissions.ts';
+import { claimSlug, findIdBySlug, releaseSlugs, sanitizeSlug } from '../shared/slugs.ts';
+import { deleteTranslations, loadFieldInAllLanguages, loadTranslations, writeTranslations } from '../shared/translations.ts';
+import { invalidParam, isHttpUrl, parseIdList, parseList, parseWpBoolean } from '../shared/wire.ts';
+import { loadEventTerms, resolveTermFilter, resolveTermsForWrite, setEventTerms } from '../terms/terms.links.ts';
+import { loadEmbeddedVenues, resolveVenueForWrite, assertVenuesExist } from '../venues/venues.links.ts';
+import { parseCurrency } from './events.cost.ts';
+import { boundingBox, distanceKm } from './events.geo.ts';
+import { eventRestUrl, stripProtectedEvent, toEventJsonLd, toEventResponse, type EventUrls } from './events.mapper.ts';
+import {
+  countEvents,
+  deleteEvent as deleteEventRow,
+  findEventById,
+  findPostType,
+  findVenuesInBox,
+  insertEvent,
+  listEvents as listEventRows,
+  reserveEventId,
+  updateEvent as updateEventRow,
+  userExists,
+  type EventChanges,
+  type EventListFilter,
+  type EventRow,
+  type NewEventRow,
+} from './events.repository.ts';
+import {
+  DEFAULT_GEOLOC_RADIUS_KM,
+  MAX_PER_PAGE,
+  type CreateEventBody,
+  type DeleteEventQuery,
+  type EventList,
+  type EventResponse,
+  type ListEventsQuery,
+  type ReadEventQuery,
+  type UpdateEventBody,
+} from './events.schemas.ts';
+
+type Db = Kysely<Database>;
+
+/** An event addressed by its id or by one of its slugs. */
+export type EventRef = { readonly id: number } | { readonly slug: string };
+
+/** Who asks, from where (the address throttles password guesses). */
+export interface Caller extends RequestContext {
+  readonly address: string;
+}
+
+export interface EventsServiceDeps {
+  readonly db: Db;
+  readonly config: Config;
+  readonly namespaceUrl: string;
+  readonly throttle: FailureThrottle;
+  readonly now?: () => Date;
+}
+
+/** Echo order of list arguments in archive links (reference §3.7, then deviation 9's additions). */
+const ECHO_ORDER = [
+  'per_page', 'start_date', 'end_date', 'search', 'geoloc', 'geoloc_lat', 'geoloc_lng', 'status', 'post_parent', 'include',
+  'starts_before', 'starts_after', 'ends_before', 'ends_after', 'ticketed', 'venue', 'organizer', 'featured',
+  'categories', 'tags', 'strict_dates', 'geoloc_radius', 'translation_language',
+] as const;
+
+const RELATIVE_BOUNDS = ['starts_before', 'starts_after', 'ends_before', 'ends_after'] as const;
+
+/** WordPress splits a search into words, keeping quoted phrases; more than 9 words search the whole string. */
+function searchWords(search: string): string[] {
+  const words = [...search.matchAll(/"([^"]+)"|(\S+)/g)].map((match) => (match[1] ?? match[2] ?? '').trim()).filter((word) => word !== '');
+  return words.length > 9 ? [search.trim()] : words;
+}
+
+const errors = {
+  notFound: (id: number) => new AppError(404, 'rest-event-not-found', `Event with ID ${id} does not exist.`),
+  notAnEvent: () => new AppError(400, 'rest-invalid-event-id', 'The specified ID is not a valid event.'),
+  noLongerAvailable: () => new AppError(403, 'event-no-longer-available', 'This event is no longer available'),
+  notAccessible: () => new AppError(403, 'event-not-accessible', 'The requested event is not accessible'),
+  passwordProtected: () => new AppError(403, 'event-password-protected', 'The requested event is not accessible without a password'),
+  inTrash: () => new AppError(410, 'event-is-in-trash', 'The event is already trashed'),
+  pageNotFound: () => new AppError(404, 'event-archive-page-not-found', 'The requested event archive page does not exist'),
+  ticketsNotActive: () =>
+    new AppError(400, 'rest_invalid_param', 'Invalid parameter(s): ticketed', {
+      params: { ticketed: 'Event Tickets plugin is not activated.' },
+      details: { ticketed: { code: 'event-tickets-not-active', message: 'Event Tickets plugin is not activated.', data: { status: 400 } } },
+    }),
+};
+
+/** The events of calendar/events/v1: list, read, create, update, trash and delete. */
+export class EventsService {
+  private readonly db: Db;
+  private readonly urls: EventUrls;
+  private readonly now: () => Date;
+
+  constructor(private readonly deps: EventsServiceDeps) {
+    this.db = deps.db;
+    this.urls = { baseUrl: deps.config.baseUrl, namespaceUrl: deps.namespaceUrl };
+    this.now = deps.now ?? (() => new Date());
+  }
+
+  // -------------------------------------------------------------------------
+  // List
+
+  async listEvents(query: ListEventsQuery, caller: Caller): Promise<EventList> {
+    const now = this.now();
+    const perPage = Math.min(MAX_PER_PAGE, query.per_page);
+    const filter = await this.listFilter(query, caller, now);
+    const total = await countEvents(this.db, filter);
+    const pages = totalPages(total, perPage);
+    if (isBeyondLastPage(query.page, total, perPage)) throw errors.pageNotFound();
+    const { limit, offset } = pageWindow(query.page, perPage);
+    const rows = total === 0 ? [] : await listEventRows(this.db, filter, limit, offset);
+    const events = await this.represent(rows, caller, now);
+    const unlocked = await Promise.all(rows.map((row) => this.isUnlocked(row, query.password, query.context, caller, 'list', now)));
+    const links = archiveLinks(`${this.urls.namespaceUrl}/events/`, this.echo(query, perPage, caller.user), query.page, pages);
+    return {
+      events: events.map((event, index) => (unlocked[index] ? event : stripProtectedEvent(event))),
+      ...links,
+      total,
+      total_pages: pages,
+    };
+  }
+
+  private echo(query: ListEventsQuery, perPage: number, user: AuthUser | null): QueryPairs {
+    const values: Record<string, unknown> = {
+      ...query,
+      per_page: perPage,
+      status: query.status ?? (mayListUnpublished(user) ? 'any' : 'publish'),
+    };
+    return echoPairs(values, ECHO_ORDER);
+  }
+
+  private parseBound(name: string, value: string | undefined, zone: string, now: Date): ZonedMoment | undefined {
+    if (value === undefined) return undefined;
+    const moment = parseDate(value, zone, now);
+    if (moment === undefined) throw invalidParam(name, `Invalid date: ${name}.`);
+    return moment;
+  }
+
+  private statuses(query: ListEventsQuery, user: AuthUser | null): string[] | undefined {
+    if (query.status === undefined) return undefined;
+    const asked = parseList(query.status).map((status) => status.toLowerCase());
+    if (asked.length === 0) throw invalidParam('status');
+    if (!mayListUnpublished(user)) {
+      if (asked.some((status) => status !== 'publish')) throw invalidParam('status');
+      return ['publish'];
+    }
+    if (asked.some((status) => status !== 'any' && !(POST_STATUSES as readonly string[]).includes(status))) throw invalidParam('status');
+    return asked.includes('any') ? undefined : [...new Set(asked)];
+  }
+
+  private async listFilter(query: ListEventsQuery, caller: Caller, now: Date): Promise<EventListFilter> {
+    const zone = this.deps.config.siteTimezone;
+    const filter: { -readonly [K in keyof EventListFilter]: EventListFilter[K] } = {
+      visibility: listVisibility(caller.user),
+      statuses: this.statuses(query, caller.user),
+      nowUtc: utcStamp(now),
+    };
+    if (parseWpBoolean(query.ticketed) === true) throw errors.ticketsNotActive();
+    const strict = parseWpBoolean(query.strict_dates) === true;
+    const bound = (name: 'start_date' | 'end_date' | (typeof RELATIVE_BOUNDS)[number], inclusive: (stamp: Stamp) => Stamp) => {
+      const moment = this.parseBound(name, query[name], zone, now);
+      return moment === undefined ? undefined : strict ? moment.local : inclusive(moment.local);
+    };
+    const startFrom = bound('start_date', startOfDay);
+    const endTo = bound('end_date', endOfDay);
+    const startBefore = bound('starts_before', endOfDay);
+    const startAfter = bound('starts_after', endOfDay);
+    const endBefore = bound('ends_before', endOfDay);
+    const endAfter = bound('ends_after', endOfDay);
+
+    if (query.include !== undefined) {
+      // Deviation 6: include ignores every date filter.
+      filter.includeIds = parseIdList(query.include, 'include');
+    } else {
+      Object.assign(filter, { startFrom, endTo, startBefore, startAfter, endBefore, endAfter });
+      const relative = RELATIVE_BOUNDS.some((name) => query[name] !== undefined);
+      if (!relative) {
+        // Deviation 5: by default, events still running today and starting within 24 months (site-local).
+        const today = startOfDay(nowIn(zone, now).local);
+        if (startFrom === undefined) filter.endFrom = today;
+        if (endTo === undefined) filter.startTo = endOfDay(plusCalendar(today, { months: 24 }));
+      }
+    }
+
+    if (query.search !== undefined) {
+      filter.search = { words: searchWords(query.search), languages: [...new Set([caller.language, caller.defaultLanguage])] };
+    }
+    if (query.categories !== undefined) filter.categoryIds = await resolveTermFilter(this.db, 'category', query.categories, caller, 'categories');
+    if (query.tags !== undefined) filter.tagIds = await resolveTermFilter(this.db, 'tag', query.tags, caller, 'tags');
+    if (query.venue !== undefined) {
+      const ids = parseIdList(query.venue, 'venue');
+      if (ids.length === 0) throw invalidParam('venue');
+      await assertVenuesExist(this.db, ids);
+      filter.venueIds = ids;
+    }
+    if (query.organizer !== undefined) {
+      const ids = parseIdList(query.organizer, 'organizer');
+      if (ids.length === 0) throw invalidParam('organizer');
+      await assertOrganizersExist(this.db, ids);
+      filter.organizerIds = ids;
+    }
+    if (query.featured !== undefined) filter.featured = parseWpBoolean(query.featured);
+    if (query.geoloc !== undefined) filter.geolocated = parseWpBoolean(query.geoloc);
+    if (query.geoloc_lat !== undefined || query.geoloc_lng !== undefined) {
+      if (query.geoloc_lat === undefined) throw invalidParam('geoloc_lat', 'geoloc_lat is required with geoloc_lng.');
+      if (query.geoloc_lng === undefined) throw invalidParam('geoloc_lng', 'geoloc_lng is required with geoloc_lat.');
+      filter.nearVenueIds = await this.venuesNear(query.geoloc_lat, query.geoloc_lng, query.geoloc_radius ?? DEFAULT_GEOLOC_RADIUS_KM);
+    }
+    if (query.post_parent !== undefined) {
+      if ((await findPostType(this.db, query.post_parent)) !== 'event') throw invalidParam('post_parent');
+      filter.parentId = query.post_parent;
+    }
+    return filter;
+  }
+
+  private async venuesNear(latitude: number, longitude: number, radiusKm: number): Promise<number[]> {
+    const box = boundingBox(latitude, longitude, radiusKm);
+    const venues = await findVenuesInBox(this.db, box.latitude, box.longitudes);
+    return venues.filter((venue) => distanceKm(latitude, longitude, venue.geo_lat, venue.geo_lng) <= radiusKm).map((venue) => venue.id);
+  }
+
+  // -------------------------------------------------------------------------
+  // Representation
+
+  /** Representations of a page of events: a fixed number of batch queries whatever the page size. */
+  private async represent(rows: readonly EventRow[], caller: RequestContext, now: Date): Promise<EventResponse[]> {
+    if (rows.length === 0) return [];
+    const ids = rows.map((row) => row.id);
+    const venueIds = [...new Set(rows.flatMap((row) => (row.venue_id === null ? [] : [row.venue_id])))];
+    const [texts, images, venues, organizers, terms] = await Promise.all([
+      loadTranslations(this.db, 'event', ids, caller.language, caller.defaultLanguage),
+      loadImages(this.db, rows.map((row) => row.image_id)),
+      venueIds.length === 0 ? Promise.resolve(new Map<number, object>()) : loadEmbeddedVenues(this.db, venueIds, caller),
+      loadEventOrganizers(this.db, ids, caller),
+      loadEventTerms(this.db, ids, caller),
+    ]);
+    return rows.map((row) =>
+      toEventResponse(
+        row,
+        {
+          texts: texts.get(row.id),
+          image: row.image_id === null ? undefined : images.get(row.image_id),
+          venue: row.venue_id === null ? undefined : venues.get(row.venue_id),
+          organizers: organizers.get(row.id) ?? [],
+          categories: terms.get(row.id)?.categories ?? [],
+          tags: terms.get(row.id)?.tags ?? [],
+        },
+        this.urls,
+        now,
+      ),
+    );
+  }
+
+  private async representOne(id: number, caller: RequestContext): Promise<EventResponse> {
+    const row = await findEventById(this.db, id);
+    if (row === undefined) throw errors.notFound(id);
+    const [event] = await this.represent([row], caller, this.now());
+    return event as EventResponse;
+  }
+
+  /**
+   * reference §7: no password, or `context=edit` by who may edit it, or the
+   * right password — wrong guesses are throttled per event and address.
+   * A locked-out caller gets 429 on a single event; lists just keep it stripped.
+   */
+  private async isUnlocked(
+    row: EventRow,
+    password: string | undefined,
+    context: string | undefined,
+    caller: Caller,
+    mode: 'single' | 'list',
+    now: Date,
+  ): Promise<boolean> {
+    if (row.password_hash === null) return true;
+    if (context === 'edit' && canEdit(caller.user, row, now)) return true;
+    if (password === undefined || password === '') return false;
+    const subject = `event-password:${row.id}`;
+    try {
+      await this.deps.throttle.assertAllowed(subject, caller.address);
+    } catch (error) {
+      if (mode === 'list') return false;
+      throw error;
+    }
+    if (await verifyPassword(password, row.password_hash)) {
+      await this.deps.throttle.recordSuccess(subject, caller.address);
+      return true;
+    }
+    await this.deps.throttle.recordFailure(subject, caller.address);
+    return false;
+  }
+
+  // -------------------------------------------------------------------------
+  // Single event
+
+  private async find(ref: EventRef): Promise<EventRow> {
+    if ('id' in ref) {
+      const row = await findEventById(this.db, ref.id);
+      if (row !== undefined) return row;
+      const type = await findPostType(this.db, ref.id);
+      throw type !== undefined && type !== 'event' ? errors.notAnEvent() : errors.notFound(ref.id);
+    }
+    const id = await findIdBySlug(this.db, 'event', sanitizeSlug(ref.slug));
+    const row = id === undefined ? undefined : await findEventById(this.db, id);
+    // Recurrence children are not addressable by slug (reference §4.6).
+    if (row === undefined || row.parent_id !== null) throw invalidParam('slug', 'No event has this slug.');
+    return row;
+  }
+
+  async getEvent(ref: EventRef, query: ReadEventQuery, caller: Caller): Promise<EventResponse> {
+    const now = this.now();
+    const row = await this.find(ref);
+    if (row.status === 'trash') throw errors.noLongerAvailable();
+    if (!canRead(caller.user, row, now)) throw errors.notAccessible();
+    if (!(await this.isUnlocked(row, query.password, query.context, caller, 'single', now))) throw errors.passwordProtected();
+    const [event] = await this.represent([row], caller, now);
+    const response = event as EventResponse;
+    // The JSON-LD builder refuses password-protected posts (reference §7).
+    return row.password_hash === null ? { ...response, json_ld: toEventJsonLd(row, response) } : response;
+  }
+
+  async deleteEvent(ref: EventRef, query: DeleteEventQuery, caller: Caller): Promise<EventResponse> {
+    const row = await this.find(ref);
+    const user = caller.user;
+    if (!canDelete(user, row, this.now())) throw PlatformErrors.forbidden(user !== null);
+    if (parseWpBoolean(query.force) === true) {
+      if (!can(user?.role ?? null, 'delete_others')) throw PlatformErrors.forbidden(user !== null);
+      const last = await this.representOne(row.id, caller);
+      await this.db.transaction().execute(async (trx) => {
+        await deleteTranslations(trx, 'event', [row.id]);
+        await releaseSlugs(trx, 'event', row.id);
+        await deleteEventRow(trx, row.id);
+      });
+      return last;
+    }
+    if (row.status === 'trash') throw errors.inTrash();
+    const now = this.now();
+    await updateEventRow(this.db, row.id, { status: 'trash', ...this.modifiedNow(now) });
+    return this.representOne(row.id, caller);
+  }
+
+  // -------------------------------------------------------------------------
+  // Writes
+
+  private modifiedNow(now: Date): { modified: Stamp; modified_utc: Stamp } {
+    const moment = nowIn(this.deps.config.siteTimezone, now);
+    return { modified: moment.local, modified_utc: moment.utc };
+  }
+
+  private zoneOf(timezone: string | undefined, fallback: string): string {
+    if (timezone === undefined) return fallback;
+    if (timezone.trim() === '') return this.deps.config.siteTimezone;
+    if (!isValidZoneName(timezone.trim())) throw invalidParam('timezone', 'Unknown time zone.');
+    return timezone.trim();
+  }
+
+  private parseWriteDate(name: string, value: string, zone: string, now: Date): ZonedMoment {
+    const moment = parseDate(value, zone, now);
+    if (moment === undefined) throw invalidParam(name, `Invalid date: ${name}.`);
+    return moment;
+  }
+
+  /** Publication date: `date_utc` (UTC) wins over `date` (site time zone); default now. */
+  private postDate(body: Pick<CreateEventBody, 'date' | 'date_utc'>, now: Date): { date: Stamp; date_utc: Stamp } | undefined {
+    const site = this.deps.config.siteTimezone;
+    if (body.date_utc !== undefined) {
+      const moment = this.parseWriteDate('date_utc', body.date_utc, 'UTC', now);
+      if (body.date !== undefined) this.parseWriteDate('date', body.date, site, now);
+      const local = fromWallTime(moment.utc, 'UTC');
+      return { date: nowIn(site, new Date(local?.epochMs ?? moment.epochMs)).local, date_utc: moment.utc };
+    }
+    if (body.date !== undefined) {
+      const moment = this.parseWriteDate('date', body.date, site, now);
+      return { date: moment.local, date_utc: moment.utc };
+    }
+    return undefined;
+  }
+
+  /** `publish` with a publication date in the future is stored `future` (WordPress). */
+  private statusFor(user: AuthUser | null, requested: string | undefined, dateUtc: Stamp, now: Date): string {
+    const status = scaleStatus(user, requested);
+    return status === 'publish' && dateUtc > utcStamp(now) ? 'future' : status;
+  }
+
+  private async checkAuthor(author: number | undefined, user: AuthUser | null): Promise<number | undefined> {
+    if (author === undefined) return undefined;
+    if (!(await userExists(this.db, author))) throw invalidParam('author', 'No user has this id.');
+    if (author !== user?.id && !can(user?.role ?? null, 'edit_others')) throw PlatformErrors.forbidden(user !== null);
+    return author;
+  }
+
+  private checkWebsite(website: string | undefined): string | undefined {
+    if (website === undefined) return undefined;
+    const value = website.trim();
+    if (value !== '' && !isHttpUrl(value)) throw invalidParam('website', 'Invalid URL.');
+    return value;
+  }
+
+  private flags(body: UpdateEventBody): EventChanges {
+    const changes: EventChanges = {};
+    for (const flag of ['show_map', 'show_map_link', 'hide_from_listings', 'sticky', 'featured'] as const) {
+      const value = parseWpBoolean(body[flag]);
+      if (value !== undefined) changes[flag] = value ? 1 : 0;
+    }
+    return changes;
+  }
+
+  private costChanges(cost: readonly string[] | undefined): EventChanges {
+    if (cost === undefined) return {};
+    const costs = cost.map((item) => item.trim()).filter((item) => item !== '');
+    if (costs.length === 0) return { cost: null, currency_symbol: '', currency_position: '' };
+    const currency = parseCurrency(costs);
+    return { cost: JSON.stringify(costs), currency_symbol: currency.symbol, currency_position: currency.position };
+  }
+
+  /**
+   * Start and end in their zone, computed together (design.md "Storage").
+   * Unsent dates keep their stored wall time, re-read in a new zone.
+   */
+  private schedule(
+    body: UpdateEventBody,
+    current: Pick<EventRow, 'start_local' | 'end_local' | 'timezone' | 'all_day'> | undefined,
+    now: Date,
+  ): Pick<NewEventRow, 'timezone' | 'all_day' | 'start_local' | 'end_local' | 'start_utc' | 'end_utc'> {
+    const zone = this.zoneOf(body.timezone, current?.timezone ?? this.deps.config.siteTimezone);
+    const allDayAsked = parseWpBoolean(body.all_day);
+    const allDay = allDayAsked ?? current?.all_day === 1;
+    const read = (name: 'start_date' | 'end_date', stored: Stamp | undefined): ZonedMoment => {
+      const sent = body[name];
+      if (sent !== undefined) return this.parseWriteDate(name, sent, zone, now);
+      const moment = stored === undefined ? undefined : fromWallTime(stored, zone);
+      if (moment === undefined) throw invalidParam(name);
+      return moment;
+    };
+    let start = read('start_date', current?.start_local);
+    let end = read('end_date', current?.end_local);
+    if (allDay) {
+      start = fromWallTime(startOfDay(start.local), zone) ?? start;
+      end = fromWallTime(endOfDay(end.local), zone) ?? end;
+    }
+    if (end.epochMs < start.epochMs) throw invalidParam('end_date', 'The end date must not be before the start date.');
+    return {
+      timezone: zone,
+      all_day: allDay ? 1 : 0,
+      start_local: start.local,
+      end_local: end.local,
+      start_utc: start.utc,
+      end_utc: end.utc,
+    };
+  }
+
+  private texts(body: UpdateEventBody): Record<string, string | undefined> {
+    return {
+      title: body.title === undefined ? undefined : sanitizeText(body.title),
+      description: body.description === undefined ? undefined : sanitizeContent(body.description),
+      excerpt: body.excerpt === undefined ? undefined : sanitizeContent(body.excerpt),
+    };
+  }
+
+  async createEvent(body: CreateEventBody, caller: Caller): Promise<EventResponse> {
+    const now = this.now();
+    const user = caller.user;
+    const schedule = this.schedule(body, undefined, now);
+    const website = this.checkWebsite(body.website);
+    const author = (await this.checkAuthor(body.author, user)) ?? user?.id ?? null;
+    const posted = this.postDate(body, now) ?? { date: nowIn(this.deps.config.siteTimezone, now).local, date_utc: utcStamp(now) };
+    const status = this.statusFor(user, body.status, posted.date_utc, now);
+    const passwordHash = body.password === undefined || body.password === '' ? null : await hashPassword(body.password);
+    const texts = this.texts(body);
+
+    const id = await this.db.transaction().execute(async (trx) => {
+      const eventId = await reserveEventId(trx);
+      const imageId = body.image === undefined ? null : await resolveImageForWrite(trx, body.image, user);
+      const venueId = body.venue === undefined ? null : await resolveVenueForWrite(trx, body.venue, caller);
+      const cost = this.costChanges(body.cost);
+      await insertEvent(trx, {
+        id: eventId,
+        author_id: author,
+        status,
+        ...posted,
+        ...this.modifiedNow(now),
+        password_hash: passwordHash,
+        image_id: imageId,
+        parent_id: null,
+        ...schedule,
+        cost: cost.cost ?? null,
+        currency_symbol: cost.currency_symbol ?? '',
+        currency_position: cost.currency_position ?? '',
+        currency_code: '',
+        website: website ?? null,
+        show_map: 0,
+        show_map_link: 0,
+        hide_from_listings: 0,
+        sticky: 0,
+        featured: 0,
+        ...this.flags(body),
+        venue_id: venueId,
+      });
+      const slug = await claimSlug(trx, 'event', eventId, body.slug ?? texts.title ?? '');
+      await writeTranslations(trx, 'event', eventId, caller.language, { ...texts, slug });
+      await this.writeLinks(trx, eventId, body, caller);
+      return eventId;
+    });
+    return this.representOne(id, caller);
+  }
+
+  private async writeLinks(trx: Db, eventId: number, body: UpdateEventBody, caller: Caller): Promise<void> {
+    if (body.organizer !== undefined) {
+      await setEventOrganizers(trx, eventId, await resolveOrganizersForWrite(trx, body.organizer, caller));
+    }
+    if (body.categories !== undefined) {
+      await setEventTerms(trx, eventId, 'category', await resolveTermsForWrite(trx, 'category', body.categories, caller));
+    }
+    if (body.tags !== undefined) {
+      await setEventTerms(trx, eventId, 'tag', await resolveTermsForWrite(trx, 'tag', body.tags, caller));
+    }
+  }
+
+  /** Deviation 1: only what is sent changes. */
+  async updateEvent(ref: EventRef, body: UpdateEventBody, caller: Caller): Promise<EventResponse> {
+    const now = this.now();
+    const user = caller.user;
+    const row = await this.find(ref);
+    if (!canEdit(user, row, now)) throw PlatformErrors.forbidden(user !== null);
+    const touchesSchedule = [body.start_date, body.end_date, body.timezone, body.all_day].some((value) => value !== undefined);
+    const changes: EventChanges = {
+      ...(touchesSchedule ? this.schedule(body, row, now) : {}),
+      ...this.costChanges(body.cost),
+      ...this.flags(body),
+      ...this.modifiedNow(now),
+    };
+    const website = this.checkWebsite(body.website);
+    if (website !== undefined) changes.website = website;
+    const author = await this.checkAuthor(body.author, user);
+    if (author !== undefined) changes.author_id = author;
+    const posted = this.postDate(body, now);
+    if (posted !== undefined) Object.assign(changes, posted);
+    if (body.status !== undefined) changes.status = this.statusFor(user, body.status, posted?.date_utc ?? row.date_utc, now);
+    if (body.password !== undefined) changes.password_hash = body.password === '' ? null : await hashPassword(body.password);
+    const texts = this.texts(body);
+
+    await this.db.transaction().execute(async (trx) => {
+      if (body.image !== undefined) changes.image_id = await resolveImageForWrite(trx, body.image, user);
+      if (body.venue !== undefined) changes.venue_id = await resolveVenueForWrite(trx, body.venue, caller);
+      await updateEventRow(trx, row.id, changes);
+      const slug = body.slug === undefined ? undefined : await claimSlug(trx, 'event', row.id, body.slug);
+      await writeTranslations(trx, 'event', row.id, caller.language, { ...texts, slug });
+      if (slug !== undefined) {
+        const inUse = await loadFieldInAllLanguages(trx, 'event', row.id, 'slug');
+        await releaseSlugs(trx, 'event', row.id, [...inUse.values()]);
+      }
+      await this.writeLinks(trx, row.id, body, caller);
+    });
+    return this.representOne(row.id, caller);
+  }
+
+  /** The URL of an event's item route (for `Location`-style uses). */
+  restUrl(id: number): string {
+    return eventRestUrl(this.urls, id);
+  }
+}
