@@ -1,10 +1,9 @@
-import Type, { type Static } from 'typebox';
+import Type from 'typebox';
 
 export const ListPingsQuerySchema = Type.Object({
   page: Type.Integer({ minimum: 1, default: 1, description: 'Page number, from 1' }),
   per_page: Type.Integer({ minimum: 1, maximum: 100, default: 10, description: 'Pings per page (at most 100)' }),
 });
-export type ListPingsQuery = Static<typeof ListPingsQuerySchema>;
 
 export const PingSchema = Type.Object(
   {
