@@ -188,6 +188,13 @@ describe('term counts and the links events use', () => {
       assert.deepEqual(await resolve(''), []);
       assert.deepEqual(await resolve([]), []);
       assert.deepEqual(await resolve(' , '), []);
+      const tooMany = await rejection(resolve(Array.from({ length: 501 }, (_, i) => String(i + 1))));
+      assert.equal(tooMany.code, 'rest_invalid_param');
+      assert.ok('tags' in tooMany.data.params);
+      const tooLong = await rejection(resolve('ü'.repeat(201)));
+      assert.ok('tags' in tooLong.data.params);
+      const markupOnly = await rejection(resolve('<i></i>'));
+      assert.ok('tags' in markupOnly.data.params);
     });
 
     it('creates unknown names only for users who may create terms of the taxonomy (deviation 8)', async () => {

@@ -4,13 +4,20 @@ import { PlatformErrors } from '../../platform/errors.ts';
 import type { Database } from '../../platform/db/schema.ts';
 import type { Taxonomy } from '../calendar.tables.ts';
 import type { RequestContext } from '../shared/context.ts';
-import { sanitizeText } from '../shared/html.ts';
 import { utcStamp } from '../shared/permissions.ts';
-import { invalidParam, parseList } from '../shared/wire.ts';
 import { toEmbeddedTerm } from './terms.mapper.ts';
 import * as repository from './terms.repository.ts';
 import type { EmbeddedTerm } from './terms.schemas.ts';
-import { insertTermRecord, isNumericItem, loadTermViews, nameKey, resolveExistingTerms, resolveTermReferences } from './terms.service.ts';
+import {
+  cleanName,
+  insertTermRecord,
+  isNumericItem,
+  loadTermViews,
+  nameKey,
+  resolveExistingTerms,
+  resolveTermReferences,
+  termItems,
+} from './terms.service.ts';
 import { taxonomyInfo } from './terms.taxonomy.ts';
 
 /**
@@ -84,7 +91,7 @@ export async function loadEventTerms(db: Db, eventIds: number[], ctx: RequestCon
  */
 export async function resolveTermsForWrite(trx: Db, taxonomy: Taxonomy, items: unknown, ctx: RequestContext): Promise<number[]> {
   const info = taxonomyInfo(taxonomy);
-  const list = parseList(items);
+  const list = termItems(items, info.collection);
   if (list.length === 0) return [];
   const resolved = await resolveTermReferences(trx, taxonomy, list, 'write');
   const missing = list.filter((item) => resolved.get(item) === undefined && !isNumericItem(item));
@@ -93,8 +100,7 @@ export async function resolveTermsForWrite(trx: Db, taxonomy: Taxonomy, items: u
   for (const item of missing) {
     const key = nameKey(item);
     if (created.has(key)) continue;
-    const name = sanitizeText(item);
-    if (name === '') throw invalidParam(info.collection, `${item} is not a valid ${info.singular} name.`);
+    const name = cleanName(item, info.collection);
     const inserted = await insertTermRecord(trx, info, { name, parentId: null }, ctx.language);
     created.set(key, 'id' in inserted ? inserted.id : inserted.existing);
   }

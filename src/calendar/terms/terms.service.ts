@@ -12,7 +12,7 @@ import { invalidParam, parseList, parsePositiveInt, parseWpBoolean } from '../sh
 import { termItemUrl, toTermList, toTermResponse, type TermUrlBase, type TermView } from './terms.mapper.ts';
 import * as repository from './terms.repository.ts';
 import type { TermRow } from './terms.repository.ts';
-import { DEFAULT_PER_PAGE, MAX_PER_PAGE, type ListTermsQuery, type Term, type TermList, type TermWriteBody } from './terms.schemas.ts';
+import { DEFAULT_PER_PAGE, MAX_NAME_LENGTH, MAX_PER_PAGE, type ListTermsQuery, type Term, type TermList, type TermWriteBody } from './terms.schemas.ts';
 import { taxonomyInfo, type TaxonomyInfo } from './terms.taxonomy.ts';
 
 type Db = Kysely<Database>;
@@ -150,9 +150,19 @@ export async function resolveTermReferences(
   return resolved;
 }
 
+/** More items than any real client sends; beyond it a list is refused rather than sent to SQL. */
+const MAX_TERM_ITEMS = 500;
+
+/** The items of a term list argument (CSV or array), at most `MAX_TERM_ITEMS`. */
+export function termItems(value: unknown, param: string): string[] {
+  const items = parseList(value);
+  if (items.length > MAX_TERM_ITEMS) throw invalidParam(param, `${param} may name at most ${MAX_TERM_ITEMS} terms.`);
+  return items;
+}
+
 /** Every item must name a term of the taxonomy; otherwise 400 naming `param`. */
 export async function resolveExistingTerms(db: Db, info: TaxonomyInfo, value: unknown, param: string): Promise<number[]> {
-  const items = parseList(value);
+  const items = termItems(value, param);
   if (items.length === 0) throw invalidParam(param, `${param} must name at least one ${info.singular}.`);
   const resolved = await resolveTermReferences(db, info.taxonomy, items, 'id-slug-name');
   const unknown = items.filter((item) => resolved.get(item) === undefined);
@@ -238,9 +248,11 @@ function duplicateSlug(slug: string): AppError {
   return new AppError(400, 'duplicate_term_slug', `The slug “${slug}” is already in use by another term.`);
 }
 
-function cleanName(name: string): string {
+/** A stored name: text without markup, 1 to `MAX_NAME_LENGTH` characters. */
+export function cleanName(name: string, param = 'name'): string {
   const clean = sanitizeText(name);
-  if (clean === '') throw invalidParam('name', 'name must contain text.');
+  if (clean === '') throw invalidParam(param, `${param} must contain text.`);
+  if ([...clean].length > MAX_NAME_LENGTH) throw invalidParam(param, `A name may have at most ${MAX_NAME_LENGTH} characters.`);
   return clean;
 }
 
