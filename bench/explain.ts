@@ -1,0 +1,122 @@
+/**
+ * Query plans of the hot read paths, as the server really issues them:
+ * seeds a fresh database, builds the app in-process over a store that logs
+ * every statement, sends each read scenario once to warm up and once to
+ * record, then prints each statement's time and its plan (SQLite
+ * `EXPLAIN QUERY PLAN`, PostgreSQL `EXPLAIN ANALYZE`) as Markdown.
+ *
+ *   node --import tsx bench/explain.ts [--events N]     (BENCH_DATABASE_URL for PostgreSQL)
+ */
+import { parseArgs } from 'node:util';
+import { Kysely, PostgresDialect, SqliteDialect, sql, type LogEvent } from 'kysely';
+import { buildApp } from '../src/app.ts';
+import { seedDemoEvents } from '../src/calendar/seed/demo-events.ts';
+import { progressBar } from '../src/cli/progress.ts';
+import { loadConfig } from '../src/config/config.ts';
+import { addUser } from '../src/platform/auth/users.service.ts';
+import { migrateToLatest, type Store } from '../src/platform/db/database.ts';
+import { createPostgresDb, translatePostgresError } from '../src/platform/db/dialect/postgres.ts';
+import { createSqliteDb, translateSqliteError } from '../src/platform/db/dialect/sqlite.ts';
+import type { Database } from '../src/platform/db/schema.ts';
+import { createLogger } from '../src/platform/logger.ts';
+import { createBenchDatabase } from './database.ts';
+import { loadFixtures } from './fixtures.ts';
+
+interface Statement {
+  readonly sql: string;
+  readonly parameters: readonly unknown[];
+  readonly ms: number;
+}
+
+/** A store like the server's, whose Kysely reports every statement, plus a way to explain one. */
+function loggingStore(url: string, recorded: Statement[]): Store & { explain: (statement: Statement) => Promise<string> } {
+  const log = (event: LogEvent) => {
+    if (event.level === 'query') {
+      recorded.push({ sql: event.query.sql, parameters: event.query.parameters, ms: event.queryDurationMillis });
+    }
+  };
+  if (url.startsWith('sqlite:')) {
+    const { raw } = createSqliteDb({ file: url.slice('sqlite:'.length), synchronous: 'NORMAL' });
+    const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: raw }), log });
+    return {
+      db,
+      dialect: 'sqlite',
+      translateError: translateSqliteError,
+      ping: async () => undefined,
+      close: () => db.destroy(),
+      explain: async ({ sql: text, parameters }) => {
+        const rows = raw.prepare(`EXPLAIN QUERY PLAN ${text}`).all(...(parameters as unknown[])) as { id: number; parent: number; detail: string }[];
+        const depth = new Map<number, number>([[0, 0]]);
+        return rows
+          .map((row) => {
+            const level = (depth.get(row.parent) ?? 0) + 1;
+            depth.set(row.id, level);
+            return `${'  '.repeat(level - 1)}${row.detail}`;
+          })
+          .join('\n');
+      },
+    };
+  }
+  const { pool } = createPostgresDb(url);
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), log });
+  return {
+    db,
+    dialect: 'postgres',
+    translateError: translatePostgresError,
+    ping: async () => undefined,
+    close: () => db.destroy(),
+    explain: async ({ sql: text, parameters }) => {
+      const result = await pool.query<{ 'QUERY PLAN': string }>(`EXPLAIN (ANALYZE, COSTS OFF, TIMING ON) ${text}`, [...parameters]);
+      return result.rows.map((row) => row['QUERY PLAN']).join('\n');
+    },
+  };
+}
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({ options: { events: { type: 'string' } } });
+  const events = Number(values.events ?? '100000');
+  const database = await createBenchDatabase(process.env.BENCH_DATABASE_URL);
+  const recorded: Statement[] = [];
+  const store = loggingStore(database.url, recorded);
+  try {
+    await migrateToLatest(store.db);
+    await addUser(store.db, store.translateError, { username: 'admin', password: 'explain-admin-1', role: 'administrator' });
+    await seedDemoEvents(store, { events, siteTimezone: 'UTC', onProgress: progressBar('events') });
+    // PostgreSQL plans from fresh statistics, as autovacuum would have them; SQLite has none unless ANALYZE is run, as in production.
+    if (store.dialect === 'postgres') await sql`analyze`.execute(store.db);
+    const fixtures = await loadFixtures(store);
+    const config = loadConfig({ DATABASE_URL: database.url, LOG_LEVEL: 'silent', ADMIN_PASSWORD: 'explain-admin-1' });
+    const app = await buildApp({ config, store, logger: createLogger('silent') });
+    const { filter } = fixtures;
+    const paths: Record<string, string> = {
+      'single event GET by id': `/calendar/events/v1/events/${fixtures.eventId}`,
+      'default list': '/calendar/events/v1/events',
+      'filtered list': `/calendar/events/v1/events?${new URLSearchParams({
+        categories: filter.category,
+        venue: String(filter.venue),
+        search: filter.search,
+        start_date: filter.startDate,
+        end_date: filter.endDate,
+      }).toString()}`,
+    };
+    const out: string[] = [`# Query plans — ${database.description}, ${events.toLocaleString('en')} events`, ''];
+    for (const [name, path] of Object.entries(paths)) {
+      await app.inject({ method: 'GET', url: path });
+      recorded.length = 0;
+      const response = await app.inject({ method: 'GET', url: path });
+      const statements = [...recorded];
+      const total = statements.reduce((sum, statement) => sum + statement.ms, 0);
+      out.push(`## ${name}: \`GET ${path}\``, '', `HTTP ${response.statusCode}; ${statements.length} statements, ${total.toFixed(1)} ms in the database.`, '');
+      for (const statement of statements) {
+        out.push(`### ${statement.ms.toFixed(2)} ms`, '', '```sql', statement.sql, '```', '', '```', await store.explain(statement), '```', '');
+      }
+    }
+    await app.close();
+    process.stdout.write(`${out.join('\n')}\n`);
+  } finally {
+    await store.close();
+    await database.drop();
+  }
+}
+
+await main();
