@@ -14,6 +14,7 @@ import {
   setPassword,
   setRole,
 } from '../platform/auth/users.service.ts';
+import { issueWsSecuritySecret } from '../soap/ws-secrets.service.ts';
 
 class UsageError extends Error {}
 
@@ -143,6 +144,15 @@ const COMMANDS: Record<string, Command> = {
       if (!/^\d+$/.test(id)) throw new UsageError('--id must be a number');
       await withStore(config, (store) => revokeApiToken(store.db, Number(id)));
       out('token revoked');
+    },
+  },
+  'soap secret': {
+    usage: 'almanac soap secret --username U [--json]   (prints the WS-Security PasswordDigest secret once; needs SOAP_SECRET_KEY)',
+    options: { username: { type: 'string' }, ...json },
+    run: async (options, config) => {
+      const username = required(options, 'username');
+      const secret = await withStore(config, (store) => issueWsSecuritySecret(store.db, config.soapSecretKey, username));
+      out(options.json === true ? JSON.stringify({ username, secret }) : `secret=${secret}`);
     },
   },
 };
