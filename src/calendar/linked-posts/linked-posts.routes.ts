@@ -107,16 +107,18 @@ export function linkedPostRoutes(kind: LinkedPostKind, schemas: LinkedPostSchema
 
       app.delete(path, {
         config: { access: 'delete' },
-        preValidation: resolveFirst,
+        preValidation: [bodyAlways, resolveFirst],
         schema: {
           tags,
           summary: `Trash a ${label} by ${by} (force=true deletes it permanently)`,
           params,
           querystring: DeleteQuerySchema,
+          // Arguments may come in the body too; the query is merged under it.
+          body: DeleteQuerySchema,
           response: { 200: schemas.item },
         },
         handler: async (request) =>
-          deleteLinkedPost(db, kind, ctxOf(request), site, targetOf(request.params), parseWpBoolean(request.query.force) === true),
+          deleteLinkedPost(db, kind, ctxOf(request), site, targetOf(request.params), parseWpBoolean(request.body.force) === true),
       });
     };
 

@@ -8,7 +8,7 @@ import type { RequestContext } from '../shared/context.ts';
 import { fromInstant, parseDate } from '../shared/dates.ts';
 import { renderParagraphs, sanitizeContent, sanitizeText } from '../shared/html.ts';
 import { loadImages, resolveImageForWrite } from '../shared/images.ts';
-import { archiveLinks, echoValue, isBeyondLastPage, pageWindow, totalPages, type ArchiveLinks } from '../shared/pagination.ts';
+import { archiveLinks, echoPairs, echoValue, isBeyondLastPage, pageWindow, totalPages, type ArchiveLinks } from '../shared/pagination.ts';
 import {
   canDelete,
   canEdit,
@@ -122,6 +122,7 @@ export async function presentPosts(
 // Reads.
 
 export interface ListQuery {
+  readonly translation_language?: string;
   readonly page: number;
   readonly per_page: number;
   readonly search?: string;
@@ -198,6 +199,8 @@ export async function listLinkedPosts(
   if (query.has_events !== undefined) pairs.push(['has_events', echoValue(query.has_events)]);
   // As the reference, the status actually listed is echoed; `any` is followable here (deviation 9).
   pairs.push(['status', query.status !== undefined ? echoValue(query.status) : mayListUnpublished(ctx.user) ? 'any' : 'publish']);
+  // Then what the reference drops but a followed link needs to list the same items (deviation 9).
+  pairs.push(...echoPairs({ ...query }, ['search', 'only_with_upcoming', 'translation_language']));
   const items = await presentPosts(db, kind, rows, ctx, site, {
     single: false,
     unlock: requestUnlock(ctx.user, query.password, query.context),
