@@ -23,7 +23,7 @@ import { CATEGORIES, TAGS, type TaxonomyInfo } from './terms.taxonomy.ts';
 function taxonomyRoutes(info: TaxonomyInfo) {
   return async function routes(app: FastifyInstance, { config, store, namespaceUrl }: CalendarDeps): Promise<void> {
     const typed = app.withTypeProvider<TypeBoxTypeProvider>();
-    const deps: TermServiceDeps = { db: store.db, namespaceUrl, baseUrl: config.baseUrl };
+    const deps: TermServiceDeps = { db: store.db, translateError: store.translateError, namespaceUrl, baseUrl: config.baseUrl };
     registerTermLinks(store.db, namespaceUrl);
     const collection = `/${info.collection}`;
     const item = `/${info.collection}/:id(^\\d+$)`;

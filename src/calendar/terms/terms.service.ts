@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { ForeignKeyViolationError } from '../../platform/db/dialect/errors.ts';
 import { AppError } from '../../platform/errors.ts';
 import type { Database } from '../../platform/db/schema.ts';
 import type { Taxonomy } from '../calendar.tables.ts';
@@ -20,6 +21,22 @@ type Db = Kysely<Database>;
 /** What the term services need besides the request context. */
 export interface TermServiceDeps extends TermUrlBase {
   readonly db: Db;
+  /** The store's driver-error translation (`UniqueViolationError`, `ForeignKeyViolationError`). */
+  readonly translateError: (error: unknown) => unknown;
+}
+
+/**
+ * A term write in one transaction. The parent is checked inside it, but a
+ * concurrent delete of that parent can still win the race: the foreign key
+ * then refuses the row, which is the same 400 as an unknown parent.
+ */
+async function writeTransaction<T>(deps: TermServiceDeps, work: (trx: Db) => Promise<T>): Promise<T> {
+  try {
+    return await deps.db.transaction().execute(work);
+  } catch (error) {
+    if (deps.translateError(error) instanceof ForeignKeyViolationError) throw invalidParam('parent', 'parent must be the id of an existing category.');
+    throw error;
+  }
 }
 
 /** The key a name is unique and looked up by: sanitized like stored names, lower-cased. */
@@ -307,7 +324,7 @@ export async function createTerm(
   body: TermWriteBody & { name: string },
   ctx: RequestContext,
 ): Promise<{ term: Term; location: string }> {
-  const id = await deps.db.transaction().execute(async (trx) => {
+  const id = await writeTransaction(deps, async (trx) => {
     const parentId = (await parentForWrite(trx, info, body)) ?? null;
     const inserted = await insertTermRecord(
       trx,
@@ -335,7 +352,7 @@ export async function updateTerm(
   ctx: RequestContext,
 ): Promise<Term> {
   const language = ctx.language;
-  await deps.db.transaction().execute(async (trx) => {
+  await writeTransaction(deps, async (trx) => {
     const term = await assertTermOf(trx, info, id, 'id');
     const newParent = await parentForWrite(trx, info, body, id);
     const parentId = newParent === undefined ? term.parent_id : newParent;
