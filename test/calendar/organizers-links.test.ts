@@ -1,0 +1,144 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import {
+  assertOrganizersExist,
+  loadEventOrganizers,
+  resolveOrganizersForWrite,
+  setEventOrganizers,
+} from '../../src/calendar/organizers/organizers.links.ts';
+import { startTestServer, type Credentials, type TestServer } from '../helpers/server.ts';
+import { contextOf, insertEventRow, makeOrganizer, NS, ORGANIZERS } from './venues-organizers.factories.ts';
+
+let server: TestServer;
+let admin: Credentials;
+let contributor: Credentials;
+
+before(async () => {
+  server = await startTestServer();
+  admin = await server.admin();
+  contributor = await server.createUser('contributor');
+});
+after(async () => server.close());
+
+const db = () => server.server.store.db;
+
+function rejectsNaming(param: string) {
+  return (error: any) => {
+    assert.equal(error.status, 400);
+    assert.equal(error.code, 'rest_invalid_param');
+    assert.deepEqual(Object.keys(error.data.params), [param]);
+    return true;
+  };
+}
+
+describe('resolveOrganizersForWrite', () => {
+  it('reads an id, ids in order, a CSV string (deviation 13), {id} objects and mixes', async () => {
+    const [a, b, c] = [await makeOrganizer(server, admin, {}), await makeOrganizer(server, admin, {}), await makeOrganizer(server, admin, {})];
+    const ctx = contextOf(admin);
+    assert.deepEqual(await resolveOrganizersForWrite(db(), a.id, ctx), [a.id]);
+    assert.deepEqual(await resolveOrganizersForWrite(db(), String(b.id), ctx), [b.id]);
+    assert.deepEqual(await resolveOrganizersForWrite(db(), [c.id, a.id, b.id], ctx), [c.id, a.id, b.id]);
+    assert.deepEqual(await resolveOrganizersForWrite(db(), `${b.id}, ${c.id},${a.id}`, ctx), [b.id, c.id, a.id]);
+    assert.deepEqual(await resolveOrganizersForWrite(db(), [{ id: b.id }, String(a.id), { id: String(c.id) }], ctx), [b.id, a.id, c.id]);
+    assert.deepEqual(await resolveOrganizersForWrite(db(), [a.id, a.id, b.id], ctx), [a.id, b.id], 'duplicates once');
+    assert.deepEqual(await resolveOrganizersForWrite(db(), { id: c.id }, ctx), [c.id], 'a single unwrapped object works');
+  });
+
+  it('reads [], "", 0 and null as no organizers', async () => {
+    for (const input of [[], '', 0, null, [''], [0, null]]) {
+      assert.deepEqual(await resolveOrganizersForWrite(db(), input, contextOf(admin)), [], JSON.stringify(input));
+    }
+  });
+
+  it('matches inline organizers by name and e-mail case-insensitively, else creates them in order (deviation 10)', async () => {
+    const existing = await makeOrganizer(server, admin, { organizer: 'Festival Team', email: 'team@festival.example' });
+    const known = await makeOrganizer(server, admin, {});
+    const ids = await resolveOrganizersForWrite(db(), [
+      { organizer: 'New One', email: 'new1@example.com' },
+      { id: known.id },
+      { organizer: 'FESTIVAL TEAM', email: 'Team@Festival.example', phone: 'not applied' },
+      { organizer: 'Festival Team', email: 'other@festival.example' },
+      { organizer: 'New Two' },
+    ], contextOf(admin));
+    assert.equal(ids.length, 5);
+    assert.equal(ids[1], known.id);
+    assert.equal(ids[2], existing.id);
+    assert.ok(![existing.id, known.id].includes(ids[3] as number));
+    const names = await Promise.all(ids.map(async (id) => (await server.request(`${ORGANIZERS}/${id}`)).body.organizer));
+    assert.deepEqual(names, ['New One', names[1], 'Festival Team', 'Festival Team', 'New Two']);
+    assert.equal((await server.request(`${ORGANIZERS}/${existing.id}`)).body.phone, undefined, 'a matched organizer is not overwritten');
+  });
+
+  it('rejects unknown or trashed ids, invalid inline organizers and junk, naming organizer, creating nothing', async () => {
+    const trashed = await makeOrganizer(server, admin, {});
+    await server.request(`${ORGANIZERS}/${trashed.id}`, { method: 'DELETE', auth: admin });
+    const before = await db().selectFrom('organizers').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    for (const input of [23_000, [23_000], `1,foo`, trashed.id, { organizer: '' }, [{ email: 'x@example.com' }], [{ organizer: 'Bad', email: 'not-an-email' }], [{ organizer: 'Bad', website: 'foo' }], 'foo', [true], [[1]]]) {
+      await assert.rejects(resolveOrganizersForWrite(db(), input, contextOf(admin)), rejectsNaming('organizer'), JSON.stringify(input));
+    }
+    const after = await db().selectFrom('organizers').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    assert.equal(Number(after.n), Number(before.n));
+  });
+
+  it('inline organizers of contributors get the contributor status rules', async () => {
+    const [id] = await resolveOrganizersForWrite(db(), [{ organizer: 'By contributor', status: 'publish' }], contextOf(contributor, 'contributor'));
+    const organizer = (await server.request(`${ORGANIZERS}/${id}`, { auth: admin })).body;
+    assert.equal(organizer.status, 'pending');
+    assert.equal(organizer.author, String(contributor.id));
+  });
+});
+
+describe('setEventOrganizers, loadEventOrganizers, assertOrganizersExist', () => {
+  it('links in order, re-links in a new order, unlinks; loads per event in link order with stripping', async () => {
+    const [a, b, c] = [await makeOrganizer(server, admin, {}), await makeOrganizer(server, admin, {}), await makeOrganizer(server, admin, { email: 'c@example.com', password: 'pw' })];
+    const first = await insertEventRow(server);
+    const second = await insertEventRow(server);
+    const empty = await insertEventRow(server);
+    await setEventOrganizers(db(), first, [c.id, a.id]);
+    await setEventOrganizers(db(), second, [b.id]);
+    let loaded = await loadEventOrganizers(db(), [first, second, empty], contextOf(null));
+    assert.deepEqual((loaded.get(first) as any[]).map((organizer) => organizer.id), [c.id, a.id]);
+    assert.equal((loaded.get(first) as any[])[0].email, '', 'stripped: the organizer has a password');
+    assert.equal((loaded.get(first) as any[])[0].organizer, c.organizer);
+    assert.deepEqual((loaded.get(second) as any[]).map((organizer) => organizer.id), [b.id]);
+    assert.deepEqual(loaded.get(empty), []);
+    await setEventOrganizers(db(), first, [a.id, b.id, c.id]);
+    loaded = await loadEventOrganizers(db(), [first], contextOf(admin));
+    assert.deepEqual((loaded.get(first) as any[]).map((organizer) => organizer.id), [a.id, b.id, c.id]);
+    await setEventOrganizers(db(), first, []);
+    assert.deepEqual((await loadEventOrganizers(db(), [first], contextOf(admin))).get(first), []);
+    assert.equal((await loadEventOrganizers(db(), [], contextOf(admin))).size, 0);
+  });
+
+  it('assertOrganizersExist names organizer', async () => {
+    const organizer = await makeOrganizer(server, admin, {});
+    await assertOrganizersExist(db(), [organizer.id]);
+    await assert.rejects(assertOrganizersExist(db(), [23_000]), rejectsNaming('organizer'));
+  });
+});
+
+describe('organizers in event writes (through the events routes)', () => {
+  it('creates inline organizers in order, keeps them on updates without organizer, re-orders, unlinks with []', async () => {
+    const known = await makeOrganizer(server, admin, { organizer: 'Known' });
+    const created = await server.request(`${NS}/events`, {
+      method: 'POST',
+      auth: admin,
+      body: { title: 'Fair', start_date: 'tomorrow 10:00', end_date: 'tomorrow 18:00', organizer: [{ organizer: 'Org A' }, { id: known.id }, { organizer: 'Org B', email: 'b@example.com' }] },
+    });
+    assert.equal(created.status, 201, created.text);
+    const names = created.body.organizer.map((organizer: any) => organizer.organizer);
+    assert.deepEqual(names, ['Org A', 'Known', 'Org B']);
+    const eventUrl = `${NS}/events/${created.body.id}`;
+    const untouched = await server.request(eventUrl, { method: 'POST', auth: admin, body: { title: 'Fair 2' } });
+    assert.deepEqual(untouched.body.organizer.map((organizer: any) => organizer.organizer), names, 'omitted means unchanged (deviation 2)');
+    const ids = created.body.organizer.map((organizer: any) => organizer.id);
+    const reordered = await server.request(eventUrl, { method: 'POST', auth: admin, body: { organizer: `${ids[2]},${ids[0]}` } });
+    assert.deepEqual(reordered.body.organizer.map((organizer: any) => organizer.id), [ids[2], ids[0]]);
+    const filtered = await server.request(`${NS}/events?organizer=${ids[2]}`);
+    assert.deepEqual(filtered.body.events.map((event: any) => event.id), [created.body.id]);
+    await server.request(`${ORGANIZERS}/${ids[2]}`, { method: 'DELETE', auth: admin });
+    assert.deepEqual((await server.request(eventUrl)).body.organizer.map((organizer: any) => organizer.id), [ids[0]]);
+    const cleared = await server.request(eventUrl, { method: 'POST', auth: admin, body: { organizer: [] } });
+    assert.deepEqual(cleared.body.organizer, []);
+  });
+});

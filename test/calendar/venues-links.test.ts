@@ -1,0 +1,150 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { assertVenuesExist, loadEmbeddedVenues, resolveVenueForWrite } from '../../src/calendar/venues/venues.links.ts';
+import { startTestServer, type Credentials, type TestServer } from '../helpers/server.ts';
+import { contextOf, makeVenue, NS, VENUES } from './venues-organizers.factories.ts';
+
+let server: TestServer;
+let admin: Credentials;
+let contributor: Credentials;
+let subscriber: Credentials;
+
+before(async () => {
+  server = await startTestServer();
+  admin = await server.admin();
+  contributor = await server.createUser('contributor');
+  subscriber = await server.createUser('subscriber');
+});
+after(async () => server.close());
+
+const db = () => server.server.store.db;
+
+function rejectsNaming(param: string, status = 400) {
+  return (error: any) => {
+    assert.equal(error.status, status);
+    if (status === 400) {
+      assert.equal(error.code, 'rest_invalid_param');
+      assert.deepEqual(Object.keys(error.data.params), [param]);
+    }
+    return true;
+  };
+}
+
+describe('resolveVenueForWrite', () => {
+  it('accepts an id, a numeric string, a one-item list and {id}', async () => {
+    const venue = await makeVenue(server, admin, {});
+    const ctx = contextOf(admin);
+    for (const input of [venue.id, String(venue.id), [venue.id], [String(venue.id)], { id: venue.id }, { id: String(venue.id) }, [{ id: venue.id }], ` ${venue.id}`]) {
+      assert.equal(await resolveVenueForWrite(db(), input, ctx), venue.id, JSON.stringify(input));
+    }
+  });
+
+  it('unlinks with 0, "", null, [] and lists of empty values (deviation 2)', async () => {
+    for (const input of [0, '', '0', null, [], [0, ''], false]) {
+      assert.equal(await resolveVenueForWrite(db(), input, contextOf(admin)), null, JSON.stringify(input));
+    }
+  });
+
+  it('rejects several venues (deviation 13), unknown or trashed ids and junk, naming venue', async () => {
+    const first = await makeVenue(server, admin, {});
+    const second = await makeVenue(server, admin, {});
+    const trashed = await makeVenue(server, admin, {});
+    await server.request(`${VENUES}/${trashed.id}`, { method: 'DELETE', auth: admin });
+    for (const input of [[first.id, second.id], `${first.id},${second.id}`, 23_000, { id: 23_000 }, trashed.id, 'foo', -3, 1.5, true, { id: 'foo' }, [[first.id]]]) {
+      await assert.rejects(resolveVenueForWrite(db(), input, contextOf(admin)), rejectsNaming('venue'), JSON.stringify(input));
+    }
+  });
+
+  it('matches an inline venue to an existing one only when name and address are equal, case-insensitively (deviation 10)', async () => {
+    const existing = await makeVenue(server, admin, { venue: 'Blue Note', address: 'Via Borsieri 37' });
+    const ctx = contextOf(admin);
+    assert.equal(await resolveVenueForWrite(db(), { venue: 'blue note', address: 'VIA BORSIERI 37', city: 'ignored' }, ctx), existing.id);
+    const otherAddress = await resolveVenueForWrite(db(), { venue: 'Blue Note', address: 'Elsewhere 1' }, ctx);
+    assert.notEqual(otherAddress, existing.id);
+    const created = await server.request(`${VENUES}/${otherAddress}`);
+    assert.equal(created.body.venue, 'Blue Note');
+    assert.equal(created.body.address, 'Elsewhere 1');
+    assert.equal(created.body.show_map, true);
+    const noAddress = await resolveVenueForWrite(db(), { venue: 'Blue Note' }, ctx);
+    assert.ok(noAddress !== existing.id && noAddress !== otherAddress);
+    assert.equal(await resolveVenueForWrite(db(), [{ venue: 'BLUE NOTE' }], ctx), noAddress, 'an empty address matches an empty address');
+  });
+
+  it('creates inline venues with the validation of POST /venues, errors naming venue', async () => {
+    const ctx = contextOf(admin);
+    for (const input of [{ city: 'no name' }, { venue: '' }, { venue: 'X', website: 'foo' }, { venue: 'X', geo_lat: 91, geo_lng: 0 }, { venue: 'X', geo_lat: 'NaN', geo_lng: 1 }, { venue: 'X', geo_lat: 45 }, { venue: 'X', show_map: 'yes' }, { venue: 'X', status: 'bogus' }, { venue: 'X', image: 'foo bar' }, { venue: 'X', author: 23_000 }]) {
+      await assert.rejects(resolveVenueForWrite(db(), input, ctx), rejectsNaming('venue'), JSON.stringify(input));
+    }
+    const id = await resolveVenueForWrite(db(), { venue: 'Inline Geo', geo_lat: '45.69', geo_lng: '9.67', show_map: 'false', zip: 24121 }, ctx);
+    const venue = (await server.request(`${VENUES}/${id}`)).body;
+    assert.equal(venue.geo_lat, 45.69);
+    assert.equal(venue.show_map, false);
+    assert.equal(venue.zip, '24121');
+  });
+
+  it('creates with the rights and status rules of POST /venues', async () => {
+    const id = await resolveVenueForWrite(db(), { venue: 'Contributor inline', status: 'publish' }, contextOf(contributor, 'contributor'));
+    const venue = (await server.request(`${VENUES}/${id}`, { auth: admin })).body;
+    assert.equal(venue.status, 'pending');
+    assert.equal(venue.author, String(contributor.id));
+    await assert.rejects(resolveVenueForWrite(db(), { venue: 'Subscriber inline' }, contextOf(subscriber, 'subscriber')), rejectsNaming('venue', 403));
+    await assert.rejects(
+      resolveVenueForWrite(db(), { venue: 'Not mine', author: admin.id }, contextOf(contributor, 'contributor')),
+      (error: any) => error.status === 403 && error.code === 'rest_forbidden',
+    );
+  });
+});
+
+describe('loadEmbeddedVenues and assertVenuesExist', () => {
+  it('returns list representations keyed by id, stripped when the venue has a password whatever the caller', async () => {
+    const open = await makeVenue(server, admin, { venue: 'Open', address: 'Open St' });
+    const locked = await makeVenue(server, admin, { venue: 'Locked', address: 'Locked St', password: 'pw' });
+    const loaded = await loadEmbeddedVenues(db(), [open.id, locked.id, 23_000], contextOf(admin));
+    assert.deepEqual([...loaded.keys()].sort(), [open.id, locked.id].sort());
+    const openItem = loaded.get(open.id) as any;
+    assert.equal(openItem.address, 'Open St');
+    assert.equal('json_ld' in openItem, false);
+    assert.deepEqual(Object.keys(openItem), Object.keys((await server.request(`${VENUES}/${open.id}`)).body).filter((key) => key !== 'json_ld'));
+    const lockedItem = loaded.get(locked.id) as any;
+    assert.equal(lockedItem.venue, 'Locked');
+    assert.equal(lockedItem.address, '');
+    assert.equal((await loadEmbeddedVenues(db(), [], contextOf(null))).size, 0);
+  });
+
+  it('assertVenuesExist names venue for an unknown id', async () => {
+    const venue = await makeVenue(server, admin, {});
+    await assertVenuesExist(db(), [venue.id]);
+    await assertVenuesExist(db(), []);
+    await assert.rejects(assertVenuesExist(db(), [venue.id, 23_000]), rejectsNaming('venue'));
+  });
+});
+
+describe('venues in event writes (through the events routes)', () => {
+  it('links, embeds, unlinks, and trashing the venue removes it from the event', async () => {
+    const created = await server.request(`${NS}/events`, {
+      method: 'POST',
+      auth: admin,
+      body: { title: 'Concert', start_date: 'tomorrow 20:00', end_date: 'tomorrow 22:00', venue: { venue: 'Inline Hall', address: 'Hall St 1', city: 'Bergamo' } },
+    });
+    assert.equal(created.status, 201, created.text);
+    assert.equal(created.body.venue.venue, 'Inline Hall');
+    assert.equal(created.body.venue.city, 'Bergamo');
+    const venueId = created.body.venue.id;
+    const again = await server.request(`${NS}/events`, {
+      method: 'POST',
+      auth: admin,
+      body: { title: 'Concert 2', start_date: 'tomorrow 20:00', end_date: 'tomorrow 22:00', venue: { venue: 'inline hall', address: 'hall st 1' } },
+    });
+    assert.equal(again.body.venue.id, venueId, 'matched by name and address');
+    const several = await server.request(`${NS}/events/${created.body.id}`, { method: 'POST', auth: admin, body: { venue: [venueId, venueId + 1000] } });
+    assert.equal(several.status, 400);
+    assert.equal(several.body.code, 'rest_invalid_param');
+    const unlinked = await server.request(`${NS}/events/${created.body.id}`, { method: 'POST', auth: admin, body: { venue: 0 } });
+    assert.deepEqual(unlinked.body.venue, []);
+    await server.request(`${NS}/events/${created.body.id}`, { method: 'POST', auth: admin, body: { venue: venueId } });
+    assert.equal((await server.request(`${VENUES}?event=${created.body.id}`)).body.total, 1);
+    await server.request(`${VENUES}/${venueId}`, { method: 'DELETE', auth: admin });
+    assert.deepEqual((await server.request(`${NS}/events/${created.body.id}`)).body.venue, []);
+    assert.deepEqual((await server.request(`${NS}/events/${again.body.id}`)).body.venue, []);
+  });
+});
