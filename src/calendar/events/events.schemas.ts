@@ -17,12 +17,14 @@ const DateArg = (description: string) =>
   });
 
 export const ListEventsQuerySchema = Type.Object({
-  page: Type.Integer({ minimum: 1, default: 1, description: 'The archive page to return' }),
-  per_page: Type.Integer({
-    minimum: 1,
-    default: DEFAULT_PER_PAGE,
-    description: `The number of events to return on each page (at most ${MAX_PER_PAGE}; larger values are capped)`,
-  }),
+  page: Type.Optional(Type.Integer({ minimum: 1, default: 1, description: 'The archive page to return' })),
+  per_page: Type.Optional(
+    Type.Integer({
+      minimum: 1,
+      default: DEFAULT_PER_PAGE,
+      description: `The number of events to return on each page (at most ${MAX_PER_PAGE}; larger values are capped)`,
+    }),
+  ),
   start_date: Type.Optional(DateArg('Events that start on or after this date (default: events still running today)')),
   end_date: Type.Optional(DateArg('Events that end on or before this date (default: starting within 24 months)')),
   search: Type.Optional(Type.String({ minLength: 1, description: 'Words that must all appear in the title, excerpt or description' })),

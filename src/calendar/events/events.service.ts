@@ -8,7 +8,7 @@ import type { Database } from '../../platform/db/schema.ts';
 import { AppError, PlatformErrors } from '../../platform/errors.ts';
 import { assertOrganizersExist, loadEventOrganizers, resolveOrganizersForWrite, setEventOrganizers } from '../organizers/organizers.links.ts';
 import type { RequestContext } from '../shared/context.ts';
-import { endOfDay, fromWallTime, isValidZoneName, nowIn, parseDate, plusCalendar, startOfDay, type Stamp, type ZonedMoment } from '../shared/dates.ts';
+import { endOfDay, fromInstant, fromWallTime, isValidZoneName, nowIn, parseDate, plusCalendar, startOfDay, type Stamp, type ZonedMoment } from '../shared/dates.ts';
 import { sanitizeContent, sanitizeText } from '../shared/html.ts';
 import { loadImages, resolveImageForWrite } from '../shared/images.ts';
 import { archiveLinks, echoPairs, isBeyondLastPage, pageWindow, totalPages, type QueryPairs } from '../shared/pagination.ts';
@@ -39,6 +39,7 @@ import {
 } from './events.repository.ts';
 import {
   DEFAULT_GEOLOC_RADIUS_KM,
+  DEFAULT_PER_PAGE,
   MAX_PER_PAGE,
   type CreateEventBody,
   type DeleteEventQuery,
@@ -114,16 +115,17 @@ export class EventsService {
 
   async listEvents(query: ListEventsQuery, caller: Caller): Promise<EventList> {
     const now = this.now();
-    const perPage = Math.min(MAX_PER_PAGE, query.per_page);
+    const page = query.page ?? 1;
+    const perPage = Math.min(MAX_PER_PAGE, query.per_page ?? DEFAULT_PER_PAGE);
     const filter = await this.listFilter(query, caller, now);
     const total = await countEvents(this.db, filter);
     const pages = totalPages(total, perPage);
-    if (isBeyondLastPage(query.page, total, perPage)) throw errors.pageNotFound();
-    const { limit, offset } = pageWindow(query.page, perPage);
+    if (isBeyondLastPage(page, total, perPage)) throw errors.pageNotFound();
+    const { limit, offset } = pageWindow(page, perPage);
     const rows = total === 0 ? [] : await listEventRows(this.db, filter, limit, offset);
     const events = await this.represent(rows, caller, now);
     const unlocked = await Promise.all(rows.map((row) => this.isUnlocked(row, query.password, query.context, caller, 'list', now)));
-    const links = archiveLinks(`${this.urls.namespaceUrl}/events/`, this.echo(query, perPage, caller.user), query.page, pages);
+    const links = archiveLinks(`${this.urls.namespaceUrl}/events/`, this.echo(query, perPage, caller.user), page, pages);
     return {
       events: events.map((event, index) => (unlocked[index] ? event : stripProtectedEvent(event))),
       ...links,
@@ -180,9 +182,10 @@ export class EventsService {
     const endBefore = bound('ends_before', endOfDay);
     const endAfter = bound('ends_after', endOfDay);
 
-    if (query.include !== undefined) {
+    const include = query.include === undefined ? [] : parseIdList(query.include, 'include');
+    if (include.length > 0) {
       // Deviation 6: include ignores every date filter.
-      filter.includeIds = parseIdList(query.include, 'include');
+      filter.includeIds = include;
     } else {
       Object.assign(filter, { startFrom, endTo, startBefore, startAfter, endBefore, endAfter });
       const relative = RELATIVE_BOUNDS.some((name) => query[name] !== undefined);
@@ -377,8 +380,7 @@ export class EventsService {
     if (body.date_utc !== undefined) {
       const moment = this.parseWriteDate('date_utc', body.date_utc, 'UTC', now);
       if (body.date !== undefined) this.parseWriteDate('date', body.date, site, now);
-      const local = fromWallTime(moment.utc, 'UTC');
-      return { date: nowIn(site, new Date(local?.epochMs ?? moment.epochMs)).local, date_utc: moment.utc };
+      return { date: fromInstant(moment.epochMs, site)?.local ?? moment.utc, date_utc: moment.utc };
     }
     if (body.date !== undefined) {
       const moment = this.parseWriteDate('date', body.date, site, now);
