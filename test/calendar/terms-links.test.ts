@@ -193,6 +193,8 @@ describe('term counts and the links events use', () => {
       assert.ok('tags' in tooMany.data.params);
       const tooLong = await rejection(resolve('ü'.repeat(201)));
       assert.ok('tags' in tooLong.data.params);
+      const nul = await rejection(resolve('a\u0000b'));
+      assert.ok('tags' in nul.data.params);
       const markupOnly = await rejection(resolve('<i></i>'));
       assert.ok('tags' in markupOnly.data.params);
     });

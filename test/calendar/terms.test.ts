@@ -546,6 +546,62 @@ describe('categories and tags endpoints', () => {
     }
   });
 
+  describe('hostile input', () => {
+    const hostile = [
+      '',
+      ' ',
+      'foo',
+      '-1',
+      '0',
+      '1e400',
+      '99999999999999999999',
+      "' OR 1=1 --",
+      '"; DROP TABLE terms; --',
+      '<script>alert(1)</script>',
+      '%',
+      '_',
+      '\\',
+      '\u0000',
+      'é日本🎉',
+      'x'.repeat(10_000),
+      '1,2,foo,,',
+    ];
+    const listArgs = ['page', 'per_page', 'search', 'exclude', 'include', 'order', 'orderby', 'hide_empty', 'parent', 'post', 'event', 'slug', 'translation_language'];
+
+    it('answers every list argument with 200 or 400, never a 5xx', async () => {
+      for (const collection of ['categories', 'tags']) {
+        for (const arg of listArgs) {
+          for (const value of hostile) {
+            const single = await server.request(`${NS}/${collection}?${new URLSearchParams({ [arg]: value })}`);
+            assert.ok([200, 400].includes(single.status), `${collection} ${arg}=${value.slice(0, 20)}: ${single.status}`);
+          }
+          const repeated = await server.request(`${NS}/${collection}?${arg}[]=1&${arg}[]=foo`);
+          assert.ok([200, 400].includes(repeated.status), `${arg}[]: ${repeated.status}`);
+        }
+      }
+    });
+
+    it('answers hostile write bodies with 201 or 400 and stores them harmlessly', async () => {
+      const values: unknown[] = [...hostile, 42, -1, 1.5, true, null, [], ['a'], { a: 1 }];
+      for (const collection of ['categories', 'tags'] as const) {
+        for (const field of ['name', 'description', 'slug', 'parent']) {
+          for (const value of values) {
+            const body = { name: unique('hostile'), [field]: value };
+            const created = await server.request(`${NS}/${collection}`, { method: 'POST', auth: admin, body });
+            assert.ok([201, 400].includes(created.status), `${collection} ${field}=${JSON.stringify(value).slice(0, 20)}: ${created.status}`);
+            if (created.status === 201) {
+              assert.ok(!JSON.stringify(created.body).includes('<script'));
+            }
+          }
+        }
+        const raw = await server.request(`${NS}/${collection}`, { method: 'POST', auth: admin, body: '{"name":', headers: { 'content-type': 'application/json' } });
+        assert.equal(raw.status, 400);
+        const array = await server.request(`${NS}/${collection}`, { method: 'POST', auth: admin, body: [1, 2] });
+        assert.equal(array.status, 400);
+      }
+    });
+  });
+
   it('lists the routes in the namespace index', async () => {
     const index = await server.request(`${NS}/`);
     const keys = Object.keys(index.body.routes).filter((key) => /categories|tags/.test(key));

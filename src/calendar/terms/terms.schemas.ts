@@ -79,14 +79,17 @@ export const TagListSchema = termListSchema(TAGS, TagSchema);
 /** The archive envelope; its term key is `categories` or `tags`. */
 export type TermList = Static<typeof CategoryListSchema>;
 
+/** Text without NUL characters, which PostgreSQL cannot store or compare. */
+export const NO_NUL = '^[^\\u0000]*$';
+
 const NonEmpty = (description: string, maxLength?: number) =>
-  Type.String({ minLength: 1, ...(maxLength === undefined ? {} : { maxLength }), description });
+  Type.String({ minLength: 1, pattern: NO_NUL, ...(maxLength === undefined ? {} : { maxLength }), description });
 
 /**
  * A list of terms: CSV or array, read with `parseList`. (wire.ts `ListSchema` carries OpenAPI
  * `style`/`explode`, which the app's strict AJV refuses in a querystring schema.)
  */
-const TermListArg = (description: string) => Type.Array(Type.String(), { description });
+const TermListArg = (description: string) => Type.Array(Type.String({ pattern: NO_NUL }), { description });
 
 const IdReference = (description: string) => Type.Integer({ minimum: 1, description });
 

@@ -174,6 +174,7 @@ const MAX_TERM_ITEMS = 500;
 export function termItems(value: unknown, param: string): string[] {
   const items = parseList(value);
   if (items.length > MAX_TERM_ITEMS) throw invalidParam(param, `${param} may name at most ${MAX_TERM_ITEMS} terms.`);
+  if (items.some((item) => item.includes('\u0000'))) throw invalidParam(param, `${param} must not contain NUL characters.`);
   return items;
 }
 
