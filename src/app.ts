@@ -6,6 +6,7 @@ import type { Logger } from 'pino';
 import { calendarPlugin, NAMESPACE } from './calendar/calendar.plugin.ts';
 import { sendWpError } from './calendar/errors.ts';
 import type { Config } from './config/config.ts';
+import { entityManagementPlugin } from './entity-management/entity-management.plugin.ts';
 import { accessPlugin } from './platform/auth/access.plugin.ts';
 import { Authenticator } from './platform/auth/authenticate.ts';
 import { FailureThrottle } from './platform/auth/throttle.ts';
@@ -78,6 +79,7 @@ export async function buildApp({ config, store, logger }: AppDependencies): Prom
       await api.register(indexRoutes, { config, namespaces: [NAMESPACE] });
       await api.register(healthRoutes, { store });
       await api.register(calendarPlugin, { prefix: `/${NAMESPACE}`, config, store });
+      await api.register(entityManagementPlugin, { prefix: '/apiservice/api/services', store });
       await api.register(soapPlugin, { config, store, authenticator });
     },
     { prefix: config.basePath },

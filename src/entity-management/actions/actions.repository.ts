@@ -1,0 +1,55 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../../platform/db/schema.ts';
+import type { ActionTable } from '../entity-management.tables.ts';
+
+type Db = Kysely<Database>;
+
+export async function listActionRows(db: Db): Promise<ActionTable[]> {
+  return db.selectFrom('em_actions').selectAll().orderBy('code').execute();
+}
+
+/** Inserts the actions whose code is not taken yet; returns how many were new. */
+export async function insertMissingActions(db: Db, rows: readonly ActionTable[]): Promise<number> {
+  let inserted = 0;
+  for (const row of rows) {
+    const result = await db
+      .insertInto('em_actions')
+      .values(row)
+      .onConflict((conflict) => conflict.column('code').doNothing())
+      .executeTakeFirst();
+    inserted += Number(result.numInsertedOrUpdatedRows ?? 0n);
+  }
+  return inserted;
+}
+
+/** Writes one action as given (checked only when loaded): the back-end's write path for definitions. */
+export async function saveAction(db: Db, row: ActionTable): Promise<void> {
+  await db
+    .insertInto('em_actions')
+    .values(row)
+    .onConflict((conflict) =>
+      conflict.column('code').doUpdateSet({
+        description: row.description,
+        params: row.params,
+        command: row.command,
+        updated_at: row.updated_at,
+      }),
+    )
+    .execute();
+}
+
+/** The stamp every process compares with its own to notice changed definitions. */
+export async function readDefinitionsVersion(db: Db): Promise<number> {
+  const row = await db.selectFrom('em_definitions_version').select('version').where('id', '=', 1).executeTakeFirstOrThrow();
+  return row.version;
+}
+
+export async function bumpDefinitionsVersion(db: Db): Promise<number> {
+  const row = await db
+    .updateTable('em_definitions_version')
+    .set((eb) => ({ version: eb('version', '+', 1) }))
+    .where('id', '=', 1)
+    .returning('version')
+    .executeTakeFirstOrThrow();
+  return row.version;
+}

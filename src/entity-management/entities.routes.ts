@@ -1,0 +1,215 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { SwaggerTransform } from '@fastify/swagger';
+import type { FastifyInstance } from 'fastify';
+import Type from 'typebox';
+import {
+  createEntity,
+  deleteEntity,
+  getEntity,
+  listEntities,
+  updateEntity,
+  type EntityContext,
+  type ListRequest,
+} from './entities.service.ts';
+import { envelope } from './envelope.ts';
+import {
+  DeleteEntityQuerySchema,
+  EntityBodySchema,
+  EnvelopeSchema,
+  GetEntityQuerySchema,
+  KeyParamsSchema,
+  ListEntitiesQuerySchema,
+  RECORD_EXAMPLE,
+  RecordSchema,
+  SECURITY,
+  TypeParamsSchema,
+  errorResponses,
+} from './schemas.ts';
+
+export interface EntitiesRoutesOptions {
+  readonly context: EntityContext;
+  /** Path segments of the types known at start, offered as choices in the docs UI. */
+  readonly segments: readonly string[];
+}
+
+const FILTER = /^filter\[(.+)\]$/s;
+
+function filtersOf(query: Readonly<Record<string, unknown>>): ListRequest['filters'] {
+  return Object.entries(query).flatMap(([name, value]) => {
+    const field = FILTER.exec(name)?.[1];
+    return field === undefined ? [] : [[field, value as string | string[]] as const];
+  });
+}
+
+/** The OpenAPI document shows the spec's parameter names (`entity-type`, `entity-key`) and the type choices. */
+function specParamNames(segments: readonly string[]): SwaggerTransform {
+  return ({ schema, url }) => {
+    const withKey = url.includes(':entityKey');
+    const params = Type.Object({
+      'entity-type': Type.String({ enum: [...segments], description: 'The entity type (its readable name is accepted too).' }),
+      ...(withKey ? { 'entity-key': Type.String({ description: 'The record key.' }) } : {}),
+    });
+    return {
+      url: url.replace(':entityType', '{entity-type}').replace(':entityKey', '{entity-key}'),
+      schema: { ...schema, params },
+    };
+  };
+}
+
+const RecordEnvelope = EnvelopeSchema(RecordSchema, {
+  messages: [{ level: 'info', code: 'OK', text: '1 record' }],
+  payload: RECORD_EXAMPLE,
+});
+const ListEnvelope = EnvelopeSchema(Type.Array(RecordSchema), {
+  messages: [
+    { level: 'info', code: 'OK', text: '1 of 36 records', meta: { page: 1, per_page: 20, total: 36, total_pages: 2 } },
+  ],
+  payload: [RECORD_EXAMPLE],
+});
+const DeletedEnvelope = EnvelopeSchema(Type.Null(), {
+  messages: [{ level: 'info', code: 'DELETED', text: 'Record C0001 deleted' }],
+  payload: null,
+});
+
+/** One route per verb for every entity type; the type is data, resolved per request. */
+export async function entitiesRoutes(app: FastifyInstance, { context, segments }: EntitiesRoutesOptions): Promise<void> {
+  const typed = app.withTypeProvider<TypeBoxTypeProvider>();
+  const read = { access: 'entities_read', swaggerTransform: specParamNames(segments) } as const;
+  const write = { access: 'entities_write', swaggerTransform: specParamNames(segments) } as const;
+  const tags = ['entity-management'];
+
+  typed.get('/:entityType', {
+    config: read,
+    schema: {
+      operationId: 'listEntities',
+      tags,
+      summary: 'List records of a type',
+      description:
+        'Paged, sorted (`sort`, `-` for descending), projected (`fields`) and filtered: `filter[FieldName]=value` ' +
+        '(exact match, repeatable over fields; `filter[key]` too) and `q` (substring of any text field). ' +
+        'The total is in the first message’s `meta` and in `X-Total-Count`.',
+      security: SECURITY,
+      params: TypeParamsSchema,
+      querystring: ListEntitiesQuerySchema,
+      response: { 200: ListEnvelope, ...errorResponses(400, 401, 403, 404, 429) },
+    },
+    handler: async (request, reply) => {
+      const { query } = request;
+      const { records, meta } = await listEntities(context, request.params.entityType, {
+        page: query.page,
+        perPage: query.per_page,
+        fields: query.fields,
+        sort: query.sort,
+        q: query.q,
+        filters: filtersOf(query),
+      });
+      void reply.header('x-total-count', String(meta.total));
+      return envelope(records, { level: 'info', code: 'OK', text: `${records.length} of ${meta.total} records`, meta });
+    },
+  });
+
+  typed.post('/:entityType', {
+    config: write,
+    schema: {
+      operationId: 'createEntity',
+      tags,
+      summary: 'Create a record (key required)',
+      security: SECURITY,
+      params: TypeParamsSchema,
+      body: EntityBodySchema,
+      response: { 201: RecordEnvelope, ...errorResponses(400, 401, 403, 404, 409, 413, 429) },
+    },
+    handler: async (request, reply) => {
+      const record = await createEntity(context, request.params.entityType, request.body);
+      void reply.code(201);
+      return envelope(record, { level: 'info', code: 'CREATED', text: `Record ${String(record.key)} created` });
+    },
+  });
+
+  typed.put('/:entityType', {
+    config: write,
+    schema: {
+      operationId: 'updateEntity',
+      tags,
+      summary: 'Update the record whose key is in the body (partial merge)',
+      security: SECURITY,
+      params: TypeParamsSchema,
+      body: EntityBodySchema,
+      response: { 200: RecordEnvelope, ...errorResponses(400, 401, 403, 404, 413, 429) },
+    },
+    handler: async (request) => {
+      const record = await updateEntity(context, request.params.entityType, undefined, request.body);
+      return envelope(record, { level: 'info', code: 'UPDATED', text: `Record ${String(record.key)} updated` });
+    },
+  });
+
+  typed.delete('/:entityType', {
+    config: write,
+    schema: {
+      operationId: 'deleteEntity',
+      tags,
+      summary: 'Delete the record given by the query parameter entity-key',
+      security: SECURITY,
+      params: TypeParamsSchema,
+      querystring: DeleteEntityQuerySchema,
+      response: { 200: DeletedEnvelope, ...errorResponses(400, 401, 403, 404, 429) },
+    },
+    handler: async (request) => {
+      const key = request.query['entity-key'];
+      await deleteEntity(context, request.params.entityType, key);
+      return envelope(null, { level: 'info', code: 'DELETED', text: `Record ${key} deleted` });
+    },
+  });
+
+  typed.get('/:entityType/:entityKey', {
+    config: read,
+    schema: {
+      operationId: 'getEntityById',
+      tags,
+      summary: 'One record by key, optionally restricted to some fields',
+      security: SECURITY,
+      params: KeyParamsSchema,
+      querystring: GetEntityQuerySchema,
+      response: { 200: RecordEnvelope, ...errorResponses(400, 401, 403, 404, 429) },
+    },
+    handler: async (request) => {
+      const record = await getEntity(context, request.params.entityType, request.params.entityKey, request.query.fields);
+      return envelope(record, { level: 'info', code: 'OK', text: '1 record' });
+    },
+  });
+
+  typed.put('/:entityType/:entityKey', {
+    config: write,
+    schema: {
+      operationId: 'updateEntityByKey',
+      tags,
+      summary: 'Update a record by key (partial merge; a different body key is KEY_MISMATCH)',
+      security: SECURITY,
+      params: KeyParamsSchema,
+      body: EntityBodySchema,
+      response: { 200: RecordEnvelope, ...errorResponses(400, 401, 403, 404, 413, 429) },
+    },
+    handler: async (request) => {
+      const { entityType, entityKey } = request.params;
+      const record = await updateEntity(context, entityType, entityKey, request.body);
+      return envelope(record, { level: 'info', code: 'UPDATED', text: `Record ${entityKey} updated` });
+    },
+  });
+
+  typed.delete('/:entityType/:entityKey', {
+    config: write,
+    schema: {
+      operationId: 'deleteEntityByKey',
+      tags,
+      summary: 'Delete a record by key',
+      security: SECURITY,
+      params: KeyParamsSchema,
+      response: { 200: DeletedEnvelope, ...errorResponses(400, 401, 403, 404, 429) },
+    },
+    handler: async (request) => {
+      const { entityType, entityKey } = request.params;
+      await deleteEntity(context, entityType, entityKey);
+      return envelope(null, { level: 'info', code: 'DELETED', text: `Record ${entityKey} deleted` });
+    },
+  });
+}

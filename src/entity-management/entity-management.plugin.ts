@@ -1,0 +1,37 @@
+import type { FastifyInstance } from 'fastify';
+import type { Store } from '../platform/db/database.ts';
+import { PlatformErrors } from '../platform/errors.ts';
+import { actionsRoutes } from './actions/actions.routes.ts';
+import { Definitions } from './definitions.ts';
+import { entitiesRoutes } from './entities.routes.ts';
+import { sendEnvelopeError } from './envelope.ts';
+import { sqlBackend } from './provider/sql/sql-provider.ts';
+import { toTypeSchema } from './schemas.ts';
+import { seedDefinitions } from './seed/definitions.seed.ts';
+
+export interface EntityManagementOptions {
+  readonly store: Store;
+}
+
+/**
+ * The entity-management surface (`/apiservice/api/services`): seeds the
+ * back-end's definitions on first start, loads them, serves records and
+ * actions, renders every error in the `{messages, payload}` envelope, and
+ * follows definition changes made by other processes.
+ */
+export async function entityManagementPlugin(app: FastifyInstance, { store }: EntityManagementOptions): Promise<void> {
+  await seedDefinitions(store);
+  const definitions = await Definitions.load(store.db, app.log);
+  const context = { backend: sqlBackend(store), definitions };
+
+  app.setErrorHandler(sendEnvelopeError);
+  app.setNotFoundHandler(async (request, reply) => sendEnvelopeError(PlatformErrors.noRoute(), request, reply));
+
+  const types = definitions.current.catalog.mappings.map((mapping) => mapping.type);
+  for (const type of types) app.addSchema(toTypeSchema(type));
+  await app.register(entitiesRoutes, { prefix: '/entity-management', context, segments: types.map((type) => type.segment) });
+  await app.register(actionsRoutes, { prefix: '/actions', context });
+
+  const timer = definitions.watch();
+  app.addHook('onClose', async () => clearInterval(timer));
+}

@@ -1,0 +1,82 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { ValidationError, classifyError } from '../platform/http/classify-error.ts';
+import { ERROR_STATUS, isErrorCode, type ErrorCode } from './errors.ts';
+
+export type Level = 'info' | 'warning' | 'error';
+
+export interface ListMeta {
+  readonly page: number;
+  readonly per_page: number;
+  readonly total: number;
+  readonly total_pages: number;
+}
+
+export interface Message {
+  readonly level: Level;
+  readonly code: string;
+  readonly text: string;
+  readonly meta?: ListMeta;
+  readonly details?: Readonly<Record<string, unknown>>;
+}
+
+/** Every response of this surface, success or failure. */
+export interface Envelope<T> {
+  readonly messages: Message[];
+  readonly payload: T;
+}
+
+export function envelope<T>(payload: T, message: Message): Envelope<T> {
+  return { messages: [message], payload };
+}
+
+/** Platform errors carry their own codes; here they become this surface's, by status. */
+const CODE_BY_STATUS: Readonly<Record<number, ErrorCode>> = {
+  400: 'INVALID_PARAMETER',
+  401: 'UNAUTHORIZED',
+  403: 'FORBIDDEN',
+  404: 'ROUTE_NOT_FOUND',
+  413: 'PAYLOAD_TOO_LARGE',
+  415: 'UNSUPPORTED_MEDIA_TYPE',
+  429: 'TOO_MANY_REQUESTS',
+};
+
+function validationDetails(error: ValidationError): Record<string, string> {
+  return Object.fromEntries([
+    ...Object.entries(error.invalid),
+    ...error.missing.map((name) => [name, 'is required'] as const),
+  ]);
+}
+
+/** Any error → its status, headers and error envelope. A 500 says only "internal error" and the request id. */
+export function toErrorEnvelope(
+  error: unknown,
+  requestId: string,
+): { status: number; headers: Readonly<Record<string, string>>; body: Envelope<null> } {
+  const appError = classifyError(error);
+  const code: ErrorCode = isErrorCode(appError.code)
+    ? appError.code
+    : appError.status >= 500
+      ? 'INTERNAL_ERROR'
+      : (CODE_BY_STATUS[appError.status] ?? 'INVALID_PARAMETER');
+  const status = ERROR_STATUS[code];
+  if (status >= 500) {
+    return {
+      status,
+      headers: {},
+      body: envelope(null, { level: 'error', code, text: 'internal error', details: { request_id: requestId } }),
+    };
+  }
+  const details = appError instanceof ValidationError ? validationDetails(appError) : appError.data;
+  const message: Message =
+    Object.keys(details).length === 0
+      ? { level: 'error', code, text: appError.message }
+      : { level: 'error', code, text: appError.message, details };
+  return { status, headers: appError.headers, body: envelope(null, message) };
+}
+
+/** The error handler of the entity-management scope. */
+export async function sendEnvelopeError(error: unknown, request: FastifyRequest, reply: FastifyReply): Promise<void> {
+  const { status, headers, body } = toErrorEnvelope(error, request.id);
+  if (status >= 500) request.log.error({ err: error }, 'request failed');
+  await reply.code(status).headers(headers).type('application/json; charset=utf-8').send(body);
+}

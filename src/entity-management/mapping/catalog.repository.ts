@@ -1,0 +1,57 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../../platform/db/schema.ts';
+import type { EntityTypeTable, FieldTable } from '../entity-management.tables.ts';
+import { DefinitionError } from '../definition-error.ts';
+import { FIELD_TYPES, type EntityTypeDefinition, type FieldType } from './catalog.ts';
+
+type Db = Kysely<Database>;
+
+function isFieldType(value: string): value is FieldType {
+  return (FIELD_TYPES as readonly string[]).includes(value);
+}
+
+/** Every entity type with its fields, in their declared order. A field of an unknown type is a `DefinitionError`. */
+export async function listEntityTypes(db: Db): Promise<EntityTypeDefinition[]> {
+  const types = await db.selectFrom('em_entity_types').selectAll().orderBy('position').orderBy('code').execute();
+  const fields = await db.selectFrom('em_fields').selectAll().orderBy('entity_code').orderBy('position').orderBy('code').execute();
+  return types.map((type) => ({
+    code: type.code,
+    name: type.name,
+    segment: type.segment,
+    description: type.description,
+    fields: fields
+      .filter((field) => field.entity_code === type.code)
+      .map((field) => {
+        if (!isFieldType(field.type)) {
+          throw new DefinitionError(`${type.code}.${field.code}`, `unknown field type "${field.type}"`);
+        }
+        return { code: field.code, name: field.name, type: field.type, description: field.description };
+      }),
+  }));
+}
+
+/** Inserts the types and fields that are not there yet; returns how many rows were new. */
+export async function insertMissingEntityTypes(
+  db: Db,
+  types: readonly EntityTypeTable[],
+  fields: readonly FieldTable[],
+): Promise<number> {
+  let inserted = 0;
+  for (const type of types) {
+    const result = await db
+      .insertInto('em_entity_types')
+      .values(type)
+      .onConflict((conflict) => conflict.column('code').doNothing())
+      .executeTakeFirst();
+    inserted += Number(result.numInsertedOrUpdatedRows ?? 0n);
+  }
+  for (const field of fields) {
+    const result = await db
+      .insertInto('em_fields')
+      .values(field)
+      .onConflict((conflict) => conflict.columns(['entity_code', 'code']).doNothing())
+      .executeTakeFirst();
+    inserted += Number(result.numInsertedOrUpdatedRows ?? 0n);
+  }
+  return inserted;
+}
