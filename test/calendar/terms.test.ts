@@ -216,6 +216,7 @@ describe('categories and tags endpoints', () => {
       const ids = async (query: string) => (await list('tags', `hide_empty=0&${query}`)).body.tags.map((t: any) => t.id);
       assert.deepEqual(await ids(`slug=${term.slug}`), [term.id]);
       assert.deepEqual(await ids(`slug=${prefix}-it`), [term.id]);
+      assert.deepEqual(await ids(`slug=${encodeURIComponent(`${prefix.toUpperCase()} IT`)}`), [term.id]);
       assert.deepEqual(await ids(`slug=${prefix}-nope`), []);
       invalid(await list('tags', 'slug='), 'slug');
       invalid(await list('tags', 'translation_language=fr'), 'translation_language');

@@ -223,7 +223,8 @@ export async function listTerms(
     ...(exclude === undefined ? {} : { exclude }),
     ...(parentId === undefined ? {} : { parentId }),
     ...(event ?? post) === undefined ? {} : { eventId: (event ?? post)! },
-    ...(query.slug === undefined ? {} : { slug: query.slug }),
+    // WordPress sanitizes the slug it looks for (`Foo Bar` finds `foo-bar`).
+    ...(query.slug === undefined ? {} : { slug: sanitizeSlug(query.slug) || query.slug }),
   };
   const order: repository.TermListOrder = {
     by: query.orderby ?? 'name',
