@@ -4,6 +4,7 @@ import { ConfigError, loadConfig, type Config } from '../config/config.ts';
 import { closeOnSignals, startServer } from '../server.ts';
 import { AppError } from '../platform/errors.ts';
 import { createDb, migrateToLatest, type Store } from '../platform/db/database.ts';
+import { seedDemoRecords } from '../entity-management/seed/demo.seed.ts';
 import {
   addUser,
   createToken,
@@ -66,6 +67,17 @@ const COMMANDS: Record<string, Command> = {
     run: async (_options, config) => {
       const applied = await withStore(config, async (store) => migrateToLatest(store.db));
       out(applied.length === 0 ? 'schema up to date' : `applied: ${applied.join(', ')}`);
+    },
+  },
+  seed: {
+    usage: 'almanac seed --demo      load demo data (entity-management records); existing records are kept',
+    options: { demo: { type: 'boolean' } },
+    run: async (options, config) => {
+      if (options.demo !== true) throw new UsageError('nothing to seed: pass --demo');
+      await withStore(config, async (store) => {
+        const entities = await seedDemoRecords(store);
+        out(`entity records: ${entities.created} created, ${entities.existing} already there`);
+      });
     },
   },
   'users add': {
