@@ -311,6 +311,12 @@ describe('event writes', () => {
         const response = await create(body);
         assert.ok(response.status >= 400 && response.status < 500, `${JSON.stringify(body).slice(0, 60)} → ${response.status}`);
       }
+      for (const body of [{ title: 'a\u0000b' }, { description: '\u0000' }, { website: 'http://a.example/\u0000' }, { image: 'http://a.example/\u0000.png' }, { cost: 'x\u0000' }]) {
+        const response = await create(body);
+        assert.equal(response.status, 400, JSON.stringify(body));
+      }
+      assert.equal((await server.request(`${EVENTS}?search=a%00b`)).status, 400);
+      assert.equal((await server.request(`${EVENTS}/by-slug/a%00b`)).status, 400);
       const notJson = await server.request(EVENTS, { method: 'POST', auth: admin, body: '{"title":', headers: { 'content-type': 'application/json' } });
       assert.equal(notJson.body.code, 'rest_invalid_json');
     });

@@ -2,7 +2,7 @@ import Type, { type Static } from 'typebox';
 import { POST_STATUSES } from '../shared/permissions.ts';
 import { LanguageQuerySchema } from '../shared/schemas.ts';
 import { archiveEnvelopeSchema } from '../shared/pagination.ts';
-import { ListSchema, WpBooleanSchema } from '../shared/wire.ts';
+import { ListSchema, TextSchema, WpBooleanSchema } from '../shared/wire.ts';
 
 /** Largest `per_page`; larger values are capped, as the reference does (reference §3.1). */
 export const MAX_PER_PAGE = 50;
@@ -27,7 +27,7 @@ export const ListEventsQuerySchema = Type.Object({
   ),
   start_date: Type.Optional(DateArg('Events that start on or after this date (default: events still running today)')),
   end_date: Type.Optional(DateArg('Events that end on or before this date (default: starting within 24 months)')),
-  search: Type.Optional(Type.String({ minLength: 1, description: 'Words that must all appear in the title, excerpt or description' })),
+  search: Type.Optional(TextSchema('Words that must all appear in the title, excerpt or description', { minLength: 1 })),
   categories: Type.Optional(ListSchema('Event categories by id, slug or name (CSV or array; OR-ed, children included)')),
   tags: Type.Optional(ListSchema('Event tags by id, slug or name (CSV or array; OR-ed)')),
   venue: Type.Optional(ListSchema('Venue ids (CSV or array; OR-ed)')),
@@ -74,21 +74,21 @@ export type DeleteEventQuery = Static<typeof DeleteEventQuerySchema>;
 const LinkedArg = (description: string) => Type.Unknown({ description });
 
 const writeProperties = {
-  title: Type.String({ minLength: 1, description: 'The event title' }),
+  title: TextSchema('The event title', { minLength: 1 }),
   start_date: DateArg('The event start, in the event time zone'),
   end_date: DateArg('The event end, in the event time zone; not before the start'),
   author: Type.Optional(Type.Integer({ minimum: 1, description: 'The author: an existing user id (editors and above for another user)' })),
   date: Type.Optional(DateArg('Publication date, in the site time zone')),
   date_utc: Type.Optional(DateArg('Publication date, in UTC')),
-  description: Type.Optional(Type.String({ description: 'The event description (HTML, sanitized)' })),
-  slug: Type.Optional(Type.String({ minLength: 1, description: 'The event slug in the request language; made unique' })),
-  excerpt: Type.Optional(Type.String({ description: 'The event excerpt (HTML, sanitized)' })),
+  description: Type.Optional(TextSchema('The event description (HTML, sanitized)')),
+  slug: Type.Optional(TextSchema('The event slug in the request language; made unique', { minLength: 1 })),
+  excerpt: Type.Optional(TextSchema('The event excerpt (HTML, sanitized)')),
   status: Type.Optional(Type.Enum([...POST_STATUSES], { type: 'string', description: 'The event status; contributors get pending instead of publish, future or private' })),
-  timezone: Type.Optional(Type.String({ description: 'IANA time zone, UTC, or UTC±H[:MM]; empty for the site time zone' })),
+  timezone: Type.Optional(TextSchema('IANA time zone, UTC, or UTC±H[:MM]; empty for the site time zone')),
   all_day: Type.Optional(WpBooleanSchema('Whether the event lasts whole days')),
-  image: Type.Optional(Type.String({ description: 'A stored image id, or an http(s) image URL (author and above); empty or 0 removes it' })),
-  cost: Type.Optional(Type.Array(Type.String(), { description: 'The cost, or several costs (e.g. 20$ or ["0$","20$"]); empty removes it' })),
-  website: Type.Optional(Type.String({ description: 'The event website: a URL, or empty' })),
+  image: Type.Optional(TextSchema('A stored image id, or an http(s) image URL (author and above); empty or 0 removes it')),
+  cost: Type.Optional(Type.Array(TextSchema('A cost'), { description: 'The cost, or several costs (e.g. 20$ or ["0$","20$"]); empty removes it' })),
+  website: Type.Optional(TextSchema('The event website: a URL, or empty')),
   show_map: Type.Optional(WpBooleanSchema('Whether to show the venue map')),
   show_map_link: Type.Optional(WpBooleanSchema('Whether to show the venue map link')),
   hide_from_listings: Type.Optional(WpBooleanSchema('Whether to hide the event from every list')),

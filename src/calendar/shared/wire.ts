@@ -33,13 +33,21 @@ export function parseWpBoolean(value: unknown): boolean | undefined {
   return undefined;
 }
 
+/** Text without NUL characters, which PostgreSQL can neither store nor compare. */
+export const NO_NUL_PATTERN = '^[^\\u0000]*$';
+
+/** A string argument that may be stored: any text but NUL characters. */
+export function TextSchema(description: string, options: { minLength?: number; maxLength?: number } = {}) {
+  return Type.String({ ...options, pattern: NO_NUL_PATTERN, description });
+}
+
 /**
  * A list argument: a CSV string, `x[]=a&x[]=b`, or a JSON array. With the
  * app's `coerceTypes: 'array'` a scalar arrives as a one-item array; split
  * it with `parseList`.
  */
 export function ListSchema(description: string) {
-  return Type.Array(Type.String(), { description });
+  return Type.Array(Type.String({ pattern: NO_NUL_PATTERN }), { description });
 }
 
 /** Items of a list argument: CSV parts trimmed, empty ones dropped. */
