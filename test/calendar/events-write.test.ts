@@ -277,10 +277,11 @@ describe('event writes', () => {
 
     it('accepts form-encoded bodies and query parameters', async () => {
       const form = await server.request(EVENTS, {
-        method: 'POST', auth: admin, form: { title: 'Form event', start_date: '2030-06-01 10:00', end_date: '2030-06-01 11:00', featured: '1', 'tags[]': 'formtag' },
+        method: 'POST', auth: admin, form: { title: 'Form event', start_date: '2030-06-01 10:00', end_date: '2030-06-01 11:00', featured: '1', tags: 'formtag,formtag2' },
       });
       assert.equal(form.status, 201, form.text);
       assert.equal(form.body.featured, true);
+      assert.deepEqual(form.body.tags.map((tag: any) => tag.name), ['formtag', 'formtag2']);
       const query = await server.request(`${EVENTS}/${form.body.id}?title=From%20query`, { method: 'POST', auth: admin });
       assert.equal(query.body.title, 'From query');
     });
