@@ -213,16 +213,16 @@ export async function listTerms(
   if (parentId !== undefined) await assertTermOf(db, info, parentId, 'parent');
   const post = query.post === undefined ? undefined : await eventFilter(db, query.post, 'post', ctx);
   const event = query.event === undefined ? undefined : await eventFilter(db, query.event, 'event', ctx);
-  const at = now();
+  const eventId = event ?? post;
   const filter: repository.TermListFilter = {
     taxonomy: info.taxonomy,
-    now: at,
+    now: now(),
     hideEmpty: parseWpBoolean(query.hide_empty) ?? true,
     ...(query.search === undefined ? {} : { search: { text: query.search, languages: [...new Set([ctx.language, ctx.defaultLanguage])] } }),
     ...(include === undefined ? {} : { include }),
     ...(exclude === undefined ? {} : { exclude }),
     ...(parentId === undefined ? {} : { parentId }),
-    ...(event ?? post) === undefined ? {} : { eventId: (event ?? post)! },
+    ...(eventId === undefined ? {} : { eventId }),
     // WordPress sanitizes the slug it looks for (`Foo Bar` finds `foo-bar`).
     ...(query.slug === undefined ? {} : { slug: sanitizeSlug(query.slug) || query.slug }),
   };
@@ -326,7 +326,7 @@ export async function createTerm(
   body: TermWriteBody & { name: string },
   ctx: RequestContext,
 ): Promise<{ term: Term; location: string }> {
-  const id = await writeTransaction(deps, async (trx) => {
+  const term = await writeTransaction(deps, async (trx) => {
     const parentId = (await parentForWrite(trx, info, body)) ?? null;
     const inserted = await insertTermRecord(
       trx,
@@ -340,10 +340,9 @@ export async function createTerm(
       ctx.language,
     );
     if ('existing' in inserted) throw termExists(info, inserted.existing);
-    return inserted.id;
+    return termResponse({ ...deps, db: trx }, { id: inserted.id, taxonomy: info.taxonomy, parent_id: parentId }, ctx);
   });
-  const term = await termResponse(deps, (await repository.findTerm(deps.db, id))!, ctx);
-  return { term, location: termItemUrl(info, id, deps.namespaceUrl) };
+  return { term, location: termItemUrl(info, term.id, deps.namespaceUrl) };
 }
 
 export async function updateTerm(
@@ -354,7 +353,7 @@ export async function updateTerm(
   ctx: RequestContext,
 ): Promise<Term> {
   const language = ctx.language;
-  await writeTransaction(deps, async (trx) => {
+  return writeTransaction(deps, async (trx) => {
     const term = await assertTermOf(trx, info, id, 'id');
     const newParent = await parentForWrite(trx, info, body, id);
     const parentId = newParent === undefined ? term.parent_id : newParent;
@@ -384,8 +383,8 @@ export async function updateTerm(
       await releaseSlugs(trx, info.taxonomy, id, [...slugs.values()]);
     }
     await writeTranslations(trx, info.taxonomy, id, language, fields);
+    return termResponse({ ...deps, db: trx }, { ...term, parent_id: parentId }, ctx);
   });
-  return termResponse(deps, (await repository.findTerm(deps.db, id))!, ctx);
 }
 
 /** Deletes permanently; answers with the term as it was (reference §6.5). */
