@@ -5,7 +5,7 @@ import { NS } from './namespaces.ts';
 import { escapeXml } from './xml.ts';
 
 /** The fault codes of soap-ping.md; FailedAuthentication is WS-Security's, the others SOAP 1.1's. */
-export type FaultCode = 'Client' | 'VersionMismatch' | 'MustUnderstand' | 'FailedAuthentication' | 'Server';
+type FaultCode = 'Client' | 'VersionMismatch' | 'MustUnderstand' | 'FailedAuthentication' | 'Server';
 
 const FAULT_OF_ERROR_CODE: Readonly<Record<string, FaultCode>> = {
   soap_client: 'Client',
@@ -34,15 +34,16 @@ interface Fault {
 function faultOf(error: AppError, requestId: string): Fault {
   const named = FAULT_OF_ERROR_CODE[error.code];
   if (named !== undefined) return { code: named, reason: error.message, status: 500 };
-  // Platform errors: bad HTTP credentials (401) and lockouts (429) from the access hook, body limits.
-  if (error.status === 401 || error.status === 429) return { code: 'FailedAuthentication', reason: error.message, status: 500 };
+  // Platform errors: bad HTTP credentials from the access hook (401), body limits (413); a lockout
+  // or rate limit (429) is a Client fault that keeps its Retry-After.
+  if (error.status === 401) return { code: 'FailedAuthentication', reason: error.message, status: 500 };
   if (error.status === 413) return { code: 'Client', reason: error.message, status: 413 };
   if (error.status >= 500) return { code: 'Server', reason: `internal error (request id ${requestId})`, status: 500 };
   return { code: 'Client', reason: error.message, status: 500 };
 }
 
 /** A SOAP 1.1 fault envelope; the `wsse` prefix is declared when the fault code uses it. */
-export function faultEnvelope(code: FaultCode, reason: string): string {
+function faultEnvelope(code: FaultCode, reason: string): string {
   const qualifiedCode = code === 'FailedAuthentication' ? 'wsse:FailedAuthentication' : `soap:${code}`;
   const wsse = code === 'FailedAuthentication' ? ` xmlns:wsse="${NS.wsse}"` : '';
   return (

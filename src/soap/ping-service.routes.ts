@@ -5,7 +5,7 @@ import type { PingService } from './ping.service.ts';
 import { buildWsdl } from './wsdl.ts';
 
 /** The endpoint's own cap (soap-ping.md); over it → a Client fault with HTTP 413. */
-export const SOAP_BODY_LIMIT_BYTES = 64 * 1024;
+const SOAP_BODY_LIMIT_BYTES = 64 * 1024;
 
 export interface PingServiceRoutesOptions {
   readonly service: PingService;

@@ -13,7 +13,6 @@ export interface PingServiceOptions {
   readonly soapAuth: 'optional' | 'required';
   /** `SOAP_SECRET_KEY`: enables PasswordDigest. */
   readonly serverKey: string | undefined;
-  readonly now?: () => number;
 }
 
 export interface ReceivedPing {
@@ -33,8 +32,8 @@ export class PingService {
 
   /** Resolves once the ping is committed; throws the fault otherwise, having stored nothing. */
   async receive({ request, httpUser, address }: ReceivedPing): Promise<void> {
-    const { db, soapAuth, now = Date.now } = this.options;
-    const nowMs = now();
+    const { db, soapAuth } = this.options;
+    const nowMs = Date.now();
     const verified = request.token === undefined ? undefined : await verifyUsernameToken(this.options, request.token, address, nowMs);
     // The message-level identity wins over the transport's when a client sends both.
     const user = verified?.user ?? httpUser;

@@ -22,7 +22,7 @@ function deriveSecret(serverKey: string, userId: number, salt: string): string {
 }
 
 /** Base64(SHA-1(nonce + created + password)), UsernameToken Profile 1.0 §3.1. */
-export function passwordDigest(nonce: Buffer, created: string, password: string): string {
+function passwordDigest(nonce: Buffer, created: string, password: string): string {
   return createHash('sha1').update(Buffer.concat([nonce, Buffer.from(created, 'utf8'), Buffer.from(password, 'utf8')])).digest('base64');
 }
 

@@ -7,7 +7,7 @@ import type { UsernameToken } from './username-token.ts';
 import { verifyPasswordDigest } from './ws-secrets.service.ts';
 
 /** How far `wsu:Created` may be from the server clock, either way (soap-ping.md). */
-export const CREATED_WINDOW_MS = 5 * 60_000;
+const CREATED_WINDOW_MS = 5 * 60_000;
 
 // xsd:dateTime with a time zone; a zone-less time would depend on the sender's clock settings.
 const DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:Z|[+-]\d{2}:\d{2})$/;

@@ -1,13 +1,13 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { startTestServer, type Credentials, type TestServer } from '../helpers/server.ts';
-import { assertFaultStoresNothing, envelope, listPings, pingBody, postSoap, securityHeader } from './soap-fixtures.ts';
+import { assertFault, assertFaultStoresNothing, envelope, listPings, pingBody, postSoap, securityHeader } from './soap-fixtures.ts';
 
 describe('SOAP PingService with SOAP_AUTH=required (and no SOAP_SECRET_KEY)', () => {
   let server: TestServer;
   let author: Credentials;
   before(async () => {
-    server = await startTestServer({ SOAP_AUTH: 'required' });
+    server = await startTestServer({ SOAP_AUTH: 'required', AUTH_MAX_FAILURES: '2' });
     author = await server.createUser('author');
   });
   after(async () => server.close());
@@ -39,6 +39,18 @@ describe('SOAP PingService with SOAP_AUTH=required (and no SOAP_SECRET_KEY)', ()
     const header = securityHeader({ username: author.username, password: author.password, type: 'digest' });
     const faultstring = await assertFaultStoresNothing(server, () => postSoap(server, envelope({ header })), 'wsse:FailedAuthentication');
     assert.match(faultstring, /not enabled/);
+  });
+
+  it('answers a login lockout with a Client fault and Retry-After, even for the right password', async () => {
+    const locked = await server.createUser('contributor');
+    const ping = (password: string) => () =>
+      postSoap(server, envelope({ header: securityHeader({ username: locked.username, password }) }));
+    for (let attempt = 0; attempt < 2; attempt += 1) {
+      await assertFaultStoresNothing(server, ping('wrong-password'), 'wsse:FailedAuthentication');
+    }
+    const response = await ping(locked.password)();
+    assertFault(response, 'soap:Client');
+    assert.ok(Number(response.retryAfter) > 0);
   });
 
   it('records who pinged', async () => {

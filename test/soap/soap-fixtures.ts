@@ -47,12 +47,13 @@ export function securityHeader({ username, password, type = 'text', nonce, creat
 export interface SoapResponse {
   readonly status: number;
   readonly contentType: string | null;
+  readonly retryAfter: string | null;
   readonly text: string;
 }
 
-/** POSTs to the endpoint with plain fetch: faults are HTTP 500, which `server.request` treats as a failure. */
+/** POSTs to the endpoint of a server with plain fetch: faults are HTTP 500, which `server.request` treats as a failure. */
 export async function postSoap(
-  server: TestServer,
+  server: { readonly url: string },
   body: string,
   headers: Record<string, string | undefined> = {},
 ): Promise<SoapResponse> {
@@ -63,7 +64,12 @@ export async function postSoap(
     headers: Object.fromEntries(sent.filter((entry): entry is [string, string] => entry[1] !== undefined)),
     body,
   });
-  return { status: response.status, contentType: response.headers.get('content-type'), text: await response.text() };
+  return {
+    status: response.status,
+    contentType: response.headers.get('content-type'),
+    retryAfter: response.headers.get('retry-after'),
+    text: await response.text(),
+  };
 }
 
 /** Asserts a SOAP 1.1 fault with that `faultcode`, and returns its `faultstring`. */
