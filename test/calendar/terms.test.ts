@@ -98,6 +98,9 @@ describe('categories and tags endpoints', () => {
       const far = await list('tags', `search=${prefix}&hide_empty=0&page=9007199254740991`);
       assert.equal(far.status, 200);
       assert.deepEqual(far.body.tags, []);
+      const offset = await list('tags', `search=${prefix}&hide_empty=0&per_page=2&offset=3`);
+      assert.deepEqual(offset.body.tags.map((t: any) => t.id), [...second.body.tags, ...third.body.tags].slice(1).map((t: any) => t.id));
+      for (const bad of ['', 'foo', '-1']) invalid(await list('tags', `offset=${bad}`), 'offset');
       const all = [first, second, third].flatMap((r) => r.body.tags.map((t: any) => t.id));
       assert.equal(new Set(all).size, 5);
     });

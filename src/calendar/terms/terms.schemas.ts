@@ -100,6 +100,7 @@ export const listQuerySchema = (info: TaxonomyInfo) =>
     per_page: Type.Optional(
       Type.Integer({ minimum: 1, default: DEFAULT_PER_PAGE, description: `Terms per page; values above ${MAX_PER_PAGE} are capped` }),
     ),
+    offset: Type.Optional(Type.Integer({ minimum: 0, description: 'Terms to skip; replaces the offset of page' })),
     search: Type.Optional(NonEmpty('Terms whose name or slug contains this text')),
     exclude: Type.Optional(TermListArg(`${info.collection} to leave out: ids, slugs or names (CSV or array)`)),
     include: Type.Optional(TermListArg(`Only these ${info.collection}: ids, slugs or names (CSV or array)`)),

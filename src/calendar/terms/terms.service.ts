@@ -234,7 +234,8 @@ export async function listTerms(
   };
   const total = await repository.countTerms(db, filter);
   const pages = totalPages(total, perPage);
-  const window = pageWindow(page, perPage);
+  // WordPress honours `offset` on term archives instead of the page's offset.
+  const window = query.offset === undefined ? pageWindow(page, perPage) : { limit: perPage, offset: query.offset };
   // Past the last page WordPress answers 200 with an empty list (reference §6.1).
   const rows = window.offset >= total ? [] : await repository.listTerms(db, filter, order, window);
   const views = await loadTermViews(db, rows, new Map(rows.map((row) => [row.id, row.count])), ctx, { withAncestors: true });
