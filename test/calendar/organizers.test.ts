@@ -134,6 +134,21 @@ describe('single organizers', () => {
     assert.equal((await server.request(`${ORGANIZERS}/${organizer.id}?password=pw`)).body.email, 's@example.com');
   });
 
+  it('throttles wrong passwords per organizer and address: 429 on a single read, stripped in lists', async () => {
+    const organizer = await makeOrganizer(server, admin, { organizer: 'Guarded', email: 'g@example.com', password: 'right' });
+    for (let attempt = 0; attempt < 10; attempt += 1) {
+      const response = await server.request(`${ORGANIZERS}/${organizer.id}?password=wrong${attempt}`);
+      assert.equal(response.status, 200);
+      assert.equal(response.body.email, '');
+    }
+    const locked = await server.request(`${ORGANIZERS}/${organizer.id}?password=right`);
+    assert.equal(locked.status, 429);
+    assert.equal(locked.body.code, 'rest_too_many_requests');
+    assert.ok(Number(locked.headers.get('retry-after')) > 0);
+    const listed = await server.request(`${ORGANIZERS}?per_page=50&password=right`);
+    assert.equal(listed.body.organizers.find((item: any) => item.id === organizer.id).email, '');
+  });
+
   it('trashing removes the organizer from every event, keeping the others in order; then 410', async () => {
     const keep1 = await makeOrganizer(server, admin, {});
     const gone = await makeOrganizer(server, admin, {});

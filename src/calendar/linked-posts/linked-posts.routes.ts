@@ -1,7 +1,9 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { TObject } from 'typebox';
+import { FailureThrottle } from '../../platform/auth/throttle.ts';
 import { requestContext, type CalendarDeps } from '../shared/context.ts';
+import { WpErrorSchema } from '../shared/schemas.ts';
 import { setTotalHeaders } from '../shared/pagination.ts';
 import { parseWpBoolean } from '../shared/wire.ts';
 import type { LinkedPostKind } from './linked-posts.kind.ts';
@@ -20,6 +22,7 @@ import {
   listLinkedPosts,
   resolveTarget,
   updateLinkedPost,
+  type PasswordGuard,
   type Target,
 } from './linked-posts.service.ts';
 import { registerSite } from './linked-posts.site.ts';
@@ -50,6 +53,12 @@ export function linkedPostRoutes(kind: LinkedPostKind, schemas: LinkedPostSchema
     const base = `/${kind.plural}`;
     const tags = [kind.plural];
     const ctxOf = (request: FastifyRequest) => requestContext(request, deps.config);
+    const throttle = new FailureThrottle(db, {
+      maxFailures: deps.config.authMaxFailures,
+      maxFailuresPerAddress: deps.config.authMaxFailuresPerAddress,
+      windowSeconds: deps.config.authLockoutSeconds,
+    });
+    const guardOf = (request: FastifyRequest): PasswordGuard => ({ throttle, address: request.ip });
 
     // An unknown id or slug is a validation error, reported before authorization as the reference does.
     const resolveFirst = async (request: FastifyRequest) => {
@@ -65,10 +74,10 @@ export function linkedPostRoutes(kind: LinkedPostKind, schemas: LinkedPostSchema
         tags,
         summary: `List ${kind.plural}`,
         querystring: listQuerySchema(kind),
-        response: { 200: envelopeSchema(kind.plural, schemas.item) },
+        response: { 200: envelopeSchema(kind.plural, schemas.item), 400: WpErrorSchema, 404: WpErrorSchema },
       },
       handler: async (request, reply) => {
-        const result = await listLinkedPosts(db, kind, ctxOf(request), site, request.query, `${deps.namespaceUrl}${base}/`);
+        const result = await listLinkedPosts(db, kind, ctxOf(request), site, request.query, `${deps.namespaceUrl}${base}/`, guardOf(request));
         setTotalHeaders(reply, result.total, result.totalPages);
         const { items, total, totalPages, ...links } = result;
         return { [kind.plural]: items, ...links, total, total_pages: totalPages };
@@ -84,9 +93,9 @@ export function linkedPostRoutes(kind: LinkedPostKind, schemas: LinkedPostSchema
           summary: `Get a ${label} by ${by}`,
           params,
           querystring: ReadQuerySchema,
-          response: { 200: schemas.item },
+          response: { 200: schemas.item, 400: WpErrorSchema, 403: WpErrorSchema, 429: WpErrorSchema },
         },
-        handler: async (request) => getLinkedPost(db, kind, ctxOf(request), site, targetOf(request.params), request.query),
+        handler: async (request) => getLinkedPost(db, kind, ctxOf(request), site, targetOf(request.params), request.query, guardOf(request)),
       });
 
       app.route({
@@ -99,7 +108,7 @@ export function linkedPostRoutes(kind: LinkedPostKind, schemas: LinkedPostSchema
           summary: `Update a ${label} by ${by} (only the fields sent change)`,
           params,
           body: schemas.updateBody,
-          response: { 200: schemas.item },
+          response: { 200: schemas.item, 400: WpErrorSchema, 401: WpErrorSchema, 403: WpErrorSchema },
         },
         handler: async (request) =>
           updateLinkedPost(db, kind, ctxOf(request), site, targetOf(request.params as Params), request.body as Record<string, unknown>),
@@ -115,7 +124,7 @@ export function linkedPostRoutes(kind: LinkedPostKind, schemas: LinkedPostSchema
           querystring: DeleteQuerySchema,
           // Arguments may come in the body too; the query is merged under it.
           body: DeleteQuerySchema,
-          response: { 200: schemas.item },
+          response: { 200: schemas.item, 400: WpErrorSchema, 401: WpErrorSchema, 403: WpErrorSchema, 410: WpErrorSchema },
         },
         handler: async (request) =>
           deleteLinkedPost(db, kind, ctxOf(request), site, targetOf(request.params), parseWpBoolean(request.body.force) === true),
@@ -130,7 +139,7 @@ export function linkedPostRoutes(kind: LinkedPostKind, schemas: LinkedPostSchema
         tags,
         summary: `Create a ${label} (always a new one)`,
         body: schemas.createBody,
-        response: { 201: schemas.item },
+        response: { 201: schemas.item, 400: WpErrorSchema, 401: WpErrorSchema, 403: WpErrorSchema },
       },
       handler: async (request, reply) => {
         const item = await createLinkedPost(db, kind, ctxOf(request), site, request.body as Record<string, unknown>);

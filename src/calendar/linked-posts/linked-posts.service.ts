@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import type { AuthUser } from '../../platform/auth/authenticate.ts';
 import { can } from '../../platform/auth/capabilities.ts';
 import { hashPassword, verifyPassword } from '../../platform/auth/passwords.ts';
+import type { FailureThrottle } from '../../platform/auth/throttle.ts';
 import type { Database } from '../../platform/db/schema.ts';
 import { AppError, PlatformErrors } from '../../platform/errors.ts';
 import type { RequestContext } from '../shared/context.ts';
@@ -64,20 +65,43 @@ export type Unlock = (row: LinkedPostRow) => Promise<boolean>;
 /** Embedded in events: stripped whenever the post itself has a password (reference §7). */
 export const unlockedWithoutPassword: Unlock = async (row) => row.password_hash === null;
 
+/** What throttles password guesses: failures are counted per post and client address, like logins. */
+export interface PasswordGuard {
+  readonly throttle: FailureThrottle;
+  readonly address: string;
+}
+
+/** What a read asks with: `password` and `context` arguments, and who asks from where. */
+export interface UnlockRequest {
+  readonly password?: string;
+  readonly context?: string;
+}
+
 /**
  * Unlocked when the post has no password, when `context=edit` comes from a
- * user who may edit it, or when `password` matches (reference §7). Each
- * stored hash is checked once per request.
+ * user who may edit it, or when `password` matches (reference §7). Wrong
+ * guesses are throttled per post and address: a locked-out caller gets a
+ * 429 on a single read, and lists keep the post stripped.
  */
-export function requestUnlock(user: AuthUser | null, password: string | undefined, context: string | undefined): Unlock {
-  const verdicts = new Map<string, Promise<boolean>>();
+export function requestUnlock(user: AuthUser | null, request: UnlockRequest, guard: PasswordGuard, mode: 'single' | 'list', type: string): Unlock {
+  const { password, context } = request;
   return async (row) => {
     if (row.password_hash === null) return true;
     if (context === 'edit' && canEdit(user, row)) return true;
     if (password === undefined || password === '') return false;
-    let verdict = verdicts.get(row.password_hash);
-    if (verdict === undefined) verdicts.set(row.password_hash, (verdict = verifyPassword(password, row.password_hash)));
-    return verdict;
+    const subject = `${type}-password:${row.id}`;
+    try {
+      await guard.throttle.assertAllowed(subject, guard.address);
+    } catch (error) {
+      if (mode === 'list') return false;
+      throw error;
+    }
+    if (await verifyPassword(password, row.password_hash)) {
+      await guard.throttle.recordSuccess(subject, guard.address);
+      return true;
+    }
+    await guard.throttle.recordFailure(subject, guard.address);
+    return false;
   };
 }
 
@@ -170,6 +194,7 @@ export async function listLinkedPosts(
   site: Site,
   query: ListQuery,
   archiveUrl: string,
+  guard: PasswordGuard,
 ): Promise<ListResult> {
   const now = utcStamp(new Date());
   const visibility = listVisibility(ctx.user);
@@ -203,7 +228,7 @@ export async function listLinkedPosts(
   pairs.push(...echoPairs({ ...query }, ['search', 'only_with_upcoming', 'translation_language']));
   const items = await presentPosts(db, kind, rows, ctx, site, {
     single: false,
-    unlock: requestUnlock(ctx.user, query.password, query.context),
+    unlock: requestUnlock(ctx.user, query, guard, 'list', kind.type),
   });
   return { items, total, totalPages: pages, ...archiveLinks(archiveUrl, pairs, query.page, pages) };
 }
@@ -223,13 +248,14 @@ export async function getLinkedPost(
   ctx: RequestContext,
   site: Site,
   target: Target,
-  query: { password?: string; context?: string },
+  query: UnlockRequest,
+  guard: PasswordGuard,
 ): Promise<Representation> {
   const row = await resolveTarget(db, kind, target);
   if (!canRead(ctx.user, row)) throw messages(kind).notAccessible();
   const [item] = await presentPosts(db, kind, [row], ctx, site, {
     single: true,
-    unlock: requestUnlock(ctx.user, query.password, query.context),
+    unlock: requestUnlock(ctx.user, query, guard, 'single', kind.type),
   });
   return item as Representation;
 }
