@@ -62,6 +62,8 @@ export async function buildApp({ config, store, logger }: AppDependencies): Prom
   const authenticator = new Authenticator(store.db, throttle);
   const docsPrefix = `${config.basePath}/docs`;
 
+  // Set first: a route takes the error handler current when it is registered (the CORS preflight route included).
+  app.setErrorHandler(sendWpError);
   // CORS registers its own preflight route, before every route must declare its access.
   await app.register(securityPlugin, { corsOrigins: config.corsOrigins });
   await app.register(accessPlugin, { authenticator, publicPrefixes: [docsPrefix] });
@@ -71,7 +73,6 @@ export async function buildApp({ config, store, logger }: AppDependencies): Prom
   await app.register(swaggerUi, { routePrefix: docsPrefix, staticCSP: true, uiConfig: { persistAuthorization: false } });
   app.get(`${docsPrefix}/openapi.json`, { schema: { hide: true } }, async () => app.swagger());
 
-  app.setErrorHandler(sendWpError);
   app.setNotFoundHandler(async (request, reply) => sendWpError(PlatformErrors.noRoute(), request, reply));
 
   await app.register(
