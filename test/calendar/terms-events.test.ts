@@ -79,6 +79,26 @@ describe('categories and tags through the events routes', () => {
     assert.deepEqual(postFilterAll.body.categories.map((t: any) => t.id), [category.id]);
   });
 
+  it('counts concurrent event writes exactly and creates a new tag named by all of them once', async () => {
+    const name = unique('Fresh tag');
+    const category = await createTerm('categories', { name: unique('Busy cat') });
+    const responses = await Promise.all(
+      Array.from({ length: 10 }, (_, i) => createEvent({ tags: name, categories: [category.id], status: i < 7 ? 'publish' : 'draft' })),
+    );
+    for (const response of responses) assert.equal(response.status, 201, response.text);
+    const tagIds = new Set(responses.map((response) => response.body.tags[0].id));
+    assert.equal(tagIds.size, 1);
+    const [tagId] = [...tagIds];
+    assert.equal(await countOf('tags', tagId), 7);
+    assert.equal(await countOf('categories', category.id), 7);
+    await Promise.all(
+      responses.slice(0, 4).map((response) =>
+        server.request(`${NS}/events/${response.body.id}`, { method: 'DELETE', auth: admin }),
+      ),
+    );
+    assert.equal(await countOf('tags', tagId), 3);
+  });
+
   it('creates terms inline only for users who may create them (deviation 8)', async () => {
     const contributor = await server.createUser('contributor');
     const author = await server.createUser('author');
