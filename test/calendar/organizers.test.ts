@@ -176,6 +176,44 @@ describe('single organizers', () => {
   });
 });
 
+describe('GET /organizers archive and languages', () => {
+  it('404 organizer-archive-page-not-found beyond the last page; page and per_page validated', async () => {
+    const total = (await server.request(ORGANIZERS)).body.total;
+    const beyond = await server.request(`${ORGANIZERS}?page=${total + 1}&per_page=1`);
+    assert.deepEqual(beyond.body, {
+      code: 'organizer-archive-page-not-found',
+      message: 'The requested organizer archive page does not exist',
+      data: { status: 404 },
+    });
+    assert.equal((await server.request(`${ORGANIZERS}?page=${total}&per_page=1`)).status, 200);
+    invalid(await server.request(`${ORGANIZERS}?page=0`), 'page');
+    invalid(await server.request(`${ORGANIZERS}?per_page=-1`), 'per_page');
+    invalid(await server.request(`${ORGANIZERS}?translation_language=fr`), 'translation_language');
+  });
+
+  it('stores names per language with field-by-field fallback, and searches the requested language', async () => {
+    const created = await server.request(`${ORGANIZERS}?translation_language=it`, {
+      method: 'POST',
+      auth: admin,
+      body: { organizer: 'Associazione Musicale', description: 'Concerti in piazza', email: 'info@musica.example' },
+    });
+    assert.equal(created.status, 201);
+    assert.equal(created.headers.get('content-language'), 'it');
+    const id = created.body.id;
+    assert.equal((await server.request(`${ORGANIZERS}/${id}`)).body.organizer, 'Associazione Musicale', 'only Italian so far');
+    const english = await server.request(`${ORGANIZERS}/${id}`, { method: 'POST', auth: admin, body: { organizer: 'Music Association' } });
+    assert.equal(english.body.organizer, 'Music Association');
+    assert.equal(english.body.description, '<p>Concerti in piazza</p>', 'the description falls back to Italian');
+    assert.equal(english.body.email, 'info@musica.example');
+    assert.equal((await server.request(`${ORGANIZERS}/${id}?translation_language=it`)).body.organizer, 'Associazione Musicale');
+    assert.equal((await server.request(`${ORGANIZERS}?search=associazione&translation_language=it`)).body.total, 1);
+    assert.equal((await server.request(`${ORGANIZERS}?search=associazione`)).body.total, 0, 'English is read first, Italian is not its fallback');
+    assert.equal((await server.request(`${ORGANIZERS}?search=music%20association&translation_language=it`)).body.total, 1, 'the default language is the fallback');
+    invalid(await server.request(`${ORGANIZERS}/${id}?translation_language=de`), 'translation_language');
+    invalid(await server.request(`${ORGANIZERS}/${id}`, { method: 'POST', auth: admin, body: { translation_language: 'xx' } }), 'translation_language');
+  });
+});
+
 describe('GET /organizers filters', () => {
   it('event, has_events and only_with_upcoming work on organizer links', async () => {
     const upcoming = await makeOrganizer(server, admin, { organizer: 'Upcoming org' });

@@ -402,6 +402,15 @@ describe('deleting venues', () => {
     assert.equal((await server.request(`${VENUES}/${kept.id}`)).body.status, 'publish');
   });
 
+  it('accepts and ignores password on DELETE; rejects an unknown translation_language', async () => {
+    const venue = await makeVenue(server, admin, { password: 'pw' });
+    const response = await server.request(`${VENUES}/${venue.id}?password=whatever`, { method: 'DELETE', auth: admin });
+    assert.equal(response.status, 200);
+    assert.equal(response.body.status, 'trash');
+    invalid(await server.request(`${VENUES}/${venue.id}?translation_language=fr`, { method: 'DELETE', auth: admin }), 'translation_language');
+    invalid(await server.request(VENUES, { method: 'POST', auth: admin, body: { venue: 'Lang', translation_language: 'fr' } }), 'translation_language');
+  });
+
   it('validates the id before authorization: anonymous DELETE of an unknown id is a 400', async () => {
     invalid(await server.request(`${VENUES}/23000`, { method: 'DELETE' }), 'id');
     invalid(await server.request(`${VENUES}/by-slug/unknown-venue`, { method: 'DELETE' }), 'slug');

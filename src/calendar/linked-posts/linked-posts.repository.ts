@@ -6,6 +6,9 @@ import type { LinkedPostKind, LinkedPostRow } from './linked-posts.kind.ts';
 
 type Db = Kysely<Database>;
 
+// Generic queries alias the kind's table as `p` and are typed through the venues table, a superset of
+// the post columns they use; kind-specific columns are referenced with `sql.ref`.
+
 /** Which rows a list or a link query may see. */
 export interface StatusScope {
   readonly visibility: ListVisibility;
