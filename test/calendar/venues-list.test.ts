@@ -136,6 +136,10 @@ describe('GET /venues pagination and envelope', () => {
       invalid(await server.request(`${VENUES}?page=${bad}`), 'page');
       invalid(await server.request(`${VENUES}?per_page=${bad}`), 'per_page');
     }
+    for (const huge of ['99999999999999999999', '1e300', '3000000000']) {
+      assert.equal((await server.request(`${VENUES}?page=${huge}`)).body.code, 'venue-archive-page-not-found', huge);
+    }
+    assert.equal((await server.request(`${VENUES}?per_page=1e300`)).status, 200);
     const capped = await server.request(`${VENUES}?per_page=100`, { auth: editor });
     assert.equal(capped.status, 200);
     assert.equal(capped.body.total_pages, 1);

@@ -200,6 +200,8 @@ export async function listLinkedPosts(
   const visibility = listVisibility(ctx.user);
   const statuses = requestedStatuses(ctx.user, query.status);
   if (query.event !== undefined && !(query.event <= MAX_ID && (await eventExists(db, query.event)))) throw invalidParam('event');
+  // A page beyond the id range is past the end of any list, without asking the database.
+  if (query.page > MAX_ID) throw messages(kind).pageNotFound();
   const perPage = Math.min(MAX_PER_PAGE, query.per_page);
   const scope: StatusScope = { visibility, statuses, now };
   const { limit, offset } = pageWindow(query.page, perPage);
