@@ -24,7 +24,7 @@ export interface EventEmbeds {
   readonly tags: readonly object[];
 }
 
-export function eventRestUrl(urls: EventUrls, id: number): string {
+function eventRestUrl(urls: EventUrls, id: number): string {
   return `${urls.namespaceUrl}/events/${id}`;
 }
 

@@ -6,39 +6,36 @@ import { hashPassword, verifyPassword } from '../../platform/auth/passwords.ts';
 import type { FailureThrottle } from '../../platform/auth/throttle.ts';
 import type { Database } from '../../platform/db/schema.ts';
 import { AppError, PlatformErrors } from '../../platform/errors.ts';
-import { assertOrganizersExist, loadEventOrganizers, resolveOrganizersForWrite, setEventOrganizers } from '../organizers/organizers.links.ts';
+import { loadEventOrganizers, resolveOrganizersForWrite, setEventOrganizers } from '../organizers/organizers.links.ts';
 import type { RequestContext } from '../shared/context.ts';
-import { endOfDay, fromInstant, fromWallTime, isValidZoneName, nowIn, parseDate, plusCalendar, startOfDay, type Stamp, type ZonedMoment } from '../shared/dates.ts';
+import { endOfDay, fromInstant, fromWallTime, isValidZoneName, nowIn, parseDate, startOfDay, type Stamp, type ZonedMoment } from '../shared/dates.ts';
 import { sanitizeContent, sanitizeText } from '../shared/html.ts';
 import { loadImages, resolveImageForWrite } from '../shared/images.ts';
-import { archiveLinks, echoPairs, isBeyondLastPage, pageWindow, totalPages, type QueryPairs } from '../shared/pagination.ts';
-import { canDelete, canEdit, canRead, listVisibility, mayListUnpublished, POST_STATUSES, scaleStatus, utcStamp } from '../shared/permissions.ts';
+import { archiveLinks, isBeyondLastPage, pageWindow, totalPages } from '../shared/pagination.ts';
+import { canDelete, canEdit, canRead, scaleStatus, utcStamp } from '../shared/permissions.ts';
 import { claimSlug, findIdBySlug, releaseSlugs, sanitizeSlug } from '../shared/slugs.ts';
 import { deleteTranslations, loadFieldInAllLanguages, loadTranslations, writeTranslations } from '../shared/translations.ts';
-import { invalidParam, isHttpUrl, parseIdList, parseList, parseWpBoolean } from '../shared/wire.ts';
-import { loadEventTerms, resolveTermFilter, resolveTermsForWrite, setEventTerms } from '../terms/terms.links.ts';
-import { loadEmbeddedVenues, resolveVenueForWrite, assertVenuesExist } from '../venues/venues.links.ts';
+import { invalidParam, isHttpUrl, parseWpBoolean } from '../shared/wire.ts';
+import { loadEventTerms, resolveTermsForWrite, setEventTerms } from '../terms/terms.links.ts';
+import { loadEmbeddedVenues, resolveVenueForWrite } from '../venues/venues.links.ts';
 import { parseCurrency } from './events.cost.ts';
-import { boundingBox, distanceKm } from './events.geo.ts';
-import { eventRestUrl, stripProtectedEvent, toEventJsonLd, toEventResponse, type EventUrls } from './events.mapper.ts';
+import { listEcho, listFilter } from './events.filters.ts';
+import { stripProtectedEvent, toEventJsonLd, toEventResponse, type EventUrls } from './events.mapper.ts';
 import {
   countEvents,
   deleteEvent as deleteEventRow,
   findEventById,
   findPostType,
-  findVenuesInBox,
   insertEvent,
   listEvents as listEventRows,
   reserveEventId,
   updateEvent as updateEventRow,
   userExists,
   type EventChanges,
-  type EventListFilter,
   type EventRow,
   type NewEventRow,
 } from './events.repository.ts';
 import {
-  DEFAULT_GEOLOC_RADIUS_KM,
   DEFAULT_PER_PAGE,
   MAX_PER_PAGE,
   type CreateEventBody,
@@ -68,21 +65,6 @@ export interface EventsServiceDeps {
   readonly now?: () => Date;
 }
 
-/** Echo order of list arguments in archive links (reference §3.7, then deviation 9's additions). */
-const ECHO_ORDER = [
-  'per_page', 'start_date', 'end_date', 'search', 'geoloc', 'geoloc_lat', 'geoloc_lng', 'status', 'post_parent', 'include',
-  'starts_before', 'starts_after', 'ends_before', 'ends_after', 'ticketed', 'venue', 'organizer', 'featured',
-  'categories', 'tags', 'strict_dates', 'geoloc_radius', 'translation_language',
-] as const;
-
-const RELATIVE_BOUNDS = ['starts_before', 'starts_after', 'ends_before', 'ends_after'] as const;
-
-/** WordPress splits a search into words, keeping quoted phrases; more than 9 words search the whole string. */
-function searchWords(search: string): string[] {
-  const words = [...search.matchAll(/"([^"]+)"|(\S+)/g)].map((match) => (match[1] ?? match[2] ?? '').trim()).filter((word) => word !== '');
-  return words.length > 9 ? [search.trim()] : words;
-}
-
 const errors = {
   notFound: (id: number) => new AppError(404, 'rest-event-not-found', `Event with ID ${id} does not exist.`),
   notAnEvent: () => new AppError(400, 'rest-invalid-event-id', 'The specified ID is not a valid event.'),
@@ -91,11 +73,6 @@ const errors = {
   passwordProtected: () => new AppError(403, 'event-password-protected', 'The requested event is not accessible without a password'),
   inTrash: () => new AppError(410, 'event-is-in-trash', 'The event is already trashed'),
   pageNotFound: () => new AppError(404, 'event-archive-page-not-found', 'The requested event archive page does not exist'),
-  ticketsNotActive: () =>
-    new AppError(400, 'rest_invalid_param', 'Invalid parameter(s): ticketed', {
-      params: { ticketed: 'Event Tickets plugin is not activated.' },
-      details: { ticketed: { code: 'event-tickets-not-active', message: 'Event Tickets plugin is not activated.', data: { status: 400 } } },
-    }),
 };
 
 /** The events of calendar/events/v1: list, read, create, update, trash and delete. */
@@ -117,7 +94,7 @@ export class EventsService {
     const now = this.now();
     const page = query.page ?? 1;
     const perPage = Math.min(MAX_PER_PAGE, query.per_page ?? DEFAULT_PER_PAGE);
-    const filter = await this.listFilter(query, caller, now);
+    const filter = await listFilter(this.db, this.deps.config, query, caller, now);
     const total = await countEvents(this.db, filter);
     const pages = totalPages(total, perPage);
     if (isBeyondLastPage(page, total, perPage)) throw errors.pageNotFound();
@@ -125,113 +102,13 @@ export class EventsService {
     const rows = total === 0 ? [] : await listEventRows(this.db, filter, limit, offset);
     const events = await this.represent(rows, caller, now);
     const unlocked = await Promise.all(rows.map((row) => this.isUnlocked(row, query.password, query.context, caller, 'list', now)));
-    const links = archiveLinks(`${this.urls.namespaceUrl}/events/`, this.echo(query, perPage, caller.user), page, pages);
+    const links = archiveLinks(`${this.urls.namespaceUrl}/events/`, listEcho(query, perPage, caller.user), page, pages);
     return {
       events: events.map((event, index) => (unlocked[index] ? event : stripProtectedEvent(event))),
       ...links,
       total,
       total_pages: pages,
     };
-  }
-
-  private echo(query: ListEventsQuery, perPage: number, user: AuthUser | null): QueryPairs {
-    const values: Record<string, unknown> = {
-      ...query,
-      per_page: perPage,
-      status: query.status ?? (mayListUnpublished(user) ? 'any' : 'publish'),
-    };
-    return echoPairs(values, ECHO_ORDER);
-  }
-
-  private parseBound(name: string, value: string | undefined, zone: string, now: Date): ZonedMoment | undefined {
-    if (value === undefined) return undefined;
-    const moment = parseDate(value, zone, now);
-    if (moment === undefined) throw invalidParam(name, `Invalid date: ${name}.`);
-    return moment;
-  }
-
-  private statuses(query: ListEventsQuery, user: AuthUser | null): string[] | undefined {
-    if (query.status === undefined) return undefined;
-    const asked = parseList(query.status).map((status) => status.toLowerCase());
-    if (asked.length === 0) throw invalidParam('status');
-    if (!mayListUnpublished(user)) {
-      if (asked.some((status) => status !== 'publish')) throw invalidParam('status');
-      return ['publish'];
-    }
-    if (asked.some((status) => status !== 'any' && !(POST_STATUSES as readonly string[]).includes(status))) throw invalidParam('status');
-    return asked.includes('any') ? undefined : [...new Set(asked)];
-  }
-
-  private async listFilter(query: ListEventsQuery, caller: Caller, now: Date): Promise<EventListFilter> {
-    const zone = this.deps.config.siteTimezone;
-    const filter: { -readonly [K in keyof EventListFilter]: EventListFilter[K] } = {
-      visibility: listVisibility(caller.user),
-      statuses: this.statuses(query, caller.user),
-      nowUtc: utcStamp(now),
-    };
-    if (parseWpBoolean(query.ticketed) === true) throw errors.ticketsNotActive();
-    const strict = parseWpBoolean(query.strict_dates) === true;
-    const bound = (name: 'start_date' | 'end_date' | (typeof RELATIVE_BOUNDS)[number], inclusive: (stamp: Stamp) => Stamp) => {
-      const moment = this.parseBound(name, query[name], zone, now);
-      return moment === undefined ? undefined : strict ? moment.local : inclusive(moment.local);
-    };
-    const startFrom = bound('start_date', startOfDay);
-    const endTo = bound('end_date', endOfDay);
-    const startBefore = bound('starts_before', endOfDay);
-    const startAfter = bound('starts_after', endOfDay);
-    const endBefore = bound('ends_before', endOfDay);
-    const endAfter = bound('ends_after', endOfDay);
-
-    const include = query.include === undefined ? [] : parseIdList(query.include, 'include');
-    if (include.length > 0) {
-      // Deviation 6: include ignores every date filter.
-      filter.includeIds = include;
-    } else {
-      Object.assign(filter, { startFrom, endTo, startBefore, startAfter, endBefore, endAfter });
-      const relative = RELATIVE_BOUNDS.some((name) => query[name] !== undefined);
-      if (!relative) {
-        // Deviation 5: by default, events still running today and starting within 24 months (site-local).
-        const today = startOfDay(nowIn(zone, now).local);
-        if (startFrom === undefined) filter.endFrom = today;
-        if (endTo === undefined) filter.startTo = endOfDay(plusCalendar(today, { months: 24 }));
-      }
-    }
-
-    if (query.search !== undefined) {
-      filter.search = { words: searchWords(query.search), languages: [...new Set([caller.language, caller.defaultLanguage])] };
-    }
-    if (query.categories !== undefined) filter.categoryIds = await resolveTermFilter(this.db, 'category', query.categories, caller, 'categories');
-    if (query.tags !== undefined) filter.tagIds = await resolveTermFilter(this.db, 'tag', query.tags, caller, 'tags');
-    if (query.venue !== undefined) {
-      const ids = parseIdList(query.venue, 'venue');
-      if (ids.length === 0) throw invalidParam('venue');
-      await assertVenuesExist(this.db, ids);
-      filter.venueIds = ids;
-    }
-    if (query.organizer !== undefined) {
-      const ids = parseIdList(query.organizer, 'organizer');
-      if (ids.length === 0) throw invalidParam('organizer');
-      await assertOrganizersExist(this.db, ids);
-      filter.organizerIds = ids;
-    }
-    if (query.featured !== undefined) filter.featured = parseWpBoolean(query.featured);
-    if (query.geoloc !== undefined) filter.geolocated = parseWpBoolean(query.geoloc);
-    if (query.geoloc_lat !== undefined || query.geoloc_lng !== undefined) {
-      if (query.geoloc_lat === undefined) throw invalidParam('geoloc_lat', 'geoloc_lat is required with geoloc_lng.');
-      if (query.geoloc_lng === undefined) throw invalidParam('geoloc_lng', 'geoloc_lng is required with geoloc_lat.');
-      filter.nearVenueIds = await this.venuesNear(query.geoloc_lat, query.geoloc_lng, query.geoloc_radius ?? DEFAULT_GEOLOC_RADIUS_KM);
-    }
-    if (query.post_parent !== undefined) {
-      if ((await findPostType(this.db, query.post_parent)) !== 'event') throw invalidParam('post_parent');
-      filter.parentId = query.post_parent;
-    }
-    return filter;
-  }
-
-  private async venuesNear(latitude: number, longitude: number, radiusKm: number): Promise<number[]> {
-    const box = boundingBox(latitude, longitude, radiusKm);
-    const venues = await findVenuesInBox(this.db, box.latitude, box.longitudes);
-    return venues.filter((venue) => distanceKm(latitude, longitude, venue.geo_lat, venue.geo_lng) <= radiusKm).map((venue) => venue.id);
   }
 
   // -------------------------------------------------------------------------
@@ -565,10 +442,5 @@ export class EventsService {
       await this.writeLinks(trx, row.id, body, caller);
     });
     return this.representOne(row.id, caller);
-  }
-
-  /** The URL of an event's item route (for `Location`-style uses). */
-  restUrl(id: number): string {
-    return eventRestUrl(this.urls, id);
   }
 }

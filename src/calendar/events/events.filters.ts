@@ -1,0 +1,157 @@
+import type { Kysely } from 'kysely';
+import type { Config } from '../../config/config.ts';
+import type { AuthUser } from '../../platform/auth/authenticate.ts';
+import type { Database } from '../../platform/db/schema.ts';
+import { AppError } from '../../platform/errors.ts';
+import { assertOrganizersExist } from '../organizers/organizers.links.ts';
+import type { RequestContext } from '../shared/context.ts';
+import { endOfDay, nowIn, parseDate, plusCalendar, startOfDay, type Stamp } from '../shared/dates.ts';
+import { echoPairs, type QueryPairs } from '../shared/pagination.ts';
+import { listVisibility, mayListUnpublished, POST_STATUSES, utcStamp } from '../shared/permissions.ts';
+import { invalidParam, parseIdList, parseList, parseWpBoolean } from '../shared/wire.ts';
+import { resolveTermFilter } from '../terms/terms.links.ts';
+import { assertVenuesExist } from '../venues/venues.links.ts';
+import { boundingBox, distanceKm } from './events.geo.ts';
+import { findPostType, findVenuesInBox, type EventListFilter } from './events.repository.ts';
+import { DEFAULT_GEOLOC_RADIUS_KM, type ListEventsQuery } from './events.schemas.ts';
+
+/**
+ * The arguments of `GET /events` turned into a repository filter (reference
+ * §3.3–3.5 with deviations 5, 6, 9 and 13), and echoed back in archive links.
+ */
+
+type Db = Kysely<Database>;
+type MutableFilter = { -readonly [K in keyof EventListFilter]: EventListFilter[K] };
+
+/** Echo order of list arguments in archive links (reference §3.7, then deviation 9's additions). */
+const ECHO_ORDER = [
+  'per_page', 'start_date', 'end_date', 'search', 'geoloc', 'geoloc_lat', 'geoloc_lng', 'status', 'post_parent', 'include',
+  'starts_before', 'starts_after', 'ends_before', 'ends_after', 'ticketed', 'venue', 'organizer', 'featured',
+  'categories', 'tags', 'strict_dates', 'geoloc_radius', 'translation_language',
+] as const;
+
+const RELATIVE_BOUNDS = ['starts_before', 'starts_after', 'ends_before', 'ends_after'] as const;
+type DateArgument = 'start_date' | 'end_date' | (typeof RELATIVE_BOUNDS)[number];
+
+const ticketsNotActive = () =>
+  new AppError(400, 'rest_invalid_param', 'Invalid parameter(s): ticketed', {
+    params: { ticketed: 'Event Tickets plugin is not activated.' },
+    details: { ticketed: { code: 'event-tickets-not-active', message: 'Event Tickets plugin is not activated.', data: { status: 400 } } },
+  });
+
+/** The arguments as archive links repeat them: as sent, the defaulted status spelled out. */
+export function listEcho(query: ListEventsQuery, perPage: number, user: AuthUser | null): QueryPairs {
+  const values: Record<string, unknown> = {
+    ...query,
+    per_page: perPage,
+    status: query.status ?? (mayListUnpublished(user) ? 'any' : 'publish'),
+  };
+  return echoPairs(values, ECHO_ORDER);
+}
+
+/** WordPress splits a search into words, keeping quoted phrases; more than 9 words search the whole string. */
+function searchWords(search: string): string[] {
+  const words = [...search.matchAll(/"([^"]+)"|(\S+)/g)].map((match) => (match[1] ?? match[2] ?? '').trim()).filter((word) => word !== '');
+  return words.length > 9 ? [search.trim()] : words;
+}
+
+/**
+ * reference §3.5 with deviation 9: who cannot list unpublished events may
+ * only ask for `publish`; the others for known statuses or `any`.
+ */
+function askedStatuses(query: ListEventsQuery, user: AuthUser | null): string[] | undefined {
+  if (query.status === undefined) return undefined;
+  const asked = parseList(query.status).map((status) => status.toLowerCase());
+  if (asked.length === 0) throw invalidParam('status');
+  if (!mayListUnpublished(user)) {
+    if (asked.some((status) => status !== 'publish')) throw invalidParam('status');
+    return ['publish'];
+  }
+  if (asked.some((status) => status !== 'any' && !(POST_STATUSES as readonly string[]).includes(status))) throw invalidParam('status');
+  return asked.includes('any') ? undefined : [...new Set(asked)];
+}
+
+/**
+ * Date bounds are wall-clock values of the site zone, compared with each
+ * event's local start or end. Inclusive mode widens them to whole days.
+ */
+function addDateBounds(filter: MutableFilter, query: ListEventsQuery, zone: string, now: Date): void {
+  const strict = parseWpBoolean(query.strict_dates) === true;
+  const bound = (name: DateArgument, inclusive: (stamp: Stamp) => Stamp): Stamp | undefined => {
+    const value = query[name];
+    if (value === undefined) return undefined;
+    const moment = parseDate(value, zone, now);
+    if (moment === undefined) throw invalidParam(name, `Invalid date: ${name}.`);
+    return strict ? moment.local : inclusive(moment.local);
+  };
+  const bounds = {
+    startFrom: bound('start_date', startOfDay),
+    endTo: bound('end_date', endOfDay),
+    startBefore: bound('starts_before', endOfDay),
+    startAfter: bound('starts_after', endOfDay),
+    endBefore: bound('ends_before', endOfDay),
+    endAfter: bound('ends_after', endOfDay),
+  };
+  const include = query.include === undefined ? [] : parseIdList(query.include, 'include');
+  if (include.length > 0) {
+    // Deviation 6: include ignores every date filter.
+    filter.includeIds = include;
+    return;
+  }
+  Object.assign(filter, bounds);
+  // Any relative bound drops both defaults, as the reference does.
+  if (RELATIVE_BOUNDS.some((name) => query[name] !== undefined)) return;
+  // Deviation 5: by default, events still running today and starting within 24 months (site-local).
+  const today = startOfDay(nowIn(zone, now).local);
+  if (bounds.startFrom === undefined) filter.endFrom = today;
+  if (bounds.endTo === undefined) filter.startTo = endOfDay(plusCalendar(today, { months: 24 }));
+}
+
+async function linkedIds(
+  db: Db,
+  value: readonly string[] | undefined,
+  param: 'venue' | 'organizer',
+  assertExist: (db: Db, ids: number[]) => Promise<void>,
+): Promise<number[] | undefined> {
+  if (value === undefined) return undefined;
+  const ids = parseIdList(value, param);
+  if (ids.length === 0) throw invalidParam(param);
+  await assertExist(db, ids);
+  return ids;
+}
+
+/** Venues within `radiusKm` of a point: the box uses the index, the great circle decides. */
+async function venuesNear(db: Db, latitude: number, longitude: number, radiusKm: number): Promise<number[]> {
+  const box = boundingBox(latitude, longitude, radiusKm);
+  const venues = await findVenuesInBox(db, box.latitude, box.longitudes);
+  return venues.filter((venue) => distanceKm(latitude, longitude, venue.geo_lat, venue.geo_lng) <= radiusKm).map((venue) => venue.id);
+}
+
+export async function listFilter(db: Db, config: Config, query: ListEventsQuery, caller: RequestContext, now: Date): Promise<EventListFilter> {
+  const filter: MutableFilter = {
+    visibility: listVisibility(caller.user),
+    statuses: askedStatuses(query, caller.user),
+    nowUtc: utcStamp(now),
+  };
+  if (parseWpBoolean(query.ticketed) === true) throw ticketsNotActive();
+  addDateBounds(filter, query, config.siteTimezone, now);
+  if (query.search !== undefined) {
+    filter.search = { words: searchWords(query.search), languages: [...new Set([caller.language, caller.defaultLanguage])] };
+  }
+  if (query.categories !== undefined) filter.categoryIds = await resolveTermFilter(db, 'category', query.categories, caller, 'categories');
+  if (query.tags !== undefined) filter.tagIds = await resolveTermFilter(db, 'tag', query.tags, caller, 'tags');
+  filter.venueIds = await linkedIds(db, query.venue, 'venue', assertVenuesExist);
+  filter.organizerIds = await linkedIds(db, query.organizer, 'organizer', assertOrganizersExist);
+  if (query.featured !== undefined) filter.featured = parseWpBoolean(query.featured);
+  if (query.geoloc !== undefined) filter.geolocated = parseWpBoolean(query.geoloc);
+  if (query.geoloc_lat !== undefined || query.geoloc_lng !== undefined) {
+    if (query.geoloc_lat === undefined) throw invalidParam('geoloc_lat', 'geoloc_lat is required with geoloc_lng.');
+    if (query.geoloc_lng === undefined) throw invalidParam('geoloc_lng', 'geoloc_lng is required with geoloc_lat.');
+    filter.nearVenueIds = await venuesNear(db, query.geoloc_lat, query.geoloc_lng, query.geoloc_radius ?? DEFAULT_GEOLOC_RADIUS_KM);
+  }
+  if (query.post_parent !== undefined) {
+    if ((await findPostType(db, query.post_parent)) !== 'event') throw invalidParam('post_parent');
+    filter.parentId = query.post_parent;
+  }
+  return filter;
+}
