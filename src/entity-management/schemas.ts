@@ -67,12 +67,17 @@ export function errorResponses(...statuses: readonly number[]): Record<number, t
 
 export const SECURITY: ReadonlyArray<Record<string, readonly string[]>> = [{ basicAuth: [] }, { bearerAuth: [] }];
 
+/** Client text that reaches the database: PostgreSQL text cannot hold NUL, so no surface accepts it. */
+function Text(options: { minLength?: number; maxLength: number; description: string }) {
+  return Type.String({ ...options, pattern: '^[^\\u0000]*$' });
+}
+
 const EntityTypeParam = Type.String({
   minLength: 1,
   maxLength: 100,
   description: 'The type: collaborators, customers, items, projects or todo (or its readable name), case-insensitive.',
 });
-const EntityKeyParam = Type.String({ minLength: 1, maxLength: 255, description: 'The record key.' });
+const EntityKeyParam = Text({ minLength: 1, maxLength: 255, description: 'The record key.' });
 
 // Fastify cannot route a parameter named `entity-type`; the OpenAPI document shows the spec's names.
 export const TypeParamsSchema = Type.Object({ entityType: EntityTypeParam });
@@ -90,13 +95,13 @@ export const ListEntitiesQuerySchema = Type.Object({
   sort: Type.Optional(
     Type.String({ maxLength: 101, description: 'A readable field name or key; prefix - for descending. Default: key.' }),
   ),
-  q: Type.Optional(Type.String({ maxLength: 200, description: 'Case-insensitive substring of any text field.' })),
+  q: Type.Optional(Text({ maxLength: 200, description: 'Case-insensitive substring of any text field.' })),
 });
 
 export const GetEntityQuerySchema = Type.Object({ fields: Type.Optional(FieldsParam) });
 
 export const DeleteEntityQuerySchema = Type.Object({
-  'entity-key': Type.String({ minLength: 1, maxLength: 255, description: 'The key of the record to delete.' }),
+  'entity-key': Text({ minLength: 1, maxLength: 255, description: 'The key of the record to delete.' }),
 });
 
 export const EntityBodySchema = Type.Record(Type.String(), Type.Unknown(), {

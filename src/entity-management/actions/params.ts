@@ -34,6 +34,9 @@ export function toRunParams(declared: readonly ParamDeclaration[], body: unknown
     entries.delete(param.name);
     if (value === undefined) {
       if (param.required) problems.set(param.name, 'is required');
+    } else if (typeof value === 'string' && value.includes('\u0000')) {
+      // Parameters end up in the database, whose text cannot hold NUL on PostgreSQL.
+      problems.set(param.name, 'must not contain NUL characters');
     } else if (fits(param.type, value)) {
       params.set(param.name, value);
     } else {

@@ -16,7 +16,9 @@ export function toFieldValue(type: FieldType, value: unknown): { value: FieldVal
   if (value === null) return { value: null };
   switch (type) {
     case 'string':
-      return typeof value === 'string' ? { value } : { problem: 'must be a string' };
+      if (typeof value !== 'string') return { problem: 'must be a string' };
+      // PostgreSQL text cannot hold NUL; refusing it everywhere keeps both databases alike.
+      return value.includes('\u0000') ? { problem: 'must not contain NUL characters' } : { value };
     case 'number':
       if (typeof value === 'number' && Number.isFinite(value)) return { value };
       if (typeof value === 'string' && NUMBER.test(value.trim())) return { value: Number(value.trim()) };
