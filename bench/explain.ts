@@ -107,6 +107,7 @@ async function main(): Promise<void> {
       const statements = [...recorded];
       const total = statements.reduce((sum, statement) => sum + statement.ms, 0);
       out.push(`## ${name}: \`GET ${path}\``, '', `HTTP ${response.statusCode}; ${statements.length} statements, ${total.toFixed(1)} ms in the database.`, '');
+      if (response.statusCode >= 400) out.push('```', response.body.slice(0, 500), '```', '');
       for (const statement of statements) {
         out.push(`### ${statement.ms.toFixed(2)} ms`, '', '```sql', statement.sql, '```', '', '```', await store.explain(statement), '```', '');
       }

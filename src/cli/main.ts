@@ -5,6 +5,8 @@ import { closeOnSignals, startServer } from '../server.ts';
 import { AppError } from '../platform/errors.ts';
 import { createDb, migrateToLatest, type Store } from '../platform/db/database.ts';
 import { seedDemoRecords } from '../entity-management/seed/demo.seed.ts';
+import { seedDemoEvents } from '../calendar/seed/demo-events.ts';
+import { progressBar } from './progress.ts';
 import {
   addUser,
   createToken,
@@ -70,13 +72,20 @@ const COMMANDS: Record<string, Command> = {
     },
   },
   seed: {
-    usage: 'almanac seed --demo      load demo data (entity-management records); existing records are kept',
-    options: { demo: { type: 'boolean' } },
+    usage: 'almanac seed --demo [--events N]   load demo data (entity-management records; N more calendar events, progress on stderr); existing records are kept',
+    options: { demo: { type: 'boolean' }, events: { type: 'string' } },
     run: async (options, config) => {
       if (options.demo !== true) throw new UsageError('nothing to seed: pass --demo');
+      const events = optional(options, 'events');
+      if (events !== undefined && !/^\d+$/.test(events)) throw new UsageError('--events must be a whole number');
       await withStore(config, async (store) => {
         const entities = await seedDemoRecords(store);
         out(`entity records: ${entities.created} created, ${entities.existing} already there`);
+        if (events === undefined || Number(events) === 0) return;
+        const calendar = await seedDemoEvents(store, { events: Number(events), siteTimezone: config.siteTimezone, onProgress: progressBar('events') });
+        out(
+          `calendar: ${calendar.events} events added (${calendar.totalEvents} in all), ${calendar.venues} venues, ${calendar.organizers} organizers, ${calendar.categories} categories, ${calendar.tags} tags`,
+        );
       });
     },
   },

@@ -1,0 +1,376 @@
+/**
+ * `npm run bench`: seeds a fresh database, starts Almanac and a bare Fastify
+ * baseline as child processes, loads each with wrk (or autocannon), and
+ * prints every figure as a ratio to the baseline measured in the same run.
+ * See docs/perf.md. Exit code 0 when the run completed (targets are
+ * reported, not asserted), 1 when the harness itself failed.
+ */
+import { randomBytes } from 'node:crypto';
+import { cpus, loadavg } from 'node:os';
+import { parseArgs } from 'node:util';
+import { seedDemoEvents } from '../src/calendar/seed/demo-events.ts';
+import { progressBar } from '../src/cli/progress.ts';
+import { addUser } from '../src/platform/auth/users.service.ts';
+import { createDb, migrateToLatest, type Store } from '../src/platform/db/database.ts';
+import { createBenchDatabase, type BenchDatabase } from './database.ts';
+import { seedEntities } from './entities.ts';
+import { loadFixtures } from './fixtures.ts';
+import { chooseLoadGenerator, type LoadGenerator, type LoadRequest, type LoadResult } from './load.ts';
+import { pinned, planCpus, runCli, startServerProcess, type CpuPlan, type ServerProcess } from './processes.ts';
+import { formatTable, writeResults, type Row } from './report.ts';
+import { listScenario, scenarios, type Scenario } from './scenarios.ts';
+
+const USAGE = `npm run bench -- [options]
+  --duration S      measured seconds per scenario (default 8)
+  --warmup S        warm-up seconds before each measurement (default 2)
+  --connections N   concurrent connections (default 16)
+  --small N         events for the small list measurement (default 10000)
+  --large N         events for the main run (default 100000)
+  --million         also measure the list at 1,000,000 events (slow to seed)
+  --entities N      entity-management records for the entity scenarios (default 100000)
+  --only a,b        run only these scenarios (names as in the JSON results)
+  --loader NAME     wrk or autocannon (default: wrk when installed)
+  --keep            keep the benchmark database (its URL is printed)
+Environment: BENCH_DATABASE_URL=postgres://user:pass@host:port/db runs on PostgreSQL (a fresh database is created in it).`;
+
+interface Options {
+  readonly duration: number;
+  readonly warmup: number;
+  readonly connections: number;
+  readonly small: number;
+  readonly large: number;
+  readonly million: boolean;
+  readonly entities: number;
+  readonly only: ReadonlySet<string> | undefined;
+  readonly loader: string | undefined;
+  readonly keep: boolean;
+}
+
+function parseOptions(argv: readonly string[]): Options | undefined {
+  const { values } = parseArgs({
+    args: [...argv],
+    options: {
+      duration: { type: 'string' },
+      warmup: { type: 'string' },
+      connections: { type: 'string' },
+      small: { type: 'string' },
+      large: { type: 'string' },
+      million: { type: 'boolean' },
+      entities: { type: 'string' },
+      only: { type: 'string' },
+      loader: { type: 'string' },
+      keep: { type: 'boolean' },
+      help: { type: 'boolean' },
+    },
+    strict: true,
+  });
+  if (values.help === true) return undefined;
+  const count = (name: keyof typeof values, fallback: number, min: number) => {
+    const raw = values[name];
+    if (raw === undefined) return fallback;
+    const value = Number(raw);
+    if (!Number.isInteger(value) || value < min) throw new Error(`--${name} must be a whole number ≥ ${min}, got "${String(raw)}"`);
+    return value;
+  };
+  if (values.loader !== undefined && values.loader !== 'wrk' && values.loader !== 'autocannon') {
+    throw new Error('--loader must be wrk or autocannon');
+  }
+  return {
+    duration: count('duration', 8, 1),
+    warmup: count('warmup', 2, 0),
+    connections: count('connections', 16, 1),
+    small: count('small', 10_000, 100),
+    large: count('large', 100_000, 100),
+    million: values.million === true,
+    entities: count('entities', 100_000, 0),
+    only: values.only === undefined ? undefined : new Set(values.only.split(',').map((name) => name.trim())),
+    loader: values.loader,
+    keep: values.keep === true,
+  };
+}
+
+const log = (line: string) => process.stderr.write(`${line}\n`);
+const MB = 1024 * 1024;
+const RSS_LIMIT_MB = 200;
+const P50_SCALING_LIMIT = 1.5;
+const DEFAULT_BODY_BYTES = 2_000;
+
+/** One benchmark run: owns its database, its server processes and the rows it reports. */
+class BenchRun {
+  readonly rows: Row[] = [];
+  private baselineRps: number | undefined;
+
+  constructor(
+    readonly options: Options,
+    readonly database: BenchDatabase,
+    readonly loader: LoadGenerator,
+    readonly cpu: CpuPlan,
+    readonly env: Record<string, string>,
+  ) {}
+
+  wants(name: string): boolean {
+    return this.options.only === undefined || this.options.only.has(name);
+  }
+
+  async withStore<T>(work: (store: Store) => Promise<T>): Promise<T> {
+    const store = createDb(this.database.url);
+    try {
+      await migrateToLatest(store.db);
+      return await work(store);
+    } finally {
+      await store.close();
+    }
+  }
+
+  async seedEventsUpTo(total: number, current: number): Promise<number> {
+    if (total <= current) return current;
+    log(`seeding ${total - current} events (to ${total})…`);
+    await this.withStore((store) =>
+      seedDemoEvents(store, { events: total - current, siteTimezone: 'UTC', onProgress: progressBar('events') }),
+    );
+    return total;
+  }
+
+  startAlmanac(): Promise<ServerProcess> {
+    return startServerProcess('almanac', pinned(this.cpu.server, process.execPath, ['bin/almanac.js', 'serve']), this.env);
+  }
+
+  startBaseline(bodyBytes: number): Promise<ServerProcess> {
+    const command = pinned(this.cpu.server, process.execPath, ['--import', 'tsx', 'bench/baseline-server.ts']);
+    return startServerProcess('baseline', command, { BODY_BYTES: String(bodyBytes), PORT: '0' });
+  }
+
+  /** Warm-up, then the measured window. */
+  async load(request: LoadRequest): Promise<LoadResult> {
+    const settings = { connections: this.options.connections, cpus: this.cpu.load };
+    if (this.options.warmup > 0) await this.loader.run(request, { ...settings, seconds: this.options.warmup });
+    return this.loader.run(request, { ...settings, seconds: this.options.duration });
+  }
+
+  async measureBaseline(url: string, label: string): Promise<LoadResult> {
+    log(`measuring ${label}…`);
+    const result = await this.load({ method: 'GET', url });
+    this.rows.push({ name: 'baseline', title: label, result, ratio: undefined });
+    return result;
+  }
+
+  setBaseline(results: readonly LoadResult[]): void {
+    this.baselineRps = results.reduce((sum, result) => sum + result.requestsPerSecond, 0) / results.length;
+  }
+
+  /** Probes the route once, then loads it; a missing route or an unexpected answer becomes an "n/a" row. */
+  async measure(scenario: Scenario): Promise<LoadResult | undefined> {
+    if (!this.wants(scenario.name)) return undefined;
+    const target = scenario.target === undefined ? '—' : `≥ ${scenario.target.minRatio * 100}%${scenario.target.stretch ? ` (stretch ${scenario.target.stretch * 100}%)` : ''}`;
+    if (scenario.unavailable !== undefined) {
+      this.rows.push({ name: scenario.name, title: scenario.title, value: 'n/a', target, note: scenario.unavailable });
+      return undefined;
+    }
+    const probe = await probeRequest(scenario.request);
+    if (probe.status !== scenario.expectedStatus) {
+      const missing = probe.status === 404 || probe.status === 0;
+      this.rows.push({
+        name: scenario.name,
+        title: scenario.title,
+        value: missing ? 'n/a (route missing)' : `n/a (HTTP ${probe.status})`,
+        target,
+        note: missing ? undefined : `expected ${scenario.expectedStatus}, got ${probe.status}: ${probe.text.slice(0, 200)}`,
+      });
+      return undefined;
+    }
+    log(`measuring ${scenario.name}…`);
+    const result = await this.load(scenario.request);
+    if (result.requests === 0) {
+      this.rows.push({
+        name: scenario.name,
+        title: scenario.title,
+        value: 'no response',
+        target,
+        pass: scenario.target === undefined ? undefined : false,
+        note: `no request completed within the ${this.options.duration} s window (each took longer, or failed: ${result.socketErrors} socket errors)`,
+      });
+      return undefined;
+    }
+    const ratio = this.baselineRps === undefined ? undefined : result.requestsPerSecond / this.baselineRps;
+    const failures = result.badResponses + result.socketErrors;
+    this.rows.push({
+      name: scenario.name,
+      title: scenario.title,
+      result,
+      ratio,
+      target,
+      pass: scenario.target === undefined || ratio === undefined ? undefined : ratio >= scenario.target.minRatio,
+      note: failures > 0 ? `${result.badResponses} unexpected statuses, ${result.socketErrors} socket errors of ${result.requests}` : undefined,
+    });
+    return result;
+  }
+}
+
+async function probeRequest(request: LoadRequest): Promise<{ status: number; text: string }> {
+  try {
+    const response = await fetch(request.url, {
+      method: request.method,
+      headers: request.headers,
+      body: request.body?.replaceAll('[<id>]', `probe-${randomBytes(4).toString('hex')}`),
+    });
+    return { status: response.status, text: await response.text() };
+  } catch (error) {
+    return { status: 0, text: (error as Error).message };
+  }
+}
+
+async function main(): Promise<number> {
+  const options = parseOptions(process.argv.slice(2));
+  if (options === undefined) {
+    process.stdout.write(`${USAGE}\n`);
+    return 0;
+  }
+  const cpu = planCpus();
+  const loader = chooseLoadGenerator(options.loader);
+  const database = await createBenchDatabase(process.env.BENCH_DATABASE_URL);
+  const adminPassword = randomBytes(12).toString('hex');
+  const env = {
+    DATABASE_URL: database.url,
+    HOST: '127.0.0.1',
+    PORT: '0',
+    LOG_LEVEL: 'warn',
+    ADMIN_USER: 'admin',
+    ADMIN_PASSWORD: adminPassword,
+    RATE_LIMIT_PER_MINUTE: '0',
+  };
+  const run = new BenchRun(options, database, loader, cpu, env);
+  const started = new Date();
+  const load = loadavg()[0]!;
+  log(`database: ${database.description}`);
+  log(`load generator: ${loader.name}; ${cpu.description}; load average ${load.toFixed(2)}`);
+  const servers: ServerProcess[] = [];
+  const stopAll = async () => {
+    await Promise.all(servers.splice(0).map((server) => server.stop()));
+  };
+  let peakRss: number | undefined;
+  let bodyBytes = DEFAULT_BODY_BYTES;
+  const p50: Record<string, number> = {};
+  try {
+    await run.withStore(async (store) => {
+      await addUser(store.db, store.translateError, { username: 'admin', password: adminPassword, role: 'administrator' });
+    });
+    const bearer = (JSON.parse(runCli(['tokens', 'create', '--username', 'admin', '--name', 'bench', '--json'], env)) as { token: string }).token;
+
+    // 1. The default list at the small size, for the p50 scaling figure.
+    let events = await run.seedEventsUpTo(options.small, 0);
+    const measureListAt = async (size: number) => {
+      const server = await run.startAlmanac();
+      servers.push(server);
+      const label = `default list p50 @ ${size.toLocaleString('en')} events`;
+      const result = await run.measure(listScenario(server.url, `list-${size}`, label));
+      if (result !== undefined) p50[size] = result.p50Ms;
+      await stopAll();
+    };
+    await measureListAt(events);
+
+    // 2. Everything at the large size.
+    events = await run.seedEventsUpTo(options.large, events);
+    const entity = await run.withStore((store) => seedEntities(store, options.entities));
+    const fixtures = await run.withStore(loadFixtures);
+    const server = await run.startAlmanac();
+    servers.push(server);
+    const single = await probeRequest({ method: 'GET', url: `${server.url}/calendar/events/v1/events/${fixtures.eventId}` });
+    const sized = single.status === 200;
+    if (sized) bodyBytes = Buffer.byteLength(single.text);
+    const baseline = await run.startBaseline(bodyBytes);
+    servers.push(baseline);
+    const before = await run.measureBaseline(`${baseline.url}/`, `baseline: bare Fastify, ${bodyBytes} B JSON${sized ? '' : ' (default size)'}`);
+    run.setBaseline([before]);
+    const list = scenarios(server.url, fixtures, bearer, entity.fixture ?? entity.note ?? 'no entity records');
+    for (const scenario of list) {
+      const result = await run.measure(scenario);
+      if (scenario.name === 'event-list' && result !== undefined) p50[events] = result.p50Ms;
+    }
+    const after = await run.measureBaseline(`${baseline.url}/`, 'baseline again (after the scenarios)');
+    // The ratios use the mean of both baseline runs: the machine's noise hits both sides.
+    recomputeRatios(run.rows, (before.requestsPerSecond + after.requestsPerSecond) / 2, list);
+    peakRss = server.peakRss();
+    await stopAll();
+
+    // 3. Optionally the list at a million events.
+    if (options.million) {
+      events = await run.seedEventsUpTo(1_000_000, events);
+      await measureListAt(events);
+    }
+
+    const small = p50[options.small];
+    const largest = Math.max(...Object.keys(p50).map(Number));
+    const top = p50[largest];
+    if (small !== undefined && top !== undefined && largest > options.small) {
+      const ratio = top / small;
+      run.rows.push({
+        name: 'list-p50-scaling',
+        title: `list p50 ${compact(largest)} ÷ ${compact(options.small)}`,
+        value: `${ratio.toFixed(2)}×`,
+        target: `≤ ${P50_SCALING_LIMIT}${largest < 1_000_000 ? ' (target is for 1M: --million)' : ''}`,
+        pass: ratio <= P50_SCALING_LIMIT,
+      });
+    }
+    if (peakRss !== undefined) {
+      run.rows.push({
+        name: 'peak-rss',
+        title: `server peak RSS (${compact(options.large)} events, under load)`,
+        value: `${Math.round(peakRss / MB)} MB`,
+        target: `≤ ${RSS_LIMIT_MB} MB`,
+        pass: peakRss / MB <= RSS_LIMIT_MB,
+      });
+    }
+  } finally {
+    await stopAll();
+    if (options.keep) log(`kept database: ${database.url}`);
+    else await database.drop();
+  }
+
+  const table = formatTable(run.rows);
+  process.stdout.write(
+    [
+      '',
+      `Almanac benchmark — ${started.toISOString()}`,
+      `database: ${database.description}`,
+      `load: ${loader.name}, ${options.connections} connections, ${options.warmup} s warm-up + ${options.duration} s measured per scenario; ${cpu.description}`,
+      `machine: ${cpus()[0]?.model ?? 'unknown CPU'}, load average at start ${load.toFixed(2)}`,
+      '',
+      table,
+      '',
+    ].join('\n'),
+  );
+  const file = writeResults(database.dialect, {
+    started: started.toISOString(),
+    database: database.description,
+    loader: loader.name,
+    cpu: cpu.description,
+    machine: { cpu: cpus()[0]?.model, cpus: cpus().length, loadAverageAtStart: load },
+    options: { ...options, only: options.only === undefined ? undefined : [...options.only] },
+    baselineBodyBytes: bodyBytes,
+    peakRssBytes: peakRss,
+    listP50Ms: p50,
+    rows: run.rows,
+  });
+  process.stdout.write(`results: ${file}\n`);
+  return 0;
+}
+
+/** Ratios computed against the first baseline run are redone against the mean of both. */
+function recomputeRatios(rows: Row[], baselineRps: number, list: readonly Scenario[]): void {
+  for (const [index, row] of rows.entries()) {
+    const scenario = list.find((candidate) => candidate.name === row.name);
+    if (row.result === undefined || scenario === undefined) continue;
+    const ratio = row.result.requestsPerSecond / baselineRps;
+    rows[index] = { ...row, ratio, pass: scenario.target === undefined ? undefined : ratio >= scenario.target.minRatio };
+  }
+}
+
+const compact = (count: number) => (count >= 1_000_000 ? `${count / 1_000_000}M` : count >= 1_000 ? `${count / 1_000}k` : String(count));
+
+main().then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    process.stderr.write(`bench failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    process.exit(1);
+  },
+);
