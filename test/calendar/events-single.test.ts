@@ -21,7 +21,7 @@ describe('single events', () => {
 
   describe('errors of GET /events/{id}', () => {
     it('404 rest-event-not-found for unknown ids, 0 included', async () => {
-      for (const id of [0, 13, 999999]) {
+      for (const id of [0, 13, 999999, 99999999999]) {
         const response = await server.request(`${EVENTS}/${id}`);
         assert.equal(response.status, 404);
         assert.deepEqual(response.body, { code: 'rest-event-not-found', message: `Event with ID ${id} does not exist.`, data: { status: 404 } });

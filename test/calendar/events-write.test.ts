@@ -31,6 +31,8 @@ describe('event writes', () => {
       ['end_date', { end_date: 'foo' }],
       ['end_date', { end_date: '2030-06-01 09:00' }],
       ['author', { author: 999999 }],
+      ['author', { author: 99999999999 }],
+      ['image', { image: 99999999999 }],
       ['date', { date: 'foo' }],
       ['date_utc', { date_utc: 'foo' }],
       ['status', { status: 'kinda_thinking_about_it' }],

@@ -17,7 +17,7 @@ describe('wire primitives', () => {
     assert.deepEqual(parseList('a,,b'), ['a', 'b']);
     assert.deepEqual(parseIdList(['23', '89,23'], 'include'), [23, 89]);
     assert.throws(() => parseIdList(['foo-bar,23,89'], 'include'), /include/);
-    assert.deepEqual([parsePositiveInt('0'), parsePositiveInt('-1'), parsePositiveInt('1.5'), parsePositiveInt(' 7 ')], [undefined, undefined, undefined, 7]);
+    assert.deepEqual([parsePositiveInt('0'), parsePositiveInt('-1'), parsePositiveInt('1.5'), parsePositiveInt(' 7 '), parsePositiveInt('2147483648')], [undefined, undefined, undefined, 7, undefined]);
   });
 
   it('builds global ids and permalinks like the reference', () => {

@@ -2,7 +2,7 @@ import Type, { type Static } from 'typebox';
 import { POST_STATUSES } from '../shared/permissions.ts';
 import { LanguageQuerySchema } from '../shared/schemas.ts';
 import { archiveEnvelopeSchema } from '../shared/pagination.ts';
-import { ListSchema, TextSchema, WpBooleanSchema } from '../shared/wire.ts';
+import { ListSchema, MAX_ID, TextSchema, WpBooleanSchema } from '../shared/wire.ts';
 
 /** Largest `per_page`; larger values are capped, as the reference does (reference §3.1). */
 export const MAX_PER_PAGE = 50;
@@ -40,7 +40,7 @@ export const ListEventsQuerySchema = Type.Object({
   geoloc_radius: Type.Optional(
     Type.Number({ exclusiveMinimum: 0, maximum: 20_100, description: `Radius around the centre in kilometres (default ${DEFAULT_GEOLOC_RADIUS_KM})` }),
   ),
-  post_parent: Type.Optional(Type.Integer({ minimum: 1, description: 'Only events whose parent is this event' })),
+  post_parent: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_ID, description: 'Only events whose parent is this event' })),
   include: Type.Optional(ListSchema('Only these event ids (CSV or array); date filters are ignored')),
   starts_before: Type.Optional(DateArg('Events that start before this date')),
   starts_after: Type.Optional(DateArg('Events that start after this date')),
@@ -77,7 +77,7 @@ const writeProperties = {
   title: TextSchema('The event title', { minLength: 1 }),
   start_date: DateArg('The event start, in the event time zone'),
   end_date: DateArg('The event end, in the event time zone; not before the start'),
-  author: Type.Optional(Type.Integer({ minimum: 1, description: 'The author: an existing user id (editors and above for another user)' })),
+  author: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_ID, description: 'The author: an existing user id (editors and above for another user)' })),
   date: Type.Optional(DateArg('Publication date, in the site time zone')),
   date_utc: Type.Optional(DateArg('Publication date, in UTC')),
   description: Type.Optional(TextSchema('The event description (HTML, sanitized)')),

@@ -15,7 +15,7 @@ import { archiveLinks, isBeyondLastPage, pageWindow, totalPages } from '../share
 import { canDelete, canEdit, canRead, scaleStatus, utcStamp } from '../shared/permissions.ts';
 import { claimSlug, findIdBySlug, releaseSlugs, sanitizeSlug } from '../shared/slugs.ts';
 import { deleteTranslations, loadFieldInAllLanguages, loadTranslations, writeTranslations } from '../shared/translations.ts';
-import { invalidParam, isHttpUrl, parseWpBoolean } from '../shared/wire.ts';
+import { invalidParam, isHttpUrl, MAX_ID, parseWpBoolean } from '../shared/wire.ts';
 import { loadEventTerms, resolveTermsForWrite, setEventTerms } from '../terms/terms.links.ts';
 import { loadEmbeddedVenues, resolveVenueForWrite } from '../venues/venues.links.ts';
 import { parseCurrency } from './events.cost.ts';
@@ -186,6 +186,7 @@ export class EventsService {
 
   private async find(ref: EventRef): Promise<EventRow> {
     if ('id' in ref) {
+      if (ref.id > MAX_ID) throw errors.notFound(ref.id);
       const row = await findEventById(this.db, ref.id);
       if (row !== undefined) return row;
       const type = await findPostType(this.db, ref.id);

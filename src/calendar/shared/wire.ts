@@ -59,12 +59,15 @@ export function parseList(value: unknown): string[] {
     .filter((item) => item !== '');
 }
 
-/** reference `is_positive_int`: an integral number above zero, as a safe integer. */
+/** The largest id storage holds (PostgreSQL `integer`): larger numbers cannot name anything. */
+export const MAX_ID = 2_147_483_647;
+
+/** reference `is_positive_int` for ids: an integral number from 1 to `MAX_ID`. */
 export function parsePositiveInt(value: unknown): number | undefined {
   const text = typeof value === 'number' ? String(value) : typeof value === 'string' ? value.trim() : '';
   if (!/^\+?\d+(?:\.0*)?$/.test(text)) return undefined;
   const number = Number(text);
-  return Number.isSafeInteger(number) && number > 0 ? number : undefined;
+  return Number.isSafeInteger(number) && number > 0 && number <= MAX_ID ? number : undefined;
 }
 
 /** A list of positive ids; throws `rest_invalid_param` naming `name` when any item is not one. */
