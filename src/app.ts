@@ -23,6 +23,9 @@ import { openApiOptions } from './platform/openapi/openapi.ts';
 import { soapPlugin } from './soap/soap.plugin.ts';
 
 export const BODY_LIMIT_BYTES = 1024 * 1024;
+/** A client must finish sending its headers within this time, and its whole request within the next. */
+export const HEADERS_TIMEOUT_MS = 10_000;
+export const REQUEST_TIMEOUT_MS = 30_000;
 
 export interface AppDependencies {
   readonly config: Config;
@@ -44,7 +47,9 @@ export async function buildApp({ config, store, logger }: AppDependencies): Prom
       maxParamLength: 500,
     },
     connectionTimeout: 0,
-    requestTimeout: 30_000,
+    requestTimeout: REQUEST_TIMEOUT_MS,
+    // Slow clients (slowloris: headers trickled in, or a body that never ends) are cut off; Node checks every second.
+    http: { headersTimeout: HEADERS_TIMEOUT_MS, requestTimeout: REQUEST_TIMEOUT_MS, connectionsCheckingInterval: 1_000 },
     keepAliveTimeout: 5_000,
     // Router-level refusals (a malformed percent-encoding in the path) get the surface's error shape, not Fastify's.
     frameworkErrors: (error, request, reply) => sendWpError(error, request, reply),
