@@ -23,6 +23,7 @@ import {
 import { claimSlug, findIdBySlug, releaseSlugs, sanitizeSlug } from '../shared/slugs.ts';
 import { loadFieldInAllLanguages, loadTranslations, writeTranslations } from '../shared/translations.ts';
 import { globalId, invalidParam, parseList, parseWpBoolean, permalinks } from '../shared/wire.ts';
+import { withoutControls } from './linked-posts.fields.ts';
 import type { LinkedPostKind, LinkedPostRow } from './linked-posts.kind.ts';
 import { toLinkedPostResponse } from './linked-posts.mapper.ts';
 import {
@@ -298,13 +299,13 @@ async function authorFor(db: Db, user: AuthUser | null, raw: unknown): Promise<n
 }
 
 function requiredName(kind: LinkedPostKind, raw: unknown): string {
-  const name = typeof raw === 'string' ? sanitizeText(raw) : '';
+  const name = typeof raw === 'string' ? sanitizeText(withoutControls(raw)) : '';
   if (name === '') throw invalidParam(kind.nameField);
   return name;
 }
 
 function optionalContent(raw: unknown): string | undefined {
-  return raw === undefined ? undefined : sanitizeContent(String(raw));
+  return raw === undefined ? undefined : sanitizeContent(withoutControls(String(raw)));
 }
 
 /** Writes the translatable fields in one language and keeps one slug per language. */
@@ -332,6 +333,12 @@ async function writeTexts(
   });
 }
 
+/** The image a write names; control characters (which no URL has) are refused before storage sees them. */
+async function imageFor(db: Db, raw: unknown, user: AuthUser | null): Promise<number | null> {
+  if (typeof raw === 'string' && withoutControls(raw) !== raw) throw invalidParam('image');
+  return resolveImageForWrite(db, raw, user);
+}
+
 async function passwordHashFor(raw: unknown): Promise<string | null | undefined> {
   if (raw === undefined) return undefined;
   const password = String(raw);
@@ -352,7 +359,7 @@ export async function insertLinkedPost(db: Db, kind: LinkedPostKind, ctx: Reques
   const modified = stamp(site, now);
   const date = dates?.date ?? modified.local;
   const dateUtc = dates?.date_utc ?? modified.utc;
-  const imageId = input.image === undefined ? null : await resolveImageForWrite(db, input.image, ctx.user);
+  const imageId = input.image === undefined ? null : await imageFor(db, input.image, ctx.user);
   const passwordHash = (await passwordHashFor(input.password)) ?? null;
   const id = await reservePostId(db, kind.type);
   await insertPost(db, kind, {
@@ -405,7 +412,7 @@ export async function updateLinkedPost(
     if (!canEdit(ctx.user, row)) throw PlatformErrors.forbidden(ctx.user !== null);
     const dateUtc = dates?.date_utc ?? row.date_utc;
     const requested = input.status === undefined ? row.status : scaleStatus(ctx.user, input.status as string);
-    const imageId = input.image === undefined ? row.image_id : await resolveImageForWrite(trx, input.image, ctx.user);
+    const imageId = input.image === undefined ? row.image_id : await imageFor(trx, input.image, ctx.user);
     const passwordHash = await passwordHashFor(input.password);
     const modified = stamp(site, now);
     await updatePost(trx, kind, row.id, {
