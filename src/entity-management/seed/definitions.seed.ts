@@ -4,6 +4,7 @@ import type { Command, ParamDeclaration } from '../actions/action.schemas.ts';
 import type { ActionTable, EntityTypeTable, FieldTable } from '../entity-management.tables.ts';
 import type { FieldType } from '../mapping/catalog.ts';
 import { insertMissingEntityTypes } from '../mapping/catalog.repository.ts';
+import { recordsDialectOf } from '../provider/sql/sql-provider.ts';
 
 type FieldSeed = readonly [code: string, name: string | null, type: FieldType, description: string];
 
@@ -199,7 +200,7 @@ export async function seedDefinitions(store: Store): Promise<void> {
     command: JSON.stringify(action.command),
     updated_at: now,
   }));
-  await store.db.transaction().execute(async (trx) => {
+  await recordsDialectOf(store).transaction(store.db, async (trx) => {
     const inserted = (await insertMissingEntityTypes(trx, types, fields)) + (await insertMissingActions(trx, actions));
     if (inserted > 0) await bumpDefinitionsVersion(trx);
   });

@@ -1,4 +1,5 @@
 import type { Store } from '../../platform/db/database.ts';
+import { AppError } from '../../platform/errors.ts';
 import type { EntityRecord, FieldValue } from '../provider/entity-provider.ts';
 import { sqlBackend } from '../provider/sql/sql-provider.ts';
 import { seedDefinitions } from './definitions.seed.ts';
@@ -126,21 +127,24 @@ export interface DemoSeedReport {
   readonly existing: number;
 }
 
-/** `almanac seed --demo`: a believable data set, through the provider; records already there are kept. */
+/**
+ * `almanac seed --demo`: a believable data set, through the provider.
+ * Records already there are kept, including ones another process is
+ * seeding at the same moment (its insert wins, ours counts as existing).
+ */
 export async function seedDemoRecords(store: Store): Promise<DemoSeedReport> {
   await seedDefinitions(store);
-  const backend = sqlBackend(store);
-  return backend.transaction(async (provider) => {
+  return sqlBackend(store).transaction(async (provider) => {
     let created = 0;
     let existing = 0;
     for (const [entityCode, records] of DEMO) {
       for (const demo of records()) {
-        const found = await provider.read(entityCode, { key: demo.key, perPage: 1 });
-        if (found.total > 0) {
-          existing += 1;
-        } else {
+        try {
           await provider.write(entityCode, 'create', demo);
           created += 1;
+        } catch (error) {
+          if (!(error instanceof AppError && error.code === 'KEY_CONFLICT')) throw error;
+          existing += 1;
         }
       }
     }

@@ -65,10 +65,14 @@ export class SqlEntityProvider implements EntityProvider {
   }
 }
 
+export function recordsDialectOf(store: Store): RecordsDialect {
+  return store.dialect === 'postgres' ? postgresRecords : sqliteRecords;
+}
+
 /** One transaction per unit of work, on the service's own database. */
 export function sqlBackend(store: Store): EntityBackend {
-  const dialect = store.dialect === 'postgres' ? postgresRecords : sqliteRecords;
+  const dialect = recordsDialectOf(store);
   return {
-    transaction: (work) => store.db.transaction().execute((trx) => work(new SqlEntityProvider(trx, dialect))),
+    transaction: (work) => dialect.transaction(store.db, (trx) => work(new SqlEntityProvider(trx, dialect))),
   };
 }

@@ -6,4 +6,5 @@ export const postgresRecords: RecordsDialect = {
   lower: (expression) => sql<string>`lower(${expression} collate "default")`,
   // Concurrent partial updates of one record must not lose each other's fields.
   lockRow: sql`for update`,
+  transaction: (db, work) => db.transaction().execute(work),
 };

@@ -1,0 +1,94 @@
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { Writable } from 'node:stream';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { after, before, describe, it } from 'node:test';
+import { loadConfig } from '../../src/config/config.ts';
+import { saveAction } from '../../src/entity-management/actions/actions.repository.ts';
+import { createDb, migrateToLatest } from '../../src/platform/db/database.ts';
+import { startServer, type RunningServer } from '../../src/server.ts';
+import { freshDatabase, startTestServer, type Credentials, type TestServer } from '../helpers/server.ts';
+import { ACTIONS, makeActionRow } from './factories.ts';
+
+const run = promisify(execFile);
+
+/** Longer than the definitions poll interval, with room for a slow machine. */
+const PROPAGATION_MS = 10_000;
+
+describe('entity-management definitions across processes', () => {
+  let first: TestServer;
+  let second: RunningServer;
+  let admin: Credentials;
+
+  before(async () => {
+    first = await startTestServer();
+    // A second process on the same database (same code path as `npm start`).
+    second = await startServer(
+      loadConfig({ HOST: '127.0.0.1', PORT: '0', DATABASE_URL: first.config.databaseUrl, LOG_LEVEL: 'silent' }),
+      { print: () => undefined, logDestination: new Writable({ write: (_chunk, _encoding, done) => done() }) },
+    );
+    admin = await first.admin();
+  });
+  after(async () => {
+    await second.close();
+    await first.close();
+  });
+
+  const onSecond = (path: string) => first.request(`${second.url}${path}`, { auth: admin });
+
+  async function eventually(check: () => Promise<boolean>): Promise<boolean> {
+    const deadline = Date.now() + PROPAGATION_MS;
+    while (Date.now() < deadline) {
+      if (await check()) return true;
+      await sleep(200);
+    }
+    return false;
+  }
+
+  it('a reload in one process reaches the other through the version stamp', async () => {
+    await saveAction(
+      first.server.store.db,
+      makeActionRow('OPEN_TODOS', [], { steps: [{ op: 'list', entity: 'H3£TDO', filter: { T$STAT: 'OPEN' }, as: 'todos' }] }),
+    );
+    assert.equal((await onSecond(`${ACTIONS}/OPEN_TODOS`)).status, 404);
+    const reloaded = await first.request(`${ACTIONS}/reload`, { method: 'POST', auth: admin });
+    assert.equal(reloaded.body.messages[0].code, 'OK');
+    assert.ok(await eventually(async () => (await onSecond(`${ACTIONS}/OPEN_TODOS`)).status === 200));
+    const ran = await first.request(`${second.url}${ACTIONS}/OPEN_TODOS/run`, { method: 'POST', body: {}, auth: admin });
+    assert.equal(ran.status, 200, ran.text);
+  });
+
+  it('a refused reload leaves every process on its old list', async () => {
+    await saveAction(first.server.store.db, makeActionRow('HALF_BAKED', [], '{"steps": [{"op": "get"'));
+    const refused = await first.request(`${ACTIONS}/reload`, { method: 'POST', auth: admin });
+    assert.equal(refused.body.messages[0].code, 'RELOAD_REFUSED');
+    const before = (await onSecond(ACTIONS)).body.payload.length;
+    await sleep(4_000);
+    assert.equal((await onSecond(ACTIONS)).body.payload.length, before);
+    assert.equal((await onSecond(`${ACTIONS}/HALF_BAKED`)).status, 404);
+  });
+
+  it('seeds definitions and demo records once when two processes seed an empty database together', async () => {
+    const database = await freshDatabase();
+    const store = createDb(database.url);
+    try {
+      await migrateToLatest(store.db);
+      const env = { ...process.env, DATABASE_URL: database.url, LOG_LEVEL: 'silent' };
+      const seed = () => run(process.execPath, ['bin/almanac.js', 'seed', '--demo'], { env });
+      const outputs = await Promise.all([seed(), seed()]);
+      const created = outputs.map(({ stdout }) => Number(/(\d+) created/.exec(stdout)?.[1]));
+      assert.equal(created[0]! + created[1]!, 109, outputs.map(({ stdout }) => stdout).join(' | '));
+
+      const types = await store.db.selectFrom('em_entity_types').select('code').execute();
+      assert.deepEqual(types.map((type) => type.code).sort(), ['ARART', 'CNCLI', 'CNCOL', 'H3£TDO', 'TACPG']);
+      assert.equal((await store.db.selectFrom('em_actions').select('code').execute()).length, 5);
+      assert.equal((await store.db.selectFrom('em_records').select('id').execute()).length, 109);
+      const cities = await store.db.selectFrom('em_record_values').select('text_value').where('field_code', '=', 'D_I/57').execute();
+      assert.ok(cities.some((city) => city.text_value === 'Brescia'));
+    } finally {
+      await store.close();
+      await database.drop();
+    }
+  });
+});
