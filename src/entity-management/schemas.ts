@@ -36,8 +36,8 @@ export const RecordSchema = Type.Record(Type.String(), Type.Unknown(), {
   examples: [RECORD_EXAMPLE],
 });
 
-export function EnvelopeSchema<T extends TSchema>(payload: T, example: unknown) {
-  return Type.Object({ messages: Type.Array(MessageSchema), payload }, { examples: [example] });
+export function EnvelopeSchema<T extends TSchema>(payload: T, example: unknown, description = 'Success: the envelope with its payload.') {
+  return Type.Object({ messages: Type.Array(MessageSchema), payload }, { description, examples: [example] });
 }
 
 export const ErrorEnvelopeSchema = Type.Object(
