@@ -168,13 +168,18 @@ class BenchRun {
     }
     const probe = await probeRequest(scenario.request);
     if (probe.status !== scenario.expectedStatus) {
-      const missing = probe.status === 404 || probe.status === 0;
+      const missing = probe.status === 404;
+      const value = missing ? 'n/a (route missing)' : probe.status === 0 ? 'n/a (server unreachable)' : `n/a (HTTP ${probe.status})`;
       this.rows.push({
         name: scenario.name,
         title: scenario.title,
-        value: missing ? 'n/a (route missing)' : `n/a (HTTP ${probe.status})`,
+        value,
         target,
-        note: missing ? undefined : `expected ${scenario.expectedStatus}, got ${probe.status}: ${probe.text.slice(0, 200)}`,
+        note: missing
+          ? undefined
+          : probe.status === 0
+            ? `no connection: ${probe.text}`
+            : `expected ${scenario.expectedStatus}, got ${probe.status}: ${probe.text.slice(0, 200)}`,
       });
       return undefined;
     }
