@@ -81,6 +81,14 @@ describe('POST /venues', () => {
     assert.equal((await makeVenue(server, admin, { state: 'CA', country: 'United States', province: 'P' })).stateprovince, 'CA');
     assert.equal((await makeVenue(server, admin, { state: 'S', country: 'Italy', province: 'Lombardia' })).stateprovince, 'Lombardia');
     assert.equal((await makeVenue(server, admin, { state: 'S', stateprovince: 'Explicit' })).stateprovince, 'Explicit');
+    const derived = await makeVenue(server, admin, { state: 'NY' });
+    const moved = await server.request(`${VENUES}/${derived.id}`, { method: 'PATCH', auth: admin, body: { state: 'CA' } });
+    assert.equal(moved.body.stateprovince, 'CA', 'a derived value follows the state');
+    const abroad = await server.request(`${VENUES}/${derived.id}`, { method: 'PATCH', auth: admin, body: { country: 'Italy', province: 'Bergamo' } });
+    assert.equal(abroad.body.stateprovince, 'Bergamo');
+    const explicit = await makeVenue(server, admin, { state: 'NY', stateprovince: 'New York State' });
+    const kept = await server.request(`${VENUES}/${explicit.id}`, { method: 'PATCH', auth: admin, body: { state: 'CA' } });
+    assert.equal(kept.body.stateprovince, 'New York State', 'an explicit value stays');
   });
 
   it('rejects bad values with rest_invalid_param naming the argument, and creates nothing', async () => {

@@ -24,10 +24,9 @@ function coordinate(input: Readonly<Record<string, unknown>>, name: string, limi
 }
 
 /** reference save_meta: an empty `stateprovince` is the state for US (or no) country, else the province. */
-function derivedStateProvince(meta: Record<string, string | number | null>): string {
-  if (meta.stateprovince !== '') return String(meta.stateprovince);
-  const country = String(meta.country).trim().toLowerCase();
-  return country === '' || country === 'us' || country === 'united states' ? String(meta.state) : String(meta.province);
+function derivedStateProvince(meta: MetaValues): string {
+  const country = String(meta.country ?? '').trim().toLowerCase();
+  return country === '' || country === 'us' || country === 'united states' ? String(meta.state ?? '') : String(meta.province ?? '');
 }
 
 function writeVenueMeta(input: Readonly<Record<string, unknown>>, existing: MetaValues): MetaValues {
@@ -41,7 +40,9 @@ function writeVenueMeta(input: Readonly<Record<string, unknown>>, existing: Meta
   // Coordinates are a pair: name the one missing.
   if (meta.geo_lat === null && meta.geo_lng !== null) throw invalidParam('geo_lat', 'geo_lat and geo_lng go together.');
   if (meta.geo_lng === null && meta.geo_lat !== null) throw invalidParam('geo_lng', 'geo_lat and geo_lng go together.');
-  meta.stateprovince = derivedStateProvince(meta);
+  // A stored value that was derived follows a changed state, province or country; one set explicitly stays.
+  const wasDerived = input.stateprovince === undefined && existing.stateprovince === derivedStateProvince(existing);
+  if (meta.stateprovince === '' || wasDerived) meta.stateprovince = derivedStateProvince(meta);
   return meta;
 }
 
