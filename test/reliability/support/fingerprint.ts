@@ -1,4 +1,4 @@
-import { sql, type Kysely } from 'kysely';
+import { PostgresAdapter, sql, type Kysely } from 'kysely';
 
 /**
  * Tables and columns that legitimately change on a refused request: failed
@@ -8,52 +8,48 @@ import { sql, type Kysely } from 'kysely';
 const VOLATILE_TABLES = new Set(['auth_failures', 'soap_nonces', 'kysely_migration', 'kysely_migration_lock']);
 const VOLATILE_COLUMNS = new Set(['api_tokens.last_used_at']);
 
-interface TablePlan {
-  readonly name: string;
-  readonly query: string;
-}
-
 const quote = (identifier: string) => `"${identifier.replace(/"/g, '""')}"`;
 
 /**
  * A cheap digest of the whole database: per table, the row count and, per
  * column, aggregates (min, max, total length, and the sum of numeric
- * columns) computed in one scan. Two equal fingerprints mean, for every
+ * columns), all in one statement. Two equal fingerprints mean, for every
  * practical purpose, that nothing was inserted, deleted or rewritten.
  */
 export class Fingerprinter {
-  private plans: TablePlan[] | undefined;
+  private plan: { readonly tables: readonly string[]; readonly query: string } | undefined;
 
-  constructor(private readonly db: Kysely<any>) {}
+  private readonly postgres: boolean;
 
-  /** Re-reads the table list (call after migrations or when a surface lands mid-run: never needed in one server's life). */
-  private async planTables(): Promise<TablePlan[]> {
-    const tables = await this.db.introspection.getTables();
-    return tables
+  constructor(private readonly db: Kysely<any>) {
+    this.postgres = db.getExecutor().adapter instanceof PostgresAdapter;
+  }
+
+  private async planQuery() {
+    const tables = (await this.db.introspection.getTables())
       .filter((table) => !table.isView && !VOLATILE_TABLES.has(table.name))
-      .sort((a, b) => a.name.localeCompare(b.name))
-      .map((table) => {
-        const parts = ['count(*)'];
-        for (const column of table.columns) {
-          if (VOLATILE_COLUMNS.has(`${table.name}.${column.name}`)) continue;
-          const text = `cast(${quote(column.name)} as text)`;
-          parts.push(`min(${text})`, `max(${text})`, `sum(length(${text}))`);
-          if (/int|real|double|numeric|float|serial/i.test(column.dataType)) parts.push(`sum(${quote(column.name)})`);
-        }
-        const select = parts.map((part, i) => `${part} as c${i}`).join(', ');
-        return { name: table.name, query: `select ${select} from ${quote(table.name)}` };
-      });
+      .sort((a, b) => a.name.localeCompare(b.name));
+    const digests = tables.map((table) => {
+      const parts = ['cast(count(*) as text)'];
+      for (const column of table.columns) {
+        if (VOLATILE_COLUMNS.has(`${table.name}.${column.name}`)) continue;
+        const text = `cast(${quote(column.name)} as text)`;
+        // PostgreSQL: a sum of per-value hashes (cheap, and order-independent); SQLite compares bytes, min/max are cheap.
+        if (this.postgres) parts.push(`coalesce(cast(sum(cast(hashtext(${text}) as bigint)) as text), '')`);
+        else parts.push(`coalesce(min(${text}), '')`, `coalesce(max(${text}), '')`);
+        parts.push(`coalesce(cast(sum(length(${text})) as text), '')`);
+        if (/int|real|double|numeric|float|serial/i.test(column.dataType)) parts.push(`coalesce(cast(sum(${quote(column.name)}) as text), '')`);
+      }
+      return `(select ${parts.join(` || '|' || `)} from ${quote(table.name)}) as ${quote(table.name)}`;
+    });
+    return { tables: tables.map((table) => table.name), query: `select ${digests.join(', ')}` };
   }
 
   async take(): Promise<string> {
-    this.plans ??= await this.planTables();
-    const rows = await Promise.all(
-      this.plans.map(async (plan) => {
-        const result = await sql.raw(plan.query).execute(this.db);
-        return `${plan.name}:${JSON.stringify(Object.values(result.rows[0] as object), (_k, v: unknown) => (typeof v === 'bigint' ? String(v) : v))}`;
-      }),
-    );
-    return rows.join('\n');
+    this.plan ??= await this.planQuery();
+    const { rows } = await sql.raw(this.plan.query).execute(this.db);
+    const row = rows[0] as Record<string, string>;
+    return this.plan.tables.map((table) => `${table}:${row[table]}`).join('\n');
   }
 }
 

@@ -104,7 +104,24 @@ export function surfacesOf(operations: readonly Operation[], calendarPrefix: str
   };
 }
 
+/** Percent-encodes any string, lone surrogates included (they travel as U+FFFD, as a browser would send them). */
+export function encodeSegment(value: string): string {
+  return [...Buffer.from(value, 'utf8')]
+    .map((byte) => (/[A-Za-z0-9_.~-]/.test(String.fromCharCode(byte)) ? String.fromCharCode(byte) : `%${byte.toString(16).toUpperCase().padStart(2, '0')}`))
+    .join('');
+}
+
 /** Fills a path template; values are URL-encoded. */
 export function fillPath(template: string, values: Readonly<Record<string, string>>): string {
-  return template.replace(/\{([^}]+)\}/g, (_whole, name: string) => encodeURIComponent(values[name] ?? '1'));
+  return template.replace(/\{([^}]+)\}/g, (_whole, name: string) => encodeSegment(values[name] ?? '1'));
+}
+
+/**
+ * Whether a URL's (normalised) path can only have been routed to this
+ * template: an empty or dot-segment value turns `/events/{id}` into the
+ * list route, whose answer is not the item's.
+ */
+export function routesTo(template: string, url: string): boolean {
+  const pattern = template.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\\?\{[^}]+\\?\}/g, '[^/]+');
+  return new RegExp(`^${pattern}/?$`).test(new URL(url).pathname);
 }

@@ -93,36 +93,58 @@ export function evilJson(): fc.Arbitrary<unknown> {
   );
 }
 
+/** Plausible strings by parameter name, so that a share of the requests gets past validation and reaches handlers. */
+const NAMED_STRINGS: readonly [RegExp, readonly string[]][] = [
+  [/date|_before|_after|starts|ends/i, ['2031-01-01 10:00:00', '2031-01-01', 'tomorrow 9am', '+2 weeks', 'now', '2031-05-06T10:00:00Z', '1924992000']],
+  [/timezone/i, ['Europe/Rome', 'UTC', 'America/New_York', 'UTC+5']],
+  [/email/i, ['someone@example.com', '']],
+  [/website|url|image/i, ['https://example.com/poster.png', 'http://example.org/']],
+  [/cost/i, ['10', '5-20', 'Free']],
+  [/currency/i, ['€', 'EUR', 'prefix', 'postfix']],
+  [/country|city|province|state|zip|address|phone/i, ['Italia', 'Brescia', '25121', '+39 030 123456']],
+  [/lang/i, ['en', 'it']],
+  [/order/i, ['asc', 'desc', 'id', 'name']],
+  [/lat|lng|radius/i, ['45.5', '10.2', '50']],
+];
+
 /** A plausible, valid value for a JSON schema (used so that requests also get past validation and reach handlers). */
-export function validValue(schema: JsonSchema | undefined, pool: { ids: readonly number[]; slugs: readonly string[] }): fc.Arbitrary<unknown> {
+export function validValue(schema: JsonSchema | undefined, pool: { ids: readonly number[]; slugs: readonly string[] }, name = ''): fc.Arbitrary<unknown> {
   if (schema === undefined) return fc.string({ maxLength: 12 });
   if (Array.isArray(schema.enum) && schema.enum.length > 0) return fc.constantFrom(...schema.enum);
   if (schema.const !== undefined) return fc.constant(schema.const);
   const variants = (schema.anyOf ?? schema.oneOf) as JsonSchema[] | undefined;
-  if (Array.isArray(variants) && variants.length > 0) return fc.oneof(...variants.map((variant) => validValue(variant, pool)));
+  if (Array.isArray(variants) && variants.length > 0) return fc.oneof(...variants.map((variant) => validValue(variant, pool, name)));
   const type = Array.isArray(schema.type) ? schema.type[0] : schema.type;
+  if (type === 'string' && typeof schema.pattern === 'string') {
+    try {
+      return fc.stringMatching(new RegExp(schema.pattern)).filter((value) => value.length <= 64);
+    } catch {
+      // A pattern JavaScript cannot compile: fall through to plain strings.
+    }
+  }
   switch (type) {
     case 'integer':
     case 'number': {
       const min = typeof schema.minimum === 'number' ? schema.minimum : 0;
       const max = typeof schema.maximum === 'number' ? schema.maximum : Math.max(min + 100, 1000);
       const ranged = type === 'integer' ? fc.integer({ min: Math.ceil(min), max: Math.floor(Math.min(max, 2 ** 31)) }) : fc.double({ min, max, noNaN: true });
-      return pool.ids.length > 0 ? fc.oneof(ranged, fc.constantFrom(...pool.ids)) : ranged;
+      return pool.ids.length > 0 && !/page|radius|lat|lng/i.test(name) ? fc.oneof(ranged, fc.constantFrom(...pool.ids)) : ranged;
     }
     case 'boolean':
       return fc.boolean();
     case 'array':
-      return fc.array(validValue(schema.items as JsonSchema | undefined, pool), { maxLength: 3 });
+      return fc.array(validValue(schema.items as JsonSchema | undefined, pool, name), { maxLength: 3 });
     case 'object':
       return fc.constant({});
-    default:
-      if (schema.format === 'date-time' || /date/i.test(String(schema.description ?? ''))) {
-        return fc.constantFrom('2030-01-01 10:00:00', 'tomorrow 9am', '2029-12-31', 'now', '+2 weeks');
-      }
+    default: {
+      const named = NAMED_STRINGS.find(([pattern]) => pattern.test(name));
+      if (named !== undefined) return fc.constantFrom(...named[1]);
+      if (/slug/i.test(name) && pool.slugs.length > 0) return fc.oneof(fc.constantFrom(...pool.slugs), fc.stringMatching(/^[a-z0-9-]{1,12}$/));
       return fc.oneof(
         fc.string({ minLength: 1, maxLength: 16 }),
+        fc.constantFrom('Concert in the park', 'Mostra d\'arte', 'Festa di paese', 'Jazz night'),
         pool.slugs.length > 0 ? fc.constantFrom(...pool.slugs) : fc.constant('x'),
-        fc.constantFrom('2030-01-01 10:00:00', 'tomorrow 9am', 'publish', 'draft', 'en', 'it', 'true', '1'),
       );
+    }
   }
 }
