@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { startTestServer, type Credentials, type TestServer } from '../helpers/server.ts';
-import { insertEventRow, makeVenue, VENUES } from './venues-organizers.factories.ts';
+import { insertEventRow, makeVenue, NS, VENUES } from './venues-organizers.factories.ts';
 
 let server: TestServer;
 let admin: Credentials;
@@ -326,6 +326,21 @@ describe('updating venues', () => {
     assert.equal(updated.website, 'https://p.example');
     assert.equal(updated.slug, venue.slug);
     assert.equal('json_ld' in updated, false);
+  });
+
+  it('sets excerpt and slug, removes the image with an empty value, and keeps slugs per type', async () => {
+    const venue = await makeVenue(server, admin, { venue: 'Slugged', slug: 'Custom Slug!', excerpt: 'Short', image: 'https://example.com/s.png' });
+    assert.equal(venue.slug, 'custom-slug');
+    assert.equal(venue.excerpt, '<p>Short</p>');
+    for (const empty of ['', 0]) {
+      const withImage = await server.request(`${VENUES}/${venue.id}`, { method: 'POST', auth: admin, body: { image: 'https://example.com/s.png' } });
+      assert.equal(withImage.body.image.url, 'https://example.com/s.png');
+      const removed = await server.request(`${VENUES}/${venue.id}`, { method: 'POST', auth: admin, body: { image: empty } });
+      assert.equal('image' in removed.body, false, JSON.stringify(empty));
+    }
+    const organizer = await server.request(`${NS}/organizers`, { method: 'POST', auth: admin, body: { organizer: 'Only An Organizer' } });
+    invalid(await server.request(`${VENUES}/by-slug/${organizer.body.slug}`), 'slug');
+    assert.equal((await makeVenue(server, admin, { venue: 'Only An Organizer' })).slug, 'only-an-organizer', 'slugs are unique per type');
   });
 
   it('accepts POST, PUT and PATCH, by id and by slug; empty meta clears the key; an empty name is a 400', async () => {
