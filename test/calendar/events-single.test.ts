@@ -186,6 +186,33 @@ describe('single events', () => {
     });
   });
 
+  describe('discovery', () => {
+    it('describes every events route and its arguments in the namespace index and /doc', async () => {
+      const index = (await server.request('/calendar/events/v1/')).body;
+      const archive = index.routes['/calendar/events/v1/events'];
+      assert.deepEqual(archive.methods, ['GET', 'POST']);
+      assert.equal(archive.endpoints[0].args.page.required, false);
+      assert.equal(archive.endpoints[0].args.page.default, 1);
+      assert.ok(['start_date', 'categories', 'geoloc_radius', 'strict_dates', 'translation_language'].every((arg) => arg in archive.endpoints[0].args));
+      assert.equal(archive.endpoints[1].args.title.required, true);
+      assert.deepEqual(index.routes['/calendar/events/v1/events/(?P<id>\\d+)'].methods, ['GET', 'DELETE', 'POST', 'PUT', 'PATCH']);
+      assert.ok('/calendar/events/v1/events/by-slug/(?P<slug>[^/]+)' in index.routes);
+      const doc = (await server.request('/calendar/events/v1/doc')).body;
+      assert.deepEqual(Object.keys(doc.paths['/events']), ['get', 'post']);
+      assert.deepEqual(Object.keys(doc.paths['/events/{id}']).sort(), ['delete', 'get', 'patch', 'post', 'put']);
+      assert.ok(doc.paths['/events/by-slug/{slug}'].get);
+    });
+
+    it('validates arguments before checking permissions, as WordPress does', async () => {
+      const response = await server.request(EVENTS, { method: 'POST', body: { title: 'x', start_date: 'tomorrow', end_date: 'tomorrow', all_day: 'maybe' } });
+      assert.equal(response.status, 400);
+      const missing = await server.request(EVENTS, { method: 'POST', body: {} });
+      assert.equal(missing.body.code, 'rest_missing_callback_param');
+      const forbidden = await server.request(EVENTS, { method: 'POST', body: { title: 'x', start_date: 'tomorrow', end_date: 'tomorrow' } });
+      assert.equal(forbidden.status, 401);
+    });
+  });
+
   describe('trash, force and restore', () => {
     it('trashes first, answers 410 the second time, restores by status and deletes for good with force', async () => {
       const event = await makeEvent(server, admin);
