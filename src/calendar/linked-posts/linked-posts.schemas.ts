@@ -1,7 +1,7 @@
 import Type, { type TProperties } from 'typebox';
 import { POST_STATUSES } from '../shared/permissions.ts';
 import { LanguageQuerySchema } from '../shared/schemas.ts';
-import { WpBooleanSchema } from '../shared/wire.ts';
+import { ListSchema, WpBooleanSchema } from '../shared/wire.ts';
 import type { LinkedPostKind } from './linked-posts.kind.ts';
 
 /** Largest `per_page`; larger values are capped, as the reference does (reference §5.1). */
@@ -29,7 +29,7 @@ export function listQuerySchema(kind: Pick<LinkedPostKind, 'type' | 'plural'>) {
     only_with_upcoming: Type.Optional(
       WpBooleanSchema(`true: only ${kind.plural} linked to an upcoming event the caller may list; false: no filter`),
     ),
-    status: Type.Optional(Type.Array(Type.String(), { description: 'Post statuses to list (CSV or array); any: every status but trash' })),
+    status: Type.Optional(ListSchema('Post statuses to list (CSV or array); any: every status but trash')),
     password: Type.Optional(Type.String({ description: 'Unlocks password-protected items' })),
     context: Type.Optional(Type.String({ description: 'edit: items the caller may edit are not stripped' })),
     ...LanguageQuerySchema.properties,
