@@ -25,6 +25,7 @@ import {
   findFirstAdministratorId,
   findSlugOwners,
   insertTerm,
+  refreshPlannerStatistics,
   reservePostIds,
   type BulkRow,
 } from './demo-events.repository.ts';
@@ -85,6 +86,7 @@ export async function seedDemoEvents(store: Store, options: SeedDemoEventsOption
     written += size;
     options.onProgress?.(written, options.events);
   }
+  if (written > 0) await refreshPlannerStatistics(db);
   return {
     events: written,
     totalEvents: total,
