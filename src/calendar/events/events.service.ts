@@ -20,6 +20,7 @@ import { loadEventTerms, resolveTermsForWrite, setEventTerms } from '../terms/te
 import { loadEmbeddedVenues, resolveVenueForWrite } from '../venues/venues.links.ts';
 import { parseCurrency } from './events.cost.ts';
 import { listEcho, listFilter } from './events.filters.ts';
+import { EventTotals } from './events.totals.ts';
 import { stripProtectedEvent, toEventJsonLd, toEventResponse, type EventUrls } from './events.mapper.ts';
 import {
   countEvents,
@@ -80,6 +81,7 @@ export class EventsService {
   private readonly db: Db;
   private readonly urls: EventUrls;
   private readonly now: () => Date;
+  private readonly totals = new EventTotals();
 
   constructor(private readonly deps: EventsServiceDeps) {
     this.db = deps.db;
@@ -95,7 +97,7 @@ export class EventsService {
     const page = query.page ?? 1;
     const perPage = Math.min(MAX_PER_PAGE, query.per_page ?? DEFAULT_PER_PAGE);
     const filter = await listFilter(this.db, this.deps.config, query, caller, now);
-    const total = await countEvents(this.db, filter);
+    const total = await this.totals.get(filter, () => countEvents(this.db, filter));
     const pages = totalPages(total, perPage);
     if (isBeyondLastPage(page, total, perPage)) throw errors.pageNotFound();
     const { limit, offset } = pageWindow(page, perPage);
@@ -223,11 +225,13 @@ export class EventsService {
         await releaseSlugs(trx, 'event', row.id);
         await deleteEventRow(trx, row.id);
       });
+      this.totals.forgetAll();
       return last;
     }
     if (row.status === 'trash') throw errors.inTrash();
     const now = this.now();
     await updateEventRow(this.db, row.id, { status: 'trash', ...this.modifiedNow(now) });
+    this.totals.forgetAll();
     return this.representOne(row.id, caller);
   }
 
@@ -392,6 +396,7 @@ export class EventsService {
       await this.writeLinks(trx, eventId, body, caller);
       return eventId;
     });
+    this.totals.forgetAll();
     return this.representOne(id, caller);
   }
 
@@ -442,6 +447,7 @@ export class EventsService {
       }
       await this.writeLinks(trx, row.id, body, caller);
     });
+    this.totals.forgetAll();
     return this.representOne(row.id, caller);
   }
 }
