@@ -79,7 +79,7 @@ export async function listEntities(
     page: request.page,
     perPage: request.perPage,
   };
-  const { records, total } = await context.backend.transaction((provider) => provider.read(mapping.type.code, query));
+  const { records, total } = await context.backend.reader.read(mapping.type.code, query);
   return {
     records: records.map((record) => toWireRecord(mapping, record)),
     meta: { page: request.page, per_page: request.perPage, total, total_pages: Math.ceil(total / request.perPage) },
@@ -94,7 +94,7 @@ export async function getEntity(
 ): Promise<WireRecord> {
   const mapping = resolve(context, typeName);
   const query: ReadQuery = { key, perPage: 1, fields: projectionOf(mapping, fields) };
-  const [record] = (await context.backend.transaction((provider) => provider.read(mapping.type.code, query))).records;
+  const [record] = (await context.backend.reader.read(mapping.type.code, query)).records;
   if (record === undefined) throw EntityErrors.recordNotFound(key);
   return toWireRecord(mapping, record);
 }

@@ -39,6 +39,8 @@ export interface RecordTable {
   record_key: string;
   /** The record's values as a JSON object keyed by field code: what reads return. */
   data: string;
+  /** Its text values, lower-cased and joined by U+001F: what `q` scans. */
+  search_text: string;
 }
 
 /**

@@ -68,9 +68,11 @@ export interface EntityProvider {
 
 /**
  * Where a provider comes from: `transaction` hands `work` a provider whose
- * calls all commit together, or none do when `work` throws. One request, or
- * one whole action command, is one unit.
+ * calls all commit together, or none do when `work` throws. One write
+ * request, or one whole action command, is one unit.
  */
 export interface EntityBackend {
   transaction<T>(work: (provider: EntityProvider) => Promise<T>): Promise<T>;
+  /** Reads outside any transaction, for a request that only reads once (no lock, no round trips to begin and commit). */
+  readonly reader: Pick<EntityProvider, 'read'>;
 }

@@ -48,6 +48,16 @@ function matches(alias: string, filter: FieldFilter): RawBuilder<unknown> {
   return sql`${sql.ref(`${alias}.field_code`)} = ${filter.field} and ${sql.ref(`${alias}.${column}`)} = ${value}`;
 }
 
+/** Lower-cased in JavaScript on write and on search, so both databases fold case alike. */
+const SEARCH_SEPARATOR = '\u001f';
+
+function searchTextOf(values: Readonly<Record<string, FieldValue>>): string {
+  return Object.values(values)
+    .filter((value): value is string => typeof value === 'string')
+    .map((value) => value.toLowerCase())
+    .join(SEARCH_SEPARATOR);
+}
+
 function likePattern(search: string): string {
   return `%${search.toLowerCase().replace(/[\\%_]/g, (char) => `\\${char}`)}%`;
 }
@@ -56,11 +66,11 @@ function likePattern(search: string): string {
  * Lists one type's records. With filters, the first one drives the query
  * through the `(entity_code, field_code, value, record_key)` index, which
  * also yields key order; without, the `(entity_code, record_key)` unique
- * index does. Other criteria are probes on the primary key of the values.
+ * index does. Other filters are probes on the primary key of the values;
+ * `q` scans the type's records (a substring match cannot use a B-tree).
  */
 export async function listRecords(
   db: Db,
-  dialect: RecordsDialect,
   entityCode: string,
   criteria: ListCriteria,
 ): Promise<{ rows: RecordRow[]; total: number }> {
@@ -75,19 +85,12 @@ export async function listRecords(
     conditions.push(sql`exists (select 1 from em_record_values f where f.record_id = ${anchorId} and ${matches('f', filter)})`);
   }
   if (criteria.key !== undefined) conditions.push(sql`${anchorKey} = ${criteria.key}`);
-  if (criteria.search !== undefined && criteria.search !== '') {
-    conditions.push(
-      sql`exists (select 1 from em_record_values s where s.record_id = ${anchorId} and ${dialect.lower(sql.ref('s.text_value'))} like ${likePattern(criteria.search)} escape '\\')`,
-    );
-  }
+  const searching = criteria.search !== undefined && criteria.search !== '';
+  if (searching) conditions.push(sql`r.search_text like ${likePattern(criteria.search ?? '')} escape '\\'`);
   const where = sql.join(conditions, sql` and `);
   const from = first === undefined ? sql`em_records r` : sql`em_record_values f0`;
-
-  const counted = await sql<{ total: number | string }>`select count(*) as total from ${from} where ${where}`.execute(db);
-  const total = Number(counted.rows[0]?.total ?? 0);
-  if (total === 0 || criteria.offset >= total) return { rows: [], total };
-
   const join = first === undefined ? sql`` : sql`join em_records r on r.id = f0.record_id`;
+
   const sort = criteria.sort;
   const direction = sort?.descending === true ? sql`desc` : sql`asc`;
   const sortJoin =
@@ -98,9 +101,20 @@ export async function listRecords(
       ? sql`${anchorKey} ${direction}`
       : sql`(sv.record_id is null) asc, sv.number_value ${direction}, sv.text_value ${direction}, r.record_key asc`;
 
-  const page = await sql<RecordRow>`select r.id, r.record_key, r.data from ${from} ${join} ${sortJoin}
-    where ${where} order by ${order} limit ${criteria.limit} offset ${criteria.offset}`.execute(db);
-  return { rows: page.rows, total };
+  const select = (limit: number, offset: number) => sql<RecordRow>`select r.id, r.record_key, r.data from ${from} ${join} ${sortJoin}
+    where ${where} order by ${order} limit ${limit} offset ${offset}`.execute(db);
+
+  // A key matches at most one record: get-by-key is one unique-index probe, with no count.
+  if (criteria.key !== undefined) {
+    const { rows } = await select(1, 0);
+    return { rows: criteria.offset === 0 ? rows : [], total: rows.length };
+  }
+  // Counting filtered records needs only the values index, unless the search reads the records.
+  const counted = await sql<{ total: number | string }>`select count(*) as total from ${from} ${searching ? join : sql``}
+    where ${where}`.execute(db);
+  const total = Number(counted.rows[0]?.total ?? 0);
+  if (total === 0 || criteria.offset >= total) return { rows: [], total };
+  return { rows: (await select(criteria.limit, criteria.offset)).rows, total };
 }
 
 /** One record by key; `lock` holds it for a write later in the same transaction. */
@@ -126,7 +140,7 @@ export async function insertRecord(
   // ON CONFLICT DO NOTHING keeps a PostgreSQL transaction usable after a conflict.
   const inserted = await db
     .insertInto('em_records')
-    .values({ entity_code: entityCode, record_key: key, data: JSON.stringify(values) })
+    .values({ entity_code: entityCode, record_key: key, data: JSON.stringify(values), search_text: searchTextOf(values) })
     .onConflict((conflict) => conflict.columns(['entity_code', 'record_key']).doNothing())
     .returning('id')
     .executeTakeFirst();
@@ -144,7 +158,11 @@ export async function updateRecord(
   values: Readonly<Record<string, FieldValue>>,
   changed: readonly string[],
 ): Promise<void> {
-  await db.updateTable('em_records').set({ data: JSON.stringify(values) }).where('id', '=', row.id).execute();
+  await db
+    .updateTable('em_records')
+    .set({ data: JSON.stringify(values), search_text: searchTextOf(values) })
+    .where('id', '=', row.id)
+    .execute();
   if (changed.length === 0) return;
   await db.deleteFrom('em_record_values').where('record_id', '=', row.id).where('field_code', 'in', changed).execute();
   const changedValues = Object.fromEntries(changed.map((field) => [field, values[field] ?? null]));

@@ -35,7 +35,7 @@ export class SqlEntityProvider implements EntityProvider {
 
   async read(entityCode: string, query: ReadQuery): Promise<ReadResult> {
     const perPage = query.perPage ?? DEFAULT_PER_PAGE;
-    const { rows, total } = await listRecords(this.db, this.dialect, entityCode, {
+    const { rows, total } = await listRecords(this.db, entityCode, {
       key: query.key,
       filters: query.filters ?? [],
       search: query.search,
@@ -74,5 +74,6 @@ export function sqlBackend(store: Store): EntityBackend {
   const dialect = recordsDialectOf(store);
   return {
     transaction: (work) => dialect.transaction(store.db, (trx) => work(new SqlEntityProvider(trx, dialect))),
+    reader: new SqlEntityProvider(store.db, dialect),
   };
 }

@@ -36,6 +36,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('entity_code', 'text', (col) => col.notNull().references('em_entity_types.code'))
     .addColumn('record_key', 'text', (col) => (postgres ? col.notNull().modifyEnd(binary) : col.notNull()))
     .addColumn('data', 'text', (col) => col.notNull())
+    .addColumn('search_text', 'text', (col) => col.notNull())
     .addUniqueConstraint('em_records_key_unique', ['entity_code', 'record_key'])
     .execute();
 
