@@ -168,11 +168,12 @@ describe('GET /events', () => {
     it('lists events still running today by default and hides those that ended before today', async () => {
       const word = token();
       const running = await makeEvent(server, admin, { title: `${word} running`, start_date: secondsFromNow(-3), end_date: secondsFromNow(3) });
+      const marathon = await makeEvent(server, admin, { title: `${word} marathon`, start_date: secondsFromNow(-400), end_date: secondsFromNow(2) });
       const endedYesterday = await makeEvent(server, admin, { title: `${word} ended`, start_date: `${utcDay(-3)} 10:00`, end_date: `${utcDay(-2)} 10:00` });
       const upcoming = await makeEvent(server, admin, { title: `${word} upcoming`, start_date: secondsFromNow(10), end_date: secondsFromNow(10, 1) });
       const tooFar = await makeEvent(server, admin, { title: `${word} far`, start_date: secondsFromNow(800), end_date: secondsFromNow(800, 1) });
       const response = await list(`search=${word}`);
-      assert.deepEqual(ids(response.body), [running.id, upcoming.id]);
+      assert.deepEqual(ids(response.body), [marathon.id, running.id, upcoming.id]);
       assert.ok(![endedYesterday.id, tooFar.id].some((id) => ids(response.body).includes(id)));
     });
 

@@ -12,7 +12,7 @@ import { invalidParam, parseIdList, parseList, parseWpBoolean } from '../shared/
 import { resolveTermFilter } from '../terms/terms.links.ts';
 import { assertVenuesExist } from '../venues/venues.links.ts';
 import { boundingBox, distanceKm } from './events.geo.ts';
-import { findPostType, findVenuesInBox, type EventListFilter } from './events.repository.ts';
+import { findLongestDurationDays, findPostType, findVenuesInBox, type EventListFilter } from './events.repository.ts';
 import { DEFAULT_GEOLOC_RADIUS_KM, type ListEventsQuery } from './events.schemas.ts';
 
 /**
@@ -75,7 +75,7 @@ function askedStatuses(query: ListEventsQuery, user: AuthUser | null): string[] 
  * Date bounds are wall-clock values of the site zone, compared with each
  * event's local start or end. Inclusive mode widens them to whole days.
  */
-function addDateBounds(filter: MutableFilter, query: ListEventsQuery, zone: string, now: Date): void {
+async function addDateBounds(db: Db, filter: MutableFilter, query: ListEventsQuery, zone: string, now: Date): Promise<void> {
   const strict = parseWpBoolean(query.strict_dates) === true;
   const bound = (name: DateArgument, inclusive: (stamp: Stamp) => Stamp): Stamp | undefined => {
     const value = query[name];
@@ -103,7 +103,11 @@ function addDateBounds(filter: MutableFilter, query: ListEventsQuery, zone: stri
   if (RELATIVE_BOUNDS.some((name) => query[name] !== undefined)) return;
   // Deviation 5: by default, events still running today and starting within 24 months (site-local).
   const today = startOfDay(nowIn(zone, now).local);
-  if (bounds.startFrom === undefined) filter.endFrom = today;
+  if (bounds.startFrom === undefined) {
+    filter.endFrom = today;
+    // No event running today started before today minus the longest duration: the index walk starts there.
+    filter.startFrom = plusCalendar(today, { days: -(await findLongestDurationDays(db)) - 1 });
+  }
   if (bounds.endTo === undefined) filter.startTo = endOfDay(plusCalendar(today, { months: 24 }));
 }
 
@@ -134,7 +138,7 @@ export async function listFilter(db: Db, config: Config, query: ListEventsQuery,
     nowUtc: utcStamp(now),
   };
   if (parseWpBoolean(query.ticketed) === true) throw ticketsNotActive();
-  addDateBounds(filter, query, config.siteTimezone, now);
+  await addDateBounds(db, filter, query, config.siteTimezone, now);
   if (query.search !== undefined) {
     filter.search = { words: searchWords(query.search), languages: [...new Set([caller.language, caller.defaultLanguage])] };
   }

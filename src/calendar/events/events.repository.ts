@@ -1,4 +1,4 @@
-import type { ExpressionBuilder, Insertable, Kysely, Selectable, SqlBool, Expression, Updateable } from 'kysely';
+import { sql, type ExpressionBuilder, type Insertable, type Kysely, type Selectable, type SqlBool, type Expression, type Updateable } from 'kysely';
 import type { Database } from '../../platform/db/schema.ts';
 import type { EventTable, PostType } from '../calendar.tables.ts';
 import type { ListVisibility } from '../shared/permissions.ts';
@@ -150,6 +150,18 @@ export async function listEvents(db: Db, filter: EventListFilter, limit: number,
     .where((eb) => conditions(eb, filter, SEARCH_FIELDS));
   query = filter.includeIds === undefined ? query.orderBy('events.start_local').orderBy('events.date') : query.orderBy('events.date');
   return query.orderBy('events.id').limit(limit).offset(offset).execute();
+}
+
+/**
+ * The most whole days any event spans (column `duration_days`, kept by the
+ * database, migration 2026-11-22T0547): one index read.
+ */
+export async function findLongestDurationDays(db: Db): Promise<number> {
+  const row = await db
+    .selectFrom('events')
+    .select(sql<number | string | null>`max(duration_days)`.as('days'))
+    .executeTakeFirst();
+  return Number(row?.days ?? 0);
 }
 
 export async function findEventById(db: Db, id: number): Promise<EventRow | undefined> {
