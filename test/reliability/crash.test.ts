@@ -27,7 +27,7 @@ const CONCURRENCY = 16;
 const ADMIN_PASSWORD = `crash-${randomBytes(6).toString('hex')}`;
 
 const database = await freshDatabase();
-const env = { ...process.env, LOG_LEVEL: 'warn', HOST: '127.0.0.1', PORT: '0', DATABASE_URL: database.url, ADMIN_USER: 'admin', ADMIN_PASSWORD };
+const env = { ...process.env, LOG_LEVEL: 'info', HOST: '127.0.0.1', PORT: '0', DATABASE_URL: database.url, ADMIN_USER: 'admin', ADMIN_PASSWORD };
 
 interface Child {
   readonly process: ChildProcess;
@@ -35,11 +35,18 @@ interface Child {
   readonly output: () => string;
 }
 
+/** Everything every child printed (stdout and the log stream), scanned for secrets at the end. */
+let allOutput = '';
+
 async function startChild(): Promise<Child> {
   const child = spawn(process.execPath, [BIN, 'serve'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
-  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const collect = (chunk: Buffer) => {
+    output += chunk.toString();
+    allOutput += chunk.toString();
+  };
+  child.stdout.on('data', collect);
+  child.stderr.on('data', collect);
   const deadline = Date.now() + 30_000;
   for (;;) {
     const match = /Almanac listening on (http:\/\/[^\s]+)/.exec(output);
@@ -195,6 +202,9 @@ describe(`crash safety: kill -9 during a burst of writes, ${LOOPS} times, on ${d
     assert.equal(await kill(current, 'SIGTERM'), 0, current.output());
     current = undefined;
     assert.deepEqual(await integrityCheck(), []);
+    // A supplied administrator password is never echoed; tokens never reach the log.
+    assert.ok(!allOutput.includes(ADMIN_PASSWORD), 'the server printed the administrator password');
+    assert.ok(!allOutput.includes(auth.slice('Bearer '.length)), 'the server printed the API token');
     console.log(`crash: ${LOOPS} kill -9 loops of ${target.name}, ${acknowledged.length} acknowledged writes, 0 lost, ${unanswered} cut off unanswered`);
   });
 });
