@@ -12,6 +12,8 @@ export interface Row {
   readonly value?: string;
   readonly ratio?: number;
   readonly target?: string;
+  /** The scenario's target as a share of the baseline's req/s. */
+  readonly minRatio?: number;
   readonly pass?: boolean;
   readonly note?: string;
 }
