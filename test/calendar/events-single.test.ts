@@ -186,6 +186,28 @@ describe('single events', () => {
     });
   });
 
+  describe('translations', () => {
+    it('writes in the request language, leaves the other untouched, and falls back field by field', async () => {
+      const created = await server.request(`${EVENTS}?translation_language=it`, {
+        method: 'POST',
+        auth: admin,
+        body: { title: 'Sagra del tartufo', description: 'Degustazioni', start_date: 'tomorrow 10am', end_date: 'tomorrow 6pm' },
+      });
+      assert.equal(created.status, 201);
+      assert.equal(created.headers.get('content-language'), 'it');
+      const id = created.body.id;
+      const english = await server.request(`${EVENTS}/${id}`);
+      assert.deepEqual([english.body.title, english.body.description], ['Sagra del tartufo', '<p>Degustazioni</p>'], 'falls back to Italian');
+      await server.request(`${EVENTS}/${id}`, { method: 'PATCH', auth: admin, body: { title: 'Truffle fair' } });
+      const both = await server.request(`${EVENTS}/${id}`);
+      assert.deepEqual([both.body.title, both.body.description], ['Truffle fair', '<p>Degustazioni</p>']);
+      assert.equal((await server.request(`${EVENTS}/${id}?translation_language=it`)).body.title, 'Sagra del tartufo');
+      const found = await server.request(`${EVENTS}?search=tartufo&translation_language=it`);
+      assert.deepEqual(found.body.events.map((event: any) => event.id), [id]);
+      assert.match(found.body.rest_url, /translation_language=it$/);
+    });
+  });
+
   describe('discovery', () => {
     it('describes every events route and its arguments in the namespace index and /doc', async () => {
       const index = (await server.request('/calendar/events/v1/')).body;
