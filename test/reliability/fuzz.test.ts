@@ -62,7 +62,19 @@ const surfaces = surfacesOf(operations, CALENDAR);
 const soapMounted = (await send({ method: 'GET', url: `${server.url}${SOAP_PATH}?wsdl` })).status === 200;
 
 // Existing items, so that id and slug parameters also hit real rows.
+interface Pool {
+  readonly ids: number[];
+  readonly slugs: string[];
+}
 const pool = { ids: [] as number[], slugs: [] as string[], keys: [] as string[] };
+/** Existing items per calendar resource, so that well-formed requests name an item of the right kind. */
+const pools: Record<string, Pool> = {};
+
+/** Which resource a parameter names: by its own name (`venue`, `categories`, `parent`…), else the route's resource. */
+function poolFor(name: string, resource: string | undefined): Pool {
+  const byName: Record<string, string> = { venue: 'venues', organizer: 'organizers', categories: 'categories', tags: 'tags', parent: 'categories', post: 'events', event: 'events' };
+  return pools[byName[name] ?? ''] ?? (resource !== undefined && /^(id|slug|include|exclude)$/.test(name) ? pools[resource] : undefined) ?? pool;
+}
 async function seed(auth: Credentials): Promise<void> {
   for (const resource of ['venues', 'organizers', 'categories', 'tags', 'events'] as const) {
     if (!surfaces[resource]) continue;
@@ -71,6 +83,9 @@ async function seed(auth: Credentials): Promise<void> {
       const item = await createCalendarItem(server, resource, auth, extra);
       pool.ids.push(item.id);
       pool.slugs.push(item.slug);
+      pools[resource] ??= { ids: [], slugs: [] };
+      pools[resource].ids.push(item.id);
+      pools[resource].slugs.push(item.slug);
     }
   }
   if (surfaces.entities) pool.keys.push(await createCustomer(server, auth), await createCustomer(server, auth));
@@ -123,8 +138,8 @@ const queryKey = fc.oneof(
   fc.string({ maxLength: 12 }),
 );
 
-function pathValue(schema: JsonSchema, name: string, hostile: boolean): fc.Arbitrary<string> {
-  const valid = validValue(schema, pool, name).map((value) => String(value));
+function pathValue(schema: JsonSchema, name: string, hostile: boolean, resource: string | undefined): fc.Arbitrary<string> {
+  const valid = validValue(schema, poolFor(name, resource), name).map((value) => String(value));
   if (!hostile) return /key/i.test(name) && pool.keys.length > 0 ? fc.constantFrom(...pool.keys) : valid;
   return fc.oneof(
     { weight: 4, arbitrary: valid },
@@ -134,8 +149,8 @@ function pathValue(schema: JsonSchema, name: string, hostile: boolean): fc.Arbit
   );
 }
 
-function queryValue(schema: JsonSchema, name: string, hostile: boolean): fc.Arbitrary<string | string[]> {
-  const valid = validValue(schema, pool, name).map((value) => (Array.isArray(value) ? value.map(String) : typeof value === 'object' ? JSON.stringify(value) : String(value)));
+function queryValue(schema: JsonSchema, name: string, hostile: boolean, resource: string | undefined): fc.Arbitrary<string | string[]> {
+  const valid = validValue(schema, poolFor(name, resource), name).map((value) => (Array.isArray(value) ? value.map(String) : typeof value === 'object' ? JSON.stringify(value) : String(value)));
   if (!hostile) return valid;
   return fc.oneof(
     { weight: 4, arbitrary: valid },
@@ -145,13 +160,13 @@ function queryValue(schema: JsonSchema, name: string, hostile: boolean): fc.Arbi
   );
 }
 
-function bodyObject(schema: JsonSchema | undefined, hostile: boolean): fc.Arbitrary<Record<string, unknown>> {
+function bodyObject(schema: JsonSchema | undefined, hostile: boolean, resource: string | undefined): fc.Arbitrary<Record<string, unknown>> {
   const properties = Object.entries<JsonSchema>(schema?.properties ?? {});
   const required = new Set<string>(schema?.required ?? []);
   const fields = properties.map(([name, property]) =>
     fc
       .oneof(
-        { weight: required.has(name) ? 6 : 2, arbitrary: validValue(property, pool, name).map((value) => ({ value })) },
+        { weight: required.has(name) ? 6 : 2, arbitrary: validValue(property, poolFor(name, resource), name).map((value) => ({ value })) },
         { weight: hostile ? 2 : 0, arbitrary: evilJson().map((value) => ({ value })) },
         { weight: required.has(name) ? 1 : 5, arbitrary: fc.constant(undefined) },
       )
@@ -180,7 +195,7 @@ type Encoded = { readonly contentType: string | undefined; readonly body: string
 
 function bodyFor(op: Operation, hostile: boolean): fc.Arbitrary<Encoded> {
   const schema = op.bodies['application/json'] ?? Object.values(op.bodies)[0];
-  const object = bodyObject(schema, hostile);
+  const object = bodyObject(schema, hostile, resourceOf(op));
   if (!hostile) {
     return fc.oneof(
       { weight: 3, arbitrary: object.map((value) => ({ contentType: 'application/json', body: JSON.stringify(value) })) },
@@ -245,7 +260,13 @@ function requestFor(op: Operation): fc.Arbitrary<FuzzRequest> {
   return fc.oneof({ weight: 1, arbitrary: buildRequest(op, false) }, { weight: 2, arbitrary: buildRequest(op, true) });
 }
 
+/** The calendar resource of an operation (`events`, `venues`…), if any. */
+function resourceOf(op: Operation): string | undefined {
+  return new RegExp(`^${CALENDAR}/([a-z]+)`).exec(op.path)?.[1];
+}
+
 function buildRequest(op: Operation, hostile: boolean): fc.Arbitrary<FuzzRequest> {
+  const resource = resourceOf(op);
   const isSoap = op.path === SOAP_PATH;
   const pathParams = op.parameters.filter((p) => p.in === 'path');
   const queryParams = op.parameters.filter((p) => p.in === 'query');
@@ -253,14 +274,14 @@ function buildRequest(op: Operation, hostile: boolean): fc.Arbitrary<FuzzRequest
   return fc
     .record({
       method: hostile ? fc.oneof({ weight: 17, arbitrary: fc.constant(op.method) }, { weight: 3, arbitrary: fc.constantFrom(...RANDOM_METHODS) }) : fc.constant(op.method),
-      pathValues: fc.tuple(...pathParams.map((p) => pathValue(p.schema, p.name, hostile))),
-      query: fc.tuple(...queryParams.map((p) => sometimes(queryValue(p.schema, p.name, hostile), hostile ? 2 : 3))),
+      pathValues: fc.tuple(...pathParams.map((p) => pathValue(p.schema, p.name, hostile, resource))),
+      query: fc.tuple(...queryParams.map((p) => sometimes(queryValue(p.schema, p.name, hostile, resource), hostile ? 2 : 3))),
       extraQuery: hostile ? sometimes(fc.dictionary(queryKey, evilString({ maxHuge: 1024 }), { maxKeys: 3 }), 3) : never,
       badEncoding: hostile ? sometimes(fc.constantFrom(...BAD_ENCODINGS), 10) : never,
       hugeQuery: hostile ? sometimes(fc.constant('q=' + 'x'.repeat(100 * 1024)), 200) : never,
       encoded: isSoap ? soapBody() : bodyFor(op, hostile),
       soapAction: fc.constantFrom('"pingOperation"', 'pingOperation', '', '"other"', undefined),
-      auth: hostile ? fc.constantFrom<FuzzRequest['auth']>('anonymous', 'anonymous', 'admin', 'admin', 'admin', 'garbage') : fc.constantFrom<FuzzRequest['auth']>('anonymous', 'admin', 'admin'),
+      auth: hostile ? fc.constantFrom<FuzzRequest['auth']>('anonymous', 'anonymous', 'admin', 'admin', 'admin', 'garbage') : fc.constantFrom<FuzzRequest['auth']>('anonymous', 'admin', 'admin', 'admin', 'admin'),
       garbage: fc.constantFrom(
         `Bearer ${SECRET_TOKEN}`,
         'Basic !!!',
