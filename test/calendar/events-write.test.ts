@@ -210,6 +210,8 @@ describe('event writes', () => {
       assert.equal(event.status, 'future');
       const local = (await create({ date: '2020-02-02 09:00' })).body;
       assert.deepEqual([local.date, local.date_utc, local.status], ['2020-02-02 09:00:00', '2020-02-02 14:00:00', 'publish']);
+      assert.equal((await update(local.id, { date: '+1 year' })).body.status, 'future', 'a published event moved to a future date is scheduled');
+      assert.equal((await update(local.id, { date: '2020-02-02 09:00' })).body.status, 'publish');
     });
   });
 

@@ -432,6 +432,7 @@ export class EventsService {
     const posted = this.postDate(body, now);
     if (posted !== undefined) Object.assign(changes, posted);
     if (body.status !== undefined) changes.status = this.statusFor(user, body.status, posted?.date_utc ?? row.date_utc, now);
+    else if (posted !== undefined && row.status === 'publish' && posted.date_utc > utcStamp(now)) changes.status = 'future';
     if (body.password !== undefined) changes.password_hash = body.password === '' ? null : await hashPassword(body.password);
     const texts = this.texts(body);
 
