@@ -69,6 +69,8 @@ interface Pool {
 const pool = { ids: [] as number[], slugs: [] as string[], keys: [] as string[] };
 /** Existing items per calendar resource, so that well-formed requests name an item of the right kind. */
 const pools: Record<string, Pool> = {};
+/** Stored action codes, for `/actions/{code}` routes. */
+const actionCodes: string[] = [];
 
 /** Which resource a parameter names: by its own name (`venue`, `categories`, `parent`…), else the route's resource. */
 function poolFor(name: string, resource: string | undefined): Pool {
@@ -89,6 +91,10 @@ async function seed(auth: Credentials): Promise<void> {
     }
   }
   if (surfaces.entities) pool.keys.push(await createCustomer(server, auth), await createCustomer(server, auth));
+  if (surfaces.actions) {
+    const actions = await server.request('/apiservice/api/services/actions', { auth });
+    for (const action of (actions.body?.payload ?? []) as { code: string }[]) actionCodes.push(action.code);
+  }
 }
 await seed(admin);
 
@@ -140,6 +146,7 @@ const queryKey = fc.oneof(
 
 function pathValue(schema: JsonSchema, name: string, hostile: boolean, resource: string | undefined): fc.Arbitrary<string> {
   const valid = validValue(schema, poolFor(name, resource), name).map((value) => String(value));
+  if (name === 'code' && actionCodes.length > 0) return hostile ? fc.oneof(fc.constantFrom(...actionCodes), evilString({ maxHuge: 600 })) : fc.constantFrom(...actionCodes);
   if (!hostile) return /key/i.test(name) && pool.keys.length > 0 ? fc.constantFrom(...pool.keys) : valid;
   return fc.oneof(
     { weight: 4, arbitrary: valid },
