@@ -46,34 +46,40 @@ interface Options {
   readonly keep: boolean;
 }
 
+class UsageError extends Error {}
+
+const OPTIONS = {
+  duration: { type: 'string' },
+  warmup: { type: 'string' },
+  connections: { type: 'string' },
+  small: { type: 'string' },
+  large: { type: 'string' },
+  million: { type: 'boolean' },
+  entities: { type: 'string' },
+  only: { type: 'string' },
+  loader: { type: 'string' },
+  keep: { type: 'boolean' },
+  help: { type: 'boolean' },
+} as const;
+
 function parseOptions(argv: readonly string[]): Options | undefined {
-  const { values } = parseArgs({
-    args: [...argv],
-    options: {
-      duration: { type: 'string' },
-      warmup: { type: 'string' },
-      connections: { type: 'string' },
-      small: { type: 'string' },
-      large: { type: 'string' },
-      million: { type: 'boolean' },
-      entities: { type: 'string' },
-      only: { type: 'string' },
-      loader: { type: 'string' },
-      keep: { type: 'boolean' },
-      help: { type: 'boolean' },
-    },
-    strict: true,
-  });
+  let parsed;
+  try {
+    parsed = parseArgs({ args: [...argv], options: OPTIONS, strict: true });
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+  const { values } = parsed;
   if (values.help === true) return undefined;
   const count = (name: keyof typeof values, fallback: number, min: number) => {
     const raw = values[name];
     if (raw === undefined) return fallback;
     const value = Number(raw);
-    if (!Number.isInteger(value) || value < min) throw new Error(`--${name} must be a whole number ≥ ${min}, got "${String(raw)}"`);
+    if (!Number.isInteger(value) || value < min) throw new UsageError(`--${name} must be a whole number ≥ ${min}, got "${String(raw)}"`);
     return value;
   };
   if (values.loader !== undefined && values.loader !== 'wrk' && values.loader !== 'autocannon') {
-    throw new Error('--loader must be wrk or autocannon');
+    throw new UsageError('--loader must be wrk or autocannon');
   }
   return {
     duration: count('duration', 8, 1),
@@ -366,6 +372,10 @@ const compact = (count: number) => (count >= 1_000_000 ? `${count / 1_000_000}M`
 main().then(
   (code) => process.exit(code),
   (error: unknown) => {
+    if (error instanceof UsageError) {
+      process.stderr.write(`${error.message}\n\n${USAGE}\n`);
+      process.exit(1);
+    }
     process.stderr.write(`bench failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
     process.exit(1);
   },
