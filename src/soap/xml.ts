@@ -51,7 +51,8 @@ const MARKUP_DECLARATION = /<!(?!--|\[CDATA\[)/;
 // eslint-disable-next-line no-control-regex -- matching control characters is the point
 const NOT_XML_CHAR = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]/;
 const REFERENCE = /&([^;&]*);?/g;
-const PREDEFINED: Readonly<Record<string, string>> = { lt: '<', gt: '>', amp: '&', quot: '"', apos: "'" };
+// A Map, not an object literal: `&constructor;` must not find Object.prototype's.
+const PREDEFINED: ReadonlyMap<string, string> = new Map([['lt', '<'], ['gt', '>'], ['amp', '&'], ['quot', '"'], ['apos', "'"]]);
 const NAME_PART = /^[A-Za-z_\u00C0-\uFFFD][\w.\-\u00B7\u00C0-\uFFFD]*$/;
 
 function isXmlChar(code: number): boolean {
@@ -65,7 +66,7 @@ function isXmlChar(code: number): boolean {
 function decode(raw: string): string {
   return raw.replace(REFERENCE, (match, name: string) => {
     if (!match.endsWith(';')) throw new XmlError('A "&" must start an entity or character reference.');
-    const predefined = PREDEFINED[name];
+    const predefined = PREDEFINED.get(name);
     if (predefined !== undefined) return predefined;
     const reference = /^#(?:x([0-9A-Fa-f]{1,6})|([0-9]{1,7}))$/.exec(name);
     if (reference === null) throw new XmlError(`The entity "&${name};" is not defined (DTDs are not accepted).`);
