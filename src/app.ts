@@ -73,7 +73,8 @@ export async function buildApp({ config, store, logger }: AppDependencies): Prom
   await app.register(securityPlugin, { corsOrigins: config.corsOrigins });
   await app.register(accessPlugin, { authenticator, publicPrefixes: [docsPrefix] });
   await app.register(rateLimitPlugin, { perMinute: config.rateLimitPerMinute });
-  await app.register(formbody);
+  // Form bodies follow the query-string conventions of WordPress clients (`x[]=a&x[]=b`).
+  await app.register(formbody, { parser: parseQuerystring });
   await app.register(swagger, openApiOptions(config));
   await app.register(swaggerUi, { routePrefix: docsPrefix, staticCSP: true, uiConfig: { persistAuthorization: false } });
   app.get(`${docsPrefix}/openapi.json`, { schema: { hide: true } }, async () => app.swagger());

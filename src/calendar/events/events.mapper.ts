@@ -191,7 +191,7 @@ function personOf(organizer: object): Record<string, unknown> {
 }
 
 /** schema.org JSON-LD of an event (reference §8.7), with real ISO 8601 offsets. */
-export function toEventJsonLd(row: EventRow, event: EventResponse): Record<string, unknown> {
+export function toEventJsonLd(row: EventRow, event: EventResponse, language: string): Record<string, unknown> {
   const costs = storedCosts(row);
   const values = event.cost_details.values;
   const startMs = utcStampMillis(row.start_utc);
@@ -201,6 +201,7 @@ export function toEventJsonLd(row: EventRow, event: EventResponse): Record<strin
   return compact({
     '@context': 'http://schema.org',
     '@type': 'Event',
+    inLanguage: language,
     name: plainText(event.title),
     description: plainText(event.excerpt || event.description),
     image: event.image === false ? undefined : event.image.url,

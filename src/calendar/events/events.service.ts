@@ -13,8 +13,8 @@ import { sanitizeContent, sanitizeText } from '../shared/html.ts';
 import { loadImages, resolveImageForWrite } from '../shared/images.ts';
 import { archiveLinks, isBeyondLastPage, pageWindow, totalPages } from '../shared/pagination.ts';
 import { canDelete, canEdit, canRead, scaleStatus, utcStamp } from '../shared/permissions.ts';
-import { claimSlug, findIdBySlug, releaseSlugs, sanitizeSlug } from '../shared/slugs.ts';
-import { deleteTranslations, loadFieldInAllLanguages, loadTranslations, writeTranslations } from '../shared/translations.ts';
+import { claimLanguageSlug, claimSlug, findIdBySlug, releaseSlugs, sanitizeSlug } from '../shared/slugs.ts';
+import { deleteTranslations, loadTranslations, writeTranslations } from '../shared/translations.ts';
 import { invalidParam, isHttpUrl, MAX_ID, parseWpBoolean } from '../shared/wire.ts';
 import { loadEventTerms, resolveTermsForWrite, setEventTerms } from '../terms/terms.links.ts';
 import { loadEmbeddedVenues, resolveVenueForWrite } from '../venues/venues.links.ts';
@@ -210,7 +210,7 @@ export class EventsService {
     const [event] = await this.represent([row], caller, now);
     const response = event as EventResponse;
     // The JSON-LD builder refuses password-protected posts (reference §7).
-    return row.password_hash === null ? { ...response, json_ld: toEventJsonLd(row, response) } : response;
+    return row.password_hash === null ? { ...response, json_ld: toEventJsonLd(row, response, caller.language) } : response;
   }
 
   async deleteEvent(ref: EventRef, query: DeleteEventQuery, caller: Caller): Promise<EventResponse> {
@@ -440,12 +440,8 @@ export class EventsService {
       if (body.image !== undefined) changes.image_id = await resolveImageForWrite(trx, body.image, user);
       if (body.venue !== undefined) changes.venue_id = await resolveVenueForWrite(trx, body.venue, caller);
       await updateEventRow(trx, row.id, changes);
-      const slug = body.slug === undefined ? undefined : await claimSlug(trx, 'event', row.id, body.slug);
+      const slug = await claimLanguageSlug(trx, 'event', row.id, caller.language, { explicit: body.slug, title: texts.title });
       await writeTranslations(trx, 'event', row.id, caller.language, { ...texts, slug });
-      if (slug !== undefined) {
-        const inUse = await loadFieldInAllLanguages(trx, 'event', row.id, 'slug');
-        await releaseSlugs(trx, 'event', row.id, [...inUse.values()]);
-      }
       await this.writeLinks(trx, row.id, body, caller);
     });
     this.totals.forgetAll();

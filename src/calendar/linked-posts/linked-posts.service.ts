@@ -20,8 +20,8 @@ import {
   scaleStatus,
   utcStamp,
 } from '../shared/permissions.ts';
-import { claimSlug, findIdBySlug, releaseSlugs, sanitizeSlug } from '../shared/slugs.ts';
-import { loadFieldInAllLanguages, loadTranslations, writeTranslations } from '../shared/translations.ts';
+import { claimLanguageSlug, findIdBySlug, sanitizeSlug } from '../shared/slugs.ts';
+import { loadTranslations, writeTranslations } from '../shared/translations.ts';
 import { globalId, invalidParam, parseList, parseWpBoolean, permalinks } from '../shared/wire.ts';
 import { withoutControls } from './linked-posts.fields.ts';
 import type { LinkedPostKind, LinkedPostRow } from './linked-posts.kind.ts';
@@ -316,15 +316,7 @@ async function writeTexts(
   language: string,
   fields: { name?: string; description?: string; excerpt?: string; slug?: string },
 ): Promise<void> {
-  const slugs = await loadFieldInAllLanguages(db, kind.type, id, 'slug');
-  const current = slugs.get(language);
-  const wish = fields.slug !== undefined && sanitizeSlug(fields.slug) !== '' ? fields.slug : current === undefined ? fields.name : undefined;
-  let slug: string | undefined;
-  if (wish !== undefined && sanitizeSlug(wish) !== current) {
-    slug = await claimSlug(db, kind.type, id, wish);
-    const keep = [...slugs.entries()].filter(([lang]) => lang !== language).map(([, value]) => value);
-    await releaseSlugs(db, kind.type, id, [...keep, slug]);
-  }
+  const slug = await claimLanguageSlug(db, kind.type, id, language, { explicit: fields.slug, title: fields.name });
   await writeTranslations(db, kind.type, id, language, {
     [kind.nameField]: fields.name,
     description: fields.description,

@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../platform/db/schema.ts';
 import type { TranslatableType } from '../calendar.tables.ts';
+import { loadFieldInAllLanguages } from './translations.ts';
 
 type Db = Kysely<Database>;
 
@@ -66,4 +67,28 @@ export async function findIdBySlug(db: Db, type: TranslatableType, slug: string)
     .where('slug', '=', slug)
     .executeTakeFirst();
   return row?.resource_id;
+}
+
+/**
+ * The slug a write stores in `language` (slugs are per language): the
+ * explicit one, or — when this language has none yet — one made from the
+ * title written in it. Slugs no language uses any more are released.
+ * Returns `undefined` when the language's slug stays as it is.
+ */
+export async function claimLanguageSlug(
+  db: Db,
+  type: TranslatableType,
+  id: number,
+  language: string,
+  wish: { readonly explicit?: string; readonly title?: string },
+): Promise<string | undefined> {
+  const slugs = await loadFieldInAllLanguages(db, type, id, 'slug');
+  const current = slugs.get(language);
+  const explicit = wish.explicit !== undefined && sanitizeSlug(wish.explicit) !== '' ? wish.explicit : undefined;
+  const source = explicit ?? (current === undefined ? wish.title : undefined);
+  if (source === undefined || sanitizeSlug(source) === current) return undefined;
+  const slug = await claimSlug(db, type, id, source);
+  slugs.set(language, slug);
+  await releaseSlugs(db, type, id, [...slugs.values()]);
+  return slug;
 }
