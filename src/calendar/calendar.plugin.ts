@@ -6,12 +6,12 @@ import { eventsRoutes } from './events/events.routes.ts';
 import { discoveryRoutes } from './discovery/discovery.routes.ts';
 import { RouteRegistry } from './discovery/route-registry.ts';
 import { sendWpError } from './errors.ts';
-import { languageOf } from './shared/context.ts';
+import { languageOf, NAMESPACE } from './shared/context.ts';
 import { organizersRoutes } from './organizers/organizers.routes.ts';
 import { categoryRoutes, tagRoutes } from './terms/terms.routes.ts';
 import { venuesRoutes } from './venues/venues.routes.ts';
 
-export const NAMESPACE = 'calendar/events/v1';
+export { NAMESPACE };
 
 export interface CalendarOptions {
   readonly config: Config;

@@ -1,3 +1,4 @@
+import { siteOf } from '../../src/calendar/shared/context.ts';
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
@@ -375,7 +376,7 @@ describe('GET /events', () => {
         namespaceUrl: `${server.url}/calendar/events/v1`,
         throttle: new FailureThrottle(server.server.store.db, { maxFailures: 0, maxFailuresPerAddress: 0, windowSeconds: 60 }),
       });
-      const caller = { user: null, language: 'en', defaultLanguage: 'en', address: '127.0.0.1' } as const;
+      const caller = { user: null, language: 'en', defaultLanguage: 'en', site: siteOf(server.config), address: '127.0.0.1' } as const;
       const costOf = async (perPage: number) => {
         queries = 0;
         const page = await service.listEvents({ search: word, per_page: perPage, page: 1 }, caller);

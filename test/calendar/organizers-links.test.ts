@@ -34,7 +34,7 @@ function rejectsNaming(param: string) {
 describe('resolveOrganizersForWrite', () => {
   it('reads an id, ids in order, a CSV string (deviation 13), {id} objects and mixes', async () => {
     const [a, b, c] = [await makeOrganizer(server, admin, {}), await makeOrganizer(server, admin, {}), await makeOrganizer(server, admin, {})];
-    const ctx = contextOf(admin);
+    const ctx = contextOf(server, admin);
     assert.deepEqual(await resolveOrganizersForWrite(db(), a.id, ctx), [a.id]);
     assert.deepEqual(await resolveOrganizersForWrite(db(), String(b.id), ctx), [b.id]);
     assert.deepEqual(await resolveOrganizersForWrite(db(), [c.id, a.id, b.id], ctx), [c.id, a.id, b.id]);
@@ -46,7 +46,7 @@ describe('resolveOrganizersForWrite', () => {
 
   it('reads [], "", 0 and null as no organizers', async () => {
     for (const input of [[], '', 0, null, [''], [0, null]]) {
-      assert.deepEqual(await resolveOrganizersForWrite(db(), input, contextOf(admin)), [], JSON.stringify(input));
+      assert.deepEqual(await resolveOrganizersForWrite(db(), input, contextOf(server, admin)), [], JSON.stringify(input));
     }
   });
 
@@ -59,7 +59,7 @@ describe('resolveOrganizersForWrite', () => {
       { organizer: 'FESTIVAL TEAM', email: 'Team@Festival.example', phone: 'not applied' },
       { organizer: 'Festival Team', email: 'other@festival.example' },
       { organizer: 'New Two' },
-    ], contextOf(admin));
+    ], contextOf(server, admin));
     assert.equal(ids.length, 5);
     assert.equal(ids[1], known.id);
     assert.equal(ids[2], existing.id);
@@ -74,14 +74,14 @@ describe('resolveOrganizersForWrite', () => {
     await server.request(`${ORGANIZERS}/${trashed.id}`, { method: 'DELETE', auth: admin });
     const before = await db().selectFrom('organizers').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
     for (const input of [23_000, [23_000], `1,foo`, trashed.id, { organizer: '' }, [{ email: 'x@example.com' }], [{ organizer: 'Bad', email: 'not-an-email' }], [{ organizer: 'Bad', website: 'foo' }], 'foo', [true], [[1]]]) {
-      await assert.rejects(resolveOrganizersForWrite(db(), input, contextOf(admin)), rejectsNaming('organizer'), JSON.stringify(input));
+      await assert.rejects(resolveOrganizersForWrite(db(), input, contextOf(server, admin)), rejectsNaming('organizer'), JSON.stringify(input));
     }
     const after = await db().selectFrom('organizers').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
     assert.equal(Number(after.n), Number(before.n));
   });
 
   it('inline organizers of contributors get the contributor status rules', async () => {
-    const [id] = await resolveOrganizersForWrite(db(), [{ organizer: 'By contributor', status: 'publish' }], contextOf(contributor, 'contributor'));
+    const [id] = await resolveOrganizersForWrite(db(), [{ organizer: 'By contributor', status: 'publish' }], contextOf(server, contributor, 'contributor'));
     const organizer = (await server.request(`${ORGANIZERS}/${id}`, { auth: admin })).body;
     assert.equal(organizer.status, 'pending');
     assert.equal(organizer.author, String(contributor.id));
@@ -96,18 +96,18 @@ describe('setEventOrganizers, loadEventOrganizers, assertOrganizersExist', () =>
     const empty = await insertEventRow(server);
     await setEventOrganizers(db(), first, [c.id, a.id]);
     await setEventOrganizers(db(), second, [b.id]);
-    let loaded = await loadEventOrganizers(db(), [first, second, empty], contextOf(null));
+    let loaded = await loadEventOrganizers(db(), [first, second, empty], contextOf(server, null));
     assert.deepEqual((loaded.get(first) as any[]).map((organizer) => organizer.id), [c.id, a.id]);
     assert.equal((loaded.get(first) as any[])[0].email, '', 'stripped: the organizer has a password');
     assert.equal((loaded.get(first) as any[])[0].organizer, c.organizer);
     assert.deepEqual((loaded.get(second) as any[]).map((organizer) => organizer.id), [b.id]);
     assert.deepEqual(loaded.get(empty), []);
     await setEventOrganizers(db(), first, [a.id, b.id, c.id]);
-    loaded = await loadEventOrganizers(db(), [first], contextOf(admin));
+    loaded = await loadEventOrganizers(db(), [first], contextOf(server, admin));
     assert.deepEqual((loaded.get(first) as any[]).map((organizer) => organizer.id), [a.id, b.id, c.id]);
     await setEventOrganizers(db(), first, []);
-    assert.deepEqual((await loadEventOrganizers(db(), [first], contextOf(admin))).get(first), []);
-    assert.equal((await loadEventOrganizers(db(), [], contextOf(admin))).size, 0);
+    assert.deepEqual((await loadEventOrganizers(db(), [first], contextOf(server, admin))).get(first), []);
+    assert.equal((await loadEventOrganizers(db(), [], contextOf(server, admin))).size, 0);
   });
 
   it('assertOrganizersExist names organizer', async () => {

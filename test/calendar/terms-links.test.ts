@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import type { Kysely, KyselyPlugin } from 'kysely';
 import { after, before, describe, it } from 'node:test';
-import type { RequestContext } from '../../src/calendar/shared/context.ts';
+import { siteOf, type RequestContext } from '../../src/calendar/shared/context.ts';
 import { loadEventTerms, resolveTermFilter, resolveTermsForWrite, setEventTerms } from '../../src/calendar/terms/terms.links.ts';
 import type { Role } from '../../src/platform/auth/capabilities.ts';
 import type { Database } from '../../src/platform/db/schema.ts';
@@ -21,6 +21,7 @@ describe('term counts and the links events use', () => {
     user: role === null ? null : { id: admin.id, username: 'u', displayName: 'u', role },
     language,
     defaultLanguage: 'en',
+    site: siteOf(server.config),
   });
 
   before(async () => {

@@ -33,7 +33,7 @@ function rejectsNaming(param: string, status = 400) {
 describe('resolveVenueForWrite', () => {
   it('accepts an id, a numeric string, a one-item list and {id}', async () => {
     const venue = await makeVenue(server, admin, {});
-    const ctx = contextOf(admin);
+    const ctx = contextOf(server, admin);
     for (const input of [venue.id, String(venue.id), [venue.id], [String(venue.id)], { id: venue.id }, { id: String(venue.id) }, [{ id: venue.id }], ` ${venue.id}`]) {
       assert.equal(await resolveVenueForWrite(db(), input, ctx), venue.id, JSON.stringify(input));
     }
@@ -41,7 +41,7 @@ describe('resolveVenueForWrite', () => {
 
   it('unlinks with 0, "", null, [] and lists of empty values (deviation 2)', async () => {
     for (const input of [0, '', '0', null, [], [0, ''], false]) {
-      assert.equal(await resolveVenueForWrite(db(), input, contextOf(admin)), null, JSON.stringify(input));
+      assert.equal(await resolveVenueForWrite(db(), input, contextOf(server, admin)), null, JSON.stringify(input));
     }
   });
 
@@ -51,13 +51,13 @@ describe('resolveVenueForWrite', () => {
     const trashed = await makeVenue(server, admin, {});
     await server.request(`${VENUES}/${trashed.id}`, { method: 'DELETE', auth: admin });
     for (const input of [[first.id, second.id], `${first.id},${second.id}`, 23_000, { id: 23_000 }, trashed.id, 'foo', -3, 1.5, true, { id: 'foo' }, [[first.id]]]) {
-      await assert.rejects(resolveVenueForWrite(db(), input, contextOf(admin)), rejectsNaming('venue'), JSON.stringify(input));
+      await assert.rejects(resolveVenueForWrite(db(), input, contextOf(server, admin)), rejectsNaming('venue'), JSON.stringify(input));
     }
   });
 
   it('matches an inline venue to an existing one only when name and address are equal, case-insensitively (deviation 10)', async () => {
     const existing = await makeVenue(server, admin, { venue: 'Blue Note', address: 'Via Borsieri 37' });
-    const ctx = contextOf(admin);
+    const ctx = contextOf(server, admin);
     assert.equal(await resolveVenueForWrite(db(), { venue: 'blue note', address: 'VIA BORSIERI 37', city: 'ignored' }, ctx), existing.id);
     const otherAddress = await resolveVenueForWrite(db(), { venue: 'Blue Note', address: 'Elsewhere 1' }, ctx);
     assert.notEqual(otherAddress, existing.id);
@@ -71,7 +71,7 @@ describe('resolveVenueForWrite', () => {
   });
 
   it('creates inline venues with the validation of POST /venues, errors naming venue', async () => {
-    const ctx = contextOf(admin);
+    const ctx = contextOf(server, admin);
     for (const input of [{ city: 'no name' }, { venue: '' }, { venue: 'X', website: 'foo' }, { venue: 'X', geo_lat: 91, geo_lng: 0 }, { venue: 'X', geo_lat: 'NaN', geo_lng: 1 }, { venue: 'X', geo_lat: 45 }, { venue: 'X', show_map: 'yes' }, { venue: 'X', status: 'bogus' }, { venue: 'X', image: 'foo bar' }, { venue: 'X', author: 23_000 }]) {
       await assert.rejects(resolveVenueForWrite(db(), input, ctx), rejectsNaming('venue'), JSON.stringify(input));
     }
@@ -83,13 +83,13 @@ describe('resolveVenueForWrite', () => {
   });
 
   it('creates with the rights and status rules of POST /venues', async () => {
-    const id = await resolveVenueForWrite(db(), { venue: 'Contributor inline', status: 'publish' }, contextOf(contributor, 'contributor'));
+    const id = await resolveVenueForWrite(db(), { venue: 'Contributor inline', status: 'publish' }, contextOf(server, contributor, 'contributor'));
     const venue = (await server.request(`${VENUES}/${id}`, { auth: admin })).body;
     assert.equal(venue.status, 'pending');
     assert.equal(venue.author, String(contributor.id));
-    await assert.rejects(resolveVenueForWrite(db(), { venue: 'Subscriber inline' }, contextOf(subscriber, 'subscriber')), rejectsNaming('venue', 403));
+    await assert.rejects(resolveVenueForWrite(db(), { venue: 'Subscriber inline' }, contextOf(server, subscriber, 'subscriber')), rejectsNaming('venue', 403));
     await assert.rejects(
-      resolveVenueForWrite(db(), { venue: 'Not mine', author: admin.id }, contextOf(contributor, 'contributor')),
+      resolveVenueForWrite(db(), { venue: 'Not mine', author: admin.id }, contextOf(server, contributor, 'contributor')),
       (error: any) => error.status === 403 && error.code === 'rest_forbidden',
     );
   });
@@ -99,7 +99,7 @@ describe('loadEmbeddedVenues and assertVenuesExist', () => {
   it('returns list representations keyed by id, stripped when the venue has a password whatever the caller', async () => {
     const open = await makeVenue(server, admin, { venue: 'Open', address: 'Open St' });
     const locked = await makeVenue(server, admin, { venue: 'Locked', address: 'Locked St', password: 'pw' });
-    const loaded = await loadEmbeddedVenues(db(), [open.id, locked.id, 23_000], contextOf(admin));
+    const loaded = await loadEmbeddedVenues(db(), [open.id, locked.id, 23_000], contextOf(server, admin));
     assert.deepEqual([...loaded.keys()].sort(), [open.id, locked.id].sort());
     const openItem = loaded.get(open.id) as any;
     assert.equal(openItem.address, 'Open St');
@@ -108,7 +108,7 @@ describe('loadEmbeddedVenues and assertVenuesExist', () => {
     const lockedItem = loaded.get(locked.id) as any;
     assert.equal(lockedItem.venue, 'Locked');
     assert.equal(lockedItem.address, '');
-    assert.equal((await loadEmbeddedVenues(db(), [], contextOf(null))).size, 0);
+    assert.equal((await loadEmbeddedVenues(db(), [], contextOf(server, null))).size, 0);
   });
 
   it('assertVenuesExist names venue for an unknown id', async () => {

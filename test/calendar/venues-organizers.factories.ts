@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import type { Credentials, TestServer } from '../helpers/server.ts';
-import type { RequestContext } from '../../src/calendar/shared/context.ts';
+import { siteOf, type RequestContext } from '../../src/calendar/shared/context.ts';
 import type { Role } from '../../src/platform/auth/capabilities.ts';
 
 export const NS = '/calendar/events/v1';
@@ -92,11 +92,12 @@ export async function insertEventRow(server: TestServer, fields: EventRowFields 
 }
 
 /** The request context the link functions get from the events module. */
-export function contextOf(credentials: Credentials | null, role: Role = 'administrator'): RequestContext {
+export function contextOf(server: TestServer, credentials: Credentials | null, role: Role = 'administrator'): RequestContext {
   return {
     user: credentials === null ? null : { id: credentials.id, username: credentials.username, displayName: credentials.username, role },
     language: 'en',
     defaultLanguage: 'en',
+    site: siteOf(server.config),
   };
 }
 

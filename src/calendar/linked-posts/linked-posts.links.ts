@@ -8,7 +8,6 @@ import { invalidParam, parsePositiveInt } from '../shared/wire.ts';
 import type { LinkedPostKind } from './linked-posts.kind.ts';
 import { findExistingIds, findMatchingPost, findPosts } from './linked-posts.repository.ts';
 import { insertLinkedPost, presentPosts, unlockedWithoutPassword } from './linked-posts.service.ts';
-import { currentSite } from './linked-posts.site.ts';
 
 type Db = Kysely<Database>;
 type Input = Record<string, unknown>;
@@ -82,7 +81,7 @@ export async function resolveLinkEntry(
   const existing = await findMatchingPost(trx, kind, name, match);
   if (existing !== undefined) return existing;
   try {
-    return await insertLinkedPost(trx, kind, ctx, currentSite(), input);
+    return await insertLinkedPost(trx, kind, ctx, ctx.site, input);
   } catch (error) {
     // Field-level problems of an inline object are reported on the event's argument.
     if (error instanceof AppError && error.code === 'rest_invalid_param') throw invalidParam(param);
@@ -99,6 +98,6 @@ export async function assertPostsExist(db: Db, kind: LinkedPostKind, ids: readon
 /** List representations of posts embedded in events: stripped whenever the post has a password. */
 export async function loadEmbedded(db: Db, kind: LinkedPostKind, ids: readonly number[], ctx: RequestContext): Promise<Map<number, object>> {
   const rows = await findPosts(db, kind, ids);
-  const items = await presentPosts(db, kind, rows, ctx, currentSite(), { single: false, unlock: unlockedWithoutPassword });
+  const items = await presentPosts(db, kind, rows, ctx, ctx.site, { single: false, unlock: unlockedWithoutPassword });
   return new Map(rows.map((row, index) => [row.id, items[index] as object]));
 }

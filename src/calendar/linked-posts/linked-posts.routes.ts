@@ -2,7 +2,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { TObject } from 'typebox';
 import { FailureThrottle } from '../../platform/auth/throttle.ts';
-import { requestContext, type CalendarDeps } from '../shared/context.ts';
+import { requestContext, siteOf, type CalendarDeps } from '../shared/context.ts';
 import { WpErrorSchema } from '../shared/schemas.ts';
 import { setTotalHeaders } from '../shared/pagination.ts';
 import { parseWpBoolean } from '../shared/wire.ts';
@@ -25,7 +25,6 @@ import {
   type PasswordGuard,
   type Target,
 } from './linked-posts.service.ts';
-import { registerSite } from './linked-posts.site.ts';
 
 export interface LinkedPostSchemas {
   readonly item: TObject;
@@ -48,7 +47,7 @@ export function linkedPostRoutes(kind: LinkedPostKind, schemas: LinkedPostSchema
   const label = kind.type;
   return async function routes(fastify: FastifyInstance, deps: CalendarDeps): Promise<void> {
     const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
-    const site = registerSite(deps.config);
+    const site = siteOf(deps.config);
     const db = deps.store.db;
     const base = `/${kind.plural}`;
     const tags = [kind.plural];

@@ -39,7 +39,7 @@ import {
   type StatusScope,
 } from './linked-posts.repository.ts';
 import { MAX_PER_PAGE } from './linked-posts.schemas.ts';
-import type { Site } from './linked-posts.site.ts';
+import type { Site } from '../shared/context.ts';
 
 type Db = Kysely<Database>;
 type Input = Readonly<Record<string, unknown>>;

@@ -11,15 +11,35 @@ export interface CalendarDeps {
   readonly namespaceUrl: string;
 }
 
-/** Per request: who asks, in which language. */
+export const NAMESPACE = 'calendar/events/v1';
+
+/** What links and dates need of the site: permalinks, `global_id`, API URLs, the site time zone. */
+export interface Site {
+  readonly baseUrl: string;
+  /** `{base_url}/calendar/events/v1` (no trailing slash). */
+  readonly namespaceUrl: string;
+  readonly timezone: string;
+}
+
+export function siteOf(config: Config): Site {
+  return { baseUrl: config.baseUrl, namespaceUrl: `${config.baseUrl}/${NAMESPACE}`, timezone: config.siteTimezone };
+}
+
+/** Per request: who asks, in which language, on which site. */
 export interface RequestContext {
   readonly user: AuthUser | null;
   readonly language: Language;
   readonly defaultLanguage: Language;
+  readonly site: Site;
 }
 
 export function requestContext(request: FastifyRequest, config: Config): RequestContext {
-  return { user: request.user, language: languageOf(request, config), defaultLanguage: config.defaultLanguage };
+  return {
+    user: request.user,
+    language: languageOf(request, config),
+    defaultLanguage: config.defaultLanguage,
+    site: siteOf(config),
+  };
 }
 
 /** The validated `translation_language` of the request, or the default language. */

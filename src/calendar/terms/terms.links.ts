@@ -27,24 +27,6 @@ import { taxonomyInfo } from './terms.taxonomy.ts';
 
 type Db = Kysely<Database>;
 
-/**
- * Embedded terms carry absolute `urls`, but these functions receive only a
- * database handle: the namespace URL is registered per database when the
- * term routes are. Kysely gives a database and all its transactions the same
- * adapter object, so it identifies "this app's database" in both.
- */
-const namespaceUrls = new WeakMap<object, string>();
-
-export function registerTermLinks(db: Db, namespaceUrl: string): void {
-  namespaceUrls.set(db.getExecutor().adapter, namespaceUrl);
-}
-
-function namespaceUrlOf(db: Db): string {
-  const url = namespaceUrls.get(db.getExecutor().adapter);
-  if (url === undefined) throw new Error('the category and tag routes are not registered for this database');
-  return url;
-}
-
 export interface EventTerms {
   categories: EmbeddedTerm[];
   tags: EmbeddedTerm[];
@@ -68,7 +50,7 @@ export async function loadEventTerms(db: Db, eventIds: number[], ctx: RequestCon
   const terms = [...new Map(links.map((link) => [link.id, { id: link.id, taxonomy: link.taxonomy, parent_id: link.parent_id }])).values()];
   const counts = await repository.countPublishedEvents(db, terms.map((term) => term.id), utcStamp(new Date()));
   const views = await loadTermViews(db, terms, counts, ctx, { withAncestors: false });
-  const namespaceUrl = namespaceUrlOf(db);
+  const namespaceUrl = ctx.site.namespaceUrl;
   for (const link of links) {
     const entry = result.get(link.event_id);
     const view = views.get(link.id);

@@ -4,7 +4,6 @@ import { requestContext, type CalendarDeps } from '../shared/context.ts';
 import { setTotalHeaders } from '../shared/pagination.ts';
 import { LanguageQuerySchema } from '../shared/schemas.ts';
 import { parsePositiveInt } from '../shared/wire.ts';
-import { registerTermLinks } from './terms.links.ts';
 import {
   CategoryListSchema,
   CategorySchema,
@@ -24,7 +23,6 @@ function taxonomyRoutes(info: TaxonomyInfo) {
   return async function routes(app: FastifyInstance, { config, store, namespaceUrl }: CalendarDeps): Promise<void> {
     const typed = app.withTypeProvider<TypeBoxTypeProvider>();
     const deps: TermServiceDeps = { db: store.db, translateError: store.translateError, namespaceUrl, baseUrl: config.baseUrl };
-    registerTermLinks(store.db, namespaceUrl);
     const collection = `/${info.collection}`;
     const item = `/${info.collection}/:id(^\\d+$)`;
     const termSchema = info.hierarchical ? CategorySchema : TagSchema;
