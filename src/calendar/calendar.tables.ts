@@ -13,6 +13,7 @@ declare module '../platform/db/schema.ts' {
     event_terms: EventTermTable;
     translations: TranslationTable;
     slugs: SlugTable;
+    revisions: RevisionTable;
   }
 }
 
@@ -124,4 +125,10 @@ export interface SlugTable {
   resource_type: TranslatableType;
   slug: string;
   resource_id: number;
+}
+
+/** A counter bumped by every write of a cached fact (`events`), for cross-process cache checks. */
+export interface RevisionTable {
+  name: string;
+  value: number;
 }

@@ -179,19 +179,36 @@ export async function reserveEventId(db: Db): Promise<number> {
   return row.id;
 }
 
+/** The events revision: every write to `events` bumps it, so list totals remembered under an older one are stale. */
+export async function readEventsRevision(db: Db): Promise<number> {
+  const row = await db.selectFrom('revisions').select('value').where('name', '=', 'events').executeTakeFirstOrThrow();
+  return Number(row.value);
+}
+
+async function bumpEventsRevision(db: Db): Promise<void> {
+  await db
+    .updateTable('revisions')
+    .set((eb) => ({ value: eb('value', '+', 1) }))
+    .where('name', '=', 'events')
+    .execute();
+}
+
 export async function insertEvent(db: Db, row: NewEventRow): Promise<void> {
   await db.insertInto('events').values(row).execute();
+  await bumpEventsRevision(db);
 }
 
 export async function updateEvent(db: Db, id: number, changes: EventChanges): Promise<void> {
   if (Object.keys(changes).length === 0) return;
   await db.updateTable('events').set(changes).where('id', '=', id).execute();
+  await bumpEventsRevision(db);
 }
 
 /** Deletes an event for good: its links cascade with it, its id row goes too. */
 export async function deleteEvent(db: Db, id: number): Promise<void> {
   await db.deleteFrom('events').where('id', '=', id).execute();
   await db.deleteFrom('post_ids').where('id', '=', id).execute();
+  await bumpEventsRevision(db);
 }
 
 export async function userExists(db: Db, id: number): Promise<boolean> {

@@ -24,6 +24,7 @@ import { EventTotals } from './events.totals.ts';
 import { stripProtectedEvent, toEventJsonLd, toEventResponse, type EventUrls } from './events.mapper.ts';
 import {
   countEvents,
+  readEventsRevision,
   deleteEvent as deleteEventRow,
   findEventById,
   findPostType,
@@ -97,7 +98,7 @@ export class EventsService {
     const page = query.page ?? 1;
     const perPage = Math.min(MAX_PER_PAGE, query.per_page ?? DEFAULT_PER_PAGE);
     const filter = await listFilter(this.db, this.deps.config, query, caller, now);
-    const total = await this.totals.get(filter, () => countEvents(this.db, filter));
+    const total = await this.totals.get(filter, () => readEventsRevision(this.db), () => countEvents(this.db, filter));
     const pages = totalPages(total, perPage);
     if (isBeyondLastPage(page, total, perPage)) throw errors.pageNotFound();
     const { limit, offset } = pageWindow(page, perPage);
@@ -225,13 +226,11 @@ export class EventsService {
         await releaseSlugs(trx, 'event', row.id);
         await deleteEventRow(trx, row.id);
       });
-      this.totals.forgetAll();
-      return last;
+        return last;
     }
     if (row.status === 'trash') throw errors.inTrash();
     const now = this.now();
     await updateEventRow(this.db, row.id, { status: 'trash', ...this.modifiedNow(now) });
-    this.totals.forgetAll();
     return this.representOne(row.id, caller);
   }
 
@@ -396,7 +395,6 @@ export class EventsService {
       await this.writeLinks(trx, eventId, body, caller);
       return eventId;
     });
-    this.totals.forgetAll();
     return this.representOne(id, caller);
   }
 
@@ -444,7 +442,6 @@ export class EventsService {
       await writeTranslations(trx, 'event', row.id, caller.language, { ...texts, slug });
       await this.writeLinks(trx, row.id, body, caller);
     });
-    this.totals.forgetAll();
     return this.representOne(row.id, caller);
   }
 }
