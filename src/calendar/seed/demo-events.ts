@@ -21,6 +21,7 @@ import {
 } from './demo-data.ts';
 import {
   BulkInsert,
+  bumpEventsRevision,
   countEvents,
   findFirstAdministratorId,
   findSlugOwners,
@@ -369,6 +370,7 @@ async function insertEventChunk(context: SeedContext, size: number, links: Links
   await eventOrganizers.flush(db);
   await eventTerms.flush(db);
   await texts.flush(db);
+  await bumpEventsRevision(db);
 }
 
 /** Local and UTC start/end, computed together in the event's zone (a wall time in a DST gap moves forward). */
