@@ -48,9 +48,9 @@ function matches(alias: string, filter: FieldFilter): RawBuilder<unknown> {
   return sql`${sql.ref(`${alias}.field_code`)} = ${filter.field} and ${sql.ref(`${alias}.${column}`)} = ${value}`;
 }
 
-/** Lower-cased in JavaScript on write and on search, so both databases fold case alike. */
 const SEARCH_SEPARATOR = '\u001f';
 
+/** What `q` scans: text values lower-cased here, as the pattern is, so both databases fold case alike. */
 function searchTextOf(values: Readonly<Record<string, FieldValue>>): string {
   return Object.values(values)
     .filter((value): value is string => typeof value === 'string')
