@@ -10,16 +10,13 @@ export async function listActionRows(db: Db): Promise<ActionTable[]> {
 
 /** Inserts the actions whose code is not taken yet; returns how many were new. */
 export async function insertMissingActions(db: Db, rows: readonly ActionTable[]): Promise<number> {
-  let inserted = 0;
-  for (const row of rows) {
-    const result = await db
-      .insertInto('em_actions')
-      .values(row)
-      .onConflict((conflict) => conflict.column('code').doNothing())
-      .executeTakeFirst();
-    inserted += Number(result.numInsertedOrUpdatedRows ?? 0n);
-  }
-  return inserted;
+  if (rows.length === 0) return 0;
+  const result = await db
+    .insertInto('em_actions')
+    .values([...rows])
+    .onConflict((conflict) => conflict.column('code').doNothing())
+    .executeTakeFirst();
+  return Number(result.numInsertedOrUpdatedRows ?? 0n);
 }
 
 /** Writes one action as given (checked only when loaded): the back-end's write path for definitions. */

@@ -36,22 +36,17 @@ export async function insertMissingEntityTypes(
   types: readonly EntityTypeTable[],
   fields: readonly FieldTable[],
 ): Promise<number> {
-  let inserted = 0;
-  for (const type of types) {
-    const result = await db
-      .insertInto('em_entity_types')
-      .values(type)
-      .onConflict((conflict) => conflict.column('code').doNothing())
-      .executeTakeFirst();
-    inserted += Number(result.numInsertedOrUpdatedRows ?? 0n);
-  }
-  for (const field of fields) {
-    const result = await db
-      .insertInto('em_fields')
-      .values(field)
-      .onConflict((conflict) => conflict.columns(['entity_code', 'code']).doNothing())
-      .executeTakeFirst();
-    inserted += Number(result.numInsertedOrUpdatedRows ?? 0n);
-  }
-  return inserted;
+  if (types.length === 0) return 0;
+  const newTypes = await db
+    .insertInto('em_entity_types')
+    .values([...types])
+    .onConflict((conflict) => conflict.column('code').doNothing())
+    .executeTakeFirst();
+  if (fields.length === 0) return Number(newTypes.numInsertedOrUpdatedRows ?? 0n);
+  const newFields = await db
+    .insertInto('em_fields')
+    .values([...fields])
+    .onConflict((conflict) => conflict.columns(['entity_code', 'code']).doNothing())
+    .executeTakeFirst();
+  return Number(newTypes.numInsertedOrUpdatedRows ?? 0n) + Number(newFields.numInsertedOrUpdatedRows ?? 0n);
 }
