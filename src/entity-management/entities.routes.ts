@@ -8,9 +8,9 @@ import {
   getEntity,
   listEntities,
   updateEntity,
-  type EntityContext,
   type ListRequest,
 } from './entities.service.ts';
+import type { EntityContext } from './context.ts';
 import { envelope } from './envelope.ts';
 import {
   DeleteEntityQuerySchema,

@@ -1,15 +1,9 @@
-import type { Definitions } from './definitions.ts';
+import type { EntityContext } from './context.ts';
 import type { ListMeta } from './envelope.ts';
 import { EntityErrors } from './errors.ts';
 import type { EntityMapping } from './mapping/catalog.ts';
 import { toFieldValue, toInternalValues, toWireRecord, type WireRecord } from './mapping/record.mapper.ts';
-import type { EntityBackend, FieldFilter, ReadQuery, RecordSort } from './provider/entity-provider.ts';
-
-/** What the record services work with. */
-export interface EntityContext {
-  readonly backend: EntityBackend;
-  readonly definitions: Definitions;
-}
+import type { FieldFilter, ReadQuery, RecordSort } from './provider/entity-provider.ts';
 
 export interface ListRequest {
   readonly page: number;

@@ -12,11 +12,12 @@ import {
   SECURITY,
   errorResponses,
 } from '../schemas.ts';
-import { getAction, listActions, reloadActions, runAction, type ActionContext } from './actions.service.ts';
+import type { EntityContext } from '../context.ts';
+import { getAction, listActions, reloadActions, runAction } from './actions.service.ts';
 
 const tags = ['entity-management actions'];
 
-export async function actionsRoutes(app: FastifyInstance, { context }: { context: ActionContext }): Promise<void> {
+export async function actionsRoutes(app: FastifyInstance, { context }: { context: EntityContext }): Promise<void> {
   const typed = app.withTypeProvider<TypeBoxTypeProvider>();
 
   typed.get('/', {

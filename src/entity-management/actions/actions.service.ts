@@ -1,17 +1,12 @@
 import { can, type Role } from '../../platform/auth/capabilities.ts';
-import type { Definitions, ReloadOutcome } from '../definitions.ts';
+import type { EntityContext } from '../context.ts';
+import type { ReloadOutcome } from '../definitions.ts';
 import { EntityErrors } from '../errors.ts';
-import type { EntityBackend } from '../provider/entity-provider.ts';
 import type { Action } from './action-definition.ts';
 import type { ParamDeclaration } from './action.schemas.ts';
 import { toActionPayload } from './action-result.mapper.ts';
 import { runCommand } from './command-runner.ts';
 import { toRunParams } from './params.ts';
-
-export interface ActionContext {
-  readonly backend: EntityBackend;
-  readonly definitions: Definitions;
-}
 
 /** An action as `GET /actions` shows it. */
 export interface ActionView {
@@ -38,11 +33,11 @@ function findAction(actions: ReadonlyMap<string, Action>, code: string): Action 
   return action;
 }
 
-export function listActions(context: ActionContext): ActionView[] {
+export function listActions(context: EntityContext): ActionView[] {
   return [...context.definitions.current.actions.values()].map(toActionView);
 }
 
-export function getAction(context: ActionContext, code: string): ActionView {
+export function getAction(context: EntityContext, code: string): ActionView {
   return toActionView(findAction(context.definitions.current.actions, code));
 }
 
@@ -51,7 +46,7 @@ export function getAction(context: ActionContext, code: string): ActionView {
  * does not touch it). The caller needs the rights of the command's steps.
  */
 export async function runAction(
-  context: ActionContext,
+  context: EntityContext,
   code: string,
   role: Role | null,
   body: unknown,
@@ -65,6 +60,6 @@ export async function runAction(
   return toActionPayload(snapshot.catalog, await runCommand(context.backend, action, params));
 }
 
-export function reloadActions(context: ActionContext): Promise<ReloadOutcome> {
+export function reloadActions(context: EntityContext): Promise<ReloadOutcome> {
   return context.definitions.reload();
 }
