@@ -4,7 +4,6 @@ import type { Command, ParamDeclaration } from '../actions/action.schemas.ts';
 import type { ActionTable, EntityTypeTable, FieldTable } from '../entity-management.tables.ts';
 import type { FieldType } from '../mapping/catalog.ts';
 import { insertMissingEntityTypes } from '../mapping/catalog.repository.ts';
-import { recordsDialectOf } from '../provider/sql/sql-provider.ts';
 
 type FieldSeed = readonly [code: string, name: string | null, type: FieldType, description: string];
 
@@ -200,7 +199,7 @@ export async function seedDefinitions(store: Store): Promise<void> {
     command: JSON.stringify(action.command),
     updated_at: now,
   }));
-  await recordsDialectOf(store).transaction(store.db, async (trx) => {
+  await store.db.transaction().execute(async (trx) => {
     const inserted = (await insertMissingEntityTypes(trx, types, fields)) + (await insertMissingActions(trx, actions));
     if (inserted > 0) await bumpDefinitionsVersion(trx);
   });

@@ -73,7 +73,7 @@ export function recordsDialectOf(store: Store): RecordsDialect {
 export function sqlBackend(store: Store): EntityBackend {
   const dialect = recordsDialectOf(store);
   return {
-    transaction: (work) => dialect.transaction(store.db, (trx) => work(new SqlEntityProvider(trx, dialect))),
+    transaction: (work) => store.db.transaction().execute((trx) => work(new SqlEntityProvider(trx, dialect))),
     reader: new SqlEntityProvider(store.db, dialect),
   };
 }

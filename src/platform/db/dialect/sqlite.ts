@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
-import { Kysely, SqliteDialect } from 'kysely';
+import { CompiledQuery, Kysely, SqliteDialect, SqliteDriver, type DatabaseConnection, type Driver, type SqliteDialectConfig } from 'kysely';
 import type { Database } from '../schema.ts';
 import { ForeignKeyViolationError, UniqueViolationError } from './errors.ts';
 
@@ -23,7 +23,29 @@ export function createSqliteDb(options: SqliteOptions): { db: Kysely<Database>; 
   raw.function('lower', { deterministic: true }, (value: unknown) =>
     typeof value === 'string' ? value.toLowerCase() : value,
   );
-  return { db: new Kysely<Database>({ dialect: new SqliteDialect({ database: raw }) }), raw };
+  return { db: new Kysely<Database>({ dialect: new ImmediateSqliteDialect({ database: raw }) }), raw };
+}
+
+/**
+ * Transactions take the write lock up front (`BEGIN IMMEDIATE`, waiting on
+ * busy_timeout). A deferred transaction that reads and then writes fails at
+ * once with SQLITE_BUSY when another process (the CLI, a second server)
+ * committed in between — a 500 instead of a short wait.
+ */
+class ImmediateSqliteDriver extends SqliteDriver {
+  override async beginTransaction(connection: DatabaseConnection): Promise<void> {
+    await connection.executeQuery(CompiledQuery.raw('begin immediate'));
+  }
+}
+
+class ImmediateSqliteDialect extends SqliteDialect {
+  constructor(private readonly driverConfig: SqliteDialectConfig) {
+    super(driverConfig);
+  }
+
+  override createDriver(): Driver {
+    return new ImmediateSqliteDriver(this.driverConfig);
+  }
 }
 
 /** Translates better-sqlite3 constraint errors into the storage-neutral ones. */
