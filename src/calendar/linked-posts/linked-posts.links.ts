@@ -4,6 +4,7 @@ import { Value } from 'typebox/value';
 import type { Database } from '../../platform/db/schema.ts';
 import { AppError } from '../../platform/errors.ts';
 import type { RequestContext } from '../shared/context.ts';
+import { canRead } from '../shared/permissions.ts';
 import { invalidParam, parsePositiveInt } from '../shared/wire.ts';
 import type { LinkedPostKind } from './linked-posts.kind.ts';
 import { findExistingIds, findMatchingPost, findPosts } from './linked-posts.repository.ts';
@@ -95,9 +96,14 @@ export async function assertPostsExist(db: Db, kind: LinkedPostKind, ids: readon
   if (ids.some((id) => !found.has(id))) throw invalidParam(param);
 }
 
-/** List representations of posts embedded in events: stripped whenever the post has a password. */
+/**
+ * List representations of posts embedded in events: only those the caller
+ * may read (a published event never reveals its draft or private venue),
+ * stripped whenever the post has a password.
+ */
 export async function loadEmbedded(db: Db, kind: LinkedPostKind, ids: readonly number[], ctx: RequestContext): Promise<Map<number, object>> {
-  const rows = await findPosts(db, kind, ids);
+  const now = new Date();
+  const rows = (await findPosts(db, kind, ids)).filter((row) => canRead(ctx.user, row, now));
   const items = await presentPosts(db, kind, rows, ctx, ctx.site, { single: false, unlock: unlockedWithoutPassword });
   return new Map(rows.map((row, index) => [row.id, items[index] as object]));
 }
