@@ -8,4 +8,4 @@ if [ "${#files[@]}" -eq 0 ]; then
   echo "no test files found" >&2
   exit 1
 fi
-exec node --import tsx --test --test-concurrency="${TEST_CONCURRENCY:-2}" --test-timeout=300000 "$@" "${files[@]}"
+exec node --import tsx --test --test-concurrency="${TEST_CONCURRENCY:-2}" --test-timeout=600000 "$@" "${files[@]}"
