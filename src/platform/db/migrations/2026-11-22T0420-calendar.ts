@@ -1,6 +1,23 @@
 import { PostgresAdapter, type Kysely } from 'kysely';
 
 // The calendar's storage (calendar-api.md §1, design.md "Storage"). Frozen: Kysely only.
+
+/** A table with the post columns events, venues and organizers share (their ids come from `post_ids`). */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+function postTable(db: Kysely<any>, name: string) {
+  return db.schema
+    .createTable(name)
+    .addColumn('id', 'integer', (col) => col.primaryKey().references('post_ids.id').onDelete('cascade'))
+    .addColumn('author_id', 'integer', (col) => col.references('users.id').onDelete('set null'))
+    .addColumn('status', 'text', (col) => col.notNull())
+    .addColumn('date', 'text', (col) => col.notNull())
+    .addColumn('date_utc', 'text', (col) => col.notNull())
+    .addColumn('modified', 'text', (col) => col.notNull())
+    .addColumn('modified_utc', 'text', (col) => col.notNull())
+    .addColumn('password_hash', 'text')
+    .addColumn('image_id', 'integer', (col) => col.references('images.id').onDelete('set null'));
+}
+
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export async function up(db: Kysely<any>): Promise<void> {
   const postgres = db.getExecutor().adapter instanceof PostgresAdapter;
@@ -23,17 +40,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('created_at', 'text', (col) => col.notNull())
     .execute();
 
-  await db.schema
-    .createTable('venues')
-    .addColumn('id', 'integer', (col) => col.primaryKey().references('post_ids.id').onDelete('cascade'))
-    .addColumn('author_id', 'integer', (col) => col.references('users.id').onDelete('set null'))
-    .addColumn('status', 'text', (col) => col.notNull())
-    .addColumn('date', 'text', (col) => col.notNull())
-    .addColumn('date_utc', 'text', (col) => col.notNull())
-    .addColumn('modified', 'text', (col) => col.notNull())
-    .addColumn('modified_utc', 'text', (col) => col.notNull())
-    .addColumn('password_hash', 'text')
-    .addColumn('image_id', 'integer', (col) => col.references('images.id').onDelete('set null'))
+  await postTable(db, 'venues')
     .addColumn('address', 'text', (col) => col.notNull().defaultTo(''))
     .addColumn('city', 'text', (col) => col.notNull().defaultTo(''))
     .addColumn('country', 'text', (col) => col.notNull().defaultTo(''))
@@ -51,34 +58,14 @@ export async function up(db: Kysely<any>): Promise<void> {
   await db.schema.createIndex('venues_status_date').on('venues').columns(['status', 'date']).execute();
   await db.schema.createIndex('venues_geo').on('venues').columns(['geo_lat', 'geo_lng']).execute();
 
-  await db.schema
-    .createTable('organizers')
-    .addColumn('id', 'integer', (col) => col.primaryKey().references('post_ids.id').onDelete('cascade'))
-    .addColumn('author_id', 'integer', (col) => col.references('users.id').onDelete('set null'))
-    .addColumn('status', 'text', (col) => col.notNull())
-    .addColumn('date', 'text', (col) => col.notNull())
-    .addColumn('date_utc', 'text', (col) => col.notNull())
-    .addColumn('modified', 'text', (col) => col.notNull())
-    .addColumn('modified_utc', 'text', (col) => col.notNull())
-    .addColumn('password_hash', 'text')
-    .addColumn('image_id', 'integer', (col) => col.references('images.id').onDelete('set null'))
+  await postTable(db, 'organizers')
     .addColumn('phone', 'text', (col) => col.notNull().defaultTo(''))
     .addColumn('website', 'text', (col) => col.notNull().defaultTo(''))
     .addColumn('email', 'text', (col) => col.notNull().defaultTo(''))
     .execute();
   await db.schema.createIndex('organizers_status_date').on('organizers').columns(['status', 'date']).execute();
 
-  await db.schema
-    .createTable('events')
-    .addColumn('id', 'integer', (col) => col.primaryKey().references('post_ids.id').onDelete('cascade'))
-    .addColumn('author_id', 'integer', (col) => col.references('users.id').onDelete('set null'))
-    .addColumn('status', 'text', (col) => col.notNull())
-    .addColumn('date', 'text', (col) => col.notNull())
-    .addColumn('date_utc', 'text', (col) => col.notNull())
-    .addColumn('modified', 'text', (col) => col.notNull())
-    .addColumn('modified_utc', 'text', (col) => col.notNull())
-    .addColumn('password_hash', 'text')
-    .addColumn('image_id', 'integer', (col) => col.references('images.id').onDelete('set null'))
+  await postTable(db, 'events')
     .addColumn('parent_id', 'integer', (col) => col.references('events.id').onDelete('set null'))
     .addColumn('timezone', 'text', (col) => col.notNull())
     .addColumn('all_day', 'integer', (col) => col.notNull().defaultTo(0))
