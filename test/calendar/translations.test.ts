@@ -127,6 +127,42 @@ describe('content in English and Italian (translation_language)', () => {
     assert.equal((await get(`/categories/${category.body.id}`, 'en')).body.name, 'Markets');
   });
 
+  for (const [resource, nameField, listKey] of [
+    ['venues', 'venue', 'venues'],
+    ['organizers', 'organizer', 'organizers'],
+    ['categories', 'name', 'categories'],
+    ['tags', 'name', 'tags'],
+  ] as const) {
+    it(`${resource}: English and Italian side by side, by-slug in both, Italian search, language switch keeps the other`, async () => {
+      const english = { [nameField]: `Piazza market ${resource}`, description: 'Open air' };
+      const created = await post(`/${resource}`, english);
+      assert.equal(created.status, 201, JSON.stringify(created.body));
+      const id = created.body.id as number;
+      const italian = await post(`/${resource}/${id}`, { [nameField]: `Mercato di Città ${resource}` }, 'it');
+      assert.equal(italian.status, 200, JSON.stringify(italian.body));
+      await post(`/${resource}/${id}`, { description: 'Open air, all year' }, 'en');
+
+      const inItalian = await get(`/${resource}/${id}`, 'it');
+      const inEnglish = await get(`/${resource}/${id}`, 'en');
+      assert.equal(inItalian.body[nameField], `Mercato di Città ${resource}`);
+      assert.equal(inEnglish.body[nameField], `Piazza market ${resource}`);
+      // Description never written in Italian: falls back to English, field by field.
+      assert.match(inItalian.body.description, /Open air, all year/);
+      assert.notEqual(inItalian.body.slug, inEnglish.body.slug);
+
+      if (resource === 'venues' || resource === 'organizers') {
+        for (const slug of [inItalian.body.slug, inEnglish.body.slug]) {
+          const found = await get(`/${resource}/by-slug/${slug}`);
+          assert.equal(found.status, 200, slug);
+          assert.equal(found.body.id, id);
+        }
+      }
+      const search = await get(`/${resource}?search=${encodeURIComponent('CITTÀ')}&hide_empty=false`, 'it');
+      assert.equal(search.status, 200, JSON.stringify(search.body));
+      assert.ok(search.body[listKey].some((item: { id: number }) => item.id === id), `${resource} Italian search`);
+    });
+  }
+
   for (const value of ['IT', 'de', '', 'en,it']) {
     it(`rejects translation_language=${JSON.stringify(value)} with rest_invalid_param naming it`, async () => {
       for (const path of ['/events', '', '/doc', '/venues', '/categories']) {
