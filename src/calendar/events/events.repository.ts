@@ -2,6 +2,7 @@ import { sql, type ExpressionBuilder, type Insertable, type Kysely, type Selecta
 import type { Database } from '../../platform/db/schema.ts';
 import type { EventTable, PostType } from '../calendar.tables.ts';
 import type { ListVisibility } from '../shared/permissions.ts';
+import { bumpEventsRevision } from '../shared/revisions.repository.ts';
 import { translationContains } from '../shared/translations.ts';
 import '../calendar.tables.ts';
 
@@ -177,20 +178,6 @@ export async function findPostType(db: Db, id: number): Promise<PostType | undef
 export async function reserveEventId(db: Db): Promise<number> {
   const row = await db.insertInto('post_ids').values({ type: 'event' }).returning('id').executeTakeFirstOrThrow();
   return row.id;
-}
-
-/** The events revision: every write to `events` bumps it, so list totals remembered under an older one are stale. */
-export async function readEventsRevision(db: Db): Promise<number> {
-  const row = await db.selectFrom('revisions').select('value').where('name', '=', 'events').executeTakeFirstOrThrow();
-  return Number(row.value);
-}
-
-async function bumpEventsRevision(db: Db): Promise<void> {
-  await db
-    .updateTable('revisions')
-    .set((eb) => ({ value: eb('value', '+', 1) }))
-    .where('name', '=', 'events')
-    .execute();
 }
 
 export async function insertEvent(db: Db, row: NewEventRow): Promise<void> {

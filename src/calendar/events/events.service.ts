@@ -13,6 +13,7 @@ import { sanitizeContent, sanitizeText } from '../shared/html.ts';
 import { loadImages, resolveImageForWrite } from '../shared/images.ts';
 import { archiveLinks, isBeyondLastPage, pageWindow, totalPages } from '../shared/pagination.ts';
 import { canDelete, canEdit, canRead, scaleStatus, utcStamp } from '../shared/permissions.ts';
+import { readEventsRevision } from '../shared/revisions.repository.ts';
 import { claimLanguageSlug, claimSlug, findIdBySlug, releaseSlugs, sanitizeSlug } from '../shared/slugs.ts';
 import { deleteTranslations, loadTranslations, writeTranslations } from '../shared/translations.ts';
 import { invalidParam, isHttpUrl, MAX_ID, parseWpBoolean } from '../shared/wire.ts';
@@ -24,7 +25,6 @@ import { EventTotals } from './events.totals.ts';
 import { stripProtectedEvent, toEventJsonLd, toEventResponse, type EventUrls } from './events.mapper.ts';
 import {
   countEvents,
-  readEventsRevision,
   deleteEvent as deleteEventRow,
   findEventById,
   findPostType,

@@ -100,19 +100,6 @@ export async function findSlugOwners(db: Db, type: TranslatableType, slugs: read
   return owners;
 }
 
-/**
- * Bumps the events revision (migration 2026-11-22T0600-revisions), as every
- * event write must in its own transaction: servers running on the same
- * database then forget the list totals they remembered before the load.
- */
-export async function bumpEventsRevision(db: Db): Promise<void> {
-  await db
-    .updateTable('revisions')
-    .set((eb) => ({ value: eb('value', '+', 1) }))
-    .where('name', '=', 'events')
-    .execute();
-}
-
 /** The first administrator, the author of the demo content (null on a database without users). */
 export async function findFirstAdministratorId(db: Db): Promise<number | null> {
   const row = await db.selectFrom('users').select('id').where('role', '=', 'administrator').orderBy('id').executeTakeFirst();

@@ -3,6 +3,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../platform/db/schema.ts';
 import type { Store } from '../../platform/db/database.ts';
 import type { Taxonomy, TranslatableType } from '../calendar.tables.ts';
+import { bumpEventsRevision } from '../shared/revisions.repository.ts';
 import { claimSlug, sanitizeSlug } from '../shared/slugs.ts';
 import { writeTranslations } from '../shared/translations.ts';
 import {
@@ -21,7 +22,6 @@ import {
 } from './demo-data.ts';
 import {
   BulkInsert,
-  bumpEventsRevision,
   countEvents,
   findFirstAdministratorId,
   findSlugOwners,
@@ -370,6 +370,7 @@ async function insertEventChunk(context: SeedContext, size: number, links: Links
   await eventOrganizers.flush(db);
   await eventTerms.flush(db);
   await texts.flush(db);
+  // Servers running on this database forget what they remembered of events before the load.
   await bumpEventsRevision(db);
 }
 

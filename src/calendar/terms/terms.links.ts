@@ -4,7 +4,7 @@ import { PlatformErrors } from '../../platform/errors.ts';
 import type { Database } from '../../platform/db/schema.ts';
 import type { Taxonomy } from '../calendar.tables.ts';
 import type { RequestContext } from '../shared/context.ts';
-import { utcStamp } from '../shared/permissions.ts';
+import { publishedEventCounts } from './terms.counts.ts';
 import { toEmbeddedTerm } from './terms.mapper.ts';
 import * as repository from './terms.repository.ts';
 import type { EmbeddedTerm } from './terms.schemas.ts';
@@ -41,14 +41,15 @@ function byName(a: EmbeddedTerm, b: EmbeddedTerm): number {
 /**
  * The embedded `categories` and `tags` of many events (reference §8.4), in
  * the requested language, sorted by name; every asked id gets an entry.
- * Costs four queries whatever the number of events.
+ * A fixed number of queries whatever the number of events; the counts are
+ * remembered across requests (terms.counts.ts).
  */
 export async function loadEventTerms(db: Db, eventIds: number[], ctx: RequestContext): Promise<Map<number, EventTerms>> {
   const result = new Map<number, EventTerms>(eventIds.map((id) => [id, { categories: [], tags: [] }]));
   const links = await repository.findTermsOfEvents(db, eventIds);
   if (links.length === 0) return result;
   const terms = [...new Map(links.map((link) => [link.id, { id: link.id, taxonomy: link.taxonomy, parent_id: link.parent_id }])).values()];
-  const counts = await repository.countPublishedEvents(db, terms.map((term) => term.id), utcStamp(new Date()));
+  const counts = await publishedEventCounts(db, terms.map((term) => term.id));
   const views = await loadTermViews(db, terms, counts, ctx, { withAncestors: false });
   const namespaceUrl = ctx.site.namespaceUrl;
   for (const link of links) {

@@ -1,6 +1,7 @@
 import { sql, type Expression, type Kysely, type RawBuilder, type SqlBool } from 'kysely';
 import type { Database } from '../../platform/db/schema.ts';
 import type { Taxonomy } from '../calendar.tables.ts';
+import { bumpEventsRevision } from '../shared/revisions.repository.ts';
 import { translationContains } from '../shared/translations.ts';
 import '../calendar.tables.ts';
 import './terms.tables.ts';
@@ -16,10 +17,6 @@ export interface TermRow {
   readonly parent_id: number | null;
 }
 
-export interface CountedTermRow extends TermRow {
-  readonly count: number;
-}
-
 /**
  * "Event `alias` is published": stored `publish`, or `future` with a passed
  * date (permissions.ts `effectiveStatus`, computed at query time).
@@ -29,7 +26,7 @@ function isPublished(alias: string, now: string): RawBuilder<SqlBool> {
   return sql<SqlBool>`(${e}.status = 'publish' or (${e}.status = 'future' and ${e}.date_utc <= ${now}))`;
 }
 
-/** Published events using the term `termId`: the term's `count`, always computed, never stored. */
+/** Published events using the term `termId`: the term's `count` (what `orderby=count` sorts by). */
 function publishedCount(termId: Expression<number>, now: string): RawBuilder<number> {
   return sql<number>`(select count(*) from event_terms et inner join events e on e.id = et.event_id where et.term_id = ${termId} and ${isPublished('e', now)})`;
 }
@@ -48,10 +45,15 @@ export async function updateParent(db: Db, id: number, parentId: number | null):
   await db.updateTable('terms').set({ parent_id: parentId }).where('id', '=', id).execute();
 }
 
-/** Deletes a term; its children move up to its parent (as WordPress does). */
+/**
+ * Deletes a term; its children move up to its parent (as WordPress does).
+ * Its event links go with it (cascade), which changes what events count
+ * under terms: the events revision is bumped.
+ */
 export async function deleteTerm(db: Db, term: TermRow): Promise<void> {
   await db.updateTable('terms').set({ parent_id: term.parent_id }).where('parent_id', '=', term.id).execute();
   await db.deleteFrom('terms').where('id', '=', term.id).execute();
+  await bumpEventsRevision(db);
 }
 
 export async function findChildIds(db: Db, id: number): Promise<number[]> {
@@ -73,6 +75,17 @@ export async function countPublishedEvents(db: Db, termIds: readonly number[], n
     .execute();
   for (const row of rows) counts.set(row.term_id, Number(row.count));
   return counts;
+}
+
+/** The earliest date after `after` at which a `future` event becomes published (null: none to come). */
+export async function findNextPublication(db: Db, after: string): Promise<string | null> {
+  const row = await db
+    .selectFrom('events')
+    .select((eb) => eb.fn.min('date_utc').as('next'))
+    .where('status', '=', 'future')
+    .where('date_utc', '>', after)
+    .executeTakeFirst();
+  return row?.next ?? null;
 }
 
 // ---------------------------------------------------------------- names
@@ -245,8 +258,9 @@ export async function findTermsOfEvents(db: Db, eventIds: readonly number[]): Pr
     .execute();
 }
 
-/** Replaces the event's terms of one taxonomy. */
+/** Replaces the event's terms of one taxonomy; bumps the events revision (term counts change). */
 export async function replaceEventTerms(db: Db, eventId: number, taxonomy: Taxonomy, termIds: readonly number[]): Promise<void> {
+  await bumpEventsRevision(db);
   await db
     .deleteFrom('event_terms')
     .where('event_id', '=', eventId)
@@ -361,16 +375,10 @@ export async function listTerms(
   filter: TermListFilter,
   order: TermListOrder,
   page: { readonly limit: number; readonly offset: number },
-): Promise<CountedTermRow[]> {
+): Promise<TermRow[]> {
   if (filter.include !== undefined && filter.include.length === 0) return [];
-  let query = filtered(db, filter).select([
-    'terms.id',
-    'terms.taxonomy',
-    'terms.parent_id',
-    publishedCount(sql.ref<number>('terms.id'), filter.now).as('count'),
-  ]);
+  let query = filtered(db, filter).select(['terms.id', 'terms.taxonomy', 'terms.parent_id']);
   const expression = orderExpression(filter, order);
   if (expression !== undefined) query = query.orderBy(expression, order.direction);
-  const rows = await query.orderBy('terms.id', order.direction).limit(page.limit).offset(page.offset).execute();
-  return rows.map((row) => ({ ...row, count: Number(row.count) }));
+  return query.orderBy('terms.id', order.direction).limit(page.limit).offset(page.offset).execute();
 }

@@ -10,6 +10,7 @@ import { canRead, utcStamp } from '../shared/permissions.ts';
 import { claimSlug, releaseSlugs, sanitizeSlug } from '../shared/slugs.ts';
 import { deleteTranslations, loadFieldInAllLanguages, loadTranslations, writeTranslations, type Translated } from '../shared/translations.ts';
 import { invalidParam, parseList, parsePositiveInt, parseWpBoolean } from '../shared/wire.ts';
+import { publishedEventCounts } from './terms.counts.ts';
 import { termItemUrl, toTermList, toTermResponse, type TermUrlBase, type TermView } from './terms.mapper.ts';
 import * as repository from './terms.repository.ts';
 import type { TermRow } from './terms.repository.ts';
@@ -118,7 +119,7 @@ export async function loadTermViews(
 }
 
 async function termResponse(deps: TermServiceDeps, row: TermRow, ctx: RequestContext): Promise<Term> {
-  const counts = await repository.countPublishedEvents(deps.db, [row.id], now());
+  const counts = await publishedEventCounts(deps.db, [row.id]);
   const views = await loadTermViews(deps.db, [row], counts, ctx, { withAncestors: true });
   return toTermResponse(views.get(row.id)!, deps);
 }
@@ -238,7 +239,8 @@ export async function listTerms(
   const window = query.offset === undefined ? pageWindow(page, perPage) : { limit: perPage, offset: query.offset };
   // Past the last page WordPress answers 200 with an empty list (reference §6.1).
   const rows = window.offset >= total ? [] : await repository.listTerms(db, filter, order, window);
-  const views = await loadTermViews(db, rows, new Map(rows.map((row) => [row.id, row.count])), ctx, { withAncestors: true });
+  const counts = await publishedEventCounts(db, rows.map((row) => row.id));
+  const views = await loadTermViews(db, rows, counts, ctx, { withAncestors: true });
   const terms = rows.map((row) => toTermResponse(views.get(row.id)!, deps));
   return { list: toTermList(info, deps.namespaceUrl, terms, { page, total, totalPages: pages }), total, totalPages: pages };
 }
