@@ -7,7 +7,7 @@ import type { Database } from '../../platform/db/schema.ts';
 import { AppError, PlatformErrors } from '../../platform/errors.ts';
 import type { RequestContext } from '../shared/context.ts';
 import { fromInstant, parseDate } from '../shared/dates.ts';
-import { renderParagraphs, sanitizeContent, sanitizeText } from '../shared/html.ts';
+import { renderParagraphs, sanitizeContent, sanitizeText, textOfSanitized } from '../shared/html.ts';
 import { loadImages, resolveImageForWrite } from '../shared/images.ts';
 import { archiveLinks, echoPairs, echoValue, isBeyondLastPage, pageWindow, totalPages, type ArchiveLinks } from '../shared/pagination.ts';
 import {
@@ -131,7 +131,7 @@ export async function presentPosts(
         name: text[kind.nameField] ?? '',
         description: renderParagraphs(description),
         excerpt: renderParagraphs(text.excerpt ?? ''),
-        descriptionText: sanitizeText(description),
+        descriptionText: textOfSanitized(description),
         slug,
         url: permalinks[kind.type](site.baseUrl, slug),
         image: image ?? false,

@@ -28,6 +28,18 @@ export function sanitizeText(text: string): string {
   return sanitizeHtml(text, { allowedTags: [], allowedAttributes: {} }).trim();
 }
 
+/**
+ * Plain text of stored content, for JSON-LD and other text-only renderings:
+ * what `sanitizeText` would give, without parsing the HTML again on every
+ * read. Exact because every write path stores `sanitizeContent` output (the
+ * demo loader writes its own fixed, tag-only templates): in it every `<`
+ * opens a tag, attribute values carry no `>` (escaped as `&gt;`), text is
+ * already entity-escaped, and no tag with text to drop (script, style) is left.
+ */
+export function textOfSanitized(html: string): string {
+  return html.replace(/<[^>]*>/g, '').trim();
+}
+
 const BLOCK_START = /^<(?:address|article|aside|blockquote|div|dl|figure|footer|form|h[1-6]|header|hr|li|main|nav|ol|p|pre|section|table|ul)\b/i;
 
 /** WordPress-style paragraphs: blank-line-separated blocks in `<p>`, single newlines as `<br />`. */
