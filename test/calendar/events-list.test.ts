@@ -377,9 +377,9 @@ describe('GET /events', () => {
         throttle: new FailureThrottle(server.server.store.db, { maxFailures: 0, maxFailuresPerAddress: 0, windowSeconds: 60 }),
       });
       const caller = { user: null, language: 'en', defaultLanguage: 'en', site: siteOf(server.config), address: '127.0.0.1' } as const;
-      const costOf = async (perPage: number) => {
+      const costOf = async (perPage: number, language: 'en' | 'it' = 'en') => {
         queries = 0;
-        const page = await service.listEvents({ search: word, per_page: perPage, page: 1 }, caller);
+        const page = await service.listEvents({ search: word, per_page: perPage, page: 1 }, { ...caller, language });
         return { queries, page };
       };
       const one = await costOf(1);
@@ -390,6 +390,10 @@ describe('GET /events', () => {
       // Not more for twelve events than for one; fewer when the first page left term counts remembered (terms.counts.ts).
       assert.ok(many.queries <= one.queries, `${one.queries} queries for one event, ${many.queries} for twelve`);
       assert.ok(one.queries <= 14, `${one.queries} queries`);
+      // Italian costs no extra query: every language of the page's texts comes in the same batch.
+      const italian = await costOf(50, 'it');
+      assert.equal(italian.page.events.length, 12);
+      assert.ok(italian.queries <= one.queries, `${italian.queries} queries in Italian, ${one.queries} in English`);
     });
   });
 });
