@@ -8,6 +8,7 @@ import {
 } from '../../src/calendar/organizers/organizers.links.ts';
 import { startTestServer, type Credentials, type TestServer } from '../helpers/server.ts';
 import { contextOf, insertEventRow, makeOrganizer, NS, ORGANIZERS } from './venues-organizers.factories.ts';
+import { rejectsNaming } from '../helpers/assertions.ts';
 
 let server: TestServer;
 let admin: Credentials;
@@ -21,15 +22,6 @@ before(async () => {
 after(async () => server.close());
 
 const db = () => server.server.store.db;
-
-function rejectsNaming(param: string) {
-  return (error: any) => {
-    assert.equal(error.status, 400);
-    assert.equal(error.code, 'rest_invalid_param');
-    assert.deepEqual(Object.keys(error.data.params), [param]);
-    return true;
-  };
-}
 
 describe('resolveOrganizersForWrite', () => {
   it('reads an id, ids in order, a CSV string (deviation 13), {id} objects and mixes', async () => {

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { startTestServer, type Credentials, type TestServer } from '../helpers/server.ts';
 import { makeEvent } from './terms.factory.ts';
+import { assertInvalidParam as invalid } from '../helpers/assertions.ts';
 
 const NS = '/calendar/events/v1';
 const TERM_KEYS = ['id', 'count', 'description', 'name', 'slug', 'taxonomy', 'parent', 'meta', 'url', 'urls'];
@@ -33,11 +34,6 @@ describe('categories and tags endpoints', () => {
     return response.body;
   };
   const list = (collection: string, query = '') => server.request(`${NS}/${collection}${query === '' ? '' : `?${query}`}`);
-  const invalid = (response: { status: number; body: any }, param: string) => {
-    assert.equal(response.status, 400, JSON.stringify(response.body));
-    assert.equal(response.body.code, 'rest_invalid_param');
-    assert.ok(param in response.body.data.params, `params name ${param}: ${JSON.stringify(response.body.data.params)}`);
-  };
   const db = () => server.server.store.db;
 
   describe('archive', () => {

@@ -3,6 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import { assertVenuesExist, loadEmbeddedVenues, resolveVenueForWrite } from '../../src/calendar/venues/venues.links.ts';
 import { startTestServer, type Credentials, type TestServer } from '../helpers/server.ts';
 import { contextOf, makeVenue, NS, VENUES } from './venues-organizers.factories.ts';
+import { rejectsNaming } from '../helpers/assertions.ts';
 
 let server: TestServer;
 let admin: Credentials;
@@ -18,17 +19,6 @@ before(async () => {
 after(async () => server.close());
 
 const db = () => server.server.store.db;
-
-function rejectsNaming(param: string, status = 400) {
-  return (error: any) => {
-    assert.equal(error.status, status);
-    if (status === 400) {
-      assert.equal(error.code, 'rest_invalid_param');
-      assert.deepEqual(Object.keys(error.data.params), [param]);
-    }
-    return true;
-  };
-}
 
 describe('resolveVenueForWrite', () => {
   it('accepts an id, a numeric string, a one-item list and {id}', async () => {

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { startTestServer, type Credentials, type TestServer } from '../helpers/server.ts';
 import { idsOf, insertEventRow, makeVenue, VENUES } from './venues-organizers.factories.ts';
+import { assertInvalidParam as invalid } from '../helpers/assertions.ts';
 
 let server: TestServer;
 let admin: Credentials;
@@ -32,12 +33,6 @@ before(async () => {
   fixtures.contributorDraft = await makeVenue(server, contributor, { venue: 'Contributor draft', city: 'Leeds' });
 });
 after(async () => server.close());
-
-function invalid(response: { status: number; body: any }, param: string): void {
-  assert.equal(response.status, 400, JSON.stringify(response.body));
-  assert.equal(response.body.code, 'rest_invalid_param');
-  assert.ok(param in response.body.data.params, `${param} in ${JSON.stringify(response.body.data.params)}`);
-}
 
 describe('GET /venues search', () => {
   for (const [search, count] of [

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { startTestServer, type Credentials, type TestServer } from '../helpers/server.ts';
 import { insertEventRow, makeVenue, NS, VENUES } from './venues-organizers.factories.ts';
+import { assertInvalidParam as invalid } from '../helpers/assertions.ts';
 
 let server: TestServer;
 let admin: Credentials;
@@ -19,12 +20,6 @@ before(async () => {
   subscriber = await server.createUser('subscriber');
 });
 after(async () => server.close());
-
-function invalid(response: { status: number; body: any }, param: string): void {
-  assert.equal(response.status, 400, JSON.stringify(response.body));
-  assert.equal(response.body.code, 'rest_invalid_param');
-  assert.ok(param in response.body.data.params, `${param} in ${JSON.stringify(response.body.data.params)}`);
-}
 
 describe('POST /venues', () => {
   it('creates a venue (201) with the reference representation: falsy fields dropped, flags and global ids appended', async () => {
