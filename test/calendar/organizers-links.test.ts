@@ -2,10 +2,10 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import {
   assertOrganizersExist,
-  loadEventOrganizers,
   resolveOrganizersForWrite,
   setEventOrganizers,
 } from '../../src/calendar/organizers/organizers.links.ts';
+import { embedsOf } from './embeds.helper.ts';
 import { startTestServer, type Credentials, type TestServer } from '../helpers/server.ts';
 import { contextOf, insertEventRow, makeOrganizer, NS, ORGANIZERS } from './venues-organizers.factories.ts';
 import { rejectsNaming } from '../helpers/assertions.ts';
@@ -80,7 +80,7 @@ describe('resolveOrganizersForWrite', () => {
   });
 });
 
-describe('setEventOrganizers, loadEventOrganizers, assertOrganizersExist', () => {
+describe('setEventOrganizers, embedded organizers, assertOrganizersExist', () => {
   it('links in order, re-links in a new order, unlinks; loads per event in link order with stripping', async () => {
     const [a, b, c] = [await makeOrganizer(server, admin, {}), await makeOrganizer(server, admin, {}), await makeOrganizer(server, admin, { email: 'c@example.com', password: 'pw' })];
     const first = await insertEventRow(server);
@@ -88,18 +88,19 @@ describe('setEventOrganizers, loadEventOrganizers, assertOrganizersExist', () =>
     const empty = await insertEventRow(server);
     await setEventOrganizers(db(), first, [c.id, a.id]);
     await setEventOrganizers(db(), second, [b.id]);
-    let loaded = await loadEventOrganizers(db(), [first, second, empty], contextOf(server, null));
+    const organizersOf = async (ids: number[], ctx: ReturnType<typeof contextOf>) =>
+      new Map([...(await embedsOf(db(), ids, ctx))].map(([id, embeds]) => [id, embeds.organizers]));
+    let loaded = await organizersOf([first, second, empty], contextOf(server, null));
     assert.deepEqual((loaded.get(first) as any[]).map((organizer) => organizer.id), [c.id, a.id]);
     assert.equal((loaded.get(first) as any[])[0].email, '', 'stripped: the organizer has a password');
     assert.equal((loaded.get(first) as any[])[0].organizer, c.organizer);
     assert.deepEqual((loaded.get(second) as any[]).map((organizer) => organizer.id), [b.id]);
     assert.deepEqual(loaded.get(empty), []);
     await setEventOrganizers(db(), first, [a.id, b.id, c.id]);
-    loaded = await loadEventOrganizers(db(), [first], contextOf(server, admin));
+    loaded = await organizersOf([first], contextOf(server, admin));
     assert.deepEqual((loaded.get(first) as any[]).map((organizer) => organizer.id), [a.id, b.id, c.id]);
     await setEventOrganizers(db(), first, []);
-    assert.deepEqual((await loadEventOrganizers(db(), [first], contextOf(server, admin))).get(first), []);
-    assert.equal((await loadEventOrganizers(db(), [], contextOf(server, admin))).size, 0);
+    assert.deepEqual((await organizersOf([first], contextOf(server, admin))).get(first), []);
   });
 
   it('assertOrganizersExist names organizer', async () => {

@@ -3,10 +3,12 @@ import type { Kysely, KyselyPlugin } from 'kysely';
 import { after, before, describe, it } from 'node:test';
 import { deleteEvent } from '../../src/calendar/events/events.repository.ts';
 import { siteOf, type RequestContext } from '../../src/calendar/shared/context.ts';
-import { loadEventTerms, resolveTermFilter, resolveTermsForWrite, setEventTerms } from '../../src/calendar/terms/terms.links.ts';
+import { resolveTermFilter, resolveTermsForWrite, setEventTerms } from '../../src/calendar/terms/terms.links.ts';
 import type { Role } from '../../src/platform/auth/capabilities.ts';
 import type { Database } from '../../src/platform/db/schema.ts';
 import { startTestServer, type Credentials, type TestServer } from '../helpers/server.ts';
+import { embedsOf } from './embeds.helper.ts';
+import { loadEventEmbeds } from '../../src/calendar/events/events.embeds.ts';
 import { makeEvent, setEventStatus } from './terms.factory.ts';
 
 const NS = '/calendar/events/v1';
@@ -24,6 +26,11 @@ describe('term counts and the links events use', () => {
     defaultLanguage: 'en',
     site: siteOf(server.config),
   });
+  /** The embedded terms of events by id; every asked id gets an entry. */
+  const termsOf = async (handle: Kysely<Database>, ids: number[], ctx: RequestContext) => {
+    const embeds = await embedsOf(handle, ids, ctx);
+    return new Map(ids.map((id) => [id, { categories: [...(embeds.get(id)?.categories ?? [])] as any[], tags: [...(embeds.get(id)?.tags ?? [])] as any[] }]));
+  };
 
   before(async () => {
     server = await startTestServer();
@@ -68,7 +75,7 @@ describe('term counts and the links events use', () => {
         await setEventStatus(db(), event, status, date);
         assert.equal(await countOf('tags', tag.id), expected, `after ${status} ${date ?? ''}`);
         assert.equal(await listed(), expected === 0 ? 0 : 1);
-        const embedded = (await loadEventTerms(db(), [event], ctxOf(null))).get(event)!;
+        const embedded = (await termsOf(db(), [event], ctxOf(null))).get(event)!;
         assert.equal(embedded.tags[0]!.count, expected);
       }
       const second = await makeEvent(db(), { status: 'publish', terms: [tag.id] });
@@ -106,7 +113,7 @@ describe('term counts and the links events use', () => {
     });
   });
 
-  describe('loadEventTerms', () => {
+  describe('embedded terms', () => {
     it('embeds terms in the embedded shape, sorted by name, in the requested language', async () => {
       const prefix = unique('emb');
       const parent = await create('categories', { name: `${prefix} parent` });
@@ -116,7 +123,7 @@ describe('term counts and the links events use', () => {
       await server.request(`${NS}/categories/${alpha.id}?translation_language=it`, { method: 'PATCH', auth: admin, body: { name: `${prefix} zz italiano` } });
       const event = await makeEvent(db(), { status: 'publish', terms: [zeta.id, alpha.id, tag.id] });
       const bare = await makeEvent(db(), { status: 'publish' });
-      const terms = await loadEventTerms(db(), [event, bare, 999999], ctxOf(null));
+      const terms = await termsOf(db(), [event, bare, 999999], ctxOf(null));
       assert.deepEqual(terms.get(bare), { categories: [], tags: [] });
       assert.deepEqual(terms.get(999999), { categories: [], tags: [] });
       const { categories, tags } = terms.get(event)!;
@@ -144,10 +151,10 @@ describe('term counts and the links events use', () => {
       assert.equal(tags[0]!.taxonomy, 'post_tag');
       assert.equal(tags[0]!.parent, 0);
       assert.equal(tags[0]!.urls.self, `${server.url}${NS}/tags/${tag.id}`);
-      const italian = (await loadEventTerms(db(), [event], ctxOf(null, 'it'))).get(event)!;
+      const italian = (await termsOf(db(), [event], ctxOf(null, 'it'))).get(event)!;
       assert.deepEqual(italian.categories.map((t: any) => t.name), [`${prefix} Zeta`, `${prefix} zz italiano`]);
       // Inside a transaction too (the events module answers writes from one).
-      const inTrx = await db().transaction().execute((trx) => loadEventTerms(trx, [event], ctxOf(null)));
+      const inTrx = await db().transaction().execute((trx) => termsOf(trx, [event], ctxOf(null)));
       assert.equal(inTrx.get(event)!.categories.length, 2);
     });
 
@@ -166,11 +173,13 @@ describe('term counts and the links events use', () => {
           },
           transformResult: async (args) => args.result,
         };
-        await loadEventTerms(db().withPlugin(counter), ids, ctxOf(null));
+        const rows = await db().selectFrom('events').selectAll().where('id', 'in', ids).execute();
+        await loadEventEmbeds(db().withPlugin(counter), rows, ctxOf(null));
         return queries;
       };
-      // The links, the events revision, the next publication and the counts
-      // (a new handle starts with no remembered counts), and the translations of each taxonomy.
+      // Everything an event embeds: its organizers, its term links, the texts of
+      // every kind at once, then the events revision, the next publication and the
+      // counts (a new handle starts with no remembered counts). No venue, no image: no query.
       assert.equal(await counted(events.slice(1, 2)), 6);
       assert.equal(await counted(events), 6);
     });
@@ -235,11 +244,11 @@ describe('term counts and the links events use', () => {
       const category = await create('categories', { name: unique('sc') });
       const event = await makeEvent(db(), { status: 'publish', terms: [tagA.id, category.id] });
       await db().transaction().execute((trx) => setEventTerms(trx, event, 'tag', [tagB.id]));
-      const terms = (await loadEventTerms(db(), [event], ctxOf(null))).get(event)!;
+      const terms = (await termsOf(db(), [event], ctxOf(null))).get(event)!;
       assert.deepEqual(terms.tags.map((t: any) => t.id), [tagB.id]);
       assert.deepEqual(terms.categories.map((t: any) => t.id), [category.id]);
       await db().transaction().execute((trx) => setEventTerms(trx, event, 'category', []));
-      const cleared = (await loadEventTerms(db(), [event], ctxOf(null))).get(event)!;
+      const cleared = (await termsOf(db(), [event], ctxOf(null))).get(event)!;
       assert.deepEqual(cleared.categories, []);
       assert.equal(cleared.tags.length, 1);
     });

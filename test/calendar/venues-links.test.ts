@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { assertVenuesExist, loadEmbeddedVenues, resolveVenueForWrite } from '../../src/calendar/venues/venues.links.ts';
+import { loadTranslations } from '../../src/calendar/shared/translations.ts';
+import { assertVenuesExist, findEmbeddableVenues, presentEmbeddedVenues, resolveVenueForWrite } from '../../src/calendar/venues/venues.links.ts';
 import { startTestServer, type Credentials, type TestServer } from '../helpers/server.ts';
 import { contextOf, makeVenue, NS, VENUES } from './venues-organizers.factories.ts';
 import { rejectsNaming } from '../helpers/assertions.ts';
@@ -85,11 +86,16 @@ describe('resolveVenueForWrite', () => {
   });
 });
 
-describe('loadEmbeddedVenues and assertVenuesExist', () => {
+describe('embedded venues and assertVenuesExist', () => {
   it('returns list representations keyed by id, stripped when the venue has a password whatever the caller', async () => {
     const open = await makeVenue(server, admin, { venue: 'Open', address: 'Open St' });
     const locked = await makeVenue(server, admin, { venue: 'Locked', address: 'Locked St', password: 'pw' });
-    const loaded = await loadEmbeddedVenues(db(), [open.id, locked.id, 23_000], contextOf(server, admin));
+    const embedded = async (ids: number[], ctx: ReturnType<typeof contextOf>) => {
+      const rows = await findEmbeddableVenues(db(), ids, ctx);
+      const texts = await loadTranslations(db(), 'venue', rows.map((row) => row.id), ctx.language, ctx.defaultLanguage);
+      return presentEmbeddedVenues(rows, ctx, { texts, images: new Map() });
+    };
+    const loaded = await embedded([open.id, locked.id, 23_000], contextOf(server, admin));
     assert.deepEqual([...loaded.keys()].sort(), [open.id, locked.id].sort());
     const openItem = loaded.get(open.id) as any;
     assert.equal(openItem.address, 'Open St');
@@ -98,7 +104,7 @@ describe('loadEmbeddedVenues and assertVenuesExist', () => {
     const lockedItem = loaded.get(locked.id) as any;
     assert.equal(lockedItem.venue, 'Locked');
     assert.equal(lockedItem.address, '');
-    assert.equal((await loadEmbeddedVenues(db(), [], contextOf(server, null))).size, 0);
+    assert.equal((await embedded([], contextOf(server, null))).size, 0);
   });
 
   it('assertVenuesExist names venue for an unknown id', async () => {

@@ -24,6 +24,9 @@ export interface EventEmbeds {
   readonly tags: readonly object[];
 }
 
+/** An event that embeds nothing. */
+export const NO_EMBEDS: EventEmbeds = { texts: undefined, image: undefined, venue: undefined, organizers: [], categories: [], tags: [] };
+
 function eventRestUrl(urls: EventUrls, id: number): string {
   return `${urls.namespaceUrl}/events/${id}`;
 }

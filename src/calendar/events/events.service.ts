@@ -6,23 +6,24 @@ import { hashPassword, verifyPassword } from '../../platform/auth/passwords.ts';
 import type { FailureThrottle } from '../../platform/auth/throttle.ts';
 import type { Database } from '../../platform/db/schema.ts';
 import { AppError, PlatformErrors } from '../../platform/errors.ts';
-import { loadEventOrganizers, resolveOrganizersForWrite, setEventOrganizers } from '../organizers/organizers.links.ts';
+import { resolveOrganizersForWrite, setEventOrganizers } from '../organizers/organizers.links.ts';
 import type { RequestContext } from '../shared/context.ts';
 import { endOfDay, fromInstant, fromWallTime, isValidZoneName, nowIn, parseDate, startOfDay, type Stamp, type ZonedMoment } from '../shared/dates.ts';
 import { sanitizeContent, sanitizeText } from '../shared/html.ts';
-import { loadImages, resolveImageForWrite } from '../shared/images.ts';
+import { resolveImageForWrite } from '../shared/images.ts';
 import { archiveLinks, isBeyondLastPage, pageWindow, totalPages } from '../shared/pagination.ts';
 import { canDelete, canEdit, canRead, scaleStatus, utcStamp } from '../shared/permissions.ts';
 import { readEventsRevision } from '../shared/revisions.repository.ts';
 import { claimLanguageSlug, claimSlug, findIdBySlug, releaseSlugs, sanitizeSlug } from '../shared/slugs.ts';
-import { deleteTranslations, loadTranslations, writeTranslations } from '../shared/translations.ts';
+import { deleteTranslations, writeTranslations } from '../shared/translations.ts';
 import { invalidParam, isHttpUrl, MAX_ID, parseWpBoolean } from '../shared/wire.ts';
-import { loadEventTerms, resolveTermsForWrite, setEventTerms } from '../terms/terms.links.ts';
-import { loadEmbeddedVenues, resolveVenueForWrite } from '../venues/venues.links.ts';
+import { resolveTermsForWrite, setEventTerms } from '../terms/terms.links.ts';
+import { resolveVenueForWrite } from '../venues/venues.links.ts';
 import { parseCurrency } from './events.cost.ts';
+import { loadEventEmbeds } from './events.embeds.ts';
 import { listEcho, listFilter } from './events.filters.ts';
 import { EventTotals } from './events.totals.ts';
-import { stripProtectedEvent, toEventJsonLd, toEventResponse, type EventUrls } from './events.mapper.ts';
+import { NO_EMBEDS, stripProtectedEvent, toEventJsonLd, toEventResponse, type EventUrls } from './events.mapper.ts';
 import {
   countEvents,
   deleteEvent as deleteEventRow,
@@ -120,30 +121,8 @@ export class EventsService {
   /** Representations of a page of events: a fixed number of batch queries whatever the page size. */
   private async represent(rows: readonly EventRow[], caller: RequestContext, now: Date): Promise<EventResponse[]> {
     if (rows.length === 0) return [];
-    const ids = rows.map((row) => row.id);
-    const venueIds = [...new Set(rows.flatMap((row) => (row.venue_id === null ? [] : [row.venue_id])))];
-    const [texts, images, venues, organizers, terms] = await Promise.all([
-      loadTranslations(this.db, 'event', ids, caller.language, caller.defaultLanguage),
-      loadImages(this.db, rows.map((row) => row.image_id)),
-      venueIds.length === 0 ? Promise.resolve(new Map<number, object>()) : loadEmbeddedVenues(this.db, venueIds, caller),
-      loadEventOrganizers(this.db, ids, caller),
-      loadEventTerms(this.db, ids, caller),
-    ]);
-    return rows.map((row) =>
-      toEventResponse(
-        row,
-        {
-          texts: texts.get(row.id),
-          image: row.image_id === null ? undefined : images.get(row.image_id),
-          venue: row.venue_id === null ? undefined : venues.get(row.venue_id),
-          organizers: organizers.get(row.id) ?? [],
-          categories: terms.get(row.id)?.categories ?? [],
-          tags: terms.get(row.id)?.tags ?? [],
-        },
-        this.urls,
-        now,
-      ),
-    );
+    const embeds = await loadEventEmbeds(this.db, rows, caller);
+    return rows.map((row) => toEventResponse(row, embeds.get(row.id) ?? NO_EMBEDS, this.urls, now));
   }
 
   private async representOne(id: number, caller: RequestContext): Promise<EventResponse> {

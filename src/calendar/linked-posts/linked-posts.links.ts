@@ -6,9 +6,9 @@ import { AppError } from '../../platform/errors.ts';
 import type { RequestContext } from '../shared/context.ts';
 import { canRead } from '../shared/permissions.ts';
 import { invalidParam, parsePositiveInt } from '../shared/wire.ts';
-import type { LinkedPostKind } from './linked-posts.kind.ts';
+import type { LinkedPostKind, LinkedPostRow } from './linked-posts.kind.ts';
 import { findExistingIds, findMatchingPost, findPosts } from './linked-posts.repository.ts';
-import { insertLinkedPost, presentPosts, unlockedWithoutPassword } from './linked-posts.service.ts';
+import { insertLinkedPost, presentPostsWith, unlockedWithoutPassword, type PostAssets } from './linked-posts.service.ts';
 
 type Db = Kysely<Database>;
 type Input = Record<string, unknown>;
@@ -97,13 +97,21 @@ export async function assertPostsExist(db: Db, kind: LinkedPostKind, ids: readon
 }
 
 /**
- * List representations of posts embedded in events: only those the caller
- * may read (a published event never reveals its draft or private venue),
- * stripped whenever the post has a password.
+ * Posts embedded in events, first step: only those the caller may read (a
+ * published event never reveals its draft or private venue).
  */
-export async function loadEmbedded(db: Db, kind: LinkedPostKind, ids: readonly number[], ctx: RequestContext): Promise<Map<number, object>> {
+export async function findEmbeddable(db: Db, kind: LinkedPostKind, ids: readonly number[], ctx: RequestContext): Promise<LinkedPostRow[]> {
   const now = new Date();
-  const rows = (await findPosts(db, kind, ids)).filter((row) => canRead(ctx.user, row, now));
-  const items = await presentPosts(db, kind, rows, ctx, ctx.site, { single: false, unlock: unlockedWithoutPassword });
+  return (await findPosts(db, kind, ids)).filter((row) => canRead(ctx.user, row, now));
+}
+
+/** Second step, once texts and images are loaded: list representations, stripped whenever the post has a password. */
+export async function presentEmbedded(
+  kind: LinkedPostKind,
+  rows: readonly LinkedPostRow[],
+  ctx: RequestContext,
+  assets: PostAssets,
+): Promise<Map<number, object>> {
+  const items = await presentPostsWith(kind, rows, ctx.site, { single: false, unlock: unlockedWithoutPassword }, assets);
   return new Map(rows.map((row, index) => [row.id, items[index] as object]));
 }

@@ -8,7 +8,7 @@ import { AppError, PlatformErrors } from '../../platform/errors.ts';
 import type { RequestContext } from '../shared/context.ts';
 import { fromInstant, parseDate } from '../shared/dates.ts';
 import { renderParagraphs, sanitizeContent, sanitizeText, textOfSanitized } from '../shared/html.ts';
-import { loadImages, resolveImageForWrite } from '../shared/images.ts';
+import { loadImages, resolveImageForWrite, type ImageResponse } from '../shared/images.ts';
 import { archiveLinks, echoPairs, echoValue, isBeyondLastPage, pageWindow, totalPages, type ArchiveLinks } from '../shared/pagination.ts';
 import {
   canDelete,
@@ -21,7 +21,7 @@ import {
   utcStamp,
 } from '../shared/permissions.ts';
 import { claimLanguageSlug, findIdBySlug, sanitizeSlug } from '../shared/slugs.ts';
-import { loadTranslations, writeTranslations } from '../shared/translations.ts';
+import { loadTranslations, writeTranslations, type Translated } from '../shared/translations.ts';
 import { globalId, invalidParam, parseList, parseWpBoolean, permalinks } from '../shared/wire.ts';
 import { withoutControls } from './linked-posts.fields.ts';
 import type { LinkedPostKind, LinkedPostRow } from './linked-posts.kind.ts';
@@ -106,6 +106,12 @@ export function requestUnlock(user: AuthUser | null, request: UnlockRequest, gua
   };
 }
 
+/** What representations of posts are made from besides their rows: texts and images, loaded in batches. */
+export interface PostAssets {
+  readonly texts: ReadonlyMap<number, Translated>;
+  readonly images: ReadonlyMap<number, ImageResponse>;
+}
+
 /** Representations of many posts with a fixed number of queries (translations, images). */
 export async function presentPosts(
   db: Db,
@@ -115,11 +121,21 @@ export async function presentPosts(
   site: Site,
   options: { single: boolean; unlock: Unlock },
 ): Promise<Representation[]> {
-  const ids = rows.map((row) => row.id);
   const [texts, images] = await Promise.all([
-    loadTranslations(db, kind.type, ids, ctx.language, ctx.defaultLanguage),
+    loadTranslations(db, kind.type, rows.map((row) => row.id), ctx.language, ctx.defaultLanguage),
     loadImages(db, rows.map((row) => row.image_id)),
   ]);
+  return presentPostsWith(kind, rows, site, options, { texts, images });
+}
+
+/** Representations of posts whose texts and images are already loaded. */
+export async function presentPostsWith(
+  kind: LinkedPostKind,
+  rows: readonly LinkedPostRow[],
+  site: Site,
+  options: { single: boolean; unlock: Unlock },
+  { texts, images }: PostAssets,
+): Promise<Representation[]> {
   return Promise.all(
     rows.map(async (row) => {
       const text = texts.get(row.id) ?? {};

@@ -1,21 +1,37 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../platform/db/schema.ts';
-import { assertPostsExist, linkEntries, loadEmbedded, resolveLinkEntry } from '../linked-posts/linked-posts.links.ts';
+import type { LinkedPostRow } from '../linked-posts/linked-posts.kind.ts';
+import { assertPostsExist, linkEntries, presentEmbedded, resolveLinkEntry } from '../linked-posts/linked-posts.links.ts';
+import type { PostAssets } from '../linked-posts/linked-posts.service.ts';
+import { canRead } from '../shared/permissions.ts';
 import type { RequestContext } from '../shared/context.ts';
 import { organizerKind } from './organizers.kind.ts';
 import { CreateOrganizerBodySchema } from './organizers.schemas.ts';
-import { findEventOrganizerLinks, replaceEventOrganizers } from './organizers.repository.ts';
+import { findOrganizersOfEvents, replaceEventOrganizers } from './organizers.repository.ts';
 
 type Db = Kysely<Database>;
 
-/** Each event's organizers (list shape, stripped when the organizer has a password), in link order; `[]` when none. */
-export async function loadEventOrganizers(db: Db, eventIds: number[], ctx: RequestContext): Promise<Map<number, object[]>> {
-  const links = await findEventOrganizerLinks(db, eventIds);
-  const organizers = await loadEmbedded(db, organizerKind, links.map((link) => link.organizer_id), ctx);
+/** Organizers linked to events, in link order. */
+export type EventOrganizerRows = readonly { readonly eventId: number; readonly row: LinkedPostRow }[];
+
+/** The organizers of events that the caller may read, each event's in link order (see findEmbeddable). */
+export async function findEmbeddableOrganizers(db: Db, eventIds: readonly number[], ctx: RequestContext): Promise<EventOrganizerRows> {
+  const now = new Date();
+  return (await findOrganizersOfEvents(db, eventIds)).filter(({ row }) => canRead(ctx.user, row, now));
+}
+
+/** Each event's organizers (list shape, stripped when the organizer has a password); `[]` when none. */
+export async function presentEventOrganizers(
+  eventIds: readonly number[],
+  links: EventOrganizerRows,
+  ctx: RequestContext,
+  assets: PostAssets,
+): Promise<Map<number, object[]>> {
+  const organizers = await presentEmbedded(organizerKind, [...new Map(links.map(({ row }) => [row.id, row])).values()], ctx, assets);
   const result = new Map<number, object[]>(eventIds.map((id) => [id, []]));
-  for (const link of links) {
-    const organizer = organizers.get(link.organizer_id);
-    if (organizer !== undefined) result.get(link.event_id)?.push(organizer);
+  for (const { eventId, row } of links) {
+    const organizer = organizers.get(row.id);
+    if (organizer !== undefined) result.get(eventId)?.push(organizer);
   }
   return result;
 }

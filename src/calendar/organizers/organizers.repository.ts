@@ -1,6 +1,7 @@
 import { sql, type Kysely, type RawBuilder, type SqlBool } from 'kysely';
 import type { Database } from '../../platform/db/schema.ts';
 import '../calendar.tables.ts';
+import type { LinkedPostRow } from '../linked-posts/linked-posts.kind.ts';
 
 type Db = Kysely<Database>;
 
@@ -13,19 +14,19 @@ export async function unlinkOrganizerFromEvents(db: Db, organizerId: number): Pr
   await db.deleteFrom('event_organizers').where('organizer_id', '=', organizerId).execute();
 }
 
-/** The organizer links of many events, each event's in link order. */
-export async function findEventOrganizerLinks(
-  db: Db,
-  eventIds: readonly number[],
-): Promise<{ event_id: number; organizer_id: number }[]> {
+/** The organizers of many events, each event's in link order: one query. */
+export async function findOrganizersOfEvents(db: Db, eventIds: readonly number[]): Promise<{ eventId: number; row: LinkedPostRow }[]> {
   if (eventIds.length === 0) return [];
-  return db
-    .selectFrom('event_organizers')
-    .select(['event_id', 'organizer_id'])
-    .where('event_id', 'in', [...new Set(eventIds)])
-    .orderBy('event_id')
-    .orderBy('position')
+  const rows = await db
+    .selectFrom('event_organizers as eo')
+    .innerJoin('organizers as o', 'o.id', 'eo.organizer_id')
+    .selectAll('o')
+    .select('eo.event_id as linked_event_id')
+    .where('eo.event_id', 'in', [...new Set(eventIds)])
+    .orderBy('eo.event_id')
+    .orderBy('eo.position')
     .execute();
+  return rows.map(({ linked_event_id, ...row }) => ({ eventId: linked_event_id, row: row as unknown as LinkedPostRow }));
 }
 
 /** Replaces an event's organizers with these, in this order. */

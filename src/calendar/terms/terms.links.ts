@@ -4,19 +4,20 @@ import { PlatformErrors } from '../../platform/errors.ts';
 import type { Database } from '../../platform/db/schema.ts';
 import type { Taxonomy } from '../calendar.tables.ts';
 import type { RequestContext } from '../shared/context.ts';
-import { publishedEventCounts } from './terms.counts.ts';
+import type { TextsByType } from '../shared/translations.ts';
 import { toEmbeddedTerm } from './terms.mapper.ts';
 import * as repository from './terms.repository.ts';
+import type { EventTermRow } from './terms.repository.ts';
 import type { EmbeddedTerm } from './terms.schemas.ts';
 import {
   cleanName,
   insertTermRecord,
   isNumericItem,
-  loadTermViews,
   nameKey,
   resolveExistingTerms,
   resolveTermReferences,
   termItems,
+  termViewsOf,
 } from './terms.service.ts';
 import { taxonomyInfo } from './terms.taxonomy.ts';
 
@@ -38,19 +39,25 @@ function byName(a: EmbeddedTerm, b: EmbeddedTerm): number {
   return left < right ? -1 : left > right ? 1 : a.id - b.id;
 }
 
+/** The terms of many events (first step of embedding them). */
+export async function findEventTermLinks(db: Db, eventIds: readonly number[]): Promise<EventTermRow[]> {
+  return repository.findTermsOfEvents(db, eventIds);
+}
+
 /**
- * The embedded `categories` and `tags` of many events (reference §8.4), in
- * the requested language, sorted by name; every asked id gets an entry.
- * A fixed number of queries whatever the number of events; the counts are
- * remembered across requests (terms.counts.ts).
+ * The embedded `categories` and `tags` of many events (reference §8.4), from
+ * their links, texts and counts (terms.counts.ts), sorted by name; every
+ * asked id gets an entry.
  */
-export async function loadEventTerms(db: Db, eventIds: number[], ctx: RequestContext): Promise<Map<number, EventTerms>> {
+export function presentEventTerms(
+  eventIds: readonly number[],
+  links: readonly EventTermRow[],
+  ctx: RequestContext,
+  texts: TextsByType,
+  counts: ReadonlyMap<number, number>,
+): Map<number, EventTerms> {
   const result = new Map<number, EventTerms>(eventIds.map((id) => [id, { categories: [], tags: [] }]));
-  const links = await repository.findTermsOfEvents(db, eventIds);
-  if (links.length === 0) return result;
-  const terms = [...new Map(links.map((link) => [link.id, { id: link.id, taxonomy: link.taxonomy, parent_id: link.parent_id }])).values()];
-  const counts = await publishedEventCounts(db, terms.map((term) => term.id));
-  const views = await loadTermViews(db, terms, counts, ctx, { withAncestors: false });
+  const views = termViewsOf([...new Map(links.map((link) => [link.id, link])).values()], counts, texts);
   const namespaceUrl = ctx.site.namespaceUrl;
   for (const link of links) {
     const entry = result.get(link.event_id);

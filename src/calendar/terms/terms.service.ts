@@ -8,7 +8,14 @@ import { sanitizeContent, sanitizeText } from '../shared/html.ts';
 import { pageWindow, totalPages } from '../shared/pagination.ts';
 import { canRead, utcStamp } from '../shared/permissions.ts';
 import { claimSlug, releaseSlugs, sanitizeSlug } from '../shared/slugs.ts';
-import { deleteTranslations, loadFieldInAllLanguages, loadTranslations, writeTranslations, type Translated } from '../shared/translations.ts';
+import {
+  deleteTranslations,
+  loadFieldInAllLanguages,
+  loadTextsOfTypes,
+  writeTranslations,
+  type TextsByType,
+  type Translated,
+} from '../shared/translations.ts';
 import { invalidParam, parseList, parsePositiveInt, parseWpBoolean } from '../shared/wire.ts';
 import { publishedEventCounts } from './terms.counts.ts';
 import { termItemUrl, toTermList, toTermResponse, type TermUrlBase, type TermView } from './terms.mapper.ts';
@@ -65,8 +72,8 @@ function now(): string {
 
 /**
  * Term rows → views in the requested language: one query for the ancestors
- * (categories' public URLs, when asked) and one translation query per
- * taxonomy, whatever the number of terms.
+ * (categories' public URLs, when asked) and one translation query, whatever
+ * the number of terms.
  */
 export async function loadTermViews(
   db: Db,
@@ -75,35 +82,42 @@ export async function loadTermViews(
   ctx: RequestContext,
   options: { readonly withAncestors: boolean },
 ): Promise<Map<number, TermView>> {
-  const parents = new Map<number, number | null>(rows.map((row) => [row.id, row.parent_id]));
-  const taxonomyOf = new Map<number, Taxonomy>(rows.map((row) => [row.id, row.taxonomy]));
-  if (options.withAncestors) {
-    const nested = rows.filter((row) => row.parent_id !== null).map((row) => row.id);
-    for (const row of await repository.withAncestors(db, nested)) {
-      parents.set(row.id, row.parent_id);
-      taxonomyOf.set(row.id, row.taxonomy);
-    }
-  }
+  const ancestors = options.withAncestors ? await repository.withAncestors(db, rows.filter((row) => row.parent_id !== null).map((row) => row.id)) : [];
   const idsByTaxonomy = new Map<Taxonomy, number[]>();
-  for (const [id, taxonomy] of taxonomyOf) idsByTaxonomy.set(taxonomy, [...(idsByTaxonomy.get(taxonomy) ?? []), id]);
-  const translated = new Map<number, Translated>();
-  for (const [taxonomy, ids] of idsByTaxonomy) {
-    for (const [id, fields] of await loadTranslations(db, taxonomy, ids, ctx.language, ctx.defaultLanguage)) translated.set(id, fields);
-  }
+  for (const row of [...rows, ...ancestors]) idsByTaxonomy.set(row.taxonomy, [...(idsByTaxonomy.get(row.taxonomy) ?? []), row.id]);
+  const texts = await loadTextsOfTypes(db, idsByTaxonomy, ctx.language, ctx.defaultLanguage);
+  return termViewsOf(rows, counts, texts, options.withAncestors ? ancestors : undefined);
+}
+
+/**
+ * Term views from loaded texts; with `ancestors` (each term's parent chain,
+ * texts loaded too) they carry their ancestors' slugs.
+ */
+export function termViewsOf(
+  rows: readonly TermRow[],
+  counts: ReadonlyMap<number, number>,
+  texts: TextsByType,
+  ancestors?: readonly TermRow[],
+): Map<number, TermView> {
+  const all = new Map<number, TermRow>([...rows, ...(ancestors ?? [])].map((row) => [row.id, row]));
+  const textOf = (id: number): Translated => {
+    const row = all.get(id);
+    return (row === undefined ? undefined : texts.get(row.taxonomy)?.get(id)) ?? {};
+  };
 
   const ancestorSlugs = (row: TermRow): string[] => {
     const slugs: string[] = [];
     const seen = new Set<number>([row.id]);
-    for (let parent = parents.get(row.id) ?? null; parent !== null && !seen.has(parent); parent = parents.get(parent) ?? null) {
+    for (let parent = all.get(row.id)?.parent_id ?? null; parent !== null && !seen.has(parent); parent = all.get(parent)?.parent_id ?? null) {
       seen.add(parent);
-      slugs.unshift(translated.get(parent)?.slug ?? String(parent));
+      slugs.unshift(textOf(parent).slug ?? String(parent));
     }
     return slugs;
   };
 
   const views = new Map<number, TermView>();
   for (const row of rows) {
-    const fields = translated.get(row.id) ?? {};
+    const fields = textOf(row.id);
     views.set(row.id, {
       id: row.id,
       info: taxonomyInfo(row.taxonomy),
@@ -112,7 +126,7 @@ export async function loadTermViews(
       name: fields.name ?? '',
       description: fields.description ?? '',
       slug: fields.slug ?? String(row.id),
-      ancestorSlugs: options.withAncestors ? ancestorSlugs(row) : [],
+      ancestorSlugs: ancestors === undefined ? [] : ancestorSlugs(row),
     });
   }
   return views;

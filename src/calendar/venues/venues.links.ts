@@ -1,6 +1,8 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../platform/db/schema.ts';
-import { assertPostsExist, linkEntries, loadEmbedded, resolveLinkEntry } from '../linked-posts/linked-posts.links.ts';
+import type { LinkedPostRow } from '../linked-posts/linked-posts.kind.ts';
+import { assertPostsExist, findEmbeddable, linkEntries, presentEmbedded, resolveLinkEntry } from '../linked-posts/linked-posts.links.ts';
+import type { PostAssets } from '../linked-posts/linked-posts.service.ts';
 import type { RequestContext } from '../shared/context.ts';
 import { invalidParam } from '../shared/wire.ts';
 import { venueKind } from './venues.kind.ts';
@@ -8,12 +10,14 @@ import { CreateVenueBodySchema } from './venues.schemas.ts';
 
 type Db = Kysely<Database>;
 
-/**
- * The venue of an event, for the events module: ids in, representations
- * out (list shape, stripped when the venue itself has a password).
- */
-export async function loadEmbeddedVenues(db: Db, venueIds: number[], ctx: RequestContext): Promise<Map<number, object>> {
-  return loadEmbedded(db, venueKind, venueIds, ctx);
+/** The venues of events, for the events module: the readable ones of `venueIds` (see findEmbeddable). */
+export async function findEmbeddableVenues(db: Db, venueIds: readonly number[], ctx: RequestContext): Promise<LinkedPostRow[]> {
+  return findEmbeddable(db, venueKind, venueIds, ctx);
+}
+
+/** Their list representations (stripped when the venue itself has a password), by venue id. */
+export async function presentEmbeddedVenues(rows: readonly LinkedPostRow[], ctx: RequestContext, assets: PostAssets): Promise<Map<number, object>> {
+  return presentEmbedded(venueKind, rows, ctx, assets);
 }
 
 /**

@@ -1,0 +1,66 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../../platform/db/schema.ts';
+import type { TranslatableType } from '../calendar.tables.ts';
+import { findEmbeddableOrganizers, presentEventOrganizers } from '../organizers/organizers.links.ts';
+import type { RequestContext } from '../shared/context.ts';
+import { loadImages } from '../shared/images.ts';
+import { loadTextsOfTypes } from '../shared/translations.ts';
+import { publishedEventCounts } from '../terms/terms.counts.ts';
+import { findEventTermLinks, presentEventTerms } from '../terms/terms.links.ts';
+import { findEmbeddableVenues, presentEmbeddedVenues } from '../venues/venues.links.ts';
+import type { EventEmbeds } from './events.mapper.ts';
+import type { EventRow } from './events.repository.ts';
+
+type Db = Kysely<Database>;
+
+const unique = (ids: readonly (number | null)[]): number[] => [...new Set(ids.filter((id): id is number => id !== null))];
+
+/**
+ * What a page of events embeds — texts, image, venue, organizers,
+ * categories and tags — in three rounds whatever the page size: the linked
+ * rows (venues, organizers, terms), then every text of every kind in one
+ * query and every image in one query (term counts are remembered,
+ * terms.counts.ts), then the representations. On a single event that is
+ * 5 statements instead of one per kind and step.
+ */
+export async function loadEventEmbeds(db: Db, rows: readonly EventRow[], ctx: RequestContext): Promise<Map<number, EventEmbeds>> {
+  const ids = rows.map((row) => row.id);
+  const [venues, organizers, terms] = await Promise.all([
+    findEmbeddableVenues(db, unique(rows.map((row) => row.venue_id)), ctx),
+    findEmbeddableOrganizers(db, ids, ctx),
+    findEventTermLinks(db, ids),
+  ]);
+  const organizerRows = organizers.map(({ row }) => row);
+  const wanted = new Map<TranslatableType, number[]>([
+    ['event', ids],
+    ['venue', venues.map((row) => row.id)],
+    ['organizer', unique(organizerRows.map((row) => row.id))],
+    ['category', unique(terms.filter((term) => term.taxonomy === 'category').map((term) => term.id))],
+    ['tag', unique(terms.filter((term) => term.taxonomy === 'tag').map((term) => term.id))],
+  ]);
+  const [texts, images, counts] = await Promise.all([
+    loadTextsOfTypes(db, wanted, ctx.language, ctx.defaultLanguage),
+    loadImages(db, unique([...rows, ...venues, ...organizerRows].map((row) => row.image_id))),
+    publishedEventCounts(db, unique(terms.map((term) => term.id))),
+  ]);
+  const assets = (type: TranslatableType) => ({ texts: texts.get(type) ?? new Map(), images });
+  const [venueViews, organizerViews] = await Promise.all([
+    presentEmbeddedVenues(venues, ctx, assets('venue')),
+    presentEventOrganizers(ids, organizers, ctx, assets('organizer')),
+  ]);
+  const termViews = presentEventTerms(ids, terms, ctx, texts, counts);
+  const eventTexts = texts.get('event');
+  return new Map(
+    rows.map((row) => [
+      row.id,
+      {
+        texts: eventTexts?.get(row.id),
+        image: row.image_id === null ? undefined : images.get(row.image_id),
+        venue: row.venue_id === null ? undefined : venueViews.get(row.venue_id),
+        organizers: organizerViews.get(row.id) ?? [],
+        categories: termViews.get(row.id)?.categories ?? [],
+        tags: termViews.get(row.id)?.tags ?? [],
+      },
+    ]),
+  );
+}
