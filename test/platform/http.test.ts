@@ -24,11 +24,15 @@ describe('HTTP platform', () => {
     assert.match(minted.headers.get('x-request-id') ?? '', /^[0-9a-f-]{36}$/);
   });
 
-  it('sends security headers suitable for an API', async () => {
-    const response = await server.request('/');
-    assert.equal(response.headers.get('x-content-type-options'), 'nosniff');
-    assert.equal(response.headers.get('content-security-policy'), "default-src 'none'; frame-ancestors 'none'");
-    assert.equal(response.headers.get('x-frame-options'), 'SAMEORIGIN');
+  it('sends security headers suitable for an API, on answers and refusals alike', async () => {
+    for (const path of ['/', '/nope']) {
+      const response = await server.request(path);
+      assert.equal(response.headers.get('x-content-type-options'), 'nosniff');
+      assert.equal(response.headers.get('content-security-policy'), "default-src 'none'; frame-ancestors 'none'");
+      assert.equal(response.headers.get('x-frame-options'), 'SAMEORIGIN');
+      assert.equal(response.headers.get('referrer-policy'), 'no-referrer');
+      assert.match(response.headers.get('strict-transport-security') ?? '', /^max-age=\d+/);
+    }
   });
 
   it('allows the configured CORS origin with credentials and exposes the total headers', async () => {

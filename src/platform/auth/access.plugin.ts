@@ -47,15 +47,21 @@ export const accessPlugin = fp<AccessOptions>(
       }
     });
 
-    app.addHook('onRequest', async (request: FastifyRequest) => {
-      request.user = await authenticator.authenticate(request.headers.authorization, request.ip);
+    // Callback-style hooks: an anonymous request or a public route costs no promise.
+    app.addHook('onRequest', (request, _reply, done) => {
+      const header = request.headers.authorization;
+      if (header === undefined || header === '') return done();
+      authenticator.authenticate(header, request.ip).then((user) => {
+        request.user = user;
+        done();
+      }, done);
     });
 
     // After validation, as the reference checks permissions after arguments.
-    app.addHook('preHandler', async (request: FastifyRequest) => {
+    app.addHook('preHandler', (request: FastifyRequest, _reply, done) => {
       const access = request.routeOptions.config.access;
-      if (access === undefined || access === 'public') return;
-      if (!can(request.user?.role ?? null, access)) throw PlatformErrors.forbidden(request.user !== null);
+      if (access === undefined || access === 'public' || can(request.user?.role ?? null, access)) return done();
+      done(PlatformErrors.forbidden(request.user !== null));
     });
   },
   { name: 'almanac-access' },

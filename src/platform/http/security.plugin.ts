@@ -1,7 +1,7 @@
 import cors from '@fastify/cors';
-import helmet from '@fastify/helmet';
 import fp from 'fastify-plugin';
 import type { FastifyInstance } from 'fastify';
+import helmet from 'helmet';
 
 const EXPOSED_HEADERS = [
   'X-Request-Id',
@@ -15,12 +15,29 @@ const EXPOSED_HEADERS = [
   'RateLimit-Reset',
 ];
 
+const API_CSP = "default-src 'none'; frame-ancestors 'none'";
+
+/**
+ * helmet's headers for an API (its CSP aside: the docs UI sets its own, JSON
+ * responses get API_CSP). None depends on the request, so helmet runs once
+ * here instead of its eleven middlewares on every response.
+ */
+function helmetHeaders(): Readonly<Record<string, string>> {
+  const headers: Record<string, string> = {};
+  const response = {
+    setHeader: (name: string, value: unknown) => void (headers[name.toLowerCase()] = String(value)),
+    removeHeader: (name: string) => void delete headers[name.toLowerCase()],
+  };
+  const middleware = helmet({ contentSecurityPolicy: false, crossOriginEmbedderPolicy: false });
+  middleware({} as never, response as never, (error?: unknown) => {
+    if (error !== undefined) throw error;
+  });
+  return Object.freeze(headers);
+}
+
 /** Security headers suitable for an API, CORS per `CORS_ORIGINS`, and the request id on every response. */
 export const securityPlugin = fp<{ corsOrigins: readonly string[] }>(
   async (app: FastifyInstance, { corsOrigins }) => {
-    // The docs UI sets its own CSP; JSON responses get the strictest one below.
-    await app.register(helmet, { contentSecurityPolicy: false, crossOriginEmbedderPolicy: false });
-
     const anyOrigin = corsOrigins.includes('*');
     await app.register(cors, {
       origin: anyOrigin ? '*' : corsOrigins.length === 0 ? false : [...corsOrigins],
@@ -31,13 +48,16 @@ export const securityPlugin = fp<{ corsOrigins: readonly string[] }>(
       maxAge: 600,
     });
 
-    app.addHook('onSend', async (request, reply, payload) => {
+    const securityHeaders = helmetHeaders();
+    app.addHook('onRequest', (_request, reply, done) => {
+      void reply.headers(securityHeaders);
+      done();
+    });
+    app.addHook('onSend', (request, reply, payload, done) => {
       void reply.header('x-request-id', request.id);
-      if (!reply.hasHeader('content-security-policy')) {
-        void reply.header('content-security-policy', "default-src 'none'; frame-ancestors 'none'");
-      }
+      if (!reply.hasHeader('content-security-policy')) void reply.header('content-security-policy', API_CSP);
       if (request.user !== null && !reply.hasHeader('cache-control')) void reply.header('cache-control', 'no-store');
-      return payload;
+      done(null, payload);
     });
   },
   { name: 'almanac-security' },
