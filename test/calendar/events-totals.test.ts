@@ -1,48 +1,42 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { EventListFilter } from '../../src/calendar/events/events.repository.ts';
-import { EventTotals, TOTAL_TTL_MS } from '../../src/calendar/events/events.totals.ts';
+import { EventTotals } from '../../src/calendar/events/events.totals.ts';
+import type { CalendarVersion } from '../../src/calendar/shared/calendar-version.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 
 const base: EventListFilter = { visibility: { kind: 'published' }, nowUtc: '2030-01-01 00:00:00', endFrom: '2030-01-01 00:00:00' };
+const versionAt = (revision: number): CalendarVersion => ({ revision, from: '2030-01-01 00:00:00', until: null });
 
 describe('event list totals', () => {
-  it('reuses a total at one revision until it expires, whatever the clock second', async () => {
-    let clock = 0;
+  it('reuses a total for as long as its version is current, whatever the clock second or the filter', async () => {
+    const totals = new EventTotals();
+    const version = versionAt(7);
     let counted = 0;
-    const totals = new EventTotals(() => clock);
-    const revision = async () => 7;
     const count = async () => ++counted;
-    assert.equal(await totals.get(base, revision, count), 1);
-    assert.equal(await totals.get({ ...base, nowUtc: '2030-01-01 00:00:01' }, revision, count), 1);
-    clock += TOTAL_TTL_MS;
-    assert.equal(await totals.get(base, revision, count), 2);
-  });
-
-  it('counts again once the revision moved, and a count that raced with a write is not reused', async () => {
-    const totals = new EventTotals(() => 0);
-    let revision = 1;
-    const current = async () => revision;
-    let counted = 0;
-    assert.equal(await totals.get(base, current, async () => ++counted), 1);
-    revision = 2;
-    assert.equal(await totals.get(base, current, async () => ++counted), 2);
-    const raced = await totals.get({ ...base, featured: true }, current, async () => {
-      revision = 3;
-      return 10;
-    });
-    assert.equal(raced, 10);
-    assert.equal(await totals.get({ ...base, featured: true }, current, async () => 11), 11);
-  });
-
-  it('always counts filters on data other modules change', async () => {
-    const totals = new EventTotals(() => 0);
-    for (const extra of [{ venueIds: [1] }, { organizerIds: [1] }, { categoryIds: [1] }, { tagIds: [1] }, { search: { words: ['a'], languages: ['en'] } }, { nearVenueIds: [] }, { geolocated: true }]) {
-      let counted = 0;
-      const filter = { ...base, ...extra };
-      await totals.get(filter, async () => 1, async () => ++counted);
-      assert.equal(await totals.get(filter, async () => 1, async () => ++counted), 2, JSON.stringify(extra));
+    for (const extra of [{}, { venueIds: [1] }, { categoryIds: [2] }, { search: { words: ['a'], languages: ['en'] } }, { geolocated: true }]) {
+      const first = await totals.get({ ...base, ...extra }, version, count);
+      assert.equal(await totals.get({ ...base, ...extra, nowUtc: '2030-01-01 00:00:09' }, version, count), first, JSON.stringify(extra));
     }
+    assert.equal(counted, 5);
+  });
+
+  it('counts again in a new version, even one at the same revision (the clock ended the last one)', async () => {
+    const totals = new EventTotals();
+    let counted = 0;
+    const count = async () => ++counted;
+    assert.equal(await totals.get(base, versionAt(1), count), 1);
+    assert.equal(await totals.get(base, versionAt(2), count), 2);
+    assert.equal(await totals.get(base, versionAt(2), count), 3);
+  });
+
+  it('tells filters apart', async () => {
+    const totals = new EventTotals();
+    const version = versionAt(1);
+    assert.equal(await totals.get(base, version, async () => 1), 1);
+    assert.equal(await totals.get({ ...base, featured: true }, version, async () => 2), 2);
+    assert.equal(await totals.get({ ...base, endFrom: '2030-01-02 00:00:00' }, version, async () => 3), 3);
+    assert.equal(await totals.get(base, version, async () => 4), 1);
   });
 });
 
@@ -73,5 +67,30 @@ describe('event list totals across processes', () => {
       await insertEvent(trx, { ...columns, id: await reserveEventId(trx) });
     });
     assert.equal(await list(), 2);
+  });
+
+  it('a venue link or a title written straight into the tables changes filtered totals at once', async () => {
+    const admin = await first.admin();
+    const venue = await first.request('/calendar/events/v1/venues', { method: 'POST', auth: admin, body: { venue: 'Filter Hall' } });
+    assert.equal(venue.status, 201, venue.text);
+    const event = await first.request('/calendar/events/v1/events', {
+      method: 'POST',
+      auth: admin,
+      body: { title: 'Plain title', start_date: 'tomorrow 10:00', end_date: 'tomorrow 11:00' },
+    });
+    const total = async (query: string) => (await first.request(`/calendar/events/v1/events?${query}`)).body.total as number;
+    assert.equal(await total(`venue=${venue.body.id}`), 0);
+    assert.equal(await total('search=zanzibar'), 0);
+    const db = first.server.store.db;
+    await db.updateTable('events').set({ venue_id: venue.body.id }).where('id', '=', event.body.id).execute();
+    await db
+      .updateTable('translations')
+      .set({ value: 'Zanzibar night' })
+      .where('resource_type', '=', 'event')
+      .where('resource_id', '=', event.body.id)
+      .where('field', '=', 'title')
+      .execute();
+    assert.equal(await total(`venue=${venue.body.id}`), 1);
+    assert.equal(await total('search=zanzibar'), 1);
   });
 });

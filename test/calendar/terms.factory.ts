@@ -1,13 +1,11 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../src/platform/db/schema.ts';
-import { bumpEventsRevision } from '../../src/calendar/shared/revisions.repository.ts';
 import '../../src/calendar/calendar.tables.ts';
 
 /**
  * A minimal stored event linked to terms, written straight to the tables the
- * term counts read: the term tests do not depend on the events routes.
- * Like every event write, it bumps the events revision (servers remember
- * term counts per revision).
+ * term counts read: the term tests do not depend on the events routes, nor
+ * on any code bumping the calendar revision (the database's triggers do).
  */
 export async function makeEvent(
   db: Kysely<Database>,
@@ -50,7 +48,6 @@ export async function makeEvent(
   if (options.terms !== undefined && options.terms.length > 0) {
     await db.insertInto('event_terms').values(options.terms.map((term_id) => ({ event_id: id, term_id }))).execute();
   }
-  await bumpEventsRevision(db);
   return id;
 }
 
@@ -60,5 +57,4 @@ export async function setEventStatus(db: Kysely<Database>, id: number, status: s
     .set(dateUtc === undefined ? { status } : { status, date_utc: dateUtc })
     .where('id', '=', id)
     .execute();
-  await bumpEventsRevision(db);
 }

@@ -2,7 +2,6 @@ import { sql, type ExpressionBuilder, type Insertable, type Kysely, type Selecta
 import type { Database } from '../../platform/db/schema.ts';
 import type { EventTable, PostType } from '../calendar.tables.ts';
 import type { ListVisibility } from '../shared/permissions.ts';
-import { bumpEventsRevision } from '../shared/revisions.repository.ts';
 import { translationContains } from '../shared/translations.ts';
 import '../calendar.tables.ts';
 
@@ -182,20 +181,17 @@ export async function reserveEventId(db: Db): Promise<number> {
 
 export async function insertEvent(db: Db, row: NewEventRow): Promise<void> {
   await db.insertInto('events').values(row).execute();
-  await bumpEventsRevision(db);
 }
 
 export async function updateEvent(db: Db, id: number, changes: EventChanges): Promise<void> {
   if (Object.keys(changes).length === 0) return;
   await db.updateTable('events').set(changes).where('id', '=', id).execute();
-  await bumpEventsRevision(db);
 }
 
 /** Deletes an event for good: its links cascade with it, its id row goes too. */
 export async function deleteEvent(db: Db, id: number): Promise<void> {
   await db.deleteFrom('events').where('id', '=', id).execute();
   await db.deleteFrom('post_ids').where('id', '=', id).execute();
-  await bumpEventsRevision(db);
 }
 
 export async function userExists(db: Db, id: number): Promise<boolean> {

@@ -12,8 +12,8 @@ import { endOfDay, fromInstant, fromWallTime, isValidZoneName, nowIn, parseDate,
 import { sanitizeContent, sanitizeText } from '../shared/html.ts';
 import { resolveImageForWrite } from '../shared/images.ts';
 import { archiveLinks, isBeyondLastPage, pageWindow, totalPages } from '../shared/pagination.ts';
+import { currentCalendarVersion } from '../shared/calendar-version.ts';
 import { canDelete, canEdit, canRead, scaleStatus, utcStamp } from '../shared/permissions.ts';
-import { readEventsRevision } from '../shared/revisions.repository.ts';
 import { claimLanguageSlug, claimSlug, findIdBySlug, releaseSlugs, sanitizeSlug } from '../shared/slugs.ts';
 import { deleteTranslations, writeTranslations } from '../shared/translations.ts';
 import { invalidParam, isHttpUrl, MAX_ID, parseWpBoolean } from '../shared/wire.ts';
@@ -99,7 +99,7 @@ export class EventsService {
     const page = query.page ?? 1;
     const perPage = Math.min(MAX_PER_PAGE, query.per_page ?? DEFAULT_PER_PAGE);
     const filter = await listFilter(this.db, this.deps.config, query, caller, now);
-    const total = await this.totals.get(filter, () => readEventsRevision(this.db), () => countEvents(this.db, filter));
+    const total = await this.totals.get(filter, await currentCalendarVersion(this.db, now), () => countEvents(this.db, filter));
     const pages = totalPages(total, perPage);
     if (isBeyondLastPage(page, total, perPage)) throw errors.pageNotFound();
     const { limit, offset } = pageWindow(page, perPage);

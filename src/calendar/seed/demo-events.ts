@@ -3,7 +3,6 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../platform/db/schema.ts';
 import type { Store } from '../../platform/db/database.ts';
 import type { Taxonomy, TranslatableType } from '../calendar.tables.ts';
-import { bumpEventsRevision } from '../shared/revisions.repository.ts';
 import { claimSlug, sanitizeSlug } from '../shared/slugs.ts';
 import { writeTranslations } from '../shared/translations.ts';
 import {
@@ -370,8 +369,6 @@ async function insertEventChunk(context: SeedContext, size: number, links: Links
   await eventOrganizers.flush(db);
   await eventTerms.flush(db);
   await texts.flush(db);
-  // Servers running on this database forget what they remembered of events before the load.
-  await bumpEventsRevision(db);
 }
 
 /** Local and UTC start/end, computed together in the event's zone (a wall time in a DST gap moves forward). */

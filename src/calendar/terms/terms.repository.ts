@@ -1,7 +1,6 @@
 import { sql, type Expression, type Kysely, type RawBuilder, type SqlBool } from 'kysely';
 import type { Database } from '../../platform/db/schema.ts';
 import type { Taxonomy } from '../calendar.tables.ts';
-import { bumpEventsRevision } from '../shared/revisions.repository.ts';
 import { translationContains } from '../shared/translations.ts';
 import '../calendar.tables.ts';
 import './terms.tables.ts';
@@ -47,13 +46,11 @@ export async function updateParent(db: Db, id: number, parentId: number | null):
 
 /**
  * Deletes a term; its children move up to its parent (as WordPress does).
- * Its event links go with it (cascade), which changes what events count
- * under terms: the events revision is bumped.
+ * Its event links go with it (cascade).
  */
 export async function deleteTerm(db: Db, term: TermRow): Promise<void> {
   await db.updateTable('terms').set({ parent_id: term.parent_id }).where('parent_id', '=', term.id).execute();
   await db.deleteFrom('terms').where('id', '=', term.id).execute();
-  await bumpEventsRevision(db);
 }
 
 export async function findChildIds(db: Db, id: number): Promise<number[]> {
@@ -75,17 +72,6 @@ export async function countPublishedEvents(db: Db, termIds: readonly number[], n
     .execute();
   for (const row of rows) counts.set(row.term_id, Number(row.count));
   return counts;
-}
-
-/** The earliest date after `after` at which a `future` event becomes published (null: none to come). */
-export async function findNextPublication(db: Db, after: string): Promise<string | null> {
-  const row = await db
-    .selectFrom('events')
-    .select((eb) => eb.fn.min('date_utc').as('next'))
-    .where('status', '=', 'future')
-    .where('date_utc', '>', after)
-    .executeTakeFirst();
-  return row?.next ?? null;
 }
 
 // ---------------------------------------------------------------- names
@@ -258,9 +244,8 @@ export async function findTermsOfEvents(db: Db, eventIds: readonly number[]): Pr
     .execute();
 }
 
-/** Replaces the event's terms of one taxonomy; bumps the events revision (term counts change). */
+/** Replaces the event's terms of one taxonomy. */
 export async function replaceEventTerms(db: Db, eventId: number, taxonomy: Taxonomy, termIds: readonly number[]): Promise<void> {
-  await bumpEventsRevision(db);
   await db
     .deleteFrom('event_terms')
     .where('event_id', '=', eventId)

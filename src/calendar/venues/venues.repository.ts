@@ -1,6 +1,5 @@
 import { sql, type Kysely, type RawBuilder, type SqlBool } from 'kysely';
 import type { Database } from '../../platform/db/schema.ts';
-import { bumpEventsRevision } from '../shared/revisions.repository.ts';
 import '../calendar.tables.ts';
 
 type Db = Kysely<Database>;
@@ -10,8 +9,6 @@ export function venueIdsLinkedTo(eventCondition: RawBuilder<SqlBool>): RawBuilde
   return sql<number>`(select e.venue_id from events e where e.venue_id is not null and ${eventCondition})`;
 }
 
-/** A write to `events`: bumps the events revision, as every such write does (revisions.repository.ts). */
 export async function unlinkVenueFromEvents(db: Db, venueId: number): Promise<void> {
   await db.updateTable('events').set({ venue_id: null }).where('venue_id', '=', venueId).execute();
-  await bumpEventsRevision(db);
 }

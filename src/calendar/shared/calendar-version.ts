@@ -1,0 +1,56 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../../platform/db/schema.ts';
+import { utcStamp } from './permissions.ts';
+import { findNextPublication, readCalendarRevision } from './revisions.repository.ts';
+
+type Db = Kysely<Database>;
+
+/**
+ * A span of time in which nothing the calendar shows can change: from
+ * `from` (a UTC stamp) until `until`, at one revision. The calendar changes
+ * by a write, which bumps the revision, or by the clock, when a scheduled
+ * post reaches its date (`until`). Whatever is computed from the database
+ * in a version holds for the whole version — a term count, a list total, a
+ * public response — so processes may remember it for as long as the version
+ * is current, and stay exact across processes and over time.
+ */
+export interface CalendarVersion {
+  readonly revision: number;
+  readonly from: string;
+  /** The next publication of a scheduled post; null when none is scheduled. */
+  readonly until: string | null;
+}
+
+function holdsAt(version: CalendarVersion, revision: number, now: string): boolean {
+  return version.revision === revision && version.from <= now && (version.until === null || now < version.until);
+}
+
+/**
+ * The current version, one primary-key read when it has not changed; the
+ * same object for as long as it holds, so callers can key memos by identity.
+ * One per database handle: a transaction is a handle of its own, so what it
+ * sees of its own uncommitted writes never reaches the shared memos.
+ */
+class Versions {
+  private known: CalendarVersion | undefined;
+
+  async current(db: Db, now: Date): Promise<CalendarVersion> {
+    const revision = await readCalendarRevision(db);
+    const stamp = utcStamp(now);
+    if (this.known !== undefined && holdsAt(this.known, revision, stamp)) return this.known;
+    const version: CalendarVersion = { revision, from: stamp, until: await findNextPublication(db, stamp) };
+    this.known = version;
+    return version;
+  }
+}
+
+const versionsOf = new WeakMap<Db, Versions>();
+
+export async function currentCalendarVersion(db: Db, now: Date = new Date()): Promise<CalendarVersion> {
+  let versions = versionsOf.get(db);
+  if (versions === undefined) {
+    versions = new Versions();
+    versionsOf.set(db, versions);
+  }
+  return versions.current(db, now);
+}
