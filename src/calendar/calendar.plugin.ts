@@ -32,18 +32,18 @@ export async function calendarPlugin(app: FastifyInstance, { config, store }: Ca
   app.setNotFoundHandler(async (request, reply) => sendWpError(PlatformErrors.noRoute(), request, reply));
 
   // WordPress reads write arguments from the query string too; the body wins.
-  app.addHook('preValidation', async (request) => {
-    if (request.method === 'GET' || request.method === 'HEAD') return;
+  app.addHook('preValidation', (request, _reply, done) => {
     const query = request.query as Record<string, unknown> | undefined;
-    if (query === undefined || Object.keys(query).length === 0) return;
+    if (request.method === 'GET' || request.method === 'HEAD' || query === undefined || Object.keys(query).length === 0) return done();
     const body = request.body;
     if (body === undefined || body === null) request.body = { ...query };
     else if (typeof body === 'object' && !Array.isArray(body)) request.body = { ...query, ...body };
+    done();
   });
 
-  app.addHook('onSend', async (request, reply, payload) => {
+  app.addHook('onSend', (request, reply, payload, done) => {
     void reply.header('content-language', languageOf(request, config));
-    return payload;
+    done(null, payload);
   });
 
   await app.register(discoveryRoutes, { namespace: NAMESPACE, namespaceUrl, baseUrl: config.baseUrl, routePrefix: prefix, registry });

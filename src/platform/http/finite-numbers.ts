@@ -1,14 +1,19 @@
 import type { Ajv, ValidateFunction, ErrorObject } from 'ajv';
 
-/** The JSON pointer of the first non-finite number in a value, if any. */
-function nonFinitePath(value: unknown, path: string, depth: number): string | undefined {
-  if (typeof value === 'number') return Number.isFinite(value) ? undefined : path;
+/** The keys leading to the first non-finite number in a value, if any (a valid request has none: no path is built then). */
+function nonFiniteKeys(value: unknown, depth: number): string[] | undefined {
+  if (typeof value === 'number') return Number.isFinite(value) ? undefined : [];
   if (value === null || typeof value !== 'object' || depth > 32) return undefined;
-  for (const [key, item] of Object.entries(value)) {
-    const found = nonFinitePath(item, `${path}/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`, depth + 1);
-    if (found !== undefined) return found;
+  for (const key in value) {
+    if (!Object.hasOwn(value, key)) continue;
+    const found = nonFiniteKeys((value as Record<string, unknown>)[key], depth + 1);
+    if (found !== undefined) return [key, ...found];
   }
   return undefined;
+}
+
+function jsonPointer(keys: readonly string[]): string {
+  return keys.map((key) => `/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`).join('');
 }
 
 /**
@@ -26,10 +31,10 @@ export function finiteNumbersPlugin(ajv: Ajv): Ajv {
       const valid = (inner as (data: unknown, context?: unknown) => boolean)(data, context);
       validate.errors = inner.errors;
       if (!valid) return false;
-      const path = nonFinitePath(data, '', 0);
-      if (path === undefined) return true;
+      const keys = nonFiniteKeys(data, 0);
+      if (keys === undefined) return true;
       const error: ErrorObject = {
-        instancePath: path,
+        instancePath: jsonPointer(keys),
         schemaPath: '#/type',
         keyword: 'type',
         params: { type: 'number' },
