@@ -71,11 +71,24 @@ function askedStatuses(query: ListEventsQuery, user: AuthUser | null): string[] 
   return asked.includes('any') ? undefined : [...new Set(asked)];
 }
 
+/** Date bounds of a list: wall-clock stamps of the site zone, compared with each event's local start or end. */
+export interface DateWindow {
+  readonly startFrom?: Stamp;
+  readonly startTo?: Stamp;
+  readonly startBefore?: Stamp;
+  readonly startAfter?: Stamp;
+  readonly endFrom?: Stamp;
+  readonly endTo?: Stamp;
+  readonly endBefore?: Stamp;
+  readonly endAfter?: Stamp;
+}
+
 /**
- * Date bounds are wall-clock values of the site zone, compared with each
- * event's local start or end. Inclusive mode widens them to whole days.
+ * The date bounds a list asks for at `now`, with the defaults: a function
+ * of the arguments and the clock alone (no database), so it also keys what
+ * is remembered of lists. Inclusive mode widens bounds to whole days.
  */
-async function addDateBounds(db: Db, filter: MutableFilter, query: ListEventsQuery, zone: string, now: Date): Promise<void> {
+export function dateWindow(query: ListEventsQuery, zone: string, now: Date): DateWindow {
   const strict = parseWpBoolean(query.strict_dates) === true;
   const bound = (name: DateArgument, inclusive: (stamp: Stamp) => Stamp): Stamp | undefined => {
     const value = query[name];
@@ -92,23 +105,30 @@ async function addDateBounds(db: Db, filter: MutableFilter, query: ListEventsQue
     endBefore: bound('ends_before', endOfDay),
     endAfter: bound('ends_after', endOfDay),
   };
+  // Any relative bound drops both defaults, as the reference does.
+  if (RELATIVE_BOUNDS.some((name) => query[name] !== undefined)) return bounds;
+  // Deviation 5: by default, events still running today and starting within 24 months (site-local).
+  const today = startOfDay(nowIn(zone, now).local);
+  return {
+    ...bounds,
+    ...(bounds.startFrom === undefined ? { endFrom: today } : {}),
+    ...(bounds.endTo === undefined ? { startTo: endOfDay(plusCalendar(today, { months: 24 })) } : {}),
+  };
+}
+
+async function addDateBounds(db: Db, filter: MutableFilter, query: ListEventsQuery, zone: string, now: Date): Promise<void> {
+  const window = dateWindow(query, zone, now);
   const include = query.include === undefined ? [] : parseIdList(query.include, 'include');
   if (include.length > 0) {
     // Deviation 6: include ignores every date filter.
     filter.includeIds = include;
     return;
   }
-  Object.assign(filter, bounds);
-  // Any relative bound drops both defaults, as the reference does.
-  if (RELATIVE_BOUNDS.some((name) => query[name] !== undefined)) return;
-  // Deviation 5: by default, events still running today and starting within 24 months (site-local).
-  const today = startOfDay(nowIn(zone, now).local);
-  if (bounds.startFrom === undefined) {
-    filter.endFrom = today;
-    // No event running today started before today minus the longest duration: the index walk starts there.
-    filter.startFrom = plusCalendar(today, { days: -(await findLongestDurationDays(db)) - 1 });
+  Object.assign(filter, window);
+  if (window.endFrom !== undefined) {
+    // No event running on that day started before it minus the longest duration: the index walk starts there.
+    filter.startFrom = plusCalendar(window.endFrom, { days: -(await findLongestDurationDays(db)) - 1 });
   }
-  if (bounds.endTo === undefined) filter.startTo = endOfDay(plusCalendar(today, { months: 24 }));
 }
 
 async function linkedIds(

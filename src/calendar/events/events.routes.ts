@@ -2,8 +2,10 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { FailureThrottle } from '../../platform/auth/throttle.ts';
 import { requestContext, type CalendarDeps } from '../shared/context.ts';
-import { setTotalHeaders } from '../shared/pagination.ts';
+import { totalHeaders } from '../shared/pagination.ts';
+import { PublicResponses } from '../shared/public-responses.ts';
 import { WpErrorSchema } from '../shared/schemas.ts';
+import { dateWindow } from './events.filters.ts';
 import { EventsService, type Caller, type EventRef } from './events.service.ts';
 import {
   CreateEventBodySchema,
@@ -15,6 +17,8 @@ import {
   ListEventsQuerySchema,
   ReadEventQuerySchema,
   UpdateEventBodySchema,
+  type ListEventsQuery,
+  type ReadEventQuery,
 } from './events.schemas.ts';
 
 const ITEM_WRITE_METHODS = ['POST', 'PUT', 'PATCH'] as const;
@@ -30,6 +34,11 @@ export async function eventsRoutes(app: FastifyInstance, { config, store, namesp
   const service = new EventsService({ db: store.db, config, namespaceUrl, throttle });
   const caller = (request: FastifyRequest): Caller => ({ ...requestContext(request, config), address: request.ip });
   const errors = { 400: WpErrorSchema, 401: WpErrorSchema, 403: WpErrorSchema, 404: WpErrorSchema, 410: WpErrorSchema };
+  // Anonymous answers are remembered (public-responses.ts) unless a password makes them depend on more than the key.
+  const responses = new PublicResponses(store.db, config.calendarCacheBytes);
+  const listKey = (query: ListEventsQuery) =>
+    query.password === undefined ? JSON.stringify([query, dateWindow(query, config.siteTimezone, new Date())]) : undefined;
+  const itemKey = (ref: EventRef, query: ReadEventQuery) => (query.password === undefined ? JSON.stringify([ref, query]) : undefined);
 
   typed.get('/events', {
     config: { access: 'public' },
@@ -39,11 +48,11 @@ export async function eventsRoutes(app: FastifyInstance, { config, store, namesp
       querystring: ListEventsQuerySchema,
       response: { 200: EventListSchema, ...errors },
     },
-    handler: async (request, reply) => {
-      const list = await service.listEvents(request.query, caller(request));
-      setTotalHeaders(reply, list.total, list.total_pages);
-      return list;
-    },
+    handler: async (request, reply) =>
+      responses.answer(request, reply, listKey(request.query), async () => {
+        const list = await service.listEvents(request.query, caller(request));
+        return { payload: list, headers: totalHeaders(list.total, list.total_pages) };
+      }),
   });
 
   typed.post('/events', {
@@ -67,7 +76,10 @@ export async function eventsRoutes(app: FastifyInstance, { config, store, namesp
         querystring: ReadEventQuerySchema,
         response: { 200: EventSchema, ...errors },
       },
-      handler: async (request) => service.getEvent(refOf(request), request.query, caller(request)),
+      handler: async (request, reply) =>
+        responses.answer(request, reply, itemKey(refOf(request), request.query), async () => ({
+          payload: await service.getEvent(refOf(request), request.query, caller(request)),
+        })),
     });
 
     typed.delete(path, {

@@ -63,8 +63,13 @@ export function echoPairs(query: Readonly<Record<string, unknown>>, order: reado
   return pairs;
 }
 
+/** The reference's list totals, as headers. */
+export function totalHeaders(total: number, pages: number): Record<string, string> {
+  return { 'X-TEC-Total': String(total), 'X-TEC-TotalPages': String(pages) };
+}
+
 export function setTotalHeaders(reply: FastifyReply, total: number, pages: number): void {
-  void reply.header('X-TEC-Total', String(total)).header('X-TEC-TotalPages', String(pages));
+  void reply.headers(totalHeaders(total, pages));
 }
 
 /**

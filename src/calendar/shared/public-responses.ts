@@ -1,0 +1,112 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Kysely } from 'kysely';
+import type { Database } from '../../platform/db/schema.ts';
+import { calendarVersionOfTurn, type CalendarVersion } from './calendar-version.ts';
+
+/** What a route answers besides its status (always 200 here): the body, and headers of its own. */
+export interface Answer {
+  readonly payload: unknown;
+  readonly headers?: Readonly<Record<string, string>>;
+}
+
+interface Remembered {
+  readonly body: Buffer;
+  readonly headers: Readonly<Record<string, string>>;
+}
+
+const JSON_TYPE = 'application/json; charset=utf-8';
+
+function toBuffer(serialized: string | ArrayBuffer | Buffer): Buffer {
+  if (typeof serialized === 'string') return Buffer.from(serialized);
+  return Buffer.isBuffer(serialized) ? serialized : Buffer.from(serialized);
+}
+
+/** Entries up to a total size in bytes; the oldest go first when a new one does not fit. */
+export class ByteBoundedMap<V extends { readonly body: Buffer }> {
+  private readonly entries = new Map<string, V>();
+  private bytes = 0;
+
+  constructor(private readonly maxBytes: number) {}
+
+  get(key: string): V | undefined {
+    return this.entries.get(key);
+  }
+
+  set(key: string, value: V): void {
+    if (value.body.length > this.maxBytes) return;
+    this.delete(key);
+    this.entries.set(key, value);
+    this.bytes += value.body.length;
+    for (const oldest of this.entries.keys()) {
+      if (this.bytes <= this.maxBytes) break;
+      this.delete(oldest);
+    }
+  }
+
+  get size(): number {
+    return this.entries.size;
+  }
+
+  private delete(key: string): void {
+    const entry = this.entries.get(key);
+    if (entry === undefined) return;
+    this.entries.delete(key);
+    this.bytes -= entry.body.length;
+  }
+}
+
+/**
+ * Answers to anonymous calendar reads, serialized, remembered in this
+ * process for the current calendar version (calendar-version.ts). An
+ * anonymous answer is a function of the request and of the calendar, and
+ * within a version the calendar cannot change: a write ends it (by the
+ * revision the database bumps, whichever process wrote), and so does the
+ * clock (when a scheduled post goes live). So what is remembered is exact,
+ * across processes and over time, at the cost of one primary-key read per
+ * turn of the event loop (calendarVersionOfTurn); a new version starts empty.
+ *
+ * Callers with credentials are never served from here: what they may see
+ * depends on who they are. Routes give no key for requests whose answer
+ * depends on more than the key says (a `password` argument, say).
+ */
+export class PublicResponses {
+  private version: CalendarVersion | undefined;
+  private entries: ByteBoundedMap<Remembered>;
+
+  constructor(
+    private readonly db: Kysely<Database>,
+    /** 0 remembers nothing. */
+    private readonly maxBytes: number,
+  ) {
+    this.entries = new ByteBoundedMap(maxBytes);
+  }
+
+  /**
+   * Sends the answer remembered under `key`, or produces it, serializes it
+   * through the route's response schema, remembers it and sends it.
+   * Errors are thrown as usual and never remembered.
+   */
+  async answer(request: FastifyRequest, reply: FastifyReply, key: string | undefined, produce: () => Promise<Answer>): Promise<FastifyReply> {
+    if (key === undefined || request.user !== null || this.maxBytes === 0) {
+      const { payload, headers } = await produce();
+      return reply.headers(headers ?? {}).send(payload);
+    }
+    const entries = await this.entriesOfCurrentVersion();
+    const known = entries.get(key);
+    if (known !== undefined) return reply.headers(known.headers).type(JSON_TYPE).send(known.body);
+    const { payload, headers = {} } = await produce();
+    const body = toBuffer(reply.serialize(payload));
+    // Unless the version ended meanwhile: its successor starts empty.
+    if (entries === this.entries) entries.set(key, { body, headers });
+    return reply.headers(headers).type(JSON_TYPE).send(body);
+  }
+
+  private async entriesOfCurrentVersion(): Promise<ByteBoundedMap<Remembered>> {
+    const version = await calendarVersionOfTurn(this.db);
+    if (version !== this.version) {
+      this.version = version;
+      this.entries = new ByteBoundedMap(this.maxBytes);
+    }
+    return this.entries;
+  }
+}
