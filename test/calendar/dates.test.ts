@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
 import { DateTime } from 'luxon';
-import { dateDetails, fromWallTime, isValidZoneName, parseDate, timezoneAbbr } from '../../src/calendar/shared/dates.ts';
+import { dateDetails, fromInstant, fromWallTime, isoWithOffset, isValidZoneName, parseDate, plusCalendar, timezoneAbbr } from '../../src/calendar/shared/dates.ts';
 
 const NOW = new Date('2026-11-22T10:15:30Z'); // a Sunday
 const ZONES = ['UTC', 'Europe/Rome', 'America/New_York', 'Asia/Kolkata', 'Australia/Sydney', 'UTC+5', 'UTC-3:30'];
@@ -145,5 +145,83 @@ describe('zones and rendering', () => {
 
   it('splits stamps into zero-padded details', () => {
     assert.deepEqual(dateDetails('2017-01-05 14:23:36'), { year: '2017', month: '01', day: '05', hour: '14', minutes: '23', seconds: '36' });
+  });
+});
+
+// The calendar arithmetic runs on Date's UTC fields (dates.ts); luxon is the oracle it must agree with.
+describe('calendar arithmetic agrees with luxon', () => {
+  const LUXON_STAMP = 'yyyy-MM-dd HH:mm:ss';
+  const IANA = ['UTC', 'Europe/Rome', 'America/New_York', 'Asia/Kolkata', 'Australia/Lord_Howe', 'Pacific/Chatham', 'America/St_Johns', 'Asia/Kathmandu'];
+  const instantArb = fc.integer({ min: Date.UTC(1001, 0, 2), max: Date.UTC(9998, 11, 30) });
+
+  it('renders an instant in a zone as luxon does (local and UTC stamps, offset)', () => {
+    fc.assert(
+      fc.property(instantArb, fc.constantFrom(...IANA, 'UTC+5', 'UTC-3:30'), (ms, zone) => {
+        const moment = fromInstant(ms, zone);
+        const expected = DateTime.fromMillis(ms, { zone });
+        assert.equal(moment?.local, expected.toFormat(LUXON_STAMP));
+        assert.equal(moment?.utc, expected.toUTC().toFormat(LUXON_STAMP));
+        assert.equal(moment?.offsetMinutes, expected.offset);
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it('renders ISO 8601 with offsets as luxon does', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: Date.UTC(1900, 0, 1), max: Date.UTC(2200, 0, 1) }), fc.constantFrom(...IANA, 'Europe/London'), (ms, zone) => {
+        const seconds = Math.floor(ms / 1000) * 1000;
+        const expected = DateTime.fromMillis(seconds, { zone }).toISO({ suppressMilliseconds: true, includeOffset: true });
+        assert.equal(isoWithOffset(seconds, zone), expected);
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it('adds months and days to stamps as luxon does (month ends clamp)', () => {
+    fc.assert(
+      fc.property(
+        fc
+          .record({
+            year: fc.integer({ min: 1100, max: 9900 }),
+            month: fc.integer({ min: 1, max: 12 }),
+            day: fc.integer({ min: 1, max: 31 }),
+            hour: fc.integer({ min: 0, max: 23 }),
+            minute: fc.integer({ min: 0, max: 59 }),
+            second: fc.integer({ min: 0, max: 59 }),
+          })
+          .filter((wall) => DateTime.fromObject(wall, { zone: 'utc' }).isValid),
+        fc.integer({ min: -400, max: 400 }),
+        fc.integer({ min: -1000, max: 1000 }),
+        (wall, months, days) => {
+          const stamp = stampOf(wall);
+          const base = DateTime.fromFormat(stamp, LUXON_STAMP, { zone: 'utc' });
+          assert.equal(plusCalendar(stamp, { months }), base.plus({ months }).toFormat(LUXON_STAMP));
+          assert.equal(plusCalendar(stamp, { days }), base.plus({ days }).toFormat(LUXON_STAMP));
+        },
+      ),
+      { numRuns: 500 },
+    );
+  });
+
+  it('reads relative calendar shifts and weekdays as luxon computes them', () => {
+    fc.assert(
+      fc.property(
+        instantArb.filter((ms) => ms > Date.UTC(1100, 0, 1) && ms < Date.UTC(9900, 0, 1)),
+        fc.integer({ min: -30, max: 30 }),
+        fc.integer({ min: -30, max: 30 }),
+        fc.constantFrom('monday', 'wednesday', 'sunday'),
+        (ms, months, years, weekday) => {
+          const now = new Date(ms);
+          const base = DateTime.fromMillis(ms, { zone: 'utc' });
+          const shifted = parseDate(`${months >= 0 ? '+' : ''}${months} months ${years >= 0 ? '+' : ''}${years} years`, 'UTC', now);
+          assert.equal(shifted?.local, base.plus({ years, months }).toFormat(LUXON_STAMP));
+          const target = { monday: 1, wednesday: 3, sunday: 7 }[weekday];
+          const next = base.startOf('day').plus({ days: (target - base.weekday + 7) % 7 || 7 });
+          assert.equal(parseDate(`next ${weekday}`, 'UTC', now)?.local, next.toFormat(LUXON_STAMP));
+        },
+      ),
+      { numRuns: 300 },
+    );
   });
 });

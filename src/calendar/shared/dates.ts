@@ -1,4 +1,4 @@
-import { DateTime, FixedOffsetZone, IANAZone, type Zone } from 'luxon';
+import { FixedOffsetZone, IANAZone, type Zone } from 'luxon';
 
 /**
  * Dates and time zones of the calendar (calendar-api.md §1).
@@ -34,7 +34,6 @@ export interface ZonedMoment {
   readonly offsetMinutes: number;
 }
 
-const STAMP_FORMAT = 'yyyy-MM-dd HH:mm:ss';
 const MIN_YEAR = 1000;
 const MAX_YEAR = 9999;
 const DAY_MS = 86_400_000;
@@ -83,12 +82,52 @@ function zoneOrThrow(name: string): Zone {
   return zone;
 }
 
+// Calendar arithmetic runs on wall times read as UTC milliseconds (Date's UTC fields): luxon
+// DateTime objects and their format strings cost more than the rest of a cached list request.
+// Luxon remains the source of zone offsets and names.
+
+interface Wall {
+  year: number;
+  month: number;
+  day: number;
+  hour: number;
+  minute: number;
+  second: number;
+}
+
+function wallOfMillis(ms: number): Wall {
+  const date = new Date(ms);
+  return {
+    year: date.getUTCFullYear(),
+    month: date.getUTCMonth() + 1,
+    day: date.getUTCDate(),
+    hour: date.getUTCHours(),
+    minute: date.getUTCMinutes(),
+    second: date.getUTCSeconds(),
+  };
+}
+
+/** Milliseconds of a wall time read as UTC, any year (Date.UTC maps years 0–99 to 19xx); months and days may overflow. */
+function millisOfWall(year: number, month: number, day: number, hour = 0, minute = 0, second = 0): number {
+  const date = new Date(0);
+  date.setUTCFullYear(year, month - 1, day);
+  date.setUTCHours(hour, minute, second, 0);
+  return date.getTime();
+}
+
+const two = (value: number) => (value < 10 ? `0${value}` : String(value));
+
+function stampOfWall(wall: Wall): Stamp {
+  return `${String(wall.year).padStart(4, '0')}-${two(wall.month)}-${two(wall.day)} ${two(wall.hour)}:${two(wall.minute)}:${two(wall.second)}`;
+}
+
 function momentAt(epochMs: number, zone: Zone): ZonedMoment | undefined {
-  const local = DateTime.fromMillis(epochMs, { zone });
-  if (!local.isValid || local.year < MIN_YEAR || local.year > MAX_YEAR) return undefined;
-  const utc = local.toUTC();
-  if (utc.year < MIN_YEAR || utc.year > MAX_YEAR) return undefined;
-  return { local: local.toFormat(STAMP_FORMAT), utc: utc.toFormat(STAMP_FORMAT), epochMs, offsetMinutes: local.offset };
+  if (!Number.isFinite(epochMs)) return undefined;
+  const offsetMinutes = zone.offset(epochMs);
+  const local = wallOfMillis(epochMs + offsetMinutes * 60_000);
+  const utc = wallOfMillis(epochMs);
+  if (!Number.isFinite(offsetMinutes) || ![local.year, utc.year].every((year) => year >= MIN_YEAR && year <= MAX_YEAR)) return undefined;
+  return { local: stampOfWall(local), utc: stampOfWall(utc), epochMs, offsetMinutes };
 }
 
 /** The moment of an instant, rendered in a zone. */
@@ -111,19 +150,13 @@ function resolveWall(wallMs: number, zone: Zone): number {
   return candidates[0] ?? wallMs - before * 60_000;
 }
 
-interface Wall {
-  year: number;
-  month: number;
-  day: number;
-  hour: number;
-  minute: number;
-  second: number;
-}
-
+/** Milliseconds of a valid wall time read as UTC; `undefined` for a day or time that does not exist (Feb 30, 24:00). */
 function wallMillis(wall: Wall): number | undefined {
-  const date = DateTime.fromObject(wall, { zone: 'utc' });
-  if (!date.isValid || date.year !== wall.year || date.month !== wall.month || date.day !== wall.day) return undefined;
-  return date.toMillis();
+  const { year, month, day, hour, minute, second } = wall;
+  if (month < 1 || month > 12 || day < 1 || hour > 23 || minute > 59 || second > 59) return undefined;
+  const ms = millisOfWall(year, month, day, hour, minute, second);
+  const back = wallOfMillis(ms);
+  return back.year === year && back.month === month && back.day === day ? ms : undefined;
 }
 
 const STAMP_PATTERN = /^(\d{4})-(\d{2})-(\d{2}) (\d{2}):(\d{2}):(\d{2})$/;
@@ -299,33 +332,46 @@ function tokenize(input: string): Parsed | undefined {
 }
 
 function nowWall(nowMs: number, zone: Zone): Wall {
-  const now = DateTime.fromMillis(nowMs, { zone });
-  return { year: now.year, month: now.month, day: now.day, hour: now.hour, minute: now.minute, second: now.second };
+  return wallOfMillis(nowMs + zone.offset(nowMs) * 60_000);
+}
+
+/** A calendar date plus years and months (the day kept, or the month's last day), then days: luxon's `plus`. */
+function shiftDate(date: { year: number; month: number; day: number }, shift: { years?: number; months?: number; days?: number }) {
+  const months = date.year * 12 + (date.month - 1) + (shift.years ?? 0) * 12 + (shift.months ?? 0);
+  const year = Math.floor(months / 12);
+  const month = months - year * 12 + 1;
+  const lastDay = wallOfMillis(millisOfWall(year, month + 1, 0)).day;
+  const shifted = wallOfMillis(millisOfWall(year, month, Math.min(date.day, lastDay) + (shift.days ?? 0)));
+  return { year: shifted.year, month: shifted.month, day: shifted.day };
+}
+
+/** ISO weekday, Monday 1 to Sunday 7. */
+function weekdayOf(date: { year: number; month: number; day: number }): number {
+  return new Date(millisOfWall(date.year, date.month, date.day)).getUTCDay() || 7;
 }
 
 function anchoredInstant(parsed: Parsed, nowMs: number, zone: Zone): number | undefined {
   const wall = nowWall(nowMs, zone);
-  let date = DateTime.fromObject({ year: wall.year, month: wall.month, day: wall.day }, { zone: 'utc' });
+  let date = { year: wall.year, month: wall.month, day: wall.day };
   let time = { hour: wall.hour, minute: wall.minute, second: wall.second };
   const midnight = { hour: 0, minute: 0, second: 0 };
   if (parsed.date !== undefined) {
-    const ms = wallMillis({ ...parsed.date, ...midnight });
-    if (ms === undefined) return undefined;
-    date = DateTime.fromMillis(ms, { zone: 'utc' });
+    if (wallMillis({ ...parsed.date, ...midnight }) === undefined) return undefined;
+    date = parsed.date;
     time = midnight;
   }
   if (parsed.resetTime) time = midnight;
-  date = date.plus({ days: parsed.dayShift });
+  date = shiftDate(date, { days: parsed.dayShift });
   if (parsed.weekday !== undefined) {
     const { direction, day } = parsed.weekday;
-    const forward = (day - date.weekday + 7) % 7;
-    if (direction === 'last') date = date.minus({ days: (date.weekday - day + 7) % 7 || 7 });
-    else date = date.plus({ days: direction === 'next' ? forward || 7 : forward });
+    const weekday = weekdayOf(date);
+    const forward = (day - weekday + 7) % 7;
+    date = shiftDate(date, { days: direction === 'last' ? -((weekday - day + 7) % 7 || 7) : direction === 'next' ? forward || 7 : forward });
     time = midnight;
   }
   if (parsed.time !== undefined) time = parsed.time;
-  date = date.plus({ years: parsed.relative.years, months: parsed.relative.months, days: parsed.relative.days });
-  const ms = wallMillis({ year: date.year, month: date.month, day: date.day, ...time });
+  date = shiftDate(date, parsed.relative);
+  const ms = wallMillis({ ...date, ...time });
   if (ms === undefined) return undefined;
   return parsed.offsetMinutes === undefined ? resolveWall(ms, zone) : ms - parsed.offsetMinutes * 60_000;
 }
@@ -422,7 +468,13 @@ export function timezoneAbbr(zoneName: string, epochMs: number): string {
 
 /** ISO 8601 with the zone's offset at that instant (`2017-01-05T14:23:36-05:00`), for JSON-LD. */
 export function isoWithOffset(epochMs: number, zoneName: string): string {
-  return DateTime.fromMillis(epochMs, { zone: zoneOrThrow(zoneName) }).toISO({ suppressMilliseconds: true, includeOffset: true }) ?? '';
+  const zone = zoneOrThrow(zoneName);
+  const offset = zone.offset(epochMs);
+  const local = new Date(epochMs + offset * 60_000).toISOString().replace(/\.000Z$/, '').replace(/Z$/, '');
+  // luxon's rendering: Z for a universal zone at offset 0, else ±HH:MM.
+  if (zone.isUniversal && offset === 0) return `${local}Z`;
+  const sign = offset < 0 ? '-' : '+';
+  return `${local}${sign}${two(Math.trunc(Math.abs(offset) / 60))}:${two(Math.trunc(Math.abs(offset) % 60))}`;
 }
 
 /** Milliseconds since the epoch of a UTC stamp. */
@@ -439,5 +491,7 @@ export function nowIn(zoneName: string, now: Date = new Date()): ZonedMoment {
 
 /** Calendar arithmetic on a wall stamp (`plusMonths(…, 24)`), independent of zones. */
 export function plusCalendar(stamp: Stamp, shift: { months?: number; days?: number }): Stamp {
-  return DateTime.fromFormat(stamp, STAMP_FORMAT, { zone: 'utc' }).plus(shift).toFormat(STAMP_FORMAT);
+  const wall = wallOfStamp(stamp);
+  if (wall === undefined) throw new RangeError(`not a stamp: ${stamp}`);
+  return stampOfWall({ ...wall, ...shiftDate(wall, shift) });
 }
