@@ -4,7 +4,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { Kysely } from 'kysely';
 import { calendarVersionOfTurn } from '../../src/calendar/shared/calendar-version.ts';
 import { utcStamp } from '../../src/calendar/shared/permissions.ts';
-import { ByteBoundedMap } from '../../src/calendar/shared/public-responses.ts';
+import { ByteBoundedMap, Generation } from '../../src/calendar/shared/public-responses.ts';
 import { readCalendarRevision } from '../../src/calendar/shared/revisions.repository.ts';
 import type { Database } from '../../src/platform/db/schema.ts';
 import { startTestServer, type Credentials, type TestServer } from '../helpers/server.ts';
@@ -171,5 +171,37 @@ describe('ByteBoundedMap', () => {
     map.set('huge', entry(11));
     assert.equal(map.get('huge'), undefined);
     assert.equal(map.size, 2);
+  });
+});
+
+describe('Generation', () => {
+  it('produces a key once for every request waiting on it, then serves it from memory', async () => {
+    const generation = new Generation(1024);
+    let produced = 0;
+    const produce = async () => {
+      produced += 1;
+      await sleep(10);
+      return { body: Buffer.from('{}'), headers: {} };
+    };
+    const answers = await Promise.all(Array.from({ length: 8 }, () => generation.produceOnce('k', produce)));
+    assert.equal(produced, 1);
+    assert.ok(answers.every((answer) => answer === answers[0]));
+    assert.equal(generation.entries.get('k'), answers[0]);
+  });
+
+  it('gives a failure to every waiting request, remembers nothing, and tries again next time', async () => {
+    const generation = new Generation(1024);
+    let attempts = 0;
+    const failing = async () => {
+      attempts += 1;
+      await sleep(5);
+      throw new Error('no such event');
+    };
+    const results = await Promise.allSettled([generation.produceOnce('k', failing), generation.produceOnce('k', failing)]);
+    assert.deepEqual(results.map((result) => result.status), ['rejected', 'rejected']);
+    assert.equal(attempts, 1);
+    assert.equal(generation.entries.get('k'), undefined);
+    await assert.rejects(generation.produceOnce('k', failing));
+    assert.equal(attempts, 2);
   });
 });

@@ -72,7 +72,7 @@ function askedStatuses(query: ListEventsQuery, user: AuthUser | null): string[] 
 }
 
 /** Date bounds of a list: wall-clock stamps of the site zone, compared with each event's local start or end. */
-export interface DateWindow {
+interface DateWindow {
   readonly startFrom?: Stamp;
   readonly startTo?: Stamp;
   readonly startBefore?: Stamp;
@@ -85,10 +85,10 @@ export interface DateWindow {
 
 /**
  * The date bounds a list asks for at `now`, with the defaults: a function
- * of the arguments and the clock alone (no database), so it also keys what
- * is remembered of lists. Inclusive mode widens bounds to whole days.
+ * of the arguments and the clock (to the second) alone, no database.
+ * Inclusive mode widens bounds to whole days.
  */
-export function dateWindow(query: ListEventsQuery, zone: string, now: Date): DateWindow {
+function dateWindow(query: ListEventsQuery, zone: string, now: Date): DateWindow {
   const strict = parseWpBoolean(query.strict_dates) === true;
   const bound = (name: DateArgument, inclusive: (stamp: Stamp) => Stamp): Stamp | undefined => {
     const value = query[name];

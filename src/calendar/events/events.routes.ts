@@ -5,7 +5,6 @@ import { requestContext, type CalendarDeps } from '../shared/context.ts';
 import { totalHeaders } from '../shared/pagination.ts';
 import { PublicResponses } from '../shared/public-responses.ts';
 import { WpErrorSchema } from '../shared/schemas.ts';
-import { dateWindow } from './events.filters.ts';
 import { EventsService, type Caller, type EventRef } from './events.service.ts';
 import {
   CreateEventBodySchema,
@@ -35,9 +34,10 @@ export async function eventsRoutes(app: FastifyInstance, { config, store, namesp
   const caller = (request: FastifyRequest): Caller => ({ ...requestContext(request, config), address: request.ip });
   const errors = { 400: WpErrorSchema, 401: WpErrorSchema, 403: WpErrorSchema, 404: WpErrorSchema, 410: WpErrorSchema };
   // Anonymous answers are remembered (public-responses.ts) unless a password makes them depend on more than the key.
+  // A list depends on the clock ("today", relative dates) to the second, never finer: the second is part of its key.
   const responses = new PublicResponses(store.db, config.calendarCacheBytes);
-  const listKey = (query: ListEventsQuery) =>
-    query.password === undefined ? JSON.stringify([query, dateWindow(query, config.siteTimezone, new Date())]) : undefined;
+  const listKey = (query: ListEventsQuery, now: Date) =>
+    query.password === undefined ? `${Math.floor(now.getTime() / 1000)}\u0000${JSON.stringify(query)}` : undefined;
   const itemKey = (ref: EventRef, query: ReadEventQuery) => (query.password === undefined ? JSON.stringify([ref, query]) : undefined);
 
   typed.get('/events', {
@@ -48,11 +48,13 @@ export async function eventsRoutes(app: FastifyInstance, { config, store, namesp
       querystring: ListEventsQuerySchema,
       response: { 200: EventListSchema, ...errors },
     },
-    handler: async (request, reply) =>
-      responses.answer(request, reply, listKey(request.query), async () => {
-        const list = await service.listEvents(request.query, caller(request));
+    handler: async (request, reply) => {
+      const now = new Date();
+      return responses.answer(request, reply, listKey(request.query, now), async () => {
+        const list = await service.listEvents(request.query, caller(request), now);
         return { payload: list, headers: totalHeaders(list.total, list.total_pages) };
-      }),
+      });
+    },
   });
 
   typed.post('/events', {

@@ -94,8 +94,8 @@ export class EventsService {
   // -------------------------------------------------------------------------
   // List
 
-  async listEvents(query: ListEventsQuery, caller: Caller): Promise<EventList> {
-    const now = this.now();
+  /** A page of events as of `now` (a remembered list is keyed by the second it was made in). */
+  async listEvents(query: ListEventsQuery, caller: Caller, now: Date = this.now()): Promise<EventList> {
     const page = query.page ?? 1;
     const perPage = Math.min(MAX_PER_PAGE, query.per_page ?? DEFAULT_PER_PAGE);
     const filter = await listFilter(this.db, this.deps.config, query, caller, now);

@@ -71,42 +71,72 @@ export class ByteBoundedMap<V extends { readonly body: Buffer }> {
  */
 export class PublicResponses {
   private version: CalendarVersion | undefined;
-  private entries: ByteBoundedMap<Remembered>;
+  private generation: Generation;
 
   constructor(
     private readonly db: Kysely<Database>,
     /** 0 remembers nothing. */
     private readonly maxBytes: number,
   ) {
-    this.entries = new ByteBoundedMap(maxBytes);
+    this.generation = new Generation(maxBytes);
   }
 
   /**
    * Sends the answer remembered under `key`, or produces it, serializes it
-   * through the route's response schema, remembers it and sends it.
-   * Errors are thrown as usual and never remembered.
+   * through the route's response schema, remembers it and sends it. Requests
+   * for a key being produced wait for it rather than produce it again (a
+   * list's key changes every second: without this, every request in flight
+   * at that moment would compute the same page). Errors are thrown to every
+   * request that waited for them, and never remembered.
    */
   async answer(request: FastifyRequest, reply: FastifyReply, key: string | undefined, produce: () => Promise<Answer>): Promise<FastifyReply> {
     if (key === undefined || request.user !== null || this.maxBytes === 0) {
       const { payload, headers } = await produce();
       return reply.headers(headers ?? {}).send(payload);
     }
-    const entries = await this.entriesOfCurrentVersion();
-    const known = entries.get(key);
-    if (known !== undefined) return reply.headers(known.headers).type(JSON_TYPE).send(known.body);
-    const { payload, headers = {} } = await produce();
-    const body = toBuffer(reply.serialize(payload));
-    // Unless the version ended meanwhile: its successor starts empty.
-    if (entries === this.entries) entries.set(key, { body, headers });
-    return reply.headers(headers).type(JSON_TYPE).send(body);
+    const generation = await this.currentGeneration();
+    const remembered = generation.entries.get(key) ?? (await generation.produceOnce(key, async () => {
+      const { payload, headers = {} } = await produce();
+      return { body: toBuffer(reply.serialize(payload)), headers };
+    }));
+    return reply.headers(remembered.headers).type(JSON_TYPE).send(remembered.body);
   }
 
-  private async entriesOfCurrentVersion(): Promise<ByteBoundedMap<Remembered>> {
+  private async currentGeneration(): Promise<Generation> {
     const version = await calendarVersionOfTurn(this.db);
     if (version !== this.version) {
       this.version = version;
-      this.entries = new ByteBoundedMap(this.maxBytes);
+      this.generation = new Generation(this.maxBytes);
     }
-    return this.entries;
+    return this.generation;
+  }
+}
+
+/** What is remembered in one calendar version, and what is being produced in it. */
+export class Generation {
+  readonly entries: ByteBoundedMap<Remembered>;
+  private readonly inFlight = new Map<string, Promise<Remembered>>();
+
+  constructor(maxBytes: number) {
+    this.entries = new ByteBoundedMap(maxBytes);
+  }
+
+  produceOnce(key: string, produce: () => Promise<Remembered>): Promise<Remembered> {
+    let pending = this.inFlight.get(key);
+    if (pending === undefined) {
+      pending = produce().then(
+        (remembered) => {
+          this.inFlight.delete(key);
+          this.entries.set(key, remembered);
+          return remembered;
+        },
+        (error: unknown) => {
+          this.inFlight.delete(key);
+          throw error;
+        },
+      );
+      this.inFlight.set(key, pending);
+    }
+    return pending;
   }
 }
