@@ -1,6 +1,14 @@
 #!/usr/bin/env node
-// The CLI runs the TypeScript sources through tsx: no build step between a clone and `npx almanac`.
-import { register } from 'tsx/esm/api';
+// The bundle built from the TypeScript sources (scripts/bundle.mjs) when it is up to date, else the
+// sources themselves through tsx: no step between an edit and `npx almanac`.
+import { freshBundle } from '../scripts/bundle.mjs';
 
-register();
-await import('../src/cli/main.ts');
+const bundle = freshBundle();
+if (bundle !== undefined) {
+  process.setSourceMapsEnabled(true);
+  await import(bundle);
+} else {
+  const { register } = await import('tsx/esm/api');
+  register();
+  await import('../src/cli/main.ts');
+}
