@@ -119,3 +119,9 @@ export function runCli(args: readonly string[], env: Record<string, string>): st
   if (result.status !== 0) throw new Error(`almanac ${args.join(' ')} failed (${result.status}): ${result.stderr}`);
   return result.stdout;
 }
+
+/** Builds dist/ (`npm run build`) so that the server runs the bundle of the sources as they are now. */
+export function buildBundle(): void {
+  const result = spawnSync(process.execPath, [path.join(ROOT, 'scripts/bundle.mjs')], { cwd: ROOT, encoding: 'utf8' });
+  if (result.status !== 0) throw new Error(`npm run build failed (${result.status}): ${result.stderr}`);
+}

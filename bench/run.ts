@@ -16,9 +16,9 @@ import { createBenchDatabase, type BenchDatabase } from './database.ts';
 import { seedEntities } from './entities.ts';
 import { loadFixtures } from './fixtures.ts';
 import { chooseLoadGenerator, type LoadGenerator, type LoadRequest, type LoadResult } from './load.ts';
-import { pinned, planCpus, runCli, startServerProcess, type CpuPlan, type ServerProcess } from './processes.ts';
+import { buildBundle, pinned, planCpus, runCli, startServerProcess, type CpuPlan, type ServerProcess } from './processes.ts';
 import { formatTable, writeResults, type Row } from './report.ts';
-import { listScenario, scenarios, type Scenario } from './scenarios.ts';
+import { computedScenarios, listScenario, scenarios, type Scenario } from './scenarios.ts';
 
 const USAGE = `npm run bench -- [options]
   --duration S      measured seconds per scenario (default 8)
@@ -100,6 +100,8 @@ const MB = 1024 * 1024;
 const RSS_LIMIT_MB = 200;
 const P50_SCALING_LIMIT = 1.5;
 const DEFAULT_BODY_BYTES = 2_000;
+const LIST_MODES = ['remembered', 'computed'] as const;
+type ListMode = (typeof LIST_MODES)[number];
 
 /** One benchmark run: owns its database, its server processes and the rows it reports. */
 class BenchRun {
@@ -136,8 +138,10 @@ class BenchRun {
     return total;
   }
 
-  startAlmanac(): Promise<ServerProcess> {
-    return startServerProcess('almanac', pinned(this.cpu.server, process.execPath, ['bin/almanac.js', 'serve']), this.env);
+  /** Almanac as `npm start` runs it; `remembering: false` turns remembered answers off (CALENDAR_CACHE_MB=0). */
+  startAlmanac({ remembering = true } = {}): Promise<ServerProcess> {
+    const env = remembering ? this.env : { ...this.env, CALENDAR_CACHE_MB: '0' };
+    return startServerProcess('almanac', pinned(this.cpu.server, process.execPath, ['bin/almanac.js', 'serve']), env);
   }
 
   startBaseline(bodyBytes: number): Promise<ServerProcess> {
@@ -256,13 +260,16 @@ async function main(): Promise<number> {
   const load = loadavg()[0]!;
   log(`database: ${database.description}`);
   log(`load generator: ${loader.name}; ${cpu.description}; load average ${load.toFixed(2)}`);
+  // The server runs the bundle `npm ci` builds; rebuilt here so that the run measures the sources as they are.
+  buildBundle();
   const servers: ServerProcess[] = [];
   const stopAll = async () => {
     await Promise.all(servers.splice(0).map((server) => server.stop()));
   };
   let peakRss: number | undefined;
   let bodyBytes = DEFAULT_BODY_BYTES;
-  const p50: Record<string, number> = {};
+  // Default list p50 by event count: as served (remembered answers) and computed on every request.
+  const p50: Record<ListMode, Record<number, number>> = { remembered: {}, computed: {} };
   try {
     await run.withStore(async (store) => {
       await addUser(store.db, store.translateError, { username: 'admin', password: adminPassword, role: 'administrator' });
@@ -272,12 +279,14 @@ async function main(): Promise<number> {
     // 1. The default list at the small size, for the p50 scaling figure.
     let events = await run.seedEventsUpTo(options.small, 0);
     const measureListAt = async (size: number) => {
-      const server = await run.startAlmanac();
-      servers.push(server);
-      const label = `default list p50 @ ${size.toLocaleString('en')} events`;
-      const result = await run.measure(listScenario(server.url, `list-${size}`, label));
-      if (result !== undefined) p50[size] = result.p50Ms;
-      await stopAll();
+      for (const mode of LIST_MODES) {
+        const server = await run.startAlmanac({ remembering: mode === 'remembered' });
+        servers.push(server);
+        const label = `default list p50 @ ${size.toLocaleString('en')} events, ${mode}`;
+        const result = await run.measure(listScenario(server.url, `list-${size}-${mode}`, label));
+        if (result !== undefined) p50[mode][size] = result.p50Ms;
+        await stopAll();
+      }
     };
     await measureListAt(events);
 
@@ -296,12 +305,20 @@ async function main(): Promise<number> {
     const list = scenarios(server.url, fixtures, bearer, entity.fixture ?? entity.note ?? 'no entity records');
     for (const scenario of list) {
       const result = await run.measure(scenario);
-      if (scenario.name === 'event-list' && result !== undefined) p50[events] = result.p50Ms;
+      if (scenario.name === 'event-list' && result !== undefined) p50.remembered[events] = result.p50Ms;
+    }
+    // The same reads with nothing remembered: what each request costs when it must be computed.
+    peakRss = server.peakRss();
+    await server.stop();
+    const computing = await run.startAlmanac({ remembering: false });
+    servers.push(computing);
+    for (const scenario of computedScenarios(computing.url, fixtures)) {
+      const result = await run.measure(scenario);
+      if (scenario.name === 'event-list-computed' && result !== undefined) p50.computed[events] = result.p50Ms;
     }
     const after = await run.measureBaseline(`${baseline.url}/`, 'baseline again (after the scenarios)');
     // The ratios use the mean of both baseline runs: the machine's noise hits both sides.
     run.applyBaseline((before.requestsPerSecond + after.requestsPerSecond) / 2);
-    peakRss = server.peakRss();
     await stopAll();
 
     // 3. Optionally the list at a million events.
@@ -310,14 +327,15 @@ async function main(): Promise<number> {
       await measureListAt(events);
     }
 
-    const small = p50[options.small];
-    const largest = Math.max(...Object.keys(p50).map(Number));
-    const top = p50[largest];
-    if (small !== undefined && top !== undefined && largest > options.small) {
+    for (const mode of LIST_MODES) {
+      const small = p50[mode][options.small];
+      const largest = Math.max(...Object.keys(p50[mode]).map(Number));
+      const top = p50[mode][largest];
+      if (small === undefined || top === undefined || largest <= options.small) continue;
       const ratio = top / small;
       run.rows.push({
-        name: 'list-p50-scaling',
-        title: `list p50 ${compact(largest)} ÷ ${compact(options.small)}`,
+        name: `list-p50-scaling-${mode}`,
+        title: `list p50 ${compact(largest)} ÷ ${compact(options.small)}, ${mode}`,
         value: `${ratio.toFixed(2)}×`,
         target: `≤ ${P50_SCALING_LIMIT}${largest < 1_000_000 ? ' (target is for 1M: --million)' : ''}`,
         pass: ratio <= P50_SCALING_LIMIT,

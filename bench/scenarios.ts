@@ -137,3 +137,14 @@ export function scenarios(baseUrl: string, fixtures: Fixtures, bearer: string, e
   });
   return list;
 }
+
+/**
+ * Calendar reads against a server that remembers nothing (CALENDAR_CACHE_MB=0): every request
+ * does the real work — queries, embeds, serialization. Reported beside the remembered ones, no target.
+ */
+export function computedScenarios(baseUrl: string, fixtures: Fixtures): Scenario[] {
+  const computed = (scenario: Scenario): Scenario => ({ ...scenario, name: `${scenario.name}-computed`, title: `${scenario.title}, computed`, target: undefined });
+  return scenarios(baseUrl, fixtures, '', 'not measured computed')
+    .filter((scenario) => ['event-get', 'event-list', 'event-list-filtered'].includes(scenario.name))
+    .map(computed);
+}
