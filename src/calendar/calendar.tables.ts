@@ -13,7 +13,6 @@ declare module '../platform/db/schema.ts' {
     event_terms: EventTermTable;
     translations: TranslationTable;
     slugs: SlugTable;
-    revisions: RevisionTable;
   }
 }
 
@@ -127,8 +126,3 @@ export interface SlugTable {
   resource_id: number;
 }
 
-/** A counter bumped by every write of a cached fact (`events`), for cross-process cache checks. */
-export interface RevisionTable {
-  name: string;
-  value: number;
-}

@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Kysely } from 'kysely';
 import { currentCalendarVersion } from '../../src/calendar/shared/calendar-version.ts';
-import { findNextPublication, readCalendarRevision } from '../../src/calendar/shared/revisions.repository.ts';
+import { findNextPublication } from '../../src/calendar/shared/revisions.repository.ts';
+import { readRevision } from '../../src/platform/db/revisions.ts';
 import type { Database } from '../../src/platform/db/schema.ts';
 import { startTestServer, type Credentials, type TestServer } from '../helpers/server.ts';
 import { envelope, postSoap } from '../soap/soap-fixtures.ts';
@@ -22,9 +23,9 @@ describe('the calendar revision and versions', () => {
 
   /** Runs `write` and tells whether the revision moved. */
   const bumps = async (write: () => Promise<unknown>): Promise<boolean> => {
-    const before = await readCalendarRevision(db());
+    const before = await readRevision(db(), 'calendar');
     await write();
-    return (await readCalendarRevision(db())) > before;
+    return (await readRevision(db(), 'calendar')) > before;
   };
 
   it('is bumped by the database on every write to a calendar table, whoever writes', async () => {

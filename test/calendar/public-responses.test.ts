@@ -5,7 +5,7 @@ import type { Kysely } from 'kysely';
 import { calendarVersionOfTurn } from '../../src/calendar/shared/calendar-version.ts';
 import { utcStamp } from '../../src/calendar/shared/permissions.ts';
 import { ByteBoundedMap, Generation } from '../../src/calendar/shared/public-responses.ts';
-import { readCalendarRevision } from '../../src/calendar/shared/revisions.repository.ts';
+import { readRevision } from '../../src/platform/db/revisions.ts';
 import type { Database } from '../../src/platform/db/schema.ts';
 import { startTestServer, type Credentials, type TestServer } from '../helpers/server.ts';
 import { EVENTS, makeEvent } from './events.factories.ts';
@@ -33,7 +33,7 @@ describe('remembered anonymous calendar answers', () => {
 
   it('serves a remembered answer while the revision holds, and the fresh one as soon as it moves', async () => {
     const event = await makeEvent(server, admin, { title: 'Remembered title' });
-    const revision = await readCalendarRevision(db());
+    const revision = await readRevision(db(), 'calendar');
     assert.equal((await server.request(`${EVENTS}/${event.id}`)).body.title, 'Remembered title');
     await retitle(db(), event.id, 'Changed behind its back');
     await setRevision(db(), revision);
@@ -97,7 +97,7 @@ describe('remembered anonymous calendar answers', () => {
       assert.equal((await server.request(`${EVENTS}?include=${event.id}`)).body.events[0].description, '');
     }
     // Not even under a key of its own: each request with a password is answered (and throttled) afresh.
-    const revision = await readCalendarRevision(db());
+    const revision = await readRevision(db(), 'calendar');
     await retitle(db(), event.id, 'Locked, renamed');
     await setRevision(db(), revision);
     assert.equal((await server.request(`${EVENTS}/${event.id}?password=sesame`)).body.title, 'Locked, renamed');
@@ -141,7 +141,7 @@ describe('remembered answers switched off (CALENDAR_CACHE_MB=0)', () => {
     const admin = await server.admin();
     const event = await makeEvent(server, admin, { title: 'Never remembered' });
     const db = server.server.store.db;
-    const revision = await readCalendarRevision(db);
+    const revision = await readRevision(db, 'calendar');
     assert.equal((await server.request(`${EVENTS}/${event.id}`)).body.title, 'Never remembered');
     await retitle(db, event.id, 'Seen at once');
     await setRevision(db, revision);

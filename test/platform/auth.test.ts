@@ -64,6 +64,17 @@ describe('authentication', () => {
     assert.equal(response.body.code, 'invalid_token');
   });
 
+  it('follows a role change or a removed user written by another process at once, even for a remembered token', async () => {
+    const user = await server.createUser('editor');
+    const create = () => server.request('/calendar/events/v1/categories', { method: 'POST', auth: user, body: { name: `Role probe ${Math.random()}` } });
+    assert.equal((await create()).status, 201);
+    const db = server.server.store.db;
+    await db.updateTable('users').set({ role: 'subscriber' }).where('id', '=', user.id).execute();
+    assert.equal((await create()).status, 403);
+    await db.deleteFrom('api_tokens').where('user_id', '=', user.id).execute();
+    assert.equal((await server.request('/', { auth: user })).status, 401);
+  });
+
   it('rejects a revoked token', async () => {
     const user = await server.createUser('editor');
     assert.equal((await server.request('/', { auth: user })).status, 200);
@@ -112,5 +123,18 @@ describe('login lockout', () => {
     for (let i = 0; i < 5; i += 1) assert.equal((await from('10.0.0.9', basic(`user${i}`, 'wrong-password'))).status, 401);
     assert.equal((await from('10.0.0.9', basic(ADMIN.username, ADMIN.password))).status, 429);
     assert.equal((await from('10.0.0.8', basic(ADMIN.username, ADMIN.password))).status, 200);
+  });
+
+  it('accepts a valid token from a locked-out address (a token is not guessed), and tells a wrong one it is locked out', async () => {
+    const user = await server.createUser('editor');
+    for (let i = 0; i < 3; i += 1) assert.equal((await from('10.0.0.7', 'Bearer alm_guess' + i)).status, 401);
+    const wrong = await from('10.0.0.7', 'Bearer alm_guess-again');
+    assert.equal(wrong.status, 429);
+    assert.equal(wrong.body.code, 'rest_too_many_requests');
+    assert.equal((await from('10.0.0.7', user.bearer)).status, 200);
+    // The whole address locked out by failed logins: passwords are refused, tokens still pass.
+    for (let i = 0; i < 5; i += 1) await from('10.0.0.7', basic(`user${i}`, 'wrong-password'));
+    assert.equal((await from('10.0.0.7', basic(ADMIN.username, ADMIN.password))).status, 429);
+    assert.equal((await from('10.0.0.7', user.bearer)).status, 200);
   });
 });

@@ -1,7 +1,8 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../platform/db/schema.ts';
 import { utcStamp } from './permissions.ts';
-import { findNextPublication, readCalendarRevision } from './revisions.repository.ts';
+import { oncePerTurn, readRevision } from '../../platform/db/revisions.ts';
+import { findNextPublication } from './revisions.repository.ts';
 
 type Db = Kysely<Database>;
 
@@ -33,25 +34,20 @@ function holdsAt(version: CalendarVersion, revision: number, now: string): boole
  */
 class Versions {
   private known: CalendarVersion | undefined;
-  private ofTurn: Promise<CalendarVersion> | undefined;
+  /** For requests that only read: one read per event-loop turn (oncePerTurn). */
+  readonly currentInTurn: () => Promise<CalendarVersion>;
+
+  constructor(db: Db) {
+    this.currentInTurn = oncePerTurn(() => this.current(db, new Date()));
+  }
 
   async current(db: Db, now: Date): Promise<CalendarVersion> {
-    const revision = await readCalendarRevision(db);
+    const revision = await readRevision(db, 'calendar');
     const stamp = utcStamp(now);
     if (this.known !== undefined && holdsAt(this.known, revision, stamp)) return this.known;
     const version: CalendarVersion = { revision, from: stamp, until: await findNextPublication(db, stamp) };
     this.known = version;
     return version;
-  }
-
-  currentInTurn(db: Db): Promise<CalendarVersion> {
-    if (this.ofTurn === undefined) {
-      this.ofTurn = this.current(db, new Date());
-      setImmediate(() => {
-        this.ofTurn = undefined;
-      });
-    }
-    return this.ofTurn;
   }
 }
 
@@ -60,7 +56,7 @@ const versionsOf = new WeakMap<Db, Versions>();
 function versions(db: Db): Versions {
   let found = versionsOf.get(db);
   if (found === undefined) {
-    found = new Versions();
+    found = new Versions(db);
     versionsOf.set(db, found);
   }
   return found;
@@ -70,18 +66,7 @@ export async function currentCalendarVersion(db: Db, now: Date = new Date()): Pr
   return versions(db).current(db, now);
 }
 
-/**
- * The current version for answering a request that only reads: requests
- * dispatched in one turn of the event loop share one read. That is as exact
- * as a read per request: the requests of a turn all reached the server
- * before the turn began (libuv polls their sockets first), and the shared
- * read runs after that, so it sees every write committed before any of them
- * arrived; a request that arrives later is dispatched in a later turn, after
- * a new read. (libuv polls again within a turn only when 1024 sockets were
- * ready at once.) Under load this is one read per turn instead of one per
- * request. Code that writes and then reads in one turn must not use it: it
- * could get the version from before its own write.
- */
+/** The current version for answering a request that only reads: one read per event-loop turn (oncePerTurn). */
 export function calendarVersionOfTurn(db: Db): Promise<CalendarVersion> {
-  return versions(db).currentInTurn(db);
+  return versions(db).currentInTurn();
 }

@@ -1,23 +1,8 @@
-import { sql, type Kysely } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { Database } from '../../platform/db/schema.ts';
 import '../calendar.tables.ts';
 
 type Db = Kysely<Database>;
-
-// Read on every public calendar request: a constant statement, not rebuilt each time.
-const READ_CALENDAR_REVISION = sql<{ value: number | string }>`select value from revisions where name = 'calendar'`;
-
-/**
- * The calendar revision (migration 2026-11-24T0100-calendar-revision): a
- * number that the database itself bumps, in the writing transaction, on
- * every write to a calendar table. What a process remembers of the calendar
- * is keyed by it, so a write by any process sharing the database makes it
- * stale at once.
- */
-export async function readCalendarRevision(db: Db): Promise<number> {
-  const { rows } = await READ_CALENDAR_REVISION.execute(db);
-  return Number(rows[0]?.value);
-}
 
 /**
  * The earliest publication date after `after` of a scheduled (`future`)

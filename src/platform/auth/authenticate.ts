@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Kysely } from 'kysely';
+import { oncePerTurn, readRevision } from '../db/revisions.ts';
 import type { Database } from '../db/schema.ts';
 import { PlatformErrors } from '../errors.ts';
 import { isRole, type Role } from './capabilities.ts';
@@ -48,11 +49,23 @@ export function parseAuthorization(header: string): Credentials {
   }
 }
 
+type TokenOwner = NonNullable<Awaited<ReturnType<typeof findActiveTokenOwner>>>;
+
+const MAX_REMEMBERED_TOKENS = 10_000;
+
 export class Authenticator {
+  private readonly authRevision: () => Promise<number>;
+  /** Live tokens' owners by token hash, as of one `auth` revision (bumped by the database on every user or token write). */
+  private owners: { revision: number; byHash: Map<string, TokenOwner> } = { revision: -1, byHash: new Map() };
+  /** When this process last recorded each token's use (`last_used_at`, at most once a minute). */
+  private readonly touchedMs = new Map<number, number>();
+
   constructor(
     private readonly db: Kysely<Database>,
     private readonly throttle: FailureThrottle,
-  ) {}
+  ) {
+    this.authRevision = oncePerTurn(() => readRevision(db, 'auth'));
+  }
 
   /** Resolves the caller of a request; `undefined` header means anonymous. Bad credentials throw. */
   async authenticate(header: string | undefined, address: string): Promise<AuthUser | null> {
@@ -76,18 +89,47 @@ export class Authenticator {
     return { id: user.id, username: user.username, displayName: user.display_name, role: user.role };
   }
 
+  /**
+   * A valid token is accepted without consulting the lockout: lockouts stop
+   * guessing, and a 256-bit token is not guessed. A wrong one counts against
+   * the address (tokens have no username), and a locked-out address is told so.
+   */
   private async verifyToken(token: string, address: string): Promise<AuthUser> {
-    // Tokens have no username: failures count against the address alone.
-    await this.throttle.assertAllowed('', address);
-    const owner = await findActiveTokenOwner(this.db, hashToken(token));
+    const hash = hashToken(token);
+    const owner = await this.tokenOwner(hash);
     if (owner === undefined || !isRole(owner.role)) {
+      await this.throttle.assertAllowed('', address);
       await this.throttle.recordFailure('', address);
       throw PlatformErrors.invalidToken();
     }
     const now = Date.now();
-    if (owner.last_used_at === null || now - Date.parse(owner.last_used_at) > TOKEN_TOUCH_INTERVAL_MS) {
+    const lastUsedMs = Math.max(owner.last_used_at === null ? 0 : Date.parse(owner.last_used_at), this.touchedMs.get(owner.token_id) ?? 0);
+    if (now - lastUsedMs > TOKEN_TOUCH_INTERVAL_MS) {
+      // Remembered here too: the remembered owner still carries the old time until the next revision.
+      if (this.touchedMs.size >= MAX_REMEMBERED_TOKENS) this.touchedMs.clear();
+      this.touchedMs.set(owner.token_id, now);
       await touchToken(this.db, owner.token_id, new Date(now).toISOString());
     }
     return { id: owner.id, username: owner.username, displayName: owner.display_name, role: owner.role };
+  }
+
+  /**
+   * The owner of a live token, remembered for as long as the `auth` revision
+   * holds: a revocation, a role change or a removed user in any process bumps
+   * it, so the next request sees the change. Unknown tokens are never
+   * remembered (guesses must not fill the memory).
+   */
+  private async tokenOwner(hash: string): Promise<TokenOwner | undefined> {
+    const revision = await this.authRevision();
+    if (revision !== this.owners.revision) this.owners = { revision, byHash: new Map() };
+    const owners = this.owners;
+    const known = owners.byHash.get(hash);
+    if (known !== undefined) return known;
+    const owner = await findActiveTokenOwner(this.db, hash);
+    if (owner !== undefined) {
+      if (owners.byHash.size >= MAX_REMEMBERED_TOKENS) owners.byHash.clear();
+      owners.byHash.set(hash, owner);
+    }
+    return owner;
   }
 }

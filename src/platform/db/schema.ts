@@ -12,6 +12,7 @@ export interface PlatformTables {
   users: UserTable;
   api_tokens: ApiTokenTable;
   auth_failures: AuthFailureTable;
+  revisions: RevisionTable;
 }
 
 export interface UserTable {
@@ -41,4 +42,14 @@ export interface AuthFailureTable {
   username: string;
   address: string;
   failed_at_ms: number;
+}
+
+/**
+ * A counter per remembered fact (`calendar`, `auth`, `entities`), bumped by
+ * database triggers in every transaction that writes the tables it covers:
+ * what a process remembers is keyed by it (revisions.ts).
+ */
+export interface RevisionTable {
+  name: string;
+  value: number;
 }
