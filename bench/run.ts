@@ -138,9 +138,9 @@ class BenchRun {
     return total;
   }
 
-  /** Almanac as `npm start` runs it; `remembering: false` turns remembered answers off (CALENDAR_CACHE_MB=0). */
+  /** Almanac as `npm start` runs it; `remembering: false` turns remembered answers off (RESPONSE_CACHE_MB=0). */
   startAlmanac({ remembering = true } = {}): Promise<ServerProcess> {
-    const env = remembering ? this.env : { ...this.env, CALENDAR_CACHE_MB: '0' };
+    const env = remembering ? this.env : { ...this.env, RESPONSE_CACHE_MB: '0' };
     return startServerProcess('almanac', pinned(this.cpu.server, process.execPath, ['bin/almanac.js', 'serve']), env);
   }
 

@@ -139,7 +139,7 @@ export function scenarios(baseUrl: string, fixtures: Fixtures, bearer: string, e
 }
 
 /**
- * Calendar reads against a server that remembers nothing (CALENDAR_CACHE_MB=0): every request
+ * Calendar reads against a server that remembers nothing (RESPONSE_CACHE_MB=0): every request
  * does the real work — queries, embeds, serialization. Reported beside the remembered ones, no target.
  */
 export function computedScenarios(baseUrl: string, fixtures: Fixtures): Scenario[] {

@@ -86,7 +86,7 @@ export async function buildApp({ config, store, logger }: AppDependencies): Prom
       await api.register(indexRoutes, { config, namespaces: [NAMESPACE] });
       await api.register(healthRoutes, { store });
       await api.register(calendarPlugin, { prefix: `/${NAMESPACE}`, config, store });
-      await api.register(entityManagementPlugin, { prefix: '/apiservice/api/services', store });
+      await api.register(entityManagementPlugin, { prefix: '/apiservice/api/services', store, responseCacheBytes: config.responseCacheBytes });
       await api.register(soapPlugin, { config, store, authenticator });
     },
     { prefix: config.basePath },

@@ -32,8 +32,8 @@ export interface Config {
   readonly rateLimitPerMinute: number;
   readonly trustProxy: boolean;
   readonly sqliteSynchronous: 'NORMAL' | 'FULL';
-  /** Bytes of anonymous calendar answers each process may remember (`CALENDAR_CACHE_MB`); 0 = none. */
-  readonly calendarCacheBytes: number;
+  /** Bytes of answers each surface of a process may remember (`RESPONSE_CACHE_MB`): anonymous calendar reads, entity reads; 0 = none. */
+  readonly responseCacheBytes: number;
 }
 
 /** A configuration problem; its message is the one line printed before exit code 2. */
@@ -161,6 +161,6 @@ export function loadConfig(env: Env = process.env): Config {
     rateLimitPerMinute: integer(env, 'RATE_LIMIT_PER_MINUTE', 0, 0, 10_000_000),
     trustProxy: boolean(env, 'TRUST_PROXY', false),
     sqliteSynchronous: oneOf(env, 'SQLITE_SYNCHRONOUS', 'NORMAL', ['NORMAL', 'FULL'] as const),
-    calendarCacheBytes: integer(env, 'CALENDAR_CACHE_MB', 32, 0, 65_536) * 1024 * 1024,
+    responseCacheBytes: integer(env, 'RESPONSE_CACHE_MB', 32, 0, 65_536) * 1024 * 1024,
   });
 }

@@ -1,6 +1,7 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { SwaggerTransform } from '@fastify/swagger';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { RememberedAnswers } from '../platform/http/remembered-answers.ts';
 import Type from 'typebox';
 import {
   createEntity,
@@ -28,6 +29,7 @@ import {
 
 export interface EntitiesRoutesOptions {
   readonly context: EntityContext;
+  readonly answers: RememberedAnswers;
   /** Path segments of the types known at start, offered as choices in the docs UI. */
   readonly segments: readonly string[];
 }
@@ -72,11 +74,13 @@ const DeletedEnvelope = EnvelopeSchema(Type.Null(), {
 });
 
 /** One route per verb for every entity type; the type is data, resolved per request. */
-export async function entitiesRoutes(app: FastifyInstance, { context, segments }: EntitiesRoutesOptions): Promise<void> {
+export async function entitiesRoutes(app: FastifyInstance, { context, answers, segments }: EntitiesRoutesOptions): Promise<void> {
   const typed = app.withTypeProvider<TypeBoxTypeProvider>();
   const read = { access: 'entities_read', swaggerTransform: specParamNames(segments) } as const;
   const write = { access: 'entities_write', swaggerTransform: specParamNames(segments) } as const;
   const tags = ['entity-management'];
+  // A read's answer is a function of its URL, the records and the definitions in use (not of who asks).
+  const readKey = (request: FastifyRequest) => `${context.definitions.current.version}\u0000${request.url}`;
 
   typed.get('/:entityType', {
     config: read,
@@ -93,19 +97,22 @@ export async function entitiesRoutes(app: FastifyInstance, { context, segments }
       querystring: ListEntitiesQuerySchema,
       response: { 200: ListEnvelope, ...errorResponses(400, 401, 403, 404, 429) },
     },
-    handler: async (request, reply) => {
-      const { query } = request;
-      const { records, meta } = await listEntities(context, request.params.entityType, {
-        page: query.page,
-        perPage: query.per_page,
-        fields: query.fields,
-        sort: query.sort,
-        q: query.q,
-        filters: filtersOf(query),
-      });
-      void reply.header('x-total-count', String(meta.total));
-      return envelope(records, { level: 'info', code: 'OK', text: `${records.length} of ${meta.total} records`, meta });
-    },
+    handler: async (request, reply) =>
+      answers.answer(reply, readKey(request), async () => {
+        const { query } = request;
+        const { records, meta } = await listEntities(context, request.params.entityType, {
+          page: query.page,
+          perPage: query.per_page,
+          fields: query.fields,
+          sort: query.sort,
+          q: query.q,
+          filters: filtersOf(query),
+        });
+        return {
+          payload: envelope(records, { level: 'info', code: 'OK', text: `${records.length} of ${meta.total} records`, meta }),
+          headers: { 'x-total-count': String(meta.total) },
+        };
+      }),
   });
 
   typed.post('/:entityType', {
@@ -172,10 +179,11 @@ export async function entitiesRoutes(app: FastifyInstance, { context, segments }
       querystring: GetEntityQuerySchema,
       response: { 200: RecordEnvelope, ...errorResponses(400, 401, 403, 404, 429) },
     },
-    handler: async (request) => {
-      const record = await getEntity(context, request.params.entityType, request.params.entityKey, request.query.fields);
-      return envelope(record, { level: 'info', code: 'OK', text: '1 record' });
-    },
+    handler: async (request, reply) =>
+      answers.answer(reply, readKey(request), async () => {
+        const record = await getEntity(context, request.params.entityType, request.params.entityKey, request.query.fields);
+        return { payload: envelope(record, { level: 'info', code: 'OK', text: '1 record' }) };
+      }),
   });
 
   typed.put('/:entityType/:entityKey', {

@@ -1,6 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import type { Store } from '../platform/db/database.ts';
+import { oncePerTurn, readRevision } from '../platform/db/revisions.ts';
 import { PlatformErrors } from '../platform/errors.ts';
+import { RememberedAnswers } from '../platform/http/remembered-answers.ts';
 import { actionsRoutes } from './actions/actions.routes.ts';
 import { Definitions } from './definitions.ts';
 import { entitiesRoutes } from './entities.routes.ts';
@@ -11,6 +13,8 @@ import { seedDefinitions } from './seed/definitions.seed.ts';
 
 export interface EntityManagementOptions {
   readonly store: Store;
+  /** RESPONSE_CACHE_MB in bytes: remembered answers to record reads. */
+  readonly responseCacheBytes: number;
 }
 
 /**
@@ -19,7 +23,7 @@ export interface EntityManagementOptions {
  * actions, renders every error in the `{messages, payload}` envelope, and
  * follows definition changes made by other processes.
  */
-export async function entityManagementPlugin(app: FastifyInstance, { store }: EntityManagementOptions): Promise<void> {
+export async function entityManagementPlugin(app: FastifyInstance, { store, responseCacheBytes }: EntityManagementOptions): Promise<void> {
   await seedDefinitions(store);
   const definitions = await Definitions.load(store.db, app.log);
   const context = { backend: sqlBackend(store), definitions };
@@ -29,7 +33,9 @@ export async function entityManagementPlugin(app: FastifyInstance, { store }: En
 
   const types = definitions.current.catalog.mappings.map((mapping) => mapping.type);
   for (const type of types) app.addSchema(toTypeSchema(type));
-  await app.register(entitiesRoutes, { prefix: '/entity-management', context, segments: types.map((type) => type.segment) });
+  // Record reads are the same for every caller allowed to read: remembered per `entities` revision (ADR 9).
+  const answers = new RememberedAnswers(oncePerTurn(() => readRevision(store.db, 'entities')), responseCacheBytes);
+  await app.register(entitiesRoutes, { prefix: '/entity-management', context, answers, segments: types.map((type) => type.segment) });
   await app.register(actionsRoutes, { prefix: '/actions', context });
 
   const timer = definitions.watch();

@@ -9,7 +9,7 @@ import { saveAction } from '../../src/entity-management/actions/actions.reposito
 import { createDb, migrateToLatest } from '../../src/platform/db/database.ts';
 import { startServer, type RunningServer } from '../../src/server.ts';
 import { freshDatabase, startTestServer, type Credentials, type TestServer } from '../helpers/server.ts';
-import { ACTIONS, makeActionRow } from './factories.ts';
+import { ACTIONS, ENTITIES, makeActionRow, makeCustomer } from './factories.ts';
 
 const run = promisify(execFile);
 
@@ -57,6 +57,21 @@ describe('entity-management definitions across processes', () => {
     assert.ok(await eventually(async () => (await onSecond(`${ACTIONS}/OPEN_TODOS`)).status === 200));
     const ran = await first.request(`${second.url}${ACTIONS}/OPEN_TODOS/run`, { method: 'POST', body: {}, auth: admin });
     assert.equal(ran.status, 200, ran.text);
+  });
+
+  it('a record written through one process is read at once through the other, which remembered it', async () => {
+    const customer = makeCustomer({ CityCodeDescription: 'Cremona' });
+    assert.equal((await first.request(`${ENTITIES}/customers`, { method: 'POST', auth: admin, body: customer })).status, 201);
+    const read = async () => (await onSecond(`${ENTITIES}/customers/${String(customer.key)}?fields=CompanyName`)).body.payload.CompanyName;
+    const listed = async () => (await onSecond(`${ENTITIES}/customers?filter[CityCodeDescription]=Cremona`)).body.messages[0].meta.total;
+    assert.equal(await read(), 'Meccanica Rossi S.p.A.');
+    assert.equal(await read(), 'Meccanica Rossi S.p.A.');
+    const before = await listed();
+    const renamed = await first.request(`${ENTITIES}/customers/${String(customer.key)}`, { method: 'PUT', auth: admin, body: { CompanyName: 'Fonderia Bianchi' } });
+    assert.equal(renamed.status, 200, renamed.text);
+    assert.equal(await read(), 'Fonderia Bianchi');
+    await first.request(`${ENTITIES}/customers`, { method: 'POST', auth: admin, body: makeCustomer({ CityCodeDescription: 'Cremona' }) });
+    assert.equal(await listed(), before + 1);
   });
 
   it('a refused reload leaves every process on its old list', async () => {

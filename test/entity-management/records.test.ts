@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { readRevision } from '../../src/platform/db/revisions.ts';
 import { startTestServer, type Credentials, type TestServer } from '../helpers/server.ts';
 import { ACTIONS, ENTITIES, makeCustomer, makeTodo, uniqueKey } from './factories.ts';
 
@@ -19,6 +20,24 @@ describe('entity-management records', () => {
     return response.body.payload;
   };
   const list = (query: string) => server.request(`${ENTITIES}/customers?${query}`, { auth: editor });
+
+  describe('remembered reads', () => {
+    it('serves a read from memory while the entities revision holds, and afresh once it moves', async () => {
+      const db = server.server.store.db;
+      const customer = await create('customers', makeCustomer());
+      const read = async () => (await server.request(`${ENTITIES}/customers/${String(customer.key)}`, { auth: editor })).body.payload.CompanyName;
+      assert.equal(await read(), 'Meccanica Rossi S.p.A.');
+      const revision = await readRevision(db, 'entities');
+      const row = await db.selectFrom('em_records').select(['id', 'data']).where('record_key', '=', String(customer.key)).executeTakeFirstOrThrow();
+      await db.updateTable('em_records').set({ data: row.data.replace('Meccanica Rossi S.p.A.', 'Changed behind its back') }).where('id', '=', row.id).execute();
+      await db.updateTable('revisions').set({ value: revision }).where('name', '=', 'entities').execute();
+      assert.equal(await read(), 'Meccanica Rossi S.p.A.', 'the answer came from memory');
+      const anonymous = await server.request(`${ENTITIES}/customers/${String(customer.key)}`);
+      assert.equal(anonymous.status, 401, 'who may not read is refused before any answer is looked up');
+      await db.updateTable('revisions').set({ value: revision + 1 }).where('name', '=', 'entities').execute();
+      assert.equal(await read(), 'Changed behind its back');
+    });
+  });
 
   describe('create', () => {
     it('creates a record with 201 and the CREATED envelope, returning readable names and unmapped codes', async () => {

@@ -27,8 +27,8 @@ describe('configuration errors', () => {
     ['BASE_URL', 'not a url'],
     ['CORS_ORIGINS', 'https://ok.example,/path'],
     ['AUTH_MAX_FAILURES', '-1'],
-    ['CALENDAR_CACHE_MB', 'lots'],
-    ['CALENDAR_CACHE_MB', '99999999'],
+    ['RESPONSE_CACHE_MB', 'lots'],
+    ['RESPONSE_CACHE_MB', '99999999'],
   ] as const) {
     it(`stops with exit code 2 and one line naming ${variable} (given "${value}")`, () => {
       const result = almanac(['migrate'], { [variable]: value });

@@ -3,8 +3,9 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { FailureThrottle } from '../../platform/auth/throttle.ts';
 import { requestContext, type CalendarDeps } from '../shared/context.ts';
 import { totalHeaders } from '../shared/pagination.ts';
-import { PublicResponses } from '../shared/public-responses.ts';
 import { WpErrorSchema } from '../shared/schemas.ts';
+import { RememberedAnswers } from '../../platform/http/remembered-answers.ts';
+import { calendarVersionOfTurn } from '../shared/calendar-version.ts';
 import { EventsService, type Caller, type EventRef } from './events.service.ts';
 import {
   CreateEventBodySchema,
@@ -33,12 +34,15 @@ export async function eventsRoutes(app: FastifyInstance, { config, store, namesp
   const service = new EventsService({ db: store.db, config, namespaceUrl, throttle });
   const caller = (request: FastifyRequest): Caller => ({ ...requestContext(request, config), address: request.ip });
   const errors = { 400: WpErrorSchema, 401: WpErrorSchema, 403: WpErrorSchema, 404: WpErrorSchema, 410: WpErrorSchema };
-  // Anonymous answers are remembered (public-responses.ts) unless a password makes them depend on more than the key.
-  // A list depends on the clock ("today", relative dates) to the second, never finer: the second is part of its key.
-  const responses = new PublicResponses(store.db, config.calendarCacheBytes);
-  const listKey = (query: ListEventsQuery, now: Date) =>
-    query.password === undefined ? `${Math.floor(now.getTime() / 1000)}\u0000${JSON.stringify(query)}` : undefined;
-  const itemKey = (ref: EventRef, query: ReadEventQuery) => (query.password === undefined ? JSON.stringify([ref, query]) : undefined);
+  // Anonymous answers are remembered per calendar version (ADR 9), unless a password makes them depend on more
+  // than the key. A list depends on the clock ("today", relative dates) to the second, never finer: the second
+  // is part of its key.
+  const answers = new RememberedAnswers(() => calendarVersionOfTurn(store.db), config.responseCacheBytes);
+  const rememberable = (request: FastifyRequest, query: { password?: string }) => request.user === null && query.password === undefined;
+  const listKey = (request: FastifyRequest, query: ListEventsQuery, now: Date) =>
+    rememberable(request, query) ? `${Math.floor(now.getTime() / 1000)}\u0000${JSON.stringify(query)}` : undefined;
+  const itemKey = (request: FastifyRequest, ref: EventRef, query: ReadEventQuery) =>
+    rememberable(request, query) ? JSON.stringify([ref, query]) : undefined;
 
   typed.get('/events', {
     config: { access: 'public' },
@@ -50,7 +54,7 @@ export async function eventsRoutes(app: FastifyInstance, { config, store, namesp
     },
     handler: async (request, reply) => {
       const now = new Date();
-      return responses.answer(request, reply, listKey(request.query, now), async () => {
+      return answers.answer(reply, listKey(request, request.query, now), async () => {
         const list = await service.listEvents(request.query, caller(request), now);
         return { payload: list, headers: totalHeaders(list.total, list.total_pages) };
       });
@@ -79,7 +83,7 @@ export async function eventsRoutes(app: FastifyInstance, { config, store, namesp
         response: { 200: EventSchema, ...errors },
       },
       handler: async (request, reply) =>
-        responses.answer(request, reply, itemKey(refOf(request), request.query), async () => ({
+        answers.answer(reply, itemKey(request, refOf(request), request.query), async () => ({
           payload: await service.getEvent(refOf(request), request.query, caller(request)),
         })),
     });

@@ -4,7 +4,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { Kysely } from 'kysely';
 import { calendarVersionOfTurn } from '../../src/calendar/shared/calendar-version.ts';
 import { utcStamp } from '../../src/calendar/shared/permissions.ts';
-import { ByteBoundedMap, Generation } from '../../src/calendar/shared/public-responses.ts';
+import { ByteBoundedMap, Generation } from '../../src/platform/http/remembered-answers.ts';
 import { readRevision } from '../../src/platform/db/revisions.ts';
 import type { Database } from '../../src/platform/db/schema.ts';
 import { startTestServer, type Credentials, type TestServer } from '../helpers/server.ts';
@@ -130,10 +130,10 @@ describe('remembered anonymous calendar answers', () => {
   });
 });
 
-describe('remembered answers switched off (CALENDAR_CACHE_MB=0)', () => {
+describe('remembered answers switched off (RESPONSE_CACHE_MB=0)', () => {
   let server: TestServer;
   before(async () => {
-    server = await startTestServer({ CALENDAR_CACHE_MB: '0' });
+    server = await startTestServer({ RESPONSE_CACHE_MB: '0' });
   });
   after(async () => server.close());
 

@@ -1,7 +1,4 @@
-import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { Kysely } from 'kysely';
-import type { Database } from '../../platform/db/schema.ts';
-import { calendarVersionOfTurn, type CalendarVersion } from './calendar-version.ts';
+import type { FastifyReply } from 'fastify';
 
 /** What a route answers besides its status (always 200 here): the body, and headers of its own. */
 export interface Answer {
@@ -56,25 +53,23 @@ export class ByteBoundedMap<V extends { readonly body: Buffer }> {
 }
 
 /**
- * Answers to anonymous calendar reads, serialized, remembered in this
- * process for the current calendar version (calendar-version.ts). An
- * anonymous answer is a function of the request and of the calendar, and
- * within a version the calendar cannot change: a write ends it (by the
- * revision the database bumps, whichever process wrote), and so does the
- * clock (when a scheduled post goes live). So what is remembered is exact,
- * across processes and over time, at the cost of one primary-key read per
- * turn of the event loop (calendarVersionOfTurn); a new version starts empty.
+ * Serialized answers to reads, remembered in this process for as long as
+ * the data they were made from cannot have changed: `version` tells which
+ * version of that data is current (a revision the database bumps on every
+ * write, read once per event-loop turn; the calendar adds the clock), and a
+ * new version starts empty. So what is remembered is exact across processes
+ * and over time (ADR 9).
  *
- * Callers with credentials are never served from here: what they may see
- * depends on who they are. Routes give no key for requests whose answer
- * depends on more than the key says (a `password` argument, say).
+ * Routes give no key for a request whose answer depends on more than the key
+ * says: on the calendar, who asks (anonymous answers only) or a `password`.
  */
-export class PublicResponses {
-  private version: CalendarVersion | undefined;
+export class RememberedAnswers {
+  private version: unknown;
   private generation: Generation;
 
   constructor(
-    private readonly db: Kysely<Database>,
+    /** The current version: compared with `!==`, so the same value (or object) for as long as it holds. */
+    private readonly currentVersion: () => Promise<unknown>,
     /** 0 remembers nothing. */
     private readonly maxBytes: number,
   ) {
@@ -89,8 +84,8 @@ export class PublicResponses {
    * at that moment would compute the same page). Errors are thrown to every
    * request that waited for them, and never remembered.
    */
-  async answer(request: FastifyRequest, reply: FastifyReply, key: string | undefined, produce: () => Promise<Answer>): Promise<FastifyReply> {
-    if (key === undefined || request.user !== null || this.maxBytes === 0) {
+  async answer(reply: FastifyReply, key: string | undefined, produce: () => Promise<Answer>): Promise<FastifyReply> {
+    if (key === undefined || this.maxBytes === 0) {
       const { payload, headers } = await produce();
       return reply.headers(headers ?? {}).send(payload);
     }
@@ -103,7 +98,7 @@ export class PublicResponses {
   }
 
   private async currentGeneration(): Promise<Generation> {
-    const version = await calendarVersionOfTurn(this.db);
+    const version = await this.currentVersion();
     if (version !== this.version) {
       this.version = version;
       this.generation = new Generation(this.maxBytes);
@@ -112,7 +107,7 @@ export class PublicResponses {
   }
 }
 
-/** What is remembered in one calendar version, and what is being produced in it. */
+/** What is remembered in one version, and what is being produced in it. */
 export class Generation {
   readonly entries: ByteBoundedMap<Remembered>;
   private readonly inFlight = new Map<string, Promise<Remembered>>();
