@@ -3,6 +3,7 @@ import type { AuthUser, Authenticator } from '../platform/auth/authenticate.ts';
 import type { Database } from '../platform/db/schema.ts';
 import { SoapErrors } from './faults.ts';
 import { insertNonce, pruneNonces } from './nonces.repository.ts';
+import { PingBatches } from './ping-batches.ts';
 import type { PingRequest } from './ping-request.ts';
 import { countPings, insertPing, listPings } from './pings.repository.ts';
 import { verifyUsernameToken } from './ws-security.ts';
@@ -27,8 +28,11 @@ const PRUNE_INTERVAL_MS = 60_000;
 /** Accepts pings (authentication rules, replay protection, durable record) and lists them. */
 export class PingService {
   private lastPruneMs = 0;
+  private readonly batches: PingBatches;
 
-  constructor(private readonly options: PingServiceOptions) {}
+  constructor(private readonly options: PingServiceOptions) {
+    this.batches = new PingBatches(options.db);
+  }
 
   /** Resolves once the ping is committed; throws the fault otherwise, having stored nothing. */
   async receive({ request, httpUser, address }: ReceivedPing): Promise<void> {
@@ -41,18 +45,24 @@ export class PingService {
       throw SoapErrors.failedAuthentication('Credentials are required: send a WS-Security UsernameToken or HTTP Basic credentials.');
     }
     const nonce = verified?.nonce;
+    const ping = {
+      received_at: new Date(nowMs).toISOString(),
+      ping_input: request.pingInput,
+      username: user?.username ?? null,
+      client_address: address,
+    };
+    // A nonce and its ping commit together or not at all; other pings commit with those of their turn.
+    if (nonce === undefined) {
+      await this.batches.write(ping);
+      return;
+    }
     await db.transaction().execute(async (trx) => {
-      if (nonce !== undefined && !(await insertNonce(trx, nonce.key, nonce.expiresAtMs, nowMs))) {
+      if (!(await insertNonce(trx, nonce.key, nonce.expiresAtMs, nowMs))) {
         throw SoapErrors.failedAuthentication('This nonce was already used: the message is a replay.');
       }
-      await insertPing(trx, {
-        received_at: new Date(nowMs).toISOString(),
-        ping_input: request.pingInput,
-        username: user?.username ?? null,
-        client_address: address,
-      });
+      await insertPing(trx, ping);
     });
-    if (nonce !== undefined && nowMs - this.lastPruneMs > PRUNE_INTERVAL_MS) {
+    if (nowMs - this.lastPruneMs > PRUNE_INTERVAL_MS) {
       this.lastPruneMs = nowMs;
       await pruneNonces(db, nowMs);
     }

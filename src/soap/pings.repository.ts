@@ -11,6 +11,22 @@ export async function insertPing(db: Db, ping: NewPingRow): Promise<void> {
   await db.insertInto('soap_pings').values(ping).execute();
 }
 
+/** Rows per statement: four parameters each, far below SQLite's and PostgreSQL's limits. */
+const ROWS_PER_STATEMENT = 500;
+
+/** Many pings, all or none: one statement (its own transaction), or one transaction for a larger batch. */
+export async function insertPings(db: Db, pings: readonly NewPingRow[]): Promise<void> {
+  if (pings.length <= ROWS_PER_STATEMENT) {
+    await db.insertInto('soap_pings').values([...pings]).execute();
+    return;
+  }
+  await db.transaction().execute(async (trx) => {
+    for (let start = 0; start < pings.length; start += ROWS_PER_STATEMENT) {
+      await trx.insertInto('soap_pings').values(pings.slice(start, start + ROWS_PER_STATEMENT)).execute();
+    }
+  });
+}
+
 /** Newest first: ids grow with arrival, across processes too. */
 export function listPings(db: Db, { limit, offset }: { limit: number; offset: number }): Promise<PingRow[]> {
   return db.selectFrom('soap_pings').selectAll().orderBy('id', 'desc').limit(limit).offset(offset).execute();

@@ -1,0 +1,63 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { sql, type KyselyPlugin } from 'kysely';
+import { PingBatches } from '../../src/soap/ping-batches.ts';
+import { startTestServer, type TestServer } from '../helpers/server.ts';
+import { envelope, listPings, pingBody, postSoap } from './soap-fixtures.ts';
+
+const ping = (input: string) => ({ received_at: new Date().toISOString(), ping_input: input, username: null, client_address: '127.0.0.1' });
+
+describe('group commit of pings', () => {
+  let server: TestServer;
+  before(async () => {
+    server = await startTestServer();
+  });
+  after(async () => server.close());
+
+  it('acknowledges every one of many concurrent pings, each stored once', async () => {
+    const inputs = Array.from({ length: 40 }, (_, index) => `burst-${index}`);
+    const responses = await Promise.all(inputs.map((input) => postSoap(server, envelope({ body: pingBody(input) }))));
+    assert.ok(responses.every((response) => response.status === 202));
+    const logged = (await listPings(server, '?per_page=100')).pings.map((entry) => entry.ping_input);
+    assert.deepEqual([...logged].sort(), [...inputs].sort());
+  });
+
+  it('writes the pings of one turn with one statement, in arrival order', async () => {
+    let statements = 0;
+    const counting: KyselyPlugin = {
+      transformQuery: (args) => args.node,
+      transformResult: async (args) => {
+        statements += 1;
+        return args.result;
+      },
+    };
+    const batches = new PingBatches(server.server.store.db.withPlugin(counting));
+    await Promise.all(['one', 'two', 'three'].map((input) => batches.write(ping(`ordered-${input}`))));
+    assert.equal(statements, 1);
+    const ids = await server.server.store.db.selectFrom('soap_pings').select(['id', 'ping_input']).where('ping_input', 'like', 'ordered-%').orderBy('id').execute();
+    assert.deepEqual(ids.map((row) => row.ping_input), ['ordered-one', 'ordered-two', 'ordered-three']);
+  });
+
+  it('writes a batch larger than one statement holds, all or nothing', async () => {
+    const db = server.server.store.db;
+    const before = (await listPings(server)).total;
+    const inputs = Array.from({ length: 1200 }, (_, index) => `large-${index}`);
+    const batches = new PingBatches(db);
+    await Promise.all(inputs.map((input) => batches.write(ping(input))));
+    assert.equal((await listPings(server)).total, before + 1200);
+  });
+
+  it('fails every ping of a batch that could not be committed, and stores none of them', async () => {
+    const db = server.server.store.db;
+    const before = (await listPings(server)).total;
+    await sql`alter table soap_pings rename to soap_pings_away`.execute(db);
+    try {
+      const batches = new PingBatches(db);
+      const results = await Promise.allSettled(['a', 'b', 'c'].map((input) => batches.write(ping(`lost-${input}`))));
+      assert.deepEqual(results.map((result) => result.status), ['rejected', 'rejected', 'rejected']);
+    } finally {
+      await sql`alter table soap_pings_away rename to soap_pings`.execute(db);
+    }
+    assert.equal((await listPings(server)).total, before);
+  });
+});
