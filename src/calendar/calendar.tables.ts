@@ -102,6 +102,8 @@ export interface TermTable {
   id: Generated<number>;
   taxonomy: Taxonomy;
   parent_id: number | null;
+  /** Links to events stored as `publish`, kept by the database (migration 2026-11-24T0300). */
+  published_count: Generated<number>;
 }
 
 export interface EventTermTable {

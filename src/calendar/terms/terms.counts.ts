@@ -6,20 +6,17 @@ import * as repository from './terms.repository.ts';
 type Db = Kysely<Database>;
 
 /**
- * A term's `count` is the number of its published events; counting it costs
- * time linear in the events filed under the term (thousands per term at 100k
- * events), and every event and list response embeds several terms. So counts
- * are remembered per process for the current calendar version (see
+ * A term's `count` is the number of its published events: the database
+ * keeps those stored as `publish` in `terms.published_count`, and a query
+ * adds the scheduled ones whose date has passed (terms.repository.ts). Every
+ * event and list response embeds several terms, so counts are also
+ * remembered per process for the current calendar version (see
  * calendar-version.ts): a write by any process bumps the revision, and a
  * `future` event reaching its date ends the version, so the counts are exact
- * at every instant, not just eventually.
- *
- * Counts are counted at the version's `from` instant, which gives the same
- * result at any instant of the version. A count racing with a write lands in
- * the memo of the version read before it, which that write has ended.
- * Storing counts instead (updated by every write, corrected at read time for
- * past-dated `future` events) would save the first count after each write,
- * at the price of keeping them right on every write path.
+ * at every instant. Counts are read at the version's `from` instant, which
+ * gives the same result at any instant of the version; a read racing with a
+ * write lands in the memo of the version read before it, which that write
+ * has ended.
  */
 class TermCounts {
   private version: CalendarVersion | undefined;
