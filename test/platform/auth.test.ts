@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { readRevision } from '../../src/platform/db/revisions.ts';
 import { ADMIN, startTestServer, type TestServer } from '../helpers/server.ts';
 
 const basic = (user: string, password: string) => `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`;
@@ -73,6 +74,18 @@ describe('authentication', () => {
     assert.equal((await create()).status, 403);
     await db.deleteFrom('api_tokens').where('user_id', '=', user.id).execute();
     assert.equal((await server.request('/', { auth: user })).status, 401);
+  });
+
+  it('records a token\'s use without moving the auth revision (a read is no write), while a revocation moves it', async () => {
+    const user = await server.createUser('editor');
+    const db = server.server.store.db;
+    const before = await readRevision(db, 'auth');
+    assert.equal((await server.request('/', { auth: user })).status, 200);
+    const used = await db.selectFrom('api_tokens').select('last_used_at').where('user_id', '=', user.id).executeTakeFirstOrThrow();
+    assert.ok(used.last_used_at !== null, 'the use is recorded');
+    assert.equal(await readRevision(db, 'auth'), before);
+    await db.updateTable('api_tokens').set({ revoked_at: new Date().toISOString() }).where('user_id', '=', user.id).execute();
+    assert.ok((await readRevision(db, 'auth')) > before);
   });
 
   it('rejects a revoked token', async () => {
