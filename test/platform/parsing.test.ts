@@ -22,6 +22,27 @@ describe('parseQuerystring', () => {
     assert.equal(({} as Record<string, unknown>).polluted, undefined);
   });
 
+  it('keeps a malformed percent-escape as written', () => {
+    assert.deepEqual({ ...parseQuerystring('a=%FF&b=%&c=caf%C3%A9') }, { a: '%FF', b: '%', c: 'café' });
+  });
+
+  it('groups the values of repeated and [] keys in order, whatever the text', () => {
+    const key = fc.string({ minLength: 1, maxLength: 6 }).filter((k) => !k.endsWith('[]'));
+    fc.assert(
+      fc.property(fc.uniqueArray(fc.tuple(key, fc.boolean()), { selector: ([name]) => name, maxLength: 4 }), fc.array(fc.tuple(fc.nat(), fc.string()), { maxLength: 12 }), (keys, pairs) => {
+        fc.pre(keys.length > 0);
+        const sent = pairs.map(([which, value]) => [keys[which % keys.length]!, value] as const);
+        const query = new URLSearchParams(sent.map(([[name, list], value]) => [list ? `${name}[]` : name, value])).toString();
+        const expected: Record<string, string | string[]> = {};
+        for (const [[name, list], value] of sent) {
+          const values = sent.filter(([[other]]) => other === name).map(([, v]) => v);
+          expected[name] = list || values.length > 1 ? values : value;
+        }
+        assert.deepEqual({ ...parseQuerystring(query) }, expected);
+      }),
+    );
+  });
+
   it('round-trips any single-valued query built by URLSearchParams', () => {
     fc.assert(
       fc.property(fc.dictionary(fc.string({ minLength: 1 }).filter((k) => !k.endsWith('[]')), fc.string()), (input) => {
