@@ -1,11 +1,12 @@
 /**
- * Query plans of the hot read paths, as the server really issues them:
- * seeds a fresh database, builds the app in-process over a store that logs
- * every statement, sends each read scenario once to warm up and once to
- * record, then prints each statement's time and its plan (SQLite
- * `EXPLAIN QUERY PLAN`, PostgreSQL `EXPLAIN ANALYZE`) as Markdown.
+ * Query plans of the hot read paths, as the server really issues them when
+ * it must compute an answer (RESPONSE_CACHE_MB=0: nothing remembered): seeds
+ * a fresh database, builds the app in-process over a store that logs every
+ * statement, sends each read scenario once to warm up and once to record,
+ * then prints each statement's time and its plan (SQLite `EXPLAIN QUERY
+ * PLAN`, PostgreSQL `EXPLAIN ANALYZE`) as Markdown.
  *
- *   node --import tsx bench/explain.ts [--events N]     (BENCH_DATABASE_URL for PostgreSQL)
+ *   node --import tsx bench/explain.ts [--events N] [--entities N]     (BENCH_DATABASE_URL for PostgreSQL)
  */
 import { parseArgs } from 'node:util';
 import { Kysely, PostgresDialect, SqliteDialect, sql, type LogEvent } from 'kysely';
@@ -13,13 +14,14 @@ import { buildApp } from '../src/app.ts';
 import { seedDemoEvents } from '../src/calendar/seed/demo-events.ts';
 import { progressBar } from '../src/cli/progress.ts';
 import { loadConfig } from '../src/config/config.ts';
-import { addUser } from '../src/platform/auth/users.service.ts';
+import { addUser, createToken } from '../src/platform/auth/users.service.ts';
 import { migrateToLatest, type Store } from '../src/platform/db/database.ts';
 import { createPostgresDb, translatePostgresError } from '../src/platform/db/dialect/postgres.ts';
 import { createSqliteDb, translateSqliteError } from '../src/platform/db/dialect/sqlite.ts';
 import type { Database } from '../src/platform/db/schema.ts';
 import { createLogger } from '../src/platform/logger.ts';
 import { createBenchDatabase } from './database.ts';
+import { seedEntities } from './entities.ts';
 import { loadFixtures } from './fixtures.ts';
 
 interface Statement {
@@ -73,8 +75,9 @@ function loggingStore(url: string, recorded: Statement[]): Store & { explain: (s
 }
 
 async function main(): Promise<void> {
-  const { values } = parseArgs({ options: { events: { type: 'string' } } });
+  const { values } = parseArgs({ options: { events: { type: 'string' }, entities: { type: 'string' } } });
   const events = Number(values.events ?? '100000');
+  const entities = Number(values.entities ?? '100000');
   const database = await createBenchDatabase(process.env.BENCH_DATABASE_URL);
   const recorded: Statement[] = [];
   const store = loggingStore(database.url, recorded);
@@ -82,10 +85,12 @@ async function main(): Promise<void> {
     await migrateToLatest(store.db);
     await addUser(store.db, store.translateError, { username: 'admin', password: 'explain-admin-1', role: 'administrator' });
     await seedDemoEvents(store, { events, siteTimezone: 'UTC', onProgress: progressBar('events') });
+    const entity = (await seedEntities(store, entities)).fixture;
+    const { token } = await createToken(store.db, 'admin', 'explain');
     // PostgreSQL plans from fresh statistics, as autovacuum would have them; SQLite has none unless ANALYZE is run, as in production.
     if (store.dialect === 'postgres') await sql`analyze`.execute(store.db);
     const fixtures = await loadFixtures(store);
-    const config = loadConfig({ DATABASE_URL: database.url, LOG_LEVEL: 'silent', ADMIN_PASSWORD: 'explain-admin-1' });
+    const config = loadConfig({ DATABASE_URL: database.url, LOG_LEVEL: 'silent', ADMIN_PASSWORD: 'explain-admin-1', RESPONSE_CACHE_MB: '0' });
     const app = await buildApp({ config, store, logger: createLogger('silent') });
     const { filter } = fixtures;
     const paths: Record<string, string> = {
@@ -99,11 +104,18 @@ async function main(): Promise<void> {
         end_date: filter.endDate,
       }).toString()}`,
     };
-    const out: string[] = [`# Query plans — ${database.description}, ${events.toLocaleString('en')} events`, ''];
+    if (entity !== undefined) {
+      const records = `/apiservice/api/services/entity-management/${entity.type}`;
+      paths['entity get by key'] = `${records}/${encodeURIComponent(entity.key)}?fields=${entity.fields.join(',')}`;
+      paths['entity filtered list'] = `${records}?filter[${entity.filter.field}]=${encodeURIComponent(entity.filter.value)}&per_page=20`;
+    }
+    // Calendar reads as anonymous visitors make them; entity reads need a signed-in caller.
+    const headersOf = (path: string) => (path.startsWith('/apiservice') ? { authorization: `Bearer ${token}` } : {});
+    const out: string[] = [`# Query plans — ${database.description}, ${events.toLocaleString('en')} events, ${entities.toLocaleString('en')} entity records`, ''];
     for (const [name, path] of Object.entries(paths)) {
-      await app.inject({ method: 'GET', url: path });
+      await app.inject({ method: 'GET', url: path, headers: headersOf(path) });
       recorded.length = 0;
-      const response = await app.inject({ method: 'GET', url: path });
+      const response = await app.inject({ method: 'GET', url: path, headers: headersOf(path) });
       const statements = [...recorded];
       const total = statements.reduce((sum, statement) => sum + statement.ms, 0);
       out.push(`## ${name}: \`GET ${path}\``, '', `HTTP ${response.statusCode}; ${statements.length} statements, ${total.toFixed(1)} ms in the database.`, '');

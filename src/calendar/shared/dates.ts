@@ -76,6 +76,28 @@ export function isValidZoneName(name: string): boolean {
   return resolveZone(name) !== undefined;
 }
 
+/**
+ * A zone's offset from UTC in minutes at a stored instant. Luxon asks Intl for
+ * it on every call (formatToParts: the costliest step of an event's JSON-LD);
+ * an offset at a given instant never changes, and events' times recur across
+ * requests, so they are remembered (bounded). Not for "now": it never recurs.
+ */
+const knownOffsets = new Map<Zone, Map<number, number>>();
+const MAX_KNOWN_OFFSETS = 10_000;
+
+function offsetAt(zone: Zone, epochMs: number): number {
+  if (zone.isUniversal) return zone.offset(epochMs);
+  let offsets = knownOffsets.get(zone);
+  if (offsets === undefined) knownOffsets.set(zone, (offsets = new Map()));
+  let offset = offsets.get(epochMs);
+  if (offset === undefined) {
+    offset = zone.offset(epochMs);
+    if (offsets.size >= MAX_KNOWN_OFFSETS) offsets.clear();
+    offsets.set(epochMs, offset);
+  }
+  return offset;
+}
+
 function zoneOrThrow(name: string): Zone {
   const zone = resolveZone(name);
   if (zone === undefined) throw new RangeError(`unknown time zone ${name}`);
@@ -469,7 +491,7 @@ export function timezoneAbbr(zoneName: string, epochMs: number): string {
 /** ISO 8601 with the zone's offset at that instant (`2017-01-05T14:23:36-05:00`), for JSON-LD. */
 export function isoWithOffset(epochMs: number, zoneName: string): string {
   const zone = zoneOrThrow(zoneName);
-  const offset = zone.offset(epochMs);
+  const offset = offsetAt(zone, epochMs);
   const local = new Date(epochMs + offset * 60_000).toISOString().replace(/\.000Z$/, '').replace(/Z$/, '');
   // luxon's rendering: Z for a universal zone at offset 0, else ±HH:MM.
   if (zone.isUniversal && offset === 0) return `${local}Z`;
