@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import { oncePerTurn, readRevision } from '../db/revisions.ts';
 import type { Database } from '../db/schema.ts';
@@ -21,7 +21,8 @@ const MAX_HEADER_LENGTH = 4096;
 const TOKEN_TOUCH_INTERVAL_MS = 60_000;
 
 export function hashToken(token: string): string {
-  return createHash('sha256').update(token).digest('hex');
+  // The one-shot form: no Hash object per request.
+  return hash('sha256', token, 'hex');
 }
 
 export type Credentials =
@@ -103,7 +104,8 @@ export class Authenticator {
       throw PlatformErrors.invalidToken();
     }
     const now = Date.now();
-    const lastUsedMs = Math.max(owner.last_used_at === null ? 0 : Date.parse(owner.last_used_at), this.touchedMs.get(owner.token_id) ?? 0);
+    const touched = this.touchedMs.get(owner.token_id);
+    const lastUsedMs = touched ?? (owner.last_used_at === null ? 0 : Date.parse(owner.last_used_at));
     if (now - lastUsedMs > TOKEN_TOUCH_INTERVAL_MS) {
       // Remembered here too: the remembered owner still carries the old time until the next revision.
       if (this.touchedMs.size >= MAX_REMEMBERED_TOKENS) this.touchedMs.clear();
