@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Kysely } from 'kysely';
 import { currentCalendarVersion } from '../../src/calendar/shared/calendar-version.ts';
-import { findNextPublication } from '../../src/calendar/shared/revisions.repository.ts';
+import { findNextPublication } from '../../src/calendar/shared/publications.repository.ts';
 import { readRevision } from '../../src/platform/db/revisions.ts';
 import type { Database } from '../../src/platform/db/schema.ts';
 import { startTestServer, type Credentials, type TestServer } from '../helpers/server.ts';

@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../platform/db/schema.ts';
 import { utcStamp } from './permissions.ts';
 import { oncePerTurn, readRevision } from '../../platform/db/revisions.ts';
-import { findNextPublication } from './revisions.repository.ts';
+import { findNextPublication } from './publications.repository.ts';
 
 type Db = Kysely<Database>;
 
