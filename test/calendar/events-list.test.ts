@@ -2,10 +2,10 @@ import { siteOf } from '../../src/calendar/shared/context.ts';
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
-import type { KyselyPlugin } from 'kysely';
 import { FailureThrottle } from '../../src/platform/auth/throttle.ts';
 import { EventsService } from '../../src/calendar/events/events.service.ts';
 import { startTestServer, type Credentials, type TestServer } from '../helpers/server.ts';
+import { countingStatements } from '../helpers/statements.ts';
 import { EVENTS, ids, makeEvent, secondsFromNow, utcDay } from './events.factories.ts';
 
 const token = () => `tok${randomBytes(5).toString('hex')}`;
@@ -362,26 +362,18 @@ describe('GET /events', () => {
       for (let index = 0; index < 12; index += 1) {
         await makeEvent(server, admin, { title: word, venue: { venue: `V${index} ${word}`, address: `${index}` }, organizer: [{ organizer: `O${index} ${word}` }], categories: [`c${index}${word}`] });
       }
-      let queries = 0;
-      // Counted per result: a plugin transforms each arm of a union too.
-      const counting: KyselyPlugin = {
-        transformQuery: (args) => args.node,
-        transformResult: async (args) => {
-          queries += 1;
-          return args.result;
-        },
-      };
+      const counting = countingStatements(server.server.store.db);
       const service = new EventsService({
-        db: server.server.store.db.withPlugin(counting),
+        db: counting.db,
         config: server.config,
         namespaceUrl: `${server.url}/calendar/events/v1`,
         throttle: new FailureThrottle(server.server.store.db, { maxFailures: 0, maxFailuresPerAddress: 0, windowSeconds: 60 }),
       });
       const caller = { user: null, language: 'en', defaultLanguage: 'en', site: siteOf(server.config), address: '127.0.0.1' } as const;
       const costOf = async (perPage: number, language: 'en' | 'it' = 'en') => {
-        queries = 0;
+        counting.reset();
         const page = await service.listEvents({ search: word, per_page: perPage, page: 1 }, { ...caller, language });
-        return { queries, page };
+        return { queries: counting.count(), page };
       };
       const one = await costOf(1);
       const many = await costOf(50);

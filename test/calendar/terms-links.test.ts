@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import type { Kysely, KyselyPlugin } from 'kysely';
+import type { Kysely } from 'kysely';
 import { after, before, describe, it } from 'node:test';
 import { deleteEvent } from '../../src/calendar/events/events.repository.ts';
 import { siteOf, type RequestContext } from '../../src/calendar/shared/context.ts';
@@ -7,6 +7,7 @@ import { resolveTermFilter, resolveTermsForWrite, setEventTerms } from '../../sr
 import type { Role } from '../../src/platform/auth/capabilities.ts';
 import type { Database } from '../../src/platform/db/schema.ts';
 import { startTestServer, type Credentials, type TestServer } from '../helpers/server.ts';
+import { countingStatements } from '../helpers/statements.ts';
 import { embedsOf } from './embeds.helper.ts';
 import { loadEventEmbeds } from '../../src/calendar/events/events.embeds.ts';
 import { makeEvent, setEventStatus } from './terms.factory.ts';
@@ -165,18 +166,10 @@ describe('term counts and the links events use', () => {
       const events = [];
       for (let i = 0; i < 12; i += 1) events.push(await makeEvent(db(), { status: 'publish', terms: [category.id, ...tags.slice(0, i % 5)] }));
       const counted = async (ids: number[]) => {
-        let queries = 0;
-        // Counted per result: a plugin transforms each arm of a union too.
-        const counter: KyselyPlugin = {
-          transformQuery: (args) => args.node,
-          transformResult: async (args) => {
-            queries += 1;
-            return args.result;
-          },
-        };
         const rows = await db().selectFrom('events').selectAll().where('id', 'in', ids).execute();
-        await loadEventEmbeds(db().withPlugin(counter), rows, ctxOf(null));
-        return queries;
+        const counting = countingStatements(db());
+        await loadEventEmbeds(counting.db, rows, ctxOf(null));
+        return counting.count();
       };
       // Everything an event embeds: its organizers, its term links, the texts of
       // every kind at once, then the calendar revision, the next publication and the

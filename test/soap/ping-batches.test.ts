@@ -1,8 +1,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { sql, type KyselyPlugin } from 'kysely';
+import { sql } from 'kysely';
 import { PingBatches } from '../../src/soap/ping-batches.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
+import { countingStatements } from '../helpers/statements.ts';
 import { envelope, listPings, pingBody, postSoap } from './soap-fixtures.ts';
 
 const ping = (input: string) => ({ received_at: new Date().toISOString(), ping_input: input, username: null, client_address: '127.0.0.1' });
@@ -23,17 +24,10 @@ describe('group commit of pings', () => {
   });
 
   it('writes the pings of one turn with one statement, in arrival order', async () => {
-    let statements = 0;
-    const counting: KyselyPlugin = {
-      transformQuery: (args) => args.node,
-      transformResult: async (args) => {
-        statements += 1;
-        return args.result;
-      },
-    };
-    const batches = new PingBatches(server.server.store.db.withPlugin(counting));
+    const counting = countingStatements(server.server.store.db);
+    const batches = new PingBatches(counting.db);
     await Promise.all(['one', 'two', 'three'].map((input) => batches.write(ping(`ordered-${input}`))));
-    assert.equal(statements, 1);
+    assert.equal(counting.count(), 1);
     const ids = await server.server.store.db.selectFrom('soap_pings').select(['id', 'ping_input']).where('ping_input', 'like', 'ordered-%').orderBy('id').execute();
     assert.deepEqual(ids.map((row) => row.ping_input), ['ordered-one', 'ordered-two', 'ordered-three']);
   });
