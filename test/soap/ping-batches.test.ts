@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { sql } from 'kysely';
 import { PingBatches } from '../../src/soap/ping-batches.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
@@ -30,6 +31,28 @@ describe('group commit of pings', () => {
     assert.equal(counting.count(), 1);
     const ids = await server.server.store.db.selectFrom('soap_pings').select(['id', 'ping_input']).where('ping_input', 'like', 'ordered-%').orderBy('id').execute();
     assert.deepEqual(ids.map((row) => row.ping_input), ['ordered-one', 'ordered-two', 'ordered-three']);
+  });
+
+  it('while a batch is being committed, gathers every ping that arrives into the next one', async () => {
+    let statements = 0;
+    // A slow database: each statement's answer takes 50 ms to come back, as over a network.
+    const slow = server.server.store.db.withPlugin({
+      transformQuery: (args) => args.node,
+      transformResult: async (args) => {
+        statements += 1;
+        await sleep(50);
+        return args.result;
+      },
+    });
+    const batches = new PingBatches(slow);
+    const first = batches.write(ping('gathered-0'));
+    const later: Promise<void>[] = [];
+    for (let index = 1; index <= 4; index += 1) {
+      await new Promise((resolve) => setImmediate(resolve));
+      later.push(batches.write(ping(`gathered-${index}`)));
+    }
+    await Promise.all([first, ...later]);
+    assert.equal(statements, 2, 'one statement for the first ping, one for the four that came while it was committed');
   });
 
   it('writes a batch larger than one statement holds, all or nothing', async () => {
