@@ -1,4 +1,4 @@
-import pino, { type DestinationStream, type Logger } from 'pino';
+import pino, { type Bindings, type ChildLoggerOptions, type DestinationStream, type Level, type LevelWithSilent, type Logger } from 'pino';
 import type { LogLevel } from '../config/config.ts';
 import { redactUrl } from './http/redact.ts';
 
@@ -28,4 +28,68 @@ export function createLogger(level: LogLevel, destination?: DestinationStream): 
     },
     destination,
   );
+}
+
+type LogMethod = (...args: unknown[]) => void;
+
+/**
+ * A request's child logger, made only when something is logged at an enabled
+ * level: Fastify makes one per request, and pino serializes its bindings
+ * (the request id) at once, while at `warn` most requests log nothing.
+ */
+class LazyChildLogger {
+  private made: Logger | undefined;
+
+  constructor(
+    private readonly parent: Logger,
+    private readonly bindings: Bindings,
+    private readonly options: ChildLoggerOptions,
+  ) {}
+
+  private logger(): Logger {
+    return (this.made ??= this.parent.child(this.bindings, this.options));
+  }
+
+  private log(level: Level, args: unknown[]): void {
+    if (this.made !== undefined || this.parent.isLevelEnabled(level)) (this.logger()[level] as LogMethod)(...args);
+  }
+
+  fatal(...args: unknown[]): void {
+    this.log('fatal', args);
+  }
+  error(...args: unknown[]): void {
+    this.log('error', args);
+  }
+  warn(...args: unknown[]): void {
+    this.log('warn', args);
+  }
+  info(...args: unknown[]): void {
+    this.log('info', args);
+  }
+  debug(...args: unknown[]): void {
+    this.log('debug', args);
+  }
+  trace(...args: unknown[]): void {
+    this.log('trace', args);
+  }
+  silent(): void {}
+
+  get level(): LevelWithSilent | string {
+    return this.made?.level ?? this.parent.level;
+  }
+
+  set level(level: LevelWithSilent | string) {
+    this.logger().level = level;
+  }
+
+  child(bindings: Bindings, options?: ChildLoggerOptions): Logger {
+    return this.logger().child(bindings, options);
+  }
+}
+
+/** Fastify's `childLoggerFactory`: a per-request logger that costs nothing until it logs (see LazyChildLogger). */
+export function lazyChildLogger(parent: Logger, bindings: Bindings, options: ChildLoggerOptions): Logger {
+  // A route-level log level differs from the parent's: the child must exist to carry it.
+  if (options.level !== undefined) return parent.child(bindings, options);
+  return new LazyChildLogger(parent, bindings, options) as unknown as Logger;
 }

@@ -4,8 +4,7 @@ import type { Ajv, ValidateFunction, ErrorObject } from 'ajv';
 function nonFiniteKeys(value: unknown, depth: number): string[] | undefined {
   if (typeof value === 'number') return Number.isFinite(value) ? undefined : [];
   if (value === null || typeof value !== 'object' || depth > 32) return undefined;
-  for (const key in value) {
-    if (!Object.hasOwn(value, key)) continue;
+  for (const key of Object.keys(value)) {
     const found = nonFiniteKeys((value as Record<string, unknown>)[key], depth + 1);
     if (found !== undefined) return [key, ...found];
   }
