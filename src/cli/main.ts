@@ -4,6 +4,7 @@ import { ConfigError, loadConfig, type Config } from '../config/config.ts';
 import { closeOnSignals, startServer } from '../server.ts';
 import { AppError } from '../platform/errors.ts';
 import { createDb, migrateToLatest, type Store } from '../platform/db/database.ts';
+import { seedBulkCustomers } from '../entity-management/seed/bulk-customers.seed.ts';
 import { seedDemoRecords } from '../entity-management/seed/demo.seed.ts';
 import { seedDemoEvents } from '../calendar/seed/demo-events.ts';
 import { progressBar } from './progress.ts';
@@ -72,15 +73,22 @@ const COMMANDS: Record<string, Command> = {
     },
   },
   seed: {
-    usage: 'almanac seed --demo [--events N]   load demo data (entity-management records; N more calendar events, progress on stderr); existing records are kept',
-    options: { demo: { type: 'boolean' }, events: { type: 'string' } },
+    usage:
+      'almanac seed --demo [--events N] [--entities N]   load demo data: entity-management records (and generated customers up to N in all), N more calendar events; progress on stderr; existing records are kept',
+    options: { demo: { type: 'boolean' }, events: { type: 'string' }, entities: { type: 'string' } },
     run: async (options, config) => {
       if (options.demo !== true) throw new UsageError('nothing to seed: pass --demo');
       const events = optional(options, 'events');
       if (events !== undefined && !/^\d+$/.test(events)) throw new UsageError('--events must be a whole number');
+      const customers = optional(options, 'entities');
+      if (customers !== undefined && !/^\d+$/.test(customers)) throw new UsageError('--entities must be a whole number');
       await withStore(config, async (store) => {
         const entities = await seedDemoRecords(store);
         out(`entity records: ${entities.created} created, ${entities.existing} already there`);
+        if (customers !== undefined && Number(customers) > 0) {
+          const added = await seedBulkCustomers(store, Number(customers), progressBar('customers'));
+          out(`generated customers: ${added} added (${customers} in all)`);
+        }
         if (events === undefined || Number(events) === 0) return;
         const calendar = await seedDemoEvents(store, { events: Number(events), siteTimezone: config.siteTimezone, onProgress: progressBar('events') });
         out(

@@ -104,6 +104,42 @@ describe('CLI users and tokens', () => {
   });
 });
 
+describe('seed', () => {
+  let env: Record<string, string>;
+  let drop: () => Promise<void>;
+  before(async () => {
+    const database = await freshDatabase();
+    env = { DATABASE_URL: database.url };
+    drop = database.drop;
+  });
+  after(async () => drop());
+
+  it('generates customers up to --entities in all, adding only what is missing on a second run', async () => {
+    const first = almanac(['seed', '--demo', '--entities', '2500'], env);
+    assert.equal(first.code, 0, first.stderr);
+    assert.match(first.stdout, /^generated customers: 2500 added \(2500 in all\)$/m);
+    const second = almanac(['seed', '--demo', '--entities', '3000'], env);
+    assert.match(second.stdout, /^generated customers: 500 added \(3000 in all\)$/m);
+    const { createDb } = await import('../../src/platform/db/database.ts');
+    const store = createDb(env.DATABASE_URL!);
+    try {
+      const row = await store.db.selectFrom('em_records').select((eb) => eb.fn.countAll<number>().as('n')).where('record_key', 'like', 'BULK%').executeTakeFirstOrThrow();
+      assert.equal(Number(row.n), 3000);
+    } finally {
+      await store.close();
+    }
+  });
+
+  for (const bad of ['many', '2.5', '1e3']) {
+    it(`refuses --entities ${bad} with one line and exit code 1, writing nothing`, () => {
+      const result = almanac(['seed', '--demo', '--entities', bad, '--events', '5'], env);
+      assert.equal(result.code, 1);
+      assert.equal(result.stderr.trim(), '--entities must be a whole number');
+      assert.equal(result.stdout, '');
+    });
+  }
+});
+
 describe('serve', () => {
   it('prints the URLs and a generated admin password on first start, and shuts down gracefully on SIGTERM', async () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'almanac-serve-'));
