@@ -2,9 +2,11 @@
  * Query plans of the hot read paths, as the server really issues them when
  * it must compute an answer (RESPONSE_CACHE_MB=0: nothing remembered): seeds
  * a fresh database, builds the app in-process over a store that logs every
- * statement, sends each read scenario once to warm up and once to record,
- * then prints each statement's time and its plan (SQLite `EXPLAIN QUERY
- * PLAN`, PostgreSQL `EXPLAIN ANALYZE`) as Markdown.
+ * statement, sends each read scenario once and records it (the first
+ * request of a calendar version, so list totals are counted too; times
+ * include preparing each statement), then prints each statement's time and
+ * its plan (SQLite `EXPLAIN QUERY PLAN`, PostgreSQL `EXPLAIN ANALYZE`) as
+ * Markdown.
  *
  *   node --import tsx bench/explain.ts [--events N] [--entities N]     (BENCH_DATABASE_URL for PostgreSQL)
  */
@@ -113,7 +115,6 @@ async function main(): Promise<void> {
     const headersOf = (path: string) => (path.startsWith('/apiservice') ? { authorization: `Bearer ${token}` } : {});
     const out: string[] = [`# Query plans — ${database.description}, ${events.toLocaleString('en')} events, ${entities.toLocaleString('en')} entity records`, ''];
     for (const [name, path] of Object.entries(paths)) {
-      await app.inject({ method: 'GET', url: path, headers: headersOf(path) });
       recorded.length = 0;
       const response = await app.inject({ method: 'GET', url: path, headers: headersOf(path) });
       const statements = [...recorded];

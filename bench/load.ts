@@ -132,6 +132,31 @@ const autocannon: LoadGenerator = {
   },
 };
 
+/** A window of `seconds` cut into rounds of about two seconds (whole seconds: wrk and autocannon take no fractions). */
+export function roundSeconds(seconds: number): number[] {
+  const rounds = Math.max(1, Math.floor(seconds / 2));
+  const each = Math.floor(seconds / rounds);
+  return Array.from({ length: rounds }, (_, index) => each + (index < seconds - each * rounds ? 1 : 0));
+}
+
+/** Rounds of one load as one result: counts add up; p50 is the median of the rounds' p50, p99 the worst round's. */
+export function combineRounds(rounds: readonly LoadResult[]): LoadResult {
+  const sum = (pick: (round: LoadResult) => number) => rounds.reduce((total, round) => total + pick(round), 0);
+  const p50s = rounds.map((round) => round.p50Ms).sort((a, b) => a - b);
+  const middle = Math.floor(p50s.length / 2);
+  const requests = sum((round) => round.requests);
+  const seconds = sum((round) => round.seconds);
+  return {
+    requests,
+    seconds,
+    requestsPerSecond: requests / seconds,
+    p50Ms: p50s.length % 2 === 1 ? p50s[middle]! : (p50s[middle - 1]! + p50s[middle]!) / 2,
+    p99Ms: Math.max(...rounds.map((round) => round.p99Ms)),
+    badResponses: sum((round) => round.badResponses),
+    socketErrors: sum((round) => round.socketErrors),
+  };
+}
+
 function capture(command: string, args: readonly string[]): Promise<string> {
   return new Promise((resolve, reject) => {
     const child = spawn(command, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });

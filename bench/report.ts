@@ -8,6 +8,8 @@ export interface Row {
   readonly name: string;
   readonly title: string;
   readonly result?: LoadResult;
+  /** The baseline measured in rounds alternating with this scenario, when it was. */
+  readonly baseline?: LoadResult;
   /** Shown in the value columns instead of figures (e.g. "n/a (route missing)", "1.12×", "143 MB"). */
   readonly value?: string;
   readonly ratio?: number;
@@ -21,15 +23,16 @@ export interface Row {
 const fixed = (value: number, digits: number) => value.toFixed(digits);
 
 export function formatTable(rows: readonly Row[]): string {
-  const header = ['scenario', 'req/s', 'p50 ms', 'p99 ms', 'vs baseline', 'target', 'ok'];
+  const header = ['scenario', 'req/s', 'p50 ms', 'p99 ms', 'baseline req/s', 'vs baseline', 'target', 'ok'];
   const lines = rows.map((row) => {
     const mark = row.pass === undefined ? '' : row.pass ? '✓' : '✗';
-    if (row.result === undefined) return [row.title, row.value ?? '', '', '', '', row.target ?? '', mark];
+    if (row.result === undefined) return [row.title, row.value ?? '', '', '', '', '', row.target ?? '', mark];
     return [
       row.title,
       fixed(row.result.requestsPerSecond, 0),
       fixed(row.result.p50Ms, 2),
       fixed(row.result.p99Ms, 2),
+      row.baseline === undefined ? '' : fixed(row.baseline.requestsPerSecond, 0),
       row.ratio === undefined ? '' : `${fixed(row.ratio * 100, 1)}%`,
       row.target ?? '',
       mark,

@@ -1,7 +1,8 @@
 /**
  * `npm run bench`: seeds a fresh database, starts Almanac and a bare Fastify
  * baseline as child processes, loads each with wrk (or autocannon), and
- * prints every figure as a ratio to the baseline measured in the same run.
+ * prints every figure as a ratio to the baseline, measured in rounds
+ * alternating with each scenario.
  * See docs/perf.md. Exit code 0 when the run completed (targets are
  * reported, not asserted), 1 when the harness itself failed.
  */
@@ -15,7 +16,7 @@ import { createDb, migrateToLatest, type Store } from '../src/platform/db/databa
 import { createBenchDatabase, type BenchDatabase } from './database.ts';
 import { seedEntities } from './entities.ts';
 import { loadFixtures } from './fixtures.ts';
-import { chooseLoadGenerator, type LoadGenerator, type LoadRequest, type LoadResult } from './load.ts';
+import { chooseLoadGenerator, combineRounds, roundSeconds, type LoadGenerator, type LoadRequest, type LoadResult } from './load.ts';
 import { buildBundle, pinned, planCpus, runCli, startServerProcess, type CpuPlan, type ServerProcess } from './processes.ts';
 import { formatTable, writeResults, type Row } from './report.ts';
 import { computedScenarios, listScenario, scenarios, type Scenario } from './scenarios.ts';
@@ -103,6 +104,12 @@ const DEFAULT_BODY_BYTES = 2_000;
 const LIST_MODES = ['remembered', 'computed'] as const;
 type ListMode = (typeof LIST_MODES)[number];
 
+/** A scenario's figures and those of the baseline rounds it alternated with. */
+interface Measured {
+  readonly result: LoadResult;
+  readonly baseline: LoadResult;
+}
+
 /** One benchmark run: owns its database, its server processes and the rows it reports. */
 class BenchRun {
   readonly rows: Row[] = [];
@@ -149,31 +156,37 @@ class BenchRun {
     return startServerProcess('baseline', command, { BODY_BYTES: String(bodyBytes), PORT: '0' });
   }
 
-  /** Warm-up, then the measured window. */
-  async load(request: LoadRequest): Promise<LoadResult> {
-    const settings = { connections: this.options.connections, cpus: this.cpu.load };
-    if (this.options.warmup > 0) await this.loader.run(request, { ...settings, seconds: this.options.warmup });
-    return this.loader.run(request, { ...settings, seconds: this.options.duration });
-  }
-
-  async measureBaseline(url: string, label: string): Promise<LoadResult> {
-    log(`measuring ${label}…`);
-    const result = await this.load({ method: 'GET', url });
-    this.rows.push({ name: 'baseline', title: label, result });
-    return result;
-  }
-
-  /** Each measured scenario's req/s as a share of the baseline's, checked against its target. */
-  applyBaseline(baselineRps: number): void {
-    for (const [index, row] of this.rows.entries()) {
-      if (row.result === undefined || row.name === 'baseline') continue;
-      const ratio = row.result.requestsPerSecond / baselineRps;
-      this.rows[index] = { ...row, ratio, pass: row.minRatio === undefined ? undefined : ratio >= row.minRatio };
+  /**
+   * Warm-up, then the measured window cut into rounds of about two seconds,
+   * each after a round of the baseline: on a shared machine the speed of a
+   * core drifts within seconds, and both sides of a ratio then see the same
+   * drift.
+   */
+  async loadAlternating(request: LoadRequest, baselineUrl: string): Promise<Measured> {
+    if (this.options.warmup > 0) await this.loader.run(request, this.settings(this.options.warmup));
+    const rounds: LoadResult[] = [];
+    const baselineRounds: LoadResult[] = [];
+    for (const seconds of roundSeconds(this.options.duration)) {
+      baselineRounds.push(await this.loader.run({ method: 'GET', url: baselineUrl }, this.settings(seconds)));
+      rounds.push(await this.loader.run(request, this.settings(seconds)));
     }
+    return { result: combineRounds(rounds), baseline: combineRounds(baselineRounds) };
+  }
+
+  private settings(seconds: number) {
+    return { connections: this.options.connections, cpus: this.cpu.load, seconds };
+  }
+
+  /** The baseline alone for a whole window: the ceiling's own figures, shown at the top of the table. */
+  async measureBaseline(url: string, label: string): Promise<void> {
+    log(`measuring ${label}…`);
+    const request = { method: 'GET', url } as const;
+    if (this.options.warmup > 0) await this.loader.run(request, this.settings(this.options.warmup));
+    this.rows.push({ name: 'baseline', title: label, result: await this.loader.run(request, this.settings(this.options.duration)) });
   }
 
   /** Probes the route once, then loads it; a missing route or an unexpected answer becomes an "n/a" row. */
-  async measure(scenario: Scenario): Promise<LoadResult | undefined> {
+  async measure(scenario: Scenario, baselineUrl: string): Promise<Measured | undefined> {
     if (!this.wants(scenario.name)) return undefined;
     const target = scenario.target === undefined ? '—' : `≥ ${scenario.target.minRatio * 100}%${scenario.target.stretch ? ` (stretch ${scenario.target.stretch * 100}%)` : ''}`;
     if (scenario.unavailable !== undefined) {
@@ -198,7 +211,7 @@ class BenchRun {
       return undefined;
     }
     log(`measuring ${scenario.name}…`);
-    const result = await this.load(scenario.request);
+    const { result, baseline } = await this.loadAlternating(scenario.request, baselineUrl);
     if (result.requests === 0) {
       this.rows.push({
         name: scenario.name,
@@ -211,15 +224,19 @@ class BenchRun {
       return undefined;
     }
     const failures = result.badResponses + result.socketErrors;
+    const ratio = result.requestsPerSecond / baseline.requestsPerSecond;
     this.rows.push({
       name: scenario.name,
       title: scenario.title,
       result,
+      baseline,
+      ratio,
       target,
       minRatio: scenario.target?.minRatio,
+      pass: scenario.target === undefined ? undefined : ratio >= scenario.target.minRatio,
       note: failures > 0 ? `${result.badResponses} unexpected statuses, ${result.socketErrors} socket errors of ${result.requests}` : undefined,
     });
-    return result;
+    return { result, baseline };
   }
 }
 
@@ -266,79 +283,87 @@ async function main(): Promise<number> {
   const stopAll = async () => {
     await Promise.all(servers.splice(0).map((server) => server.stop()));
   };
+  let baseline: ServerProcess | undefined;
   let peakRss: number | undefined;
   let bodyBytes = DEFAULT_BODY_BYTES;
-  // Default list p50 by event count: as served (remembered answers) and computed on every request.
-  const p50: Record<ListMode, Record<number, number>> = { remembered: {}, computed: {} };
+  let sized = false;
+  // The default list by event count, as served (remembered answers) and computed on every request.
+  const lists: Record<ListMode, Record<number, Measured>> = { remembered: {}, computed: {} };
   try {
     await run.withStore(async (store) => {
       await addUser(store.db, store.translateError, { username: 'admin', password: adminPassword, role: 'administrator' });
     });
     const bearer = (JSON.parse(runCli(['tokens', 'create', '--username', 'admin', '--name', 'bench', '--json'], env)) as { token: string }).token;
 
-    // 1. The default list at the small size, for the p50 scaling figure.
+    // 1. The baseline, answering a body the size of a single-event response; it runs until the end, as every
+    //    scenario is measured in rounds alternating with it.
     let events = await run.seedEventsUpTo(options.small, 0);
+    const sizing = await run.startAlmanac();
+    servers.push(sizing);
+    const single = await probeRequest({ method: 'GET', url: `${sizing.url}/calendar/events/v1/events/${(await run.withStore(loadFixtures)).eventId}` });
+    await stopAll();
+    sized = single.status === 200;
+    if (sized) bodyBytes = Buffer.byteLength(single.text);
+    baseline = await run.startBaseline(bodyBytes);
+    const baselineUrl = `${baseline.url}/`;
+
+    // 2. The default list at the small size, for the p50 scaling figure.
     const measureListAt = async (size: number) => {
       for (const mode of LIST_MODES) {
         const server = await run.startAlmanac({ remembering: mode === 'remembered' });
         servers.push(server);
         const label = `default list p50 @ ${size.toLocaleString('en')} events, ${mode}`;
-        const result = await run.measure(listScenario(server.url, `list-${size}-${mode}`, label));
-        if (result !== undefined) p50[mode][size] = result.p50Ms;
+        const measured = await run.measure(listScenario(server.url, `list-${size}-${mode}`, label), baselineUrl);
+        if (measured !== undefined) lists[mode][size] = measured;
         await stopAll();
       }
     };
     await measureListAt(events);
 
-    // 2. Everything at the large size.
+    // 3. Everything at the large size.
     events = await run.seedEventsUpTo(options.large, events);
     const entity = await run.withStore((store) => seedEntities(store, options.entities));
     const fixtures = await run.withStore(loadFixtures);
+    await run.measureBaseline(baselineUrl, `baseline: bare Fastify, ${bodyBytes} B JSON${sized ? '' : ' (default size)'}`);
     const server = await run.startAlmanac();
     servers.push(server);
-    const single = await probeRequest({ method: 'GET', url: `${server.url}/calendar/events/v1/events/${fixtures.eventId}` });
-    const sized = single.status === 200;
-    if (sized) bodyBytes = Buffer.byteLength(single.text);
-    const baseline = await run.startBaseline(bodyBytes);
-    servers.push(baseline);
-    const before = await run.measureBaseline(`${baseline.url}/`, `baseline: bare Fastify, ${bodyBytes} B JSON${sized ? '' : ' (default size)'}`);
-    const list = scenarios(server.url, fixtures, bearer, entity.fixture ?? entity.note ?? 'no entity records');
-    for (const scenario of list) {
-      const result = await run.measure(scenario);
-      if (scenario.name === 'event-list' && result !== undefined) p50.remembered[events] = result.p50Ms;
+    for (const scenario of scenarios(server.url, fixtures, bearer, entity.fixture ?? entity.note ?? 'no entity records')) {
+      const measured = await run.measure(scenario, baselineUrl);
+      if (scenario.name === 'event-list' && measured !== undefined) lists.remembered[events] = measured;
     }
     // The same reads with nothing remembered: what each request costs when it must be computed.
     peakRss = server.peakRss();
-    await server.stop();
+    await stopAll();
     const computing = await run.startAlmanac({ remembering: false });
     servers.push(computing);
     for (const scenario of computedScenarios(computing.url, fixtures)) {
-      const result = await run.measure(scenario);
-      if (scenario.name === 'event-list-computed' && result !== undefined) p50.computed[events] = result.p50Ms;
+      const measured = await run.measure(scenario, baselineUrl);
+      if (scenario.name === 'event-list-computed' && measured !== undefined) lists.computed[events] = measured;
     }
-    const after = await run.measureBaseline(`${baseline.url}/`, 'baseline again (after the scenarios)');
-    // The ratios use the mean of both baseline runs: the machine's noise hits both sides.
-    run.applyBaseline((before.requestsPerSecond + after.requestsPerSecond) / 2);
     await stopAll();
 
-    // 3. Optionally the list at a million events.
+    // 4. Optionally the list at a million events.
     if (options.million) {
       events = await run.seedEventsUpTo(1_000_000, events);
       await measureListAt(events);
     }
 
+    // Each p50 in units of the baseline's p50 in its own rounds: the machine's speed, which can change a
+    // lot in the minutes between the two measurements, cancels out; the plain ratio is in the notes.
     for (const mode of LIST_MODES) {
-      const small = p50[mode][options.small];
-      const largest = Math.max(...Object.keys(p50[mode]).map(Number));
-      const top = p50[mode][largest];
+      const small = lists[mode][options.small];
+      const largest = Math.max(...Object.keys(lists[mode]).map(Number));
+      const top = lists[mode][largest];
       if (small === undefined || top === undefined || largest <= options.small) continue;
-      const ratio = top / small;
+      const relative = (measured: Measured) => measured.result.p50Ms / measured.baseline.p50Ms;
+      const ratio = relative(top) / relative(small);
       run.rows.push({
         name: `list-p50-scaling-${mode}`,
         title: `list p50 ${compact(largest)} ÷ ${compact(options.small)}, ${mode}`,
         value: `${ratio.toFixed(2)}×`,
         target: `≤ ${P50_SCALING_LIMIT}${largest < 1_000_000 ? ' (target is for 1M: --million)' : ''}`,
         pass: ratio <= P50_SCALING_LIMIT,
+        note: `p50 ${top.result.p50Ms.toFixed(2)} ÷ ${small.result.p50Ms.toFixed(2)} ms = ${(top.result.p50Ms / small.result.p50Ms).toFixed(2)}×; baseline p50 in the same rounds ${top.baseline.p50Ms.toFixed(2)} and ${small.baseline.p50Ms.toFixed(2)} ms`,
       });
     }
     if (peakRss !== undefined) {
@@ -352,6 +377,7 @@ async function main(): Promise<number> {
     }
   } finally {
     await stopAll();
+    await baseline?.stop();
     if (options.keep) log(`kept database: ${database.url}`);
     else await database.drop();
   }
@@ -362,7 +388,7 @@ async function main(): Promise<number> {
       '',
       `Almanac benchmark — ${started.toISOString()}`,
       `database: ${database.description}`,
-      `load: ${loader.name}, ${options.connections} connections, ${options.warmup} s warm-up + ${options.duration} s measured per scenario; ${cpu.description}`,
+      `load: ${loader.name}, ${options.connections} connections, ${options.warmup} s warm-up + ${options.duration} s measured per scenario, in rounds of ${roundSeconds(options.duration).join('+')} s alternating with as many of the baseline; ${cpu.description}`,
       `machine: ${cpus()[0]?.model ?? 'unknown CPU'}, load average at start ${load.toFixed(2)}`,
       '',
       table,
@@ -378,7 +404,7 @@ async function main(): Promise<number> {
     options: { ...options, only: options.only === undefined ? undefined : [...options.only] },
     baselineBodyBytes: bodyBytes,
     peakRssBytes: peakRss,
-    listP50Ms: p50,
+    lists,
     rows: run.rows,
   });
   process.stdout.write(`results: ${file}\n`);
