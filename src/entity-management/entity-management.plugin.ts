@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { Store } from '../platform/db/database.ts';
-import { oncePerTurn, readRevision } from '../platform/db/revisions.ts';
+import { revisionOf } from '../platform/db/revisions.ts';
 import { PlatformErrors } from '../platform/errors.ts';
 import { RememberedAnswers } from '../platform/http/remembered-answers.ts';
 import { actionsRoutes } from './actions/actions.routes.ts';
@@ -33,8 +33,9 @@ export async function entityManagementPlugin(app: FastifyInstance, { store, resp
 
   const types = definitions.current.catalog.mappings.map((mapping) => mapping.type);
   for (const type of types) app.addSchema(toTypeSchema(type));
-  // Record reads are the same for every caller allowed to read: remembered per `entities` revision (ADR 9).
-  const answers = new RememberedAnswers(oncePerTurn(() => readRevision(store.db, 'entities')), responseCacheBytes);
+  // Record reads are the same for every caller allowed to read: remembered per `entities` revision (ADR 9),
+  // read with the `auth` revision that authenticated the request.
+  const answers = new RememberedAnswers((request) => revisionOf(store.db, request, 'entities'), responseCacheBytes);
   await app.register(entitiesRoutes, { prefix: '/entity-management', context, answers, segments: types.map((type) => type.segment) });
   await app.register(actionsRoutes, { prefix: '/actions', context });
 

@@ -1,6 +1,7 @@
 import fp from 'fastify-plugin';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { PlatformErrors } from '../errors.ts';
+import type { RevisionsHolder } from '../db/revisions.ts';
 import type { AuthUser, Authenticator } from './authenticate.ts';
 import { can, CAPABILITIES, type Capability } from './capabilities.ts';
 
@@ -14,7 +15,7 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     access?: Access;
   }
-  interface FastifyRequest {
+  interface FastifyRequest extends RevisionsHolder {
     /** The authenticated caller, `null` when anonymous. */
     user: AuthUser | null;
   }
@@ -38,6 +39,7 @@ function isAccess(value: unknown): value is Access {
 export const accessPlugin = fp<AccessOptions>(
   async (app: FastifyInstance, { authenticator, publicPrefixes }) => {
     app.decorateRequest('user', null);
+    app.decorateRequest('revisions', null);
 
     app.addHook('onRoute', (route) => {
       if (publicPrefixes.some((prefix) => route.url.startsWith(prefix))) return;
@@ -51,7 +53,7 @@ export const accessPlugin = fp<AccessOptions>(
     app.addHook('onRequest', (request, _reply, done) => {
       const header = request.headers.authorization;
       if (header === undefined || header === '') return done();
-      authenticator.authenticate(header, request.ip).then((user) => {
+      authenticator.authenticate(request, header, request.ip).then((user) => {
         request.user = user;
         done();
       }, done);

@@ -1,6 +1,6 @@
 import { hash } from 'node:crypto';
 import type { Kysely } from 'kysely';
-import { oncePerTurn, readRevision } from '../db/revisions.ts';
+import { revisionOf, type RevisionsHolder } from '../db/revisions.ts';
 import type { Database } from '../db/schema.ts';
 import { PlatformErrors } from '../errors.ts';
 import { isRole, type Role } from './capabilities.ts';
@@ -55,7 +55,6 @@ type TokenOwner = NonNullable<Awaited<ReturnType<typeof findActiveTokenOwner>>>;
 const MAX_REMEMBERED_TOKENS = 10_000;
 
 export class Authenticator {
-  private readonly authRevision: () => Promise<number>;
   /** Live tokens' owners by token hash, as of one `auth` revision (bumped by the database on every user or token write). */
   private owners: { revision: number; byHash: Map<string, TokenOwner> } = { revision: -1, byHash: new Map() };
   /** When this process last recorded each token's use (`last_used_at`, at most once a minute). */
@@ -64,17 +63,18 @@ export class Authenticator {
   constructor(
     private readonly db: Kysely<Database>,
     private readonly throttle: FailureThrottle,
-  ) {
-    this.authRevision = oncePerTurn(() => readRevision(db, 'auth'));
-  }
+  ) {}
 
-  /** Resolves the caller of a request; `undefined` header means anonymous. Bad credentials throw. */
-  async authenticate(header: string | undefined, address: string): Promise<AuthUser | null> {
+  /**
+   * Resolves the caller of `request`; `undefined` header means anonymous.
+   * Bad credentials throw.
+   */
+  async authenticate(request: RevisionsHolder, header: string | undefined, address: string): Promise<AuthUser | null> {
     if (header === undefined || header === '') return null;
     const credentials = parseAuthorization(header);
     return credentials.kind === 'basic'
       ? this.verifyPassword(credentials.username, credentials.password, address)
-      : this.verifyToken(credentials.token, address);
+      : this.verifyToken(request, credentials.token, address);
   }
 
   /** Username + password check with lockout; used by Basic auth and WS-Security PasswordText. */
@@ -95,9 +95,9 @@ export class Authenticator {
    * guessing, and a 256-bit token is not guessed. A wrong one counts against
    * the address (tokens have no username), and a locked-out address is told so.
    */
-  private async verifyToken(token: string, address: string): Promise<AuthUser> {
+  private async verifyToken(request: RevisionsHolder, token: string, address: string): Promise<AuthUser> {
     const hash = hashToken(token);
-    const owner = await this.tokenOwner(hash);
+    const owner = await this.tokenOwner(request, hash);
     if (owner === undefined || !isRole(owner.role)) {
       await this.throttle.assertAllowed('', address);
       await this.throttle.recordFailure('', address);
@@ -121,8 +121,8 @@ export class Authenticator {
    * it, so the next request sees the change. Unknown tokens are never
    * remembered (guesses must not fill the memory).
    */
-  private async tokenOwner(hash: string): Promise<TokenOwner | undefined> {
-    const revision = await this.authRevision();
+  private async tokenOwner(request: RevisionsHolder, hash: string): Promise<TokenOwner | undefined> {
+    const revision = await revisionOf(this.db, request, 'auth');
     if (revision !== this.owners.revision) this.owners = { revision, byHash: new Map() };
     const owners = this.owners;
     const known = owners.byHash.get(hash);

@@ -12,6 +12,41 @@ export async function readRevision(db: Db, name: RevisionName): Promise<number> 
   return Number(rows[0]?.value);
 }
 
+type Revisions = ReadonlyMap<string, number>;
+
+async function readRevisions(db: Db): Promise<Revisions> {
+  const { rows } = await sql<{ name: string; value: number | string }>`select name, value from revisions`.execute(db);
+  return new Map(rows.map((row) => [row.name, Number(row.value)]));
+}
+
+/** A request, which keeps the revisions read for it (the platform decorates every request with the slot). */
+export interface RevisionsHolder {
+  revisions: Promise<Revisions> | null;
+}
+
+const revisionsOfTurn = new WeakMap<Db, () => Promise<Revisions>>();
+
+/**
+ * A revision as of `request`, for requests that only read: every revision
+ * is read once for the request, when it first asks (it has arrived by
+ * then), by a statement shared with every request asking in the same turn
+ * of the event loop (`oncePerTurn`). An authenticated entity read needs
+ * `auth` in its hook and `entities` in its handler, a turn or more later:
+ * one round trip serves both.
+ */
+export async function revisionOf(db: Db, request: RevisionsHolder, name: RevisionName): Promise<number> {
+  if (request.revisions === null) {
+    let ofTurn = revisionsOfTurn.get(db);
+    if (ofTurn === undefined) {
+      ofTurn = oncePerTurn(() => readRevisions(db));
+      revisionsOfTurn.set(db, ofTurn);
+    }
+    request.revisions = ofTurn();
+  }
+  // NaN, never equal to itself, would remember nothing; the migrations create every row.
+  return (await request.revisions).get(name) ?? Number.NaN;
+}
+
 /**
  * `read`, shared by every call made in one turn of the event loop: for
  * what requests look up as they arrive (a revision, a version). That is as

@@ -1,4 +1,4 @@
-import type { FastifyReply } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 
 /** What a route answers besides its status (always 200 here): the body, and headers of its own. */
 export interface Answer {
@@ -68,8 +68,8 @@ export class RememberedAnswers {
   private generation: Generation;
 
   constructor(
-    /** The current version: compared with `!==`, so the same value (or object) for as long as it holds. */
-    private readonly currentVersion: () => Promise<unknown>,
+    /** The version current for a request: compared with `!==`, so the same value (or object) for as long as it holds. */
+    private readonly currentVersion: (request: FastifyRequest) => Promise<unknown>,
     /** 0 remembers nothing. */
     private readonly maxBytes: number,
   ) {
@@ -89,7 +89,7 @@ export class RememberedAnswers {
       const { payload, headers } = await produce();
       return reply.headers(headers ?? {}).send(payload);
     }
-    const generation = await this.currentGeneration();
+    const generation = await this.currentGeneration(reply.request);
     const remembered = generation.entries.get(key) ?? (await generation.produceOnce(key, async () => {
       const { payload, headers = {} } = await produce();
       return { body: toBuffer(reply.serialize(payload)), headers };
@@ -97,8 +97,8 @@ export class RememberedAnswers {
     return reply.headers(remembered.headers).type(JSON_TYPE).send(remembered.body);
   }
 
-  private async currentGeneration(): Promise<Generation> {
-    const version = await this.currentVersion();
+  private async currentGeneration(request: FastifyRequest): Promise<Generation> {
+    const version = await this.currentVersion(request);
     if (version !== this.version) {
       this.version = version;
       this.generation = new Generation(this.maxBytes);

@@ -1,0 +1,46 @@
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import { addUser } from '../../src/platform/auth/users.service.ts';
+import { createDb, migrateToLatest, type Store } from '../../src/platform/db/database.ts';
+import { readRevision, revisionOf, type RevisionsHolder } from '../../src/platform/db/revisions.ts';
+import { countingStatements } from '../helpers/statements.ts';
+import { freshDatabase } from '../helpers/server.ts';
+
+let store: Store;
+let drop: () => Promise<void>;
+before(async () => {
+  const database = await freshDatabase();
+  drop = database.drop;
+  store = createDb(database.url);
+  await migrateToLatest(store.db);
+});
+after(async () => {
+  await store.close();
+  await drop();
+});
+
+const request = (): RevisionsHolder => ({ revisions: null });
+const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
+
+test('a request keeps the revisions first read for it; requests asking in one turn share one statement', async () => {
+  const counting = countingStatements(store.db);
+  const first = request();
+  const second = request();
+  const [auth, alsoAuth] = await Promise.all([revisionOf(counting.db, first, 'auth'), revisionOf(counting.db, second, 'auth')]);
+  assert.equal(auth, await readRevision(store.db, 'auth'));
+  assert.equal(alsoAuth, auth);
+  await nextTurn();
+  // A later turn, for the same request: its `entities` comes from the same read, no statement.
+  assert.equal(await revisionOf(counting.db, first, 'entities'), await readRevision(store.db, 'entities'));
+  assert.equal(counting.count(), 1);
+});
+
+test('a request that first asks after a write sees it; one that asked before keeps what it read', async () => {
+  const early = request();
+  const before = await revisionOf(store.db, early, 'auth');
+  await nextTurn();
+  await addUser(store.db, store.translateError, { username: 'revision-probe', password: 'probe-password-1', role: 'subscriber' });
+  const late = request();
+  assert.ok((await revisionOf(store.db, late, 'auth')) > before, 'the write is seen');
+  assert.equal(await revisionOf(store.db, early, 'auth'), before);
+});
