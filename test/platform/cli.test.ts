@@ -41,15 +41,21 @@ describe('configuration errors', () => {
   }
 });
 
-describe('CLI users and tokens', () => {
-  let env: Record<string, string>;
-  let drop: () => Promise<void>;
+/** The environment of CLI runs against a fresh database, made before the block's tests and dropped after them. */
+function freshDatabaseEnv(): Record<string, string> {
+  const env: Record<string, string> = {};
+  let drop = async (): Promise<void> => undefined;
   before(async () => {
     const database = await freshDatabase();
-    env = { DATABASE_URL: database.url };
+    env.DATABASE_URL = database.url;
     drop = database.drop;
   });
   after(async () => drop());
+  return env;
+}
+
+describe('CLI users and tokens', () => {
+  const env = freshDatabaseEnv();
 
   it('adds, lists, changes and removes users, with script-friendly output', () => {
     const added = almanac(['users', 'add', '--username', 'ed', '--password', 'editor-password', '--role', 'editor'], env);
@@ -105,14 +111,7 @@ describe('CLI users and tokens', () => {
 });
 
 describe('seed', () => {
-  let env: Record<string, string>;
-  let drop: () => Promise<void>;
-  before(async () => {
-    const database = await freshDatabase();
-    env = { DATABASE_URL: database.url };
-    drop = database.drop;
-  });
-  after(async () => drop());
+  const env = freshDatabaseEnv();
 
   it('generates customers up to --entities in all, adding only what is missing on a second run', async () => {
     const first = almanac(['seed', '--demo', '--entities', '2500'], env);
