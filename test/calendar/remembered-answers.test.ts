@@ -58,7 +58,7 @@ describe('remembered anonymous calendar answers', () => {
       const list = await server.request(`${EVENTS}?per_page=1`);
       assert.equal(list.body.events.length, 1);
       assert.equal(list.headers.get('x-tec-total'), String(list.body.total));
-      assert.equal(list.headers.get('x-tec-totalpages'), String(list.body.total));
+      assert.equal(list.headers.get('x-tec-totalpages'), String(list.body.total_pages));
       assert.equal((await server.request(`${EVENTS}?per_page=2`)).body.events.length, 2);
     }
   });
@@ -152,11 +152,11 @@ describe('remembered answers switched off (RESPONSE_CACHE_MB=0)', () => {
 describe('ByteBoundedMap', () => {
   const entry = (bytes: number) => ({ body: Buffer.alloc(bytes) });
 
-  it('keeps entries up to its size, dropping the oldest first', () => {
+  it('keeps entries up to its size, keys included, dropping the oldest first', () => {
     const map = new ByteBoundedMap(10);
-    map.set('a', entry(4));
-    map.set('b', entry(4));
-    map.set('c', entry(4));
+    map.set('a', entry(3));
+    map.set('b', entry(3));
+    map.set('c', entry(3));
     assert.equal(map.get('a'), undefined);
     assert.ok(map.get('b') && map.get('c'));
     assert.equal(map.size, 2);
@@ -164,13 +164,23 @@ describe('ByteBoundedMap', () => {
 
   it('counts a replaced entry once, and refuses an entry larger than the whole budget', () => {
     const map = new ByteBoundedMap(10);
-    map.set('a', entry(6));
-    map.set('a', entry(6));
-    map.set('b', entry(4));
+    map.set('a', entry(5));
+    map.set('a', entry(5));
+    map.set('b', entry(3));
     assert.equal(map.size, 2);
-    map.set('huge', entry(11));
+    map.set('huge', entry(7));
     assert.equal(map.get('huge'), undefined);
     assert.equal(map.size, 2);
+  });
+
+  it('counts long keys against the budget (a key is the caller\'s to choose)', () => {
+    const map = new ByteBoundedMap(100);
+    map.set('small', entry(10));
+    map.set(`junk=${'x'.repeat(80)}`, entry(1));
+    assert.equal(map.get('small'), undefined, 'the long key pushed the other entry out');
+    assert.equal(map.size, 1);
+    map.set('y'.repeat(101), entry(0));
+    assert.equal(map.size, 1, 'a key longer than the budget is never kept');
   });
 });
 

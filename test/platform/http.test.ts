@@ -44,6 +44,17 @@ describe('HTTP platform', () => {
     assert.equal(other.headers.get('access-control-allow-origin'), null);
   });
 
+  it('answers a CORS preflight with the security headers too', async () => {
+    const preflight = await server.request('/calendar/events/v1/events', {
+      method: 'OPTIONS',
+      headers: { origin: 'https://app.example', 'access-control-request-method': 'POST' },
+    });
+    assert.equal(preflight.status, 204);
+    assert.equal(preflight.headers.get('access-control-allow-origin'), 'https://app.example');
+    assert.equal(preflight.headers.get('x-content-type-options'), 'nosniff');
+    assert.equal(preflight.headers.get('x-frame-options'), 'SAMEORIGIN');
+  });
+
   for (const path of ['/nope', '/calendar/events/v1/nope', '/calendar/events/v1/events/foo', '/calendar/events/v1/doc/extra']) {
     it(`answers an unknown path (${path}) with 404 rest_no_route`, async () => {
       const response = await server.request(path);

@@ -57,7 +57,10 @@ export async function revisionOf(db: Db, request: RevisionsHolder, name: Revisio
  * turn, after a new read. (libuv polls again within a turn only when 1024
  * sockets were ready at once.) Under load this is one read per turn instead
  * of one per request. Code that writes and then reads in one turn must not
- * use it: it could get what was read before its own write.
+ * use it: it could get what was read before its own write. Nor code run
+ * by a timer (before the poll) or by `setImmediate` (its read would be
+ * shared into the next turn's poll): either could share its read with
+ * requests that arrived after it began.
  */
 export function oncePerTurn<T>(read: () => Promise<T>): () => Promise<T> {
   let pending: Promise<T> | undefined;

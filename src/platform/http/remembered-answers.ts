@@ -13,12 +13,18 @@ interface Remembered {
 
 const JSON_TYPE = 'application/json; charset=utf-8';
 
+const sizeOf = (key: string, value: { readonly body: Buffer }) => Buffer.byteLength(key) + value.body.length;
+
 function toBuffer(serialized: string | ArrayBuffer | Buffer): Buffer {
   if (typeof serialized === 'string') return Buffer.from(serialized);
   return Buffer.isBuffer(serialized) ? serialized : Buffer.from(serialized);
 }
 
-/** Entries up to a total size in bytes; the oldest go first when a new one does not fit. */
+/**
+ * Entries up to a total size in bytes, keys included (a key can be as long as
+ * a URL, and is the caller's to choose); the oldest go first when a new one
+ * does not fit.
+ */
 export class ByteBoundedMap<V extends { readonly body: Buffer }> {
   private readonly entries = new Map<string, V>();
   private bytes = 0;
@@ -30,10 +36,10 @@ export class ByteBoundedMap<V extends { readonly body: Buffer }> {
   }
 
   set(key: string, value: V): void {
-    if (value.body.length > this.maxBytes) return;
+    if (sizeOf(key, value) > this.maxBytes) return;
     this.delete(key);
     this.entries.set(key, value);
-    this.bytes += value.body.length;
+    this.bytes += sizeOf(key, value);
     for (const oldest of this.entries.keys()) {
       if (this.bytes <= this.maxBytes) break;
       this.delete(oldest);
@@ -48,7 +54,7 @@ export class ByteBoundedMap<V extends { readonly body: Buffer }> {
     const entry = this.entries.get(key);
     if (entry === undefined) return;
     this.entries.delete(key);
-    this.bytes -= entry.body.length;
+    this.bytes -= sizeOf(key, entry);
   }
 }
 

@@ -38,6 +38,12 @@ function helmetHeaders(): Readonly<Record<string, string>> {
 /** Security headers suitable for an API, CORS per `CORS_ORIGINS`, and the request id on every response. */
 export const securityPlugin = fp<{ corsOrigins: readonly string[] }>(
   async (app: FastifyInstance, { corsOrigins }) => {
+    // Before CORS, which answers preflight requests in its own hook.
+    const securityHeaders = helmetHeaders();
+    app.addHook('onRequest', (_request, reply, done) => {
+      void reply.headers(securityHeaders);
+      done();
+    });
     const anyOrigin = corsOrigins.includes('*');
     await app.register(cors, {
       origin: anyOrigin ? '*' : corsOrigins.length === 0 ? false : [...corsOrigins],
@@ -48,11 +54,6 @@ export const securityPlugin = fp<{ corsOrigins: readonly string[] }>(
       maxAge: 600,
     });
 
-    const securityHeaders = helmetHeaders();
-    app.addHook('onRequest', (_request, reply, done) => {
-      void reply.headers(securityHeaders);
-      done();
-    });
     app.addHook('onSend', (request, reply, payload, done) => {
       void reply.header('x-request-id', request.id);
       if (!reply.hasHeader('content-security-policy')) void reply.header('content-security-policy', API_CSP);

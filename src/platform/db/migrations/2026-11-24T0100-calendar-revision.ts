@@ -22,8 +22,12 @@ export async function up(db: Kysely<any>): Promise<void> {
     await sql`create function bump_calendar_revision() returns trigger language plpgsql as $$
       begin ${BUMP}; return null; end $$`.execute(db);
     for (const table of TABLES) {
-      // Once per statement: a bulk insert bumps once, not once per row.
-      await sql`create trigger ${sql.id(`${table}_calendar_revision`)} after insert or update or delete or truncate
+      // Once per statement: a bulk insert bumps once, not once per row. Before it: the revision row is the
+      // first row every calendar write locks, so calendar writes serialize from their first statement.
+      // Otherwise a write that updates a term's count before the revision (an event's status change)
+      // deadlocks with one that does the reverse (an event, then its links), and at READ COMMITTED each
+      // could miss the other's uncommitted row in the count.
+      await sql`create trigger ${sql.id(`${table}_calendar_revision`)} before insert or update or delete or truncate
         on ${sql.table(table)} for each statement execute function bump_calendar_revision()`.execute(db);
     }
     return;
