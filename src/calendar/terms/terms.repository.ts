@@ -19,11 +19,14 @@ export interface TermRow {
 /**
  * Events of the term `termId` stored as `future` whose date has passed: published too
  * (permissions.ts `effectiveStatus`). Found through the events' (status, date_utc) index,
- * not through the term's links: there are few such events, and many links.
+ * then each one's link looked up by primary key, not through the term's links: there are
+ * few such events, and many links. The link is a scalar subquery, not a join: PostgreSQL
+ * turns a join or an `exists` into a hash join that reads every link of the term (8k at
+ * 100k events: 1.2 ms a term), and runs a scalar subquery per row as written.
  */
 function duePublications(termId: Expression<number>, now: string): RawBuilder<number> {
-  return sql<number>`(select count(*) from events e inner join event_terms et on et.event_id = e.id
-    where e.status = 'future' and e.date_utc <= ${now} and et.term_id = ${termId})`;
+  return sql<number>`(select count(*) from events e where e.status = 'future' and e.date_utc <= ${now}
+    and (select 1 from event_terms et where et.event_id = e.id and et.term_id = ${termId}) is not null)`;
 }
 
 /**
