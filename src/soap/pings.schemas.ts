@@ -1,7 +1,7 @@
 import Type from 'typebox';
 
 export const ListPingsQuerySchema = Type.Object({
-  page: Type.Integer({ minimum: 1, default: 1, description: 'Page number, from 1' }),
+  page: Type.Integer({ minimum: 1, maximum: 1_000_000, default: 1, description: 'Page number, from 1 (at most 1,000,000)' }),
   per_page: Type.Integer({ minimum: 1, maximum: 100, default: 10, description: 'Pings per page (at most 100)' }),
 });
 

@@ -36,9 +36,10 @@ describe('GET /soap/pings', () => {
     assert.deepEqual((await listPings(server, '?per_page=2&page=3')).pings, []);
   });
 
-  it('rejects per_page above 100 and a page below 1, naming the parameter', async () => {
+  it('rejects per_page above 100 and a page below 1 or beyond any offset a database holds, naming the parameter', async () => {
     const admin = await server.admin();
-    for (const [query, param] of [['per_page=101', 'per_page'], ['page=0', 'page'], ['page=two', 'page']] as const) {
+    const cases = [['per_page=101', 'per_page'], ['page=0', 'page'], ['page=two', 'page'], ['page=1000001', 'page'], ['page=1.7976931348623157e%2B308', 'page']] as const;
+    for (const [query, param] of cases) {
       const response = await server.request(`/soap/pings?${query}`, { auth: admin });
       assert.equal(response.status, 400, query);
       assert.equal(response.body.code, 'rest_invalid_param');
