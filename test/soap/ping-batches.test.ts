@@ -62,6 +62,13 @@ describe('group commit of pings', () => {
     const batches = new PingBatches(db);
     await Promise.all(inputs.map((input) => batches.write(ping(input))));
     assert.equal((await listPings(server)).total, before + 1200);
+
+    // One bad row in the second statement of such a batch: the first statement's rows go too.
+    const failed = await Promise.allSettled(
+      inputs.map((input, index) => batches.write(index === 700 ? { ...ping(input), ping_input: null as unknown as string } : ping(input))),
+    );
+    assert.ok(failed.every((result) => result.status === 'rejected'));
+    assert.equal((await listPings(server)).total, before + 1200);
   });
 
   it('fails every ping of a batch that could not be committed, and stores none of them', async () => {
