@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../platform/db/schema.ts';
 import { utcStamp } from './permissions.ts';
-import { oncePerTurn, readRevision } from '../../platform/db/revisions.ts';
+import { oncePerTurn, readRevision, revisionOfTurn } from '../../platform/db/revisions.ts';
 import { findNextPublication } from './publications.repository.ts';
 
 type Db = Kysely<Database>;
@@ -38,11 +38,15 @@ class Versions {
   readonly currentInTurn: () => Promise<CalendarVersion>;
 
   constructor(db: Db) {
-    this.currentInTurn = oncePerTurn(() => this.current(db, new Date()));
+    // The revision comes from the turn's read of every revision, shared with the other surfaces.
+    this.currentInTurn = oncePerTurn(async () => this.at(db, await revisionOfTurn(db, 'calendar'), new Date()));
   }
 
   async current(db: Db, now: Date): Promise<CalendarVersion> {
-    const revision = await readRevision(db, 'calendar');
+    return this.at(db, await readRevision(db, 'calendar'), now);
+  }
+
+  private async at(db: Db, revision: number, now: Date): Promise<CalendarVersion> {
     const stamp = utcStamp(now);
     if (this.known !== undefined && holdsAt(this.known, revision, stamp)) return this.known;
     const version: CalendarVersion = { revision, from: stamp, until: await findNextPublication(db, stamp) };

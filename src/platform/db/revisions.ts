@@ -14,9 +14,30 @@ export async function readRevision(db: Db, name: RevisionName): Promise<number> 
 
 type Revisions = ReadonlyMap<string, number>;
 
-async function readRevisions(db: Db): Promise<Revisions> {
-  const { rows } = await sql<{ name: string; value: number | string }>`select name, value from revisions`.execute(db);
-  return new Map(rows.map((row) => [row.name, Number(row.value)]));
+// Read for every turn of the event loop that serves requests: a constant statement, not rebuilt each time.
+const READ_REVISIONS = sql<{ name: string; value: number | string }>`select name, value from revisions`;
+
+const turnReads = new WeakMap<Db, () => Promise<Revisions>>();
+
+/** Every revision, read by one statement per turn of the event loop and handle, for all who ask (`oncePerTurn`). */
+function revisionsOfTurn(db: Db): Promise<Revisions> {
+  let read = turnReads.get(db);
+  if (read === undefined) {
+    read = oncePerTurn(async () => {
+      const { rows } = await READ_REVISIONS.execute(db);
+      return new Map(rows.map((row) => [row.name, Number(row.value)]));
+    });
+    turnReads.set(db, read);
+  }
+  return read();
+}
+
+// NaN, never equal to itself, would remember nothing; the migrations create every row.
+const valueOf = (revisions: Revisions, name: RevisionName) => revisions.get(name) ?? Number.NaN;
+
+/** A revision as of this turn of the event loop, for requests that only read (see `oncePerTurn`). */
+export async function revisionOfTurn(db: Db, name: RevisionName): Promise<number> {
+  return valueOf(await revisionsOfTurn(db), name);
 }
 
 /** A request, which keeps the revisions read for it (the platform decorates every request with the slot). */
@@ -24,27 +45,16 @@ export interface RevisionsHolder {
   revisions: Promise<Revisions> | null;
 }
 
-const revisionsOfTurn = new WeakMap<Db, () => Promise<Revisions>>();
-
 /**
  * A revision as of `request`, for requests that only read: every revision
  * is read once for the request, when it first asks (it has arrived by
- * then), by a statement shared with every request asking in the same turn
- * of the event loop (`oncePerTurn`). An authenticated entity read needs
+ * then), by the statement of that turn. An authenticated entity read needs
  * `auth` in its hook and `entities` in its handler, a turn or more later:
  * one round trip serves both.
  */
 export async function revisionOf(db: Db, request: RevisionsHolder, name: RevisionName): Promise<number> {
-  if (request.revisions === null) {
-    let ofTurn = revisionsOfTurn.get(db);
-    if (ofTurn === undefined) {
-      ofTurn = oncePerTurn(() => readRevisions(db));
-      revisionsOfTurn.set(db, ofTurn);
-    }
-    request.revisions = ofTurn();
-  }
-  // NaN, never equal to itself, would remember nothing; the migrations create every row.
-  return (await request.revisions).get(name) ?? Number.NaN;
+  request.revisions ??= revisionsOfTurn(db);
+  return valueOf(await request.revisions, name);
 }
 
 /**
