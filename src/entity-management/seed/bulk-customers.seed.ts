@@ -3,7 +3,7 @@ import { sqlBackend } from '../provider/sql/sql-provider.ts';
 import { seedDefinitions } from './definitions.seed.ts';
 
 /** Internal code of the customers entity type (definitions.seed.ts). */
-export const CUSTOMERS = 'CNCLI';
+const CUSTOMERS = 'CNCLI';
 const PER_TRANSACTION = 2_000;
 const CITIES = [
   'Brescia', 'Milano', 'Bergamo', 'Verona', 'Torino', 'Bologna', 'Firenze', 'Roma', 'Napoli', 'Padova', 'Genova', 'Bari',
