@@ -12,7 +12,7 @@ import { Authenticator } from './platform/auth/authenticate.ts';
 import { FailureThrottle } from './platform/auth/throttle.ts';
 import type { Store } from './platform/db/database.ts';
 import { PlatformErrors } from './platform/errors.ts';
-import { lazyChildLogger } from './platform/logger.ts';
+import { lazyChildLogger, RequestLogController } from './platform/logger.ts';
 import { healthRoutes } from './platform/http/health.routes.ts';
 import { indexRoutes } from './platform/http/index.routes.ts';
 import { finiteNumbersPlugin } from './platform/http/finite-numbers.ts';
@@ -40,6 +40,7 @@ export async function buildApp({ config, store, logger }: AppDependencies): Prom
     loggerInstance: logger as FastifyBaseLogger,
     genReqId: requestIdOf,
     childLoggerFactory: lazyChildLogger as never,
+    logController: new RequestLogController(),
     requestIdHeader: false,
     trustProxy: config.trustProxy,
     bodyLimit: BODY_LIMIT_BYTES,

@@ -1,4 +1,5 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
+import { withHookFirst } from '../platform/http/route-hooks.ts';
 import type { Config } from '../config/config.ts';
 import type { Store } from '../platform/db/database.ts';
 import { PlatformErrors } from '../platform/errors.ts';
@@ -31,19 +32,25 @@ export async function calendarPlugin(app: FastifyInstance, { config, store }: Ca
   app.setErrorHandler(sendWpError);
   app.setNotFoundHandler(async (request, reply) => sendWpError(PlatformErrors.noRoute(), request, reply));
 
-  // WordPress reads write arguments from the query string too; the body wins.
-  app.addHook('preValidation', (request, _reply, done) => {
-    const query = request.query as Record<string, unknown> | undefined;
-    if (request.method === 'GET' || request.method === 'HEAD' || query === undefined || Object.keys(query).length === 0) return done();
-    const body = request.body;
-    if (body === undefined || body === null) request.body = { ...query };
-    else if (typeof body === 'object' && !Array.isArray(body)) request.body = { ...query, ...body };
+  // Responses carry the language asked for: by the query string as the request arrives, by the body once parsed.
+  app.addHook('onRequest', (request, reply, done) => {
+    void reply.header('content-language', languageOf(request, config));
     done();
   });
-
-  app.addHook('onSend', (request, reply, payload, done) => {
+  const readsBody = (method: string | string[]) => [method].flat().some((name) => name !== 'GET' && name !== 'HEAD');
+  // WordPress reads write arguments from the query string too; the body wins.
+  const mergeQueryIntoBody = (request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction) => {
+    const query = request.query as Record<string, unknown> | undefined;
+    const body = request.body;
+    if (query !== undefined && Object.keys(query).length > 0) {
+      if (body === undefined || body === null) request.body = { ...query };
+      else if (typeof body === 'object' && !Array.isArray(body)) request.body = { ...query, ...body };
+    }
     void reply.header('content-language', languageOf(request, config));
-    done(null, payload);
+    done();
+  };
+  app.addHook('onRoute', (route) => {
+    if (readsBody(route.method)) route.preValidation = withHookFirst(mergeQueryIntoBody, route.preValidation);
   });
 
   await app.register(discoveryRoutes, { namespace: NAMESPACE, namespaceUrl, baseUrl: config.baseUrl, routePrefix: prefix, registry });

@@ -1,3 +1,4 @@
+import { LogController, type FastifyBaseLogger, type FastifyReply, type FastifyRequest } from 'fastify';
 import pino, { type Bindings, type ChildLoggerOptions, type DestinationStream, type Level, type LevelWithSilent, type Logger } from 'pino';
 import type { LogLevel } from '../config/config.ts';
 import { redactUrl } from './http/redact.ts';
@@ -51,7 +52,7 @@ class LazyChildLogger {
   }
 
   private log(level: Level, args: unknown[]): void {
-    if (this.made !== undefined || this.parent.isLevelEnabled(level)) (this.logger()[level] as LogMethod)(...args);
+    if (this.isLevelEnabled(level)) (this.logger()[level] as LogMethod)(...args);
   }
 
   fatal(...args: unknown[]): void {
@@ -74,6 +75,10 @@ class LazyChildLogger {
   }
   silent(): void {}
 
+  isLevelEnabled(level: Level): boolean {
+    return (this.made ?? this.parent).isLevelEnabled(level);
+  }
+
   get level(): LevelWithSilent | string {
     return this.made?.level ?? this.parent.level;
   }
@@ -93,3 +98,22 @@ export function lazyChildLogger(parent: Logger, bindings: Bindings, options: Chi
   if (options.level !== undefined) return parent.child(bindings, options);
   return new LazyChildLogger(parent, bindings, options) as unknown as Logger;
 }
+
+/**
+ * Fastify's per-request log lines (`incoming request`, `request completed`)
+ * are `info`: when the request's logger has `info` off they are not even
+ * assembled (objects, a timing and calls on every request). A request that
+ * ends in an error is still logged, at `error`.
+ */
+export class RequestLogController extends LogController {
+  override incomingRequest(request: FastifyRequest, reply: FastifyReply): void {
+    if (infoEnabled(request.log)) super.incomingRequest(request, reply);
+  }
+
+  override requestCompleted(error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply): void {
+    if (error || infoEnabled(reply.log)) super.requestCompleted(error, request, reply);
+  }
+}
+
+// Request loggers are pino's or LazyChildLogger, which both have it; Fastify's type omits it.
+const infoEnabled = (logger: FastifyBaseLogger) => (logger as unknown as Pick<Logger, 'isLevelEnabled'>).isLevelEnabled('info');

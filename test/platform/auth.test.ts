@@ -27,6 +27,13 @@ describe('authentication', () => {
     const admin = await server.admin();
     const response = await server.request('/', { auth: admin.bearer });
     assert.equal(response.status, 200);
+    assert.equal(response.headers.get('cache-control'), 'no-store');
+  });
+
+  it('leaves answers to anonymous callers cacheable (no no-store)', async () => {
+    const response = await server.request('/');
+    assert.equal(response.status, 200);
+    assert.equal(response.headers.get('cache-control'), null);
   });
 
   for (const [name, header] of [

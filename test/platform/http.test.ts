@@ -147,5 +147,21 @@ describe('discovery and OpenAPI documents', () => {
     const ui = await server.request('/docs/');
     assert.equal(ui.status, 200);
     assert.match(ui.text, /swagger/i);
+    // The UI's page keeps a policy of its own (scripts and styles of the UI), not the API's `default-src 'none'`.
+    assert.match(ui.headers.get('content-security-policy') ?? '', /script-src 'self'/);
+  });
+
+  it('without CORS_ORIGINS, adds no CORS headers and answers a preflight as an unknown route', async () => {
+    const read = await server.request('/calendar/events/v1', { headers: { origin: 'https://app.example' } });
+    assert.equal(read.status, 200);
+    assert.equal(read.headers.get('access-control-allow-origin'), null);
+    const preflight = await server.request('/calendar/events/v1/events', {
+      method: 'OPTIONS',
+      headers: { origin: 'https://app.example', 'access-control-request-method': 'POST' },
+    });
+    assert.equal(preflight.status, 404);
+    assert.equal(preflight.body.code, 'rest_no_route');
+    assert.equal(preflight.headers.get('access-control-allow-origin'), null);
+    assert.equal(preflight.headers.get('x-content-type-options'), 'nosniff');
   });
 });

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { Writable } from 'node:stream';
 import { createLogger, lazyChildLogger } from '../../src/platform/logger.ts';
+import { startTestServer } from '../helpers/server.ts';
 
 function capture() {
   const lines: Record<string, unknown>[] = [];
@@ -41,4 +42,27 @@ describe('per-request loggers', () => {
     await new Promise((resolve) => setImmediate(resolve));
     assert.deepEqual(lines.map((line) => [line.msg, line.reqId]), [['debug on this route', 'r-2']]);
   });
+});
+
+describe('request log lines', () => {
+  const messagesOf = (logs: readonly string[]) =>
+    logs.flatMap((chunk) => chunk.split('\n').filter(Boolean)).map((line) => JSON.parse(line) as Record<string, unknown>);
+
+  for (const [level, expected] of [
+    ['info', ['incoming request', 'request completed']],
+    ['warn', []],
+  ] as const) {
+    it(`at LOG_LEVEL=${level}: ${expected.length === 0 ? 'none' : expected.join(', ')}`, async () => {
+      const server = await startTestServer({ LOG_LEVEL: level });
+      try {
+        const response = await server.request('/healthz', { headers: { 'x-request-id': `log-${level}` } });
+        assert.equal(response.status, 200);
+        await new Promise((resolve) => setImmediate(resolve));
+        const lines = messagesOf(server.logs).filter((line) => line.reqId === `log-${level}`);
+        assert.deepEqual(lines.map((line) => line.msg), expected);
+      } finally {
+        await server.close();
+      }
+    });
+  }
 });

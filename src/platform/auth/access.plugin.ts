@@ -1,6 +1,7 @@
 import fp from 'fastify-plugin';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import { PlatformErrors } from '../errors.ts';
+import { withHookFirst } from '../http/route-hooks.ts';
 import type { RevisionsHolder } from '../db/revisions.ts';
 import type { AuthUser, Authenticator } from './authenticate.ts';
 import { can, CAPABILITIES, type Capability } from './capabilities.ts';
@@ -41,29 +42,28 @@ export const accessPlugin = fp<AccessOptions>(
     app.decorateRequest('user', null);
     app.decorateRequest('revisions', null);
 
+    // Checked after validation, as the reference checks permissions after arguments; public routes need no check.
     app.addHook('onRoute', (route) => {
       if (publicPrefixes.some((prefix) => route.url.startsWith(prefix))) return;
       const access: unknown = route.config?.access;
       if (!isAccess(access)) {
         throw new Error(`Route ${String(route.method)} ${route.url} declares no access (a capability or 'public')`);
       }
+      if (access === 'public') return;
+      route.preHandler = withHookFirst((request: FastifyRequest, _reply: FastifyReply, done: HookHandlerDoneFunction) => {
+        done(can(request.user?.role ?? null, access) ? undefined : PlatformErrors.forbidden(request.user !== null));
+      }, route.preHandler);
     });
 
-    // Callback-style hooks: an anonymous request or a public route costs no promise.
-    app.addHook('onRequest', (request, _reply, done) => {
+    // Callback-style hook: an anonymous request costs no promise. What an authenticated caller gets is not for caches.
+    app.addHook('onRequest', (request, reply, done) => {
       const header = request.headers.authorization;
       if (header === undefined || header === '') return done();
       authenticator.authenticate(request, header, request.ip).then((user) => {
         request.user = user;
+        void reply.header('cache-control', 'no-store');
         done();
       }, done);
-    });
-
-    // After validation, as the reference checks permissions after arguments.
-    app.addHook('preHandler', (request: FastifyRequest, _reply, done) => {
-      const access = request.routeOptions.config.access;
-      if (access === undefined || access === 'public' || can(request.user?.role ?? null, access)) return done();
-      done(PlatformErrors.forbidden(request.user !== null));
     });
   },
   { name: 'almanac-access' },

@@ -35,30 +35,30 @@ function helmetHeaders(): Readonly<Record<string, string>> {
   return Object.freeze(headers);
 }
 
-/** Security headers suitable for an API, CORS per `CORS_ORIGINS`, and the request id on every response. */
+/**
+ * Security headers suitable for an API and the request id on every response,
+ * set as the request arrives (a route may replace them: the docs UI sets its
+ * own CSP); CORS per `CORS_ORIGINS`. Responses to authenticated requests are
+ * marked `no-store` where the caller is known (access.plugin).
+ */
 export const securityPlugin = fp<{ corsOrigins: readonly string[] }>(
   async (app: FastifyInstance, { corsOrigins }) => {
     // Before CORS, which answers preflight requests in its own hook.
-    const securityHeaders = helmetHeaders();
-    app.addHook('onRequest', (_request, reply, done) => {
-      void reply.headers(securityHeaders);
+    const headers = { ...helmetHeaders(), 'content-security-policy': API_CSP };
+    app.addHook('onRequest', (request, reply, done) => {
+      void reply.headers(headers).header('x-request-id', request.id);
       done();
     });
+    // Without an allowed origin CORS adds nothing, and a preflight is an unknown route like any other OPTIONS.
+    if (corsOrigins.length === 0) return;
     const anyOrigin = corsOrigins.includes('*');
     await app.register(cors, {
-      origin: anyOrigin ? '*' : corsOrigins.length === 0 ? false : [...corsOrigins],
-      credentials: !anyOrigin && corsOrigins.length > 0,
+      origin: anyOrigin ? '*' : [...corsOrigins],
+      credentials: !anyOrigin,
       methods: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'],
       allowedHeaders: ['Authorization', 'Content-Type', 'X-Request-Id', 'SOAPAction'],
       exposedHeaders: EXPOSED_HEADERS,
       maxAge: 600,
-    });
-
-    app.addHook('onSend', (request, reply, payload, done) => {
-      void reply.header('x-request-id', request.id);
-      if (!reply.hasHeader('content-security-policy')) void reply.header('content-security-policy', API_CSP);
-      if (request.user !== null && !reply.hasHeader('cache-control')) void reply.header('cache-control', 'no-store');
-      done(null, payload);
     });
   },
   { name: 'almanac-security' },
