@@ -44,3 +44,14 @@ test('a request that first asks after a write sees it; one that asked before kee
   assert.ok((await revisionOf(store.db, late, 'auth')) > before, 'the write is seen');
   assert.equal(await revisionOf(store.db, early, 'auth'), before);
 });
+
+test("a turn's statement runs once the turn's requests have all asked, not when the first does", async () => {
+  const counting = countingStatements(store.db);
+  const first = revisionOf(counting.db, request(), 'auth');
+  // Requests dispatched later in the same turn ask after many microtasks; on SQLite a statement begun at once would be done by now.
+  for (let hop = 0; hop < 50; hop++) await Promise.resolve();
+  assert.equal(counting.count(), 0);
+  const later = revisionOf(counting.db, request(), 'auth');
+  assert.equal(await later, await first);
+  assert.equal(counting.count(), 1);
+});
