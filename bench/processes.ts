@@ -33,6 +33,18 @@ export function pinned(cpus: string | undefined, command: string, args: readonly
   return cpus === undefined ? [command, [...args]] : ['taskset', ['-c', cpus, command, ...args]];
 }
 
+/**
+ * The node arguments of `npm start` (package.json's `start` script,
+ * `node <flags> bin/almanac.js serve`): the benchmark runs the server exactly
+ * so, V8 flags included.
+ */
+export function npmStartArgs(): string[] {
+  const { scripts } = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { scripts: { start: string } };
+  const [command, ...args] = scripts.start.trim().split(/\s+/);
+  if (command !== 'node' || !args.includes('bin/almanac.js')) throw new Error(`unexpected start script: ${scripts.start}`);
+  return args;
+}
+
 /** A child process serving HTTP; `taskset` execs the command, so the pid is the server's own. */
 export interface ServerProcess {
   readonly url: string;

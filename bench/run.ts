@@ -17,7 +17,7 @@ import { createBenchDatabase, type BenchDatabase } from './database.ts';
 import { seedEntities } from './entities.ts';
 import { loadFixtures } from './fixtures.ts';
 import { chooseLoadGenerator, combineRounds, roundSeconds, type LoadGenerator, type LoadRequest, type LoadResult } from './load.ts';
-import { buildBundle, pinned, planCpus, runCli, startServerProcess, type CpuPlan, type ServerProcess } from './processes.ts';
+import { buildBundle, npmStartArgs, pinned, planCpus, runCli, startServerProcess, type CpuPlan, type ServerProcess } from './processes.ts';
 import { formatTable, writeResults, type Row } from './report.ts';
 import { computedScenarios, listScenario, scenarios, type Scenario } from './scenarios.ts';
 
@@ -148,7 +148,7 @@ class BenchRun {
   /** Almanac as `npm start` runs it; `remembering: false` turns remembered answers off (RESPONSE_CACHE_MB=0). */
   startAlmanac({ remembering = true } = {}): Promise<ServerProcess> {
     const env = remembering ? this.env : { ...this.env, RESPONSE_CACHE_MB: '0' };
-    return startServerProcess('almanac', pinned(this.cpu.server, process.execPath, ['bin/almanac.js', 'serve']), env);
+    return startServerProcess('almanac', pinned(this.cpu.server, process.execPath, npmStartArgs()), env);
   }
 
   startBaseline(bodyBytes: number): Promise<ServerProcess> {
