@@ -19,7 +19,7 @@ import { finiteNumbersPlugin } from './platform/http/finite-numbers.ts';
 import { parseQuerystring } from './platform/http/querystring.ts';
 import { rateLimitPlugin } from './platform/http/rate-limit.plugin.ts';
 import { requestIdOf } from './platform/http/request-id.ts';
-import { securityPlugin } from './platform/http/security.plugin.ts';
+import { markResponse, securityPlugin } from './platform/http/security.plugin.ts';
 import { openApiOptions } from './platform/openapi/openapi.ts';
 import { soapPlugin } from './soap/soap.plugin.ts';
 
@@ -55,7 +55,10 @@ export async function buildApp({ config, store, logger }: AppDependencies): Prom
     http: { headersTimeout: HEADERS_TIMEOUT_MS, requestTimeout: REQUEST_TIMEOUT_MS, connectionsCheckingInterval: 1_000 },
     keepAliveTimeout: 5_000,
     // Router-level refusals (a malformed percent-encoding in the path) get the surface's error shape, not Fastify's.
-    frameworkErrors: (error, request, reply) => sendWpError(error, request, reply),
+    frameworkErrors: (error, request, reply) => {
+      markResponse(request, reply);
+      return sendWpError(error, request, reply);
+    },
     ajv: {
       customOptions: { allErrors: true, coerceTypes: 'array', removeAdditional: true, useDefaults: true },
       plugins: [finiteNumbersPlugin],

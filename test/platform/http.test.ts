@@ -22,10 +22,14 @@ describe('HTTP platform', () => {
     assert.equal(echoed.headers.get('x-request-id'), 'trace-123');
     const minted = await server.request('/healthz', { headers: { 'x-request-id': 'bad id with spaces <>' } });
     assert.match(minted.headers.get('x-request-id') ?? '', /^[0-9a-f-]{36}$/);
+    const refused = await server.request('/calendar/events/v1/events/%E0%A4%A', { headers: { 'x-request-id': 'trace-bad-url' } });
+    assert.equal(refused.status, 400);
+    assert.equal(refused.headers.get('x-request-id'), 'trace-bad-url');
   });
 
   it('sends security headers suitable for an API, on answers and refusals alike', async () => {
-    for (const path of ['/', '/nope']) {
+    // The last is refused by the router (a malformed percent-escape), before any hook runs.
+    for (const path of ['/', '/nope', '/calendar/events/v1/events/%E0%A4%A']) {
       const response = await server.request(path);
       assert.equal(response.headers.get('x-content-type-options'), 'nosniff');
       assert.equal(response.headers.get('content-security-policy'), "default-src 'none'; frame-ancestors 'none'");

@@ -1,6 +1,6 @@
 import cors from '@fastify/cors';
 import fp from 'fastify-plugin';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import helmet from 'helmet';
 
 const EXPOSED_HEADERS = [
@@ -35,6 +35,13 @@ function helmetHeaders(): Readonly<Record<string, string>> {
   return Object.freeze(headers);
 }
 
+const SECURITY_HEADERS = { ...helmetHeaders(), 'content-security-policy': API_CSP };
+
+/** The security headers and the request id, for a response sent without the request's hooks (a router-level refusal). */
+export function markResponse(request: FastifyRequest, reply: FastifyReply): void {
+  void reply.headers(SECURITY_HEADERS).header('x-request-id', request.id);
+}
+
 /**
  * Security headers suitable for an API and the request id on every response,
  * set as the request arrives (a route may replace them: the docs UI sets its
@@ -44,9 +51,8 @@ function helmetHeaders(): Readonly<Record<string, string>> {
 export const securityPlugin = fp<{ corsOrigins: readonly string[] }>(
   async (app: FastifyInstance, { corsOrigins }) => {
     // Before CORS, which answers preflight requests in its own hook.
-    const headers = { ...helmetHeaders(), 'content-security-policy': API_CSP };
     app.addHook('onRequest', (request, reply, done) => {
-      void reply.headers(headers).header('x-request-id', request.id);
+      markResponse(request, reply);
       done();
     });
     // Without an allowed origin CORS adds nothing, and a preflight is an unknown route like any other OPTIONS.
