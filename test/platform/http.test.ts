@@ -100,6 +100,21 @@ describe('HTTP platform', () => {
     assert.equal(response.body.code, 'rest_payload_too_large');
   });
 
+  it('marks calendar responses with their language: refusals too, and a language given in a write body', async () => {
+    for (const path of ['/calendar/events/v1/nope', '/calendar/events/v1/events?per_page=0', '/calendar/events/v1/events?translation_language=it&per_page=0']) {
+      const refused = await server.request(path);
+      assert.ok(refused.status === 400 || refused.status === 404, path);
+      assert.equal(refused.headers.get('content-language'), path.includes('=it') ? 'it' : 'en', path);
+    }
+    const created = await server.request('/calendar/events/v1/organizers', {
+      method: 'POST',
+      auth: await server.admin(),
+      body: { organizer: 'Coro della Valle', translation_language: 'it' },
+    });
+    assert.equal(created.status, 201);
+    assert.equal(created.headers.get('content-language'), 'it');
+  });
+
   it('rejects a bad translation_language on the namespace root with rest_invalid_param naming it', async () => {
     const response = await server.request('/calendar/events/v1?translation_language=de');
     assert.equal(response.status, 400);
