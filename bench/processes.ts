@@ -123,12 +123,18 @@ function readPeakRss(pid: number): number | undefined {
 
 /** Runs a CLI command of the package (`node bin/almanac.js …`) and returns its stdout. */
 export function runCli(args: readonly string[], env: Record<string, string>): string {
-  const result = spawnSync(process.execPath, [path.join(ROOT, 'bin/almanac.js'), ...args], {
-    cwd: ROOT,
-    env: { ...process.env, ...env },
-    encoding: 'utf8',
-  });
-  if (result.status !== 0) throw new Error(`almanac ${args.join(' ')} failed (${result.status}): ${result.stderr}`);
+  return runNode([path.join(ROOT, 'bin/almanac.js'), ...args], env);
+}
+
+/** Runs a TypeScript script of the package (`node --import tsx script …`) on these CPUs and returns its stdout. */
+export function runScript(cpus: string | undefined, script: string, args: readonly string[], env: Record<string, string>): string {
+  return runNode(['--import', 'tsx', script, ...args], env, cpus);
+}
+
+function runNode(args: readonly string[], env: Record<string, string>, cpus?: string): string {
+  const [command, commandArgs] = pinned(cpus, process.execPath, args);
+  const result = spawnSync(command, commandArgs, { cwd: ROOT, env: { ...process.env, ...env }, encoding: 'utf8' });
+  if (result.status !== 0) throw new Error(`${args.join(' ')} failed (${result.status}): ${result.stderr}`);
   return result.stdout;
 }
 

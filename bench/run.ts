@@ -15,9 +15,9 @@ import { addUser } from '../src/platform/auth/users.service.ts';
 import { createDb, migrateToLatest, type Store } from '../src/platform/db/database.ts';
 import { createBenchDatabase, type BenchDatabase } from './database.ts';
 import { seedEntities } from './entities.ts';
-import { loadFixtures } from './fixtures.ts';
+import { loadFixtures, type Fixtures } from './fixtures.ts';
 import { chooseLoadGenerator, combineRounds, roundSeconds, type LoadGenerator, type LoadRequest, type LoadResult } from './load.ts';
-import { buildBundle, npmStartArgs, pinned, planCpus, runCli, startServerProcess, type CpuPlan, type ServerProcess } from './processes.ts';
+import { buildBundle, npmStartArgs, pinned, planCpus, runCli, runScript, startServerProcess, type CpuPlan, type ServerProcess } from './processes.ts';
 import { formatTable, writeResults, type Row } from './report.ts';
 import { computedScenarios, listScenario, scenarios, type Scenario } from './scenarios.ts';
 
@@ -164,11 +164,15 @@ class BenchRun {
    */
   async loadAlternating(request: LoadRequest, baselineUrl: string): Promise<Measured> {
     if (this.options.warmup > 0) await this.loader.run(request, this.settings(this.options.warmup));
+    return this.alternating((seconds) => this.loader.run(request, this.settings(seconds)), baselineUrl);
+  }
+
+  private async alternating(measureRound: (seconds: number) => Promise<LoadResult>, baselineUrl: string): Promise<Measured> {
     const rounds: LoadResult[] = [];
     const baselineRounds: LoadResult[] = [];
     for (const seconds of roundSeconds(this.options.duration)) {
       baselineRounds.push(await this.loader.run({ method: 'GET', url: baselineUrl }, this.settings(seconds)));
-      rounds.push(await this.loader.run(request, this.settings(seconds)));
+      rounds.push(await measureRound(seconds));
     }
     return { result: combineRounds(rounds), baseline: combineRounds(baselineRounds) };
   }
@@ -237,6 +241,32 @@ class BenchRun {
       note: failures > 0 ? `${result.badResponses} unexpected statuses, ${result.socketErrors} socket errors of ${result.requests}` : undefined,
     });
     return { result, baseline };
+  }
+
+  /**
+   * The storage floor of a create (bench/create-floor.ts) in a child on the
+   * server's CPU, in rounds alternating with the baseline: what the create
+   * target would leave for everything else.
+   */
+  async measureCreateFloor(batch: number, fixtures: Fixtures, baselineUrl: string): Promise<void> {
+    const name = batch === 1 ? 'create-floor' : `create-floor-batch-${batch}`;
+    if (!this.wants(name)) return;
+    log(`measuring ${name}…`);
+    // As many creates in flight as connections in the scenario: one transaction each, or one group commit of them.
+    const concurrency = Math.max(1, Math.floor(this.options.connections / batch));
+    const args = ['--batch', String(batch), '--concurrency', String(concurrency), '--venue', String(fixtures.filter.venue), '--category', fixtures.filter.category];
+    const { result, baseline } = await this.alternating(
+      async (seconds) => JSON.parse(runScript(this.cpu.server, 'bench/create-floor.ts', [...args, '--seconds', String(seconds)], this.env)) as LoadResult,
+      baselineUrl,
+    );
+    this.rows.push({
+      name,
+      title: `  create floor: its rows only, ${batch === 1 ? 'a commit per create' : `${batch} creates per commit`}`,
+      result,
+      baseline,
+      ratio: result.requestsPerSecond / baseline.requestsPerSecond,
+      target: '—',
+    });
   }
 }
 
@@ -330,6 +360,10 @@ async function main(): Promise<number> {
     for (const scenario of scenarios(server.url, fixtures, bearer, entity.fixture ?? entity.note ?? 'no entity records')) {
       const measured = await run.measure(scenario, baselineUrl);
       if (scenario.name === 'event-list' && measured !== undefined) lists.remembered[events] = measured;
+      if (scenario.name === 'event-create') {
+        // A commit per create, then one commit for as many creates as there are connections (a group commit).
+        for (const batch of new Set([1, options.connections])) await run.measureCreateFloor(batch, fixtures, baselineUrl);
+      }
     }
     // The same reads with nothing remembered: what each request costs when it must be computed.
     peakRss = server.peakRss();

@@ -1,0 +1,50 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { measureCreateFloor } from '../../bench/create-floor.ts';
+import { startTestServer, type Credentials, type TestServer } from '../helpers/server.ts';
+
+// The floor is only a floor if it writes what a create writes: events that read back whole through the API.
+describe('the create floor of the benchmark', () => {
+  let server: TestServer;
+  let admin: Credentials;
+  let venue: number;
+  let category: { id: number; slug: string };
+
+  before(async () => {
+    server = await startTestServer();
+    admin = await server.admin();
+    venue = (await server.request('/calendar/events/v1/venues', { method: 'POST', auth: admin, body: { venue: 'Floor Hall' } })).body.id;
+    category = (await server.request('/calendar/events/v1/categories', { method: 'POST', auth: admin, body: { name: 'Floor music' } })).body;
+  });
+  after(() => server.close());
+
+  for (const batch of [1, 4]) {
+    it(`writes published events with their texts, slug, venue and category, ${batch} per commit`, async () => {
+      const before = (await server.request(`/calendar/events/v1/categories/${category.id}`)).body.count as number;
+      const result = await measureCreateFloor(server.server.store, { seconds: 0.2, batch, concurrency: 2, venueId: venue, categorySlug: category.slug });
+      assert.ok(result.requests > 0 && result.requests % batch === 0, `${result.requests} creates`);
+      assert.ok(result.p50Ms > 0 && result.p99Ms >= result.p50Ms);
+
+      const counted = (await server.request(`/calendar/events/v1/categories/${category.id}`)).body.count;
+      assert.equal(counted, before + result.requests, 'the term count triggers fired');
+      const list = await server.request(`/calendar/events/v1/events?categories=${category.slug}&start_date=2027-06-01&per_page=1`);
+      assert.equal(list.status, 200);
+      assert.equal(list.body.total, before + result.requests);
+      const [event] = list.body.events;
+      assert.match(event.title, /^Floor create /);
+      assert.equal(event.description, '<p>Created by npm run bench.</p>');
+      assert.equal(event.venue.id, venue);
+      assert.deepEqual(event.categories.map((term: { id: number }) => term.id), [category.id]);
+      const bySlug = await server.request(`/calendar/events/v1/events/by-slug/${event.slug}`);
+      assert.equal(bySlug.status, 200);
+      assert.equal(bySlug.body.id, event.id);
+    });
+  }
+
+  it('refuses a category that does not exist', async () => {
+    await assert.rejects(
+      measureCreateFloor(server.server.store, { seconds: 0.05, batch: 1, concurrency: 1, venueId: venue, categorySlug: 'no-such-category' }),
+      /no category with the slug no-such-category/,
+    );
+  });
+});
