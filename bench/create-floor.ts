@@ -17,6 +17,7 @@ import { performance } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { CompiledQuery, type Kysely } from 'kysely';
+import { deleteTranslations } from '../src/calendar/shared/translations.ts';
 import { createDb, type Store } from '../src/platform/db/database.ts';
 import type { Database } from '../src/platform/db/schema.ts';
 import type { LoadResult } from './load.ts';
@@ -69,6 +70,9 @@ const STATEMENTS = {
   findCategory: `select resource_id from slugs where resource_type = 'category' and slug = ?`,
 } as const;
 
+/** Every slug the floor writes starts so; `removeFloorCreates` finds them by it. */
+const SLUG_PREFIX = 'floor-create-';
+
 /** `?` placeholders as the dialect writes them (PostgreSQL: `$1`, `$2`, …). */
 function placeholders(text: string, dialect: Store['dialect']): string {
   let index = 0;
@@ -82,7 +86,7 @@ const query = (compiled: string, parameters: readonly unknown[]) => CompiledQuer
 async function writeOneCreate(trx: Kysely<Database>, sql: Compiled, venueId: number, termId: number, unique: string): Promise<void> {
   const { rows } = await trx.executeQuery<{ id: number }>(query(sql.reserveId, []));
   const id = rows[0]!.id;
-  const slug = `floor-create-${unique}`;
+  const slug = `${SLUG_PREFIX}${unique}`;
   await trx.executeQuery(query(sql.insertEvent, [id, ...Object.values(EVENT_COLUMNS), venueId]));
   await trx.executeQuery(query(sql.claimSlug, [slug, id]));
   await trx.executeQuery(query(sql.writeTexts, [id, `Floor create ${unique}`, id, '<p>Created by npm run bench.</p>', id, slug]));
@@ -134,6 +138,29 @@ export async function measureCreateFloor(store: Store, options: FloorOptions): P
     socketErrors: 0,
   };
 }
+
+/** Deletes the floor's events and all they brought (the scenarios after it must see the seeded data only); returns how many. */
+export async function removeFloorCreates(store: Store): Promise<number> {
+  const found = await store.db
+    .selectFrom('slugs')
+    .select('resource_id')
+    .where('resource_type', '=', 'event')
+    .where('slug', 'like', `${SLUG_PREFIX}%`)
+    .execute();
+  const ids = found.map((row) => row.resource_id);
+  for (let start = 0; start < ids.length; start += REMOVE_CHUNK) {
+    const chunk = ids.slice(start, start + REMOVE_CHUNK);
+    await store.db.transaction().execute(async (trx) => {
+      await deleteTranslations(trx, 'event', chunk);
+      await trx.deleteFrom('slugs').where('resource_type', '=', 'event').where('resource_id', 'in', chunk).execute();
+      await trx.deleteFrom('events').where('id', 'in', chunk).execute();
+      await trx.deleteFrom('post_ids').where('id', 'in', chunk).execute();
+    });
+  }
+  return ids.length;
+}
+
+const REMOVE_CHUNK = 1000;
 
 async function main(): Promise<void> {
   const { values } = parseArgs({

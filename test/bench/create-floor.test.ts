@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { measureCreateFloor } from '../../bench/create-floor.ts';
+import { measureCreateFloor, removeFloorCreates } from '../../bench/create-floor.ts';
 import { startTestServer, type Credentials, type TestServer } from '../helpers/server.ts';
 
 // The floor is only a floor if it writes what a create writes: events that read back whole through the API.
@@ -40,6 +40,18 @@ describe('the create floor of the benchmark', () => {
       assert.equal(bySlug.body.id, event.id);
     });
   }
+
+  it('removes every event it wrote, and their counts with them', async () => {
+    const seeded = await server.request('/calendar/events/v1/events', { method: 'POST', auth: admin, body: { title: 'Not the floor', start_date: '2027-06-01 10:00:00', end_date: '2027-06-01 11:00:00', venue, categories: [category.id] } });
+    assert.equal(seeded.status, 201);
+    await measureCreateFloor(server.server.store, { seconds: 0.05, batch: 1, concurrency: 1, venueId: venue, categorySlug: category.slug });
+    const written = (await server.request(`/calendar/events/v1/categories/${category.id}`)).body.count as number;
+    assert.equal(await removeFloorCreates(server.server.store), written - 1);
+    assert.equal((await server.request(`/calendar/events/v1/categories/${category.id}`)).body.count, 1);
+    const list = await server.request(`/calendar/events/v1/events?categories=${category.slug}&start_date=2027-06-01`);
+    assert.deepEqual(list.body.events.map((event: { id: number }) => event.id), [seeded.body.id]);
+    assert.equal(await removeFloorCreates(server.server.store), 0);
+  });
 
   it('refuses a category that does not exist', async () => {
     await assert.rejects(
