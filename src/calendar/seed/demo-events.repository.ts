@@ -1,4 +1,4 @@
-import { CompiledQuery, sql, type Insertable, type Kysely } from 'kysely';
+import { CompiledQuery, type Insertable, type Kysely } from 'kysely';
 import type { Database } from '../../platform/db/schema.ts';
 import type { TermTable, TranslatableType } from '../calendar.tables.ts';
 import '../calendar.tables.ts';
@@ -109,13 +109,4 @@ export async function findFirstAdministratorId(db: Db): Promise<number | null> {
 export async function countEvents(db: Db): Promise<number> {
   const row = await db.selectFrom('events').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
   return Number(row.n);
-}
-
-/**
- * Refreshes the query planner's statistics after a bulk load. Without them
- * SQLite cannot tell that `venue_id = ?` is far more selective than a date
- * window and walks the window instead (docs/perf.md, "Query plans").
- */
-export async function refreshPlannerStatistics(db: Db): Promise<void> {
-  await sql`analyze`.execute(db);
 }

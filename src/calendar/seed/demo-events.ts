@@ -1,7 +1,7 @@
 import { DateTime } from 'luxon';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../platform/db/schema.ts';
-import type { Store } from '../../platform/db/database.ts';
+import { settleAfterBulkLoad, type Store } from '../../platform/db/database.ts';
 import type { Taxonomy, TranslatableType } from '../calendar.tables.ts';
 import { claimSlug, sanitizeSlug } from '../shared/slugs.ts';
 import { writeTranslations } from '../shared/translations.ts';
@@ -25,7 +25,6 @@ import {
   findFirstAdministratorId,
   findSlugOwners,
   insertTerm,
-  refreshPlannerStatistics,
   reservePostIds,
   type BulkRow,
 } from './demo-events.repository.ts';
@@ -86,7 +85,7 @@ export async function seedDemoEvents(store: Store, options: SeedDemoEventsOption
     written += size;
     options.onProgress?.(written, options.events);
   }
-  if (written > 0) await refreshPlannerStatistics(db);
+  if (written > 0) await settleAfterBulkLoad(store);
   return {
     events: written,
     totalEvents: total,

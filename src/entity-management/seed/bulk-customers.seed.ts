@@ -1,4 +1,4 @@
-import type { Store } from '../../platform/db/database.ts';
+import { settleAfterBulkLoad, type Store } from '../../platform/db/database.ts';
 import { sqlBackend } from '../provider/sql/sql-provider.ts';
 import { seedDefinitions } from './definitions.seed.ts';
 
@@ -54,5 +54,6 @@ export async function seedBulkCustomers(store: Store, count: number, onProgress?
     });
     onProgress?.(last, count);
   }
+  if (present < count) await settleAfterBulkLoad(store);
   return count - present;
 }

@@ -56,6 +56,18 @@ function storeOf(db: Kysely<Database>, dialect: DialectName, translateError: (er
   };
 }
 
+/**
+ * After a bulk load: fresh planner statistics — without them SQLite walks a
+ * date window instead of the venue index (docs/perf.md, "Query plans") — and
+ * on PostgreSQL a VACUUM as well. It marks the new pages all-visible, without
+ * which an index-only scan (the events list's covering index) still reads the
+ * table for every row; left to autovacuum, that work comes minutes later,
+ * under the first requests.
+ */
+export async function settleAfterBulkLoad(store: Store): Promise<void> {
+  await (store.dialect === 'postgres' ? sql`vacuum analyze` : sql`analyze`).execute(store.db);
+}
+
 const migrationFolder = path.join(path.dirname(fileURLToPath(import.meta.url)), 'migrations');
 
 /** Brings the schema up to date; returns the names of the migrations applied now. */
