@@ -178,17 +178,23 @@ async function main(): Promise<void> {
   if (url === undefined || values.venue === undefined || values.category === undefined) {
     throw new Error('usage: DATABASE_URL=… create-floor.ts --venue ID --category SLUG [--seconds S] [--batch N] [--concurrency C] [--warmup S]');
   }
+  const positive = (name: keyof typeof values, fallback: number, whole = true) => {
+    const value = Number(values[name] ?? fallback);
+    if (!(value > 0) || (whole && !Number.isInteger(value))) throw new Error(`--${name} must be a positive ${whole ? 'whole ' : ''}number, got "${String(values[name])}"`);
+    return value;
+  };
+  const options = {
+    batch: positive('batch', 1),
+    concurrency: positive('concurrency', 16),
+    venueId: positive('venue', 0),
+    categorySlug: values.category,
+  };
+  const [warmup, seconds] = [positive('warmup', 0.5, false), positive('seconds', 2, false)];
   const store = createDb(url);
   try {
-    const options = {
-      batch: Number(values.batch ?? 1),
-      concurrency: Number(values.concurrency ?? 16),
-      venueId: Number(values.venue),
-      categorySlug: values.category,
-    };
     // Prepared statements, the JIT and the pool warm up before the measured window.
-    await measureCreateFloor(store, { ...options, seconds: Number(values.warmup ?? 0.5) });
-    const result = await measureCreateFloor(store, { ...options, seconds: Number(values.seconds ?? 2) });
+    await measureCreateFloor(store, { ...options, seconds: warmup });
+    const result = await measureCreateFloor(store, { ...options, seconds });
     process.stdout.write(`${JSON.stringify(result)}\n`);
   } finally {
     await store.close();
