@@ -2,15 +2,15 @@
  * The storage floor of "create event" (docs/perf.md, "Create event"): the
  * rows one `POST …/events` of the create scenario writes — its post id, the
  * event, its slug, its title, description and slug texts, its category
- * link, and every trigger these fire — through the service's own driver,
- * as SQL compiled once, one durable transaction per create (or per batch
- * of creates, each in its own savepoint as a group commit must keep one
- * create's failure from the others). No HTTP, no validation, no answer:
- * however a create is written, it cannot go faster than this on the same
- * machine and database.
+ * link, and every trigger these fire — through the service's own driver
+ * (Kysely's; SQL compiled once, kept prepared on SQLite), one durable
+ * transaction per create, or one per batch of creates with each create in
+ * a savepoint, the cost of a group commit that can undo one create alone.
+ * No HTTP, no token, no validation, no lookups, no answer: what the
+ * service's create could reach through this driver if all of that were free.
  *
  * Run by `npm run bench` as a child process on the server's CPU:
- *   node --import tsx bench/create-floor.ts --seconds S --batch N --concurrency C --venue ID --category SLUG
+ *   node --import tsx bench/create-floor.ts --venue ID --category SLUG [--seconds S] [--warmup S] [--batch N] [--concurrency C]
  * with DATABASE_URL set; prints one JSON LoadResult line.
  */
 import { performance } from 'node:perf_hooks';
@@ -32,14 +32,9 @@ export interface FloorOptions {
   readonly categorySlug: string;
 }
 
-/** The event row of the create scenario's body, as the service stores it. */
+/** The event row of the create scenario's body as the service stores it, but for its author and dates (`eventRow`). */
 const EVENT_COLUMNS = {
-  author_id: null,
   status: 'publish',
-  date: '2026-11-24 10:00:00',
-  date_utc: '2026-11-24 10:00:00',
-  modified: '2026-11-24 10:00:00',
-  modified_utc: '2026-11-24 10:00:00',
   password_hash: null,
   image_id: null,
   parent_id: null,
@@ -61,13 +56,22 @@ const EVENT_COLUMNS = {
   featured: 0,
 } as const;
 
+/** Published and modified now, by the first administrator (the bench's token user). */
+function eventRow(authorId: number | null, now: Date): Record<string, unknown> {
+  const stamp = now.toISOString().slice(0, 19).replace('T', ' ');
+  return { author_id: authorId, date: stamp, date_utc: stamp, modified: stamp, modified_utc: stamp, ...EVENT_COLUMNS };
+}
+
+const EVENT_COLUMN_NAMES = Object.keys(eventRow(null, new Date()));
+
 const STATEMENTS = {
   reserveId: `insert into post_ids (type) values ('event') returning id`,
-  insertEvent: `insert into events (id, ${Object.keys(EVENT_COLUMNS).join(', ')}, venue_id) values (${Array(Object.keys(EVENT_COLUMNS).length + 2).fill('?').join(', ')})`,
+  insertEvent: `insert into events (id, ${EVENT_COLUMN_NAMES.join(', ')}, venue_id) values (${Array(EVENT_COLUMN_NAMES.length + 2).fill('?').join(', ')})`,
   claimSlug: `insert into slugs (resource_type, slug, resource_id) values ('event', ?, ?) on conflict (resource_type, slug) do nothing returning resource_id`,
   writeTexts: `insert into translations (resource_type, resource_id, language, field, value) values ('event', ?, 'en', 'title', ?), ('event', ?, 'en', 'description', ?), ('event', ?, 'en', 'slug', ?)`,
   linkCategory: `insert into event_terms (event_id, term_id) values (?, ?)`,
   findCategory: `select resource_id from slugs where resource_type = 'category' and slug = ?`,
+  findAuthor: `select id from users where role = 'administrator' order by id limit 1`,
 } as const;
 
 /** Every slug the floor writes starts so; `removeFloorCreates` finds them by it. */
@@ -83,14 +87,34 @@ type Compiled = { readonly [name in keyof typeof STATEMENTS]: string };
 
 const query = (compiled: string, parameters: readonly unknown[]) => CompiledQuery.raw(compiled, [...parameters]);
 
-async function writeOneCreate(trx: Kysely<Database>, sql: Compiled, venueId: number, termId: number, unique: string): Promise<void> {
+interface Target {
+  readonly venueId: number;
+  readonly termId: number;
+  readonly authorId: number | null;
+}
+
+async function writeOneCreate(trx: Kysely<Database>, sql: Compiled, target: Target, unique: string): Promise<void> {
   const { rows } = await trx.executeQuery<{ id: number }>(query(sql.reserveId, []));
   const id = rows[0]!.id;
   const slug = `${SLUG_PREFIX}${unique}`;
-  await trx.executeQuery(query(sql.insertEvent, [id, ...Object.values(EVENT_COLUMNS), venueId]));
+  await trx.executeQuery(query(sql.insertEvent, [id, ...Object.values(eventRow(target.authorId, new Date())), target.venueId]));
   await trx.executeQuery(query(sql.claimSlug, [slug, id]));
-  await trx.executeQuery(query(sql.writeTexts, [id, `Floor create ${unique}`, id, '<p>Created by npm run bench.</p>', id, slug]));
-  await trx.executeQuery(query(sql.linkCategory, [id, termId]));
+  // The description as the service stores it (sanitized, paragraphs added when read).
+  await trx.executeQuery(query(sql.writeTexts, [id, `Floor create ${unique}`, id, 'Created by npm run bench.', id, slug]));
+  await trx.executeQuery(query(sql.linkCategory, [id, target.termId]));
+}
+
+/** One create of a group: undone alone if it fails, as a group commit must (nothing fails here; this is its cost). */
+async function writeInSavepoint(trx: Kysely<Database>, sql: Compiled, target: Target, unique: string): Promise<void> {
+  await trx.executeQuery(CompiledQuery.raw('savepoint floor_create'));
+  try {
+    await writeOneCreate(trx, sql, target, unique);
+  } catch (error) {
+    await trx.executeQuery(CompiledQuery.raw('rollback to savepoint floor_create'));
+    throw error;
+  } finally {
+    await trx.executeQuery(CompiledQuery.raw('release savepoint floor_create'));
+  }
 }
 
 /** Creates for `seconds`, `concurrency` transactions at a time; each create's latency is its transaction's. */
@@ -101,16 +125,14 @@ export async function measureCreateFloor(store: Store, options: FloorOptions): P
   const { rows } = await store.db.executeQuery<{ resource_id: number }>(query(sql.findCategory, [options.categorySlug]));
   const termId = rows[0]?.resource_id;
   if (termId === undefined) throw new Error(`no category with the slug ${options.categorySlug}`);
+  const author = await store.db.executeQuery<{ id: number }>(query(sql.findAuthor, []));
+  const target: Target = { venueId: options.venueId, termId, authorId: author.rows[0]?.id ?? null };
   const run = `${process.pid}-${Date.now().toString(36)}`;
   let sequence = 0;
   const transaction = () =>
     store.db.transaction().execute(async (trx) => {
-      if (options.batch === 1) return writeOneCreate(trx, sql, options.venueId, termId, `${run}-${sequence++}`);
-      for (let index = 0; index < options.batch; index++) {
-        await trx.executeQuery(CompiledQuery.raw('savepoint floor_create'));
-        await writeOneCreate(trx, sql, options.venueId, termId, `${run}-${sequence++}`);
-        await trx.executeQuery(CompiledQuery.raw('release savepoint floor_create'));
-      }
+      if (options.batch === 1) return writeOneCreate(trx, sql, target, `${run}-${sequence++}`);
+      for (let index = 0; index < options.batch; index++) await writeInSavepoint(trx, sql, target, `${run}-${sequence++}`);
     });
   const latencies: number[] = [];
   const started = performance.now();
@@ -139,6 +161,9 @@ export async function measureCreateFloor(store: Store, options: FloorOptions): P
   };
 }
 
+/** Events deleted per transaction. */
+const REMOVE_CHUNK = 1000;
+
 /** Deletes the floor's events and all they brought (the scenarios after it must see the seeded data only); returns how many. */
 export async function removeFloorCreates(store: Store): Promise<number> {
   const found = await store.db
@@ -159,8 +184,6 @@ export async function removeFloorCreates(store: Store): Promise<number> {
   }
   return ids.length;
 }
-
-const REMOVE_CHUNK = 1000;
 
 async function main(): Promise<void> {
   const { values } = parseArgs({
@@ -186,7 +209,7 @@ async function main(): Promise<void> {
   const options = {
     batch: positive('batch', 1),
     concurrency: positive('concurrency', 16),
-    venueId: positive('venue', 0),
+    venueId: positive('venue', Number.NaN),
     categorySlug: values.category,
   };
   const [warmup, seconds] = [positive('warmup', 0.5, false), positive('seconds', 2, false)];

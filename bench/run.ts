@@ -256,11 +256,16 @@ class BenchRun {
     // As many creates in flight as connections in the scenario: one transaction each, or one group commit of them.
     const concurrency = Math.max(1, Math.floor(this.options.connections / batch));
     const args = ['--batch', String(batch), '--concurrency', String(concurrency), '--venue', String(fixtures.filter.venue), '--category', fixtures.filter.category];
-    const { result, baseline } = await this.alternating(
-      async (seconds) => JSON.parse(runScript(this.cpu.server, 'bench/create-floor.ts', [...args, '--seconds', String(seconds)], this.env)) as LoadResult,
-      baselineUrl,
-    );
-    log(`removed the floor's ${await this.withStore(removeFloorCreates)} events`);
+    let measured: Measured;
+    try {
+      measured = await this.alternating(
+        async (seconds) => JSON.parse(runScript(this.cpu.server, 'bench/create-floor.ts', [...args, '--seconds', String(seconds)], this.env)) as LoadResult,
+        baselineUrl,
+      );
+    } finally {
+      log(`removed the floor's ${await this.withStore(removeFloorCreates)} events`);
+    }
+    const { result, baseline } = measured;
     this.rows.push({
       name,
       title: `create event floor: its rows only, ${batch === 1 ? 'a commit per create' : `${batch} per commit`}`,
