@@ -3,7 +3,8 @@
  * rows one `POST …/events` of the create scenario writes — its post id, the
  * event, its slug, its title, description and slug texts, its category
  * link, and every trigger these fire — through the service's own driver
- * (Kysely's; SQL compiled once, kept prepared on SQLite), one durable
+ * (Kysely's), with the bulk loader's statements: SQL compiled once, kept
+ * prepared on SQLite, one durable
  * transaction per create, or one per batch of creates with each create in
  * a savepoint, the cost of a group commit that can undo one create alone.
  * No HTTP, no token, no validation, no lookups, no answer: what the
@@ -17,6 +18,9 @@ import { performance } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { CompiledQuery, type Kysely } from 'kysely';
+import { EVENT_COLUMNS } from '../src/calendar/seed/demo-events.ts';
+import { BulkInsert, findFirstAdministratorId, findSlugOwners, type BulkRow } from '../src/calendar/seed/demo-events.repository.ts';
+import { utcStamp } from '../src/calendar/shared/permissions.ts';
 import { deleteTranslations } from '../src/calendar/shared/translations.ts';
 import { createDb, type Store } from '../src/platform/db/database.ts';
 import type { Database } from '../src/platform/db/schema.ts';
@@ -32,60 +36,8 @@ export interface FloorOptions {
   readonly categorySlug: string;
 }
 
-/** The event row of the create scenario's body as the service stores it, but for its author and dates (`eventRow`). */
-const EVENT_COLUMNS = {
-  status: 'publish',
-  password_hash: null,
-  image_id: null,
-  parent_id: null,
-  timezone: 'Europe/Rome',
-  all_day: 0,
-  start_local: '2027-06-01 21:00:00',
-  end_local: '2027-06-01 23:00:00',
-  start_utc: '2027-06-01 19:00:00',
-  end_utc: '2027-06-01 21:00:00',
-  cost: null,
-  currency_symbol: '',
-  currency_position: '',
-  currency_code: '',
-  website: null,
-  show_map: 0,
-  show_map_link: 0,
-  hide_from_listings: 0,
-  sticky: 0,
-  featured: 0,
-} as const;
-
-/** Published and modified now, by the first administrator (the bench's token user). */
-function eventRow(authorId: number | null, now: Date): Record<string, unknown> {
-  const stamp = now.toISOString().slice(0, 19).replace('T', ' ');
-  return { author_id: authorId, date: stamp, date_utc: stamp, modified: stamp, modified_utc: stamp, ...EVENT_COLUMNS };
-}
-
-const EVENT_COLUMN_NAMES = Object.keys(eventRow(null, new Date()));
-
-const STATEMENTS = {
-  reserveId: `insert into post_ids (type) values ('event') returning id`,
-  insertEvent: `insert into events (id, ${EVENT_COLUMN_NAMES.join(', ')}, venue_id) values (${Array(EVENT_COLUMN_NAMES.length + 2).fill('?').join(', ')})`,
-  claimSlug: `insert into slugs (resource_type, slug, resource_id) values ('event', ?, ?) on conflict (resource_type, slug) do nothing returning resource_id`,
-  writeTexts: `insert into translations (resource_type, resource_id, language, field, value) values ('event', ?, 'en', 'title', ?), ('event', ?, 'en', 'description', ?), ('event', ?, 'en', 'slug', ?)`,
-  linkCategory: `insert into event_terms (event_id, term_id) values (?, ?)`,
-  findCategory: `select resource_id from slugs where resource_type = 'category' and slug = ?`,
-  findAuthor: `select id from users where role = 'administrator' order by id limit 1`,
-} as const;
-
 /** Every slug the floor writes starts so; `removeFloorCreates` finds them by it. */
 const SLUG_PREFIX = 'floor-create-';
-
-/** `?` placeholders as the dialect writes them (PostgreSQL: `$1`, `$2`, …). */
-function placeholders(text: string, dialect: Store['dialect']): string {
-  let index = 0;
-  return dialect === 'postgres' ? text.replace(/\?/g, () => `$${++index}`) : text;
-}
-
-type Compiled = { readonly [name in keyof typeof STATEMENTS]: string };
-
-const query = (compiled: string, parameters: readonly unknown[]) => CompiledQuery.raw(compiled, [...parameters]);
 
 interface Target {
   readonly venueId: number;
@@ -93,22 +45,78 @@ interface Target {
   readonly authorId: number | null;
 }
 
-async function writeOneCreate(trx: Kysely<Database>, sql: Compiled, target: Target, unique: string): Promise<void> {
-  const { rows } = await trx.executeQuery<{ id: number }>(query(sql.reserveId, []));
-  const id = rows[0]!.id;
+/**
+ * The statements of one create, in the bulk loader's form: each compiled once
+ * (per row count) and reused with new parameters. A writer buffers rows until
+ * flushed, so every concurrent chain of transactions has its own.
+ */
+function writers(db: Kysely<Database>) {
+  return {
+    // Always the same parameters: the compiled query itself is reused.
+    reserveId: db.insertInto('post_ids').values({ type: 'event' }).returning('id').compile(),
+    events: new BulkInsert('events', EVENT_COLUMNS),
+    slugs: new BulkInsert('slugs', ['resource_type', 'slug', 'resource_id'], true),
+    texts: new BulkInsert('translations', ['resource_type', 'resource_id', 'language', 'field', 'value']),
+    links: new BulkInsert('event_terms', ['event_id', 'term_id']),
+  };
+}
+
+type Writers = ReturnType<typeof writers>;
+
+/** The create scenario's event as the service stores it: published now by the bench's user, at a venue. */
+function eventRow(id: number, target: Target, now: Date): BulkRow<'events'> {
+  const stamp = utcStamp(now);
+  return {
+    id,
+    author_id: target.authorId,
+    status: 'publish',
+    date: stamp,
+    date_utc: stamp,
+    modified: stamp,
+    modified_utc: stamp,
+    password_hash: null,
+    image_id: null,
+    parent_id: null,
+    timezone: 'Europe/Rome',
+    all_day: 0,
+    start_local: '2027-06-01 21:00:00',
+    end_local: '2027-06-01 23:00:00',
+    start_utc: '2027-06-01 19:00:00',
+    end_utc: '2027-06-01 21:00:00',
+    cost: null,
+    currency_symbol: '',
+    currency_position: '',
+    currency_code: '',
+    website: null,
+    show_map: 0,
+    show_map_link: 0,
+    hide_from_listings: 0,
+    sticky: 0,
+    featured: 0,
+    venue_id: target.venueId,
+  };
+}
+
+async function writeOneCreate(trx: Kysely<Database>, write: Writers, target: Target, unique: string): Promise<void> {
+  const id = (await trx.executeQuery(write.reserveId)).rows[0]!.id;
   const slug = `${SLUG_PREFIX}${unique}`;
-  await trx.executeQuery(query(sql.insertEvent, [id, ...Object.values(eventRow(target.authorId, new Date())), target.venueId]));
-  await trx.executeQuery(query(sql.claimSlug, [slug, id]));
-  // The description as the service stores it (sanitized, paragraphs added when read).
-  await trx.executeQuery(query(sql.writeTexts, [id, `Floor create ${unique}`, id, 'Created by npm run bench.', id, slug]));
-  await trx.executeQuery(query(sql.linkCategory, [id, target.termId]));
+  write.events.add(eventRow(id, target, new Date()));
+  await write.events.flush(trx);
+  write.slugs.add({ resource_type: 'event', slug, resource_id: id });
+  await write.slugs.flush(trx);
+  // The description as the service stores it (sanitized; paragraphs are added when read).
+  const texts = [['title', `Floor create ${unique}`], ['description', 'Created by npm run bench.'], ['slug', slug]] as const;
+  for (const [field, value] of texts) write.texts.add({ resource_type: 'event', resource_id: id, language: 'en', field, value });
+  await write.texts.flush(trx);
+  write.links.add({ event_id: id, term_id: target.termId });
+  await write.links.flush(trx);
 }
 
 /** One create of a group: undone alone if it fails, as a group commit must (nothing fails here; this is its cost). */
-async function writeInSavepoint(trx: Kysely<Database>, sql: Compiled, target: Target, unique: string): Promise<void> {
+async function writeInSavepoint(trx: Kysely<Database>, write: Writers, target: Target, unique: string): Promise<void> {
   await trx.executeQuery(CompiledQuery.raw('savepoint floor_create'));
   try {
-    await writeOneCreate(trx, sql, target, unique);
+    await writeOneCreate(trx, write, target, unique);
   } catch (error) {
     await trx.executeQuery(CompiledQuery.raw('rollback to savepoint floor_create'));
     throw error;
@@ -119,29 +127,25 @@ async function writeInSavepoint(trx: Kysely<Database>, sql: Compiled, target: Ta
 
 /** Creates for `seconds`, `concurrency` transactions at a time; each create's latency is its transaction's. */
 export async function measureCreateFloor(store: Store, options: FloorOptions): Promise<LoadResult> {
-  const sql = Object.fromEntries(
-    Object.entries(STATEMENTS).map(([name, text]) => [name, placeholders(text, store.dialect)]),
-  ) as unknown as Compiled;
-  const { rows } = await store.db.executeQuery<{ resource_id: number }>(query(sql.findCategory, [options.categorySlug]));
-  const termId = rows[0]?.resource_id;
+  const termId = (await findSlugOwners(store.db, 'category', [options.categorySlug])).get(options.categorySlug);
   if (termId === undefined) throw new Error(`no category with the slug ${options.categorySlug}`);
-  const author = await store.db.executeQuery<{ id: number }>(query(sql.findAuthor, []));
-  const target: Target = { venueId: options.venueId, termId, authorId: author.rows[0]?.id ?? null };
+  const target: Target = { venueId: options.venueId, termId, authorId: await findFirstAdministratorId(store.db) };
   const run = `${process.pid}-${Date.now().toString(36)}`;
   let sequence = 0;
-  const transaction = () =>
+  const transaction = (write: Writers) =>
     store.db.transaction().execute(async (trx) => {
-      if (options.batch === 1) return writeOneCreate(trx, sql, target, `${run}-${sequence++}`);
-      for (let index = 0; index < options.batch; index++) await writeInSavepoint(trx, sql, target, `${run}-${sequence++}`);
+      if (options.batch === 1) return writeOneCreate(trx, write, target, `${run}-${sequence++}`);
+      for (let index = 0; index < options.batch; index++) await writeInSavepoint(trx, write, target, `${run}-${sequence++}`);
     });
   const latencies: number[] = [];
   const started = performance.now();
   const deadline = started + options.seconds * 1000;
   await Promise.all(
     Array.from({ length: options.concurrency }, async () => {
+      const write = writers(store.db);
       while (performance.now() < deadline) {
         const begun = performance.now();
-        await transaction();
+        await transaction(write);
         const took = performance.now() - begun;
         for (let index = 0; index < options.batch; index++) latencies.push(took);
       }

@@ -453,7 +453,8 @@ const ORGANIZER_COLUMNS = [
   'id', 'author_id', 'status', 'date', 'date_utc', 'modified', 'modified_utc', 'password_hash', 'image_id', 'phone', 'website', 'email',
 ] as const satisfies readonly (keyof BulkRow<'organizers'>)[];
 
-const EVENT_COLUMNS = [
+/** The columns of an event row, in the order bulk statements write them. */
+export const EVENT_COLUMNS = [
   'id', 'author_id', 'status', 'date', 'date_utc', 'modified', 'modified_utc', 'password_hash', 'image_id', 'parent_id', 'timezone',
   'all_day', 'start_local', 'end_local', 'start_utc', 'end_utc', 'cost', 'currency_symbol', 'currency_position', 'currency_code',
   'website', 'show_map', 'show_map_link', 'hide_from_listings', 'sticky', 'featured', 'venue_id',
