@@ -9,7 +9,6 @@ import {
   getEntity,
   listEntities,
   updateEntity,
-  type ListRequest,
 } from './entities.service.ts';
 import type { EntityContext } from './context.ts';
 import { envelope } from './envelope.ts';
@@ -32,15 +31,6 @@ export interface EntitiesRoutesOptions {
   readonly answers: RememberedAnswers;
   /** Path segments of the types known at start, offered as choices in the docs UI. */
   readonly segments: readonly string[];
-}
-
-const FILTER = /^filter\[(.+)\]$/s;
-
-function filtersOf(query: Readonly<Record<string, unknown>>): ListRequest['filters'] {
-  return Object.entries(query).flatMap(([name, value]) => {
-    const field = FILTER.exec(name)?.[1];
-    return field === undefined ? [] : [[field, value as string | string[]] as const];
-  });
 }
 
 /** The OpenAPI document shows the spec's parameter names (`entity-type`, `entity-key`) and the type choices. */
@@ -106,7 +96,7 @@ export async function entitiesRoutes(app: FastifyInstance, { context, answers, s
           fields: query.fields,
           sort: query.sort,
           q: query.q,
-          filters: filtersOf(query),
+          filters: Object.entries(query.filter ?? {}),
         });
         return {
           payload: envelope(records, { level: 'info', code: 'OK', text: `${records.length} of ${meta.total} records`, meta }),

@@ -8,7 +8,7 @@ import type { FieldFilter, ReadQuery, RecordSort } from './provider/entity-provi
 export interface ListRequest {
   readonly page: number;
   readonly perPage: number;
-  readonly fields?: readonly string[];
+  readonly fields?: string | readonly string[];
   readonly sort?: string;
   readonly q?: string;
   /** `filter[Name]=value` pairs as sent (a repeated one arrives as an array). */
@@ -22,9 +22,9 @@ function resolve(context: EntityContext, typeName: string): EntityMapping {
 }
 
 /** `fields` as sent (comma-separated or repeated) → field codes; `undefined` for all fields. */
-function projectionOf(mapping: EntityMapping, fields: readonly string[] | undefined): string[] | undefined {
+function projectionOf(mapping: EntityMapping, fields: string | readonly string[] | undefined): string[] | undefined {
   if (fields === undefined) return undefined;
-  const names = fields.flatMap((entry) => entry.split(',')).map((name) => name.trim()).filter((name) => name !== '');
+  const names = [fields].flat().flatMap((entry) => entry.split(',')).map((name) => name.trim()).filter((name) => name !== '');
   return names.filter((name) => name.toLowerCase() !== 'key').map((name) => mapping.field(name).code);
 }
 
@@ -84,7 +84,7 @@ export async function getEntity(
   context: EntityContext,
   typeName: string,
   key: string,
-  fields: readonly string[] | undefined,
+  fields: string | readonly string[] | undefined,
 ): Promise<WireRecord> {
   const mapping = resolve(context, typeName);
   const query: ReadQuery = { key, perPage: 1, fields: projectionOf(mapping, fields) };

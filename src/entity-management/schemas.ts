@@ -83,8 +83,8 @@ const EntityKeyParam = Text({ minLength: 1, maxLength: 255, description: 'The re
 export const TypeParamsSchema = Type.Object({ entityType: EntityTypeParam });
 export const KeyParamsSchema = Type.Object({ entityType: EntityTypeParam, entityKey: EntityKeyParam });
 
-const FieldsParam = Type.Array(Type.String({ maxLength: 100 }), {
-  maxItems: 50,
+const FieldName = Type.String({ maxLength: 100 });
+const FieldsParam = Type.Union([FieldName, Type.Array(FieldName, { maxItems: 50 })], {
   description: 'Readable field names to return (plus key): comma-separated, or repeated.',
 });
 
@@ -96,6 +96,13 @@ export const ListEntitiesQuerySchema = Type.Object({
     Type.String({ maxLength: 101, description: 'A readable field name or key; prefix - for descending. Default: key.' }),
   ),
   q: Type.Optional(Text({ maxLength: 200, description: 'Case-insensitive substring of any text field.' })),
+  filter: Type.Optional(
+    Type.Record(Type.String(), Type.Union([Type.String(), Type.Array(Type.String())]), {
+      description: 'Exact-match filters by readable field name (or key): filter[FieldName]=value.',
+      // What the docs UI pre-fills for Try it out: no filter.
+      examples: [{}],
+    }),
+  ),
 });
 
 export const GetEntityQuerySchema = Type.Object({ fields: Type.Optional(FieldsParam) });

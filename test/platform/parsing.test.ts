@@ -1,55 +1,115 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
-import { parseQuerystring } from '../../src/platform/http/querystring.ts';
+import qs from 'qs';
+import { PARAMETER_LIMITS, parseParameters, parseQuerystring, unreadableQuery } from '../../src/platform/http/querystring.ts';
+import { ValidationError } from '../../src/platform/http/classify-error.ts';
+
+/** A parsed value as ordinary objects, for deepEqual. */
+function plain(value: unknown): unknown {
+  return JSON.parse(JSON.stringify(value));
+}
 import { redactUrl } from '../../src/platform/http/redact.ts';
 import { parseAuthorization } from '../../src/platform/auth/authenticate.ts';
 import { AppError } from '../../src/platform/errors.ts';
 
-describe('parseQuerystring', () => {
-  it('turns x[]=a&x[]=b and repeated keys into arrays, keeps bracketed filter keys', () => {
-    assert.deepEqual({ ...parseQuerystring('x[]=a&x[]=b&y=1&y=2&filter[City]=Brescia&z=') }, {
-      x: ['a', 'b'],
-      y: ['1', '2'],
-      'filter[City]': 'Brescia',
-      z: '',
+describe('parseParameters', () => {
+  it('reads PHP and jQuery bracket notation: lists in index order, objects, nesting', () => {
+    assert.deepEqual(
+      plain(parseParameters('organizer[1]=7&organizer[0]=2&venue[venue]=Hall&venue[city]=Rome&categories[]=music&categories[]=jazz&cost[0]=0&cost[1]=20')),
+      { organizer: ['2', '7'], venue: { venue: 'Hall', city: 'Rome' }, categories: ['music', 'jazz'], cost: ['0', '20'] },
+    );
+    assert.deepEqual(plain(parseParameters('organizer[0][organizer]=Ann&organizer[0][email]=a%40x.it&organizer[1]=5')), {
+      organizer: [{ organizer: 'Ann', email: 'a@x.it' }, '5'],
     });
+    assert.deepEqual(plain(parseParameters('a%5B0%5D=x&filter%5BCity%5D=Brescia')), { a: ['x'], filter: { City: 'Brescia' } });
   });
 
-  it('treats __proto__ as a plain key', () => {
-    const parsed = parseQuerystring('__proto__=polluted&constructor=x');
-    assert.equal(parsed.__proto__, 'polluted');
+  it('turns repeated keys into arrays and keeps empty values', () => {
+    assert.deepEqual(plain(parseParameters('y=1&y=2&z=&w')), { y: ['1', '2'], z: '', w: '' });
+  });
+
+  it('keeps __proto__ and constructor as plain keys at any depth, polluting nothing', () => {
+    const flat = parseParameters('__proto__=polluted&constructor=x');
+    assert.equal(flat.__proto__, 'polluted');
+    assert.equal(flat.constructor, 'x');
+    const nested = parseParameters('filter[__proto__]=x&a[__proto__][admin]=1&__proto__[admin]=1');
+    assert.deepEqual(Object.keys(nested.filter as object), ['__proto__']);
+    assert.equal((nested.filter as Record<string, unknown>).__proto__, 'x');
+    assert.equal(({} as Record<string, unknown>).admin, undefined);
     assert.equal(({} as Record<string, unknown>).polluted, undefined);
   });
 
   it('keeps a malformed percent-escape as written', () => {
-    assert.deepEqual({ ...parseQuerystring('a=%FF&b=%&c=caf%C3%A9') }, { a: '%FF', b: '%', c: 'café' });
+    assert.deepEqual(plain(parseParameters('a=%FF&b=%&c=caf%C3%A9')), { a: '%FF', b: '%', c: 'café' });
+    assert.deepEqual(plain(parseParameters('a[0]=%FF&a[1]=%')), { a: ['%FF', '%'] });
   });
 
-  it('groups the values of repeated and [] keys in order, whatever the text', () => {
-    const key = fc.string({ minLength: 1, maxLength: 6 }).filter((k) => !k.endsWith('[]'));
+  it('refuses, by name, nesting deeper than the limit, a huge index and too many parameters', () => {
+    const refusal = (text: string) => {
+      try {
+        parseParameters(text);
+      } catch (error) {
+        assert.ok(error instanceof ValidationError);
+        return error.invalid;
+      }
+      assert.fail(`accepted ${text.slice(0, 60)}`);
+    };
+    const deep = `organizer${'[0]'.repeat(PARAMETER_LIMITS.depth + 1)}=1`;
+    assert.match(refusal(`page=1&${deep}`).organizer ?? '', /deeper/);
+    assert.doesNotThrow(() => parseParameters(`organizer${'[0]'.repeat(PARAMETER_LIMITS.depth)}=1`));
+    assert.match(refusal(`include[${PARAMETER_LIMITS.arrayItems}]=1`).include ?? '', /index/);
+    const many = Array.from({ length: PARAMETER_LIMITS.parameters + 1 }, (_, index) => `p${index}=1`).join('&');
+    assert.ok(refusal(many).parameters);
+    const repeated = Array.from({ length: PARAMETER_LIMITS.parameters + 1 }, () => 'a=1').join('&');
+    assert.ok(refusal(repeated).parameters);
+  });
+
+  it('reads flat text exactly as qs does (the fast path and the bracket path agree)', () => {
+    const key = fc.string({ minLength: 1, maxLength: 6 }).filter((k) => !/[[\]]|__proto__/.test(k));
     fc.assert(
-      fc.property(fc.uniqueArray(fc.tuple(key, fc.boolean()), { selector: ([name]) => name, maxLength: 4 }), fc.array(fc.tuple(fc.nat(), fc.string()), { maxLength: 12 }), (keys, pairs) => {
-        fc.pre(keys.length > 0);
-        const sent = pairs.map(([which, value]) => [keys[which % keys.length]!, value] as const);
-        const query = new URLSearchParams(sent.map(([[name, list], value]) => [list ? `${name}[]` : name, value])).toString();
-        const expected: Record<string, string | string[]> = {};
-        for (const [[name, list], value] of sent) {
-          const values = sent.filter(([[other]]) => other === name).map(([, v]) => v);
-          expected[name] = list || values.length > 1 ? values : value;
-        }
-        assert.deepEqual({ ...parseQuerystring(query) }, expected);
+      fc.property(fc.array(fc.tuple(key, fc.string({ maxLength: 8 })), { maxLength: 12 }), (pairs) => {
+        const text = new URLSearchParams(pairs).toString();
+        assert.deepEqual(plain(parseParameters(text)), plain(qs.parse(text, { plainObjects: true, depth: 0 })));
       }),
     );
   });
 
-  it('round-trips any single-valued query built by URLSearchParams', () => {
+  it('groups the values of repeated, [] and [n] keys in order, whatever the text', () => {
+    const key = fc.string({ minLength: 1, maxLength: 6 }).filter((k) => !/[[\]%]|__proto__/.test(k) && k.trim() === k);
     fc.assert(
-      fc.property(fc.dictionary(fc.string({ minLength: 1 }).filter((k) => !k.endsWith('[]')), fc.string()), (input) => {
-        const parsed = parseQuerystring(new URLSearchParams(input).toString());
-        assert.deepEqual({ ...parsed }, { ...input });
-      }),
+      fc.property(
+        fc.uniqueArray(key, { maxLength: 4 }),
+        fc.constantFrom('repeat', 'brackets', 'indices'),
+        fc.array(fc.tuple(fc.nat(), fc.string()), { maxLength: 12 }),
+        (keys, style, pairs) => {
+          fc.pre(keys.length > 0);
+          const sent = pairs.map(([which, value]) => [keys[which % keys.length]!, value] as const);
+          const counters = new Map<string, number>();
+          const name = (key: string) => {
+            const index = counters.get(key) ?? 0;
+            counters.set(key, index + 1);
+            return style === 'repeat' ? key : style === 'brackets' ? `${key}[]` : `${key}[${index}]`;
+          };
+          const text = new URLSearchParams(sent.map(([key, value]) => [name(key), value])).toString();
+          const expected: Record<string, string | string[]> = {};
+          for (const [key] of sent) {
+            const values = sent.filter(([other]) => other === key).map(([, value]) => value);
+            expected[key] = style === 'repeat' && values.length === 1 ? (values[0] as string) : values;
+          }
+          assert.deepEqual(plain(parseParameters(text)), expected);
+        },
+      ),
     );
+  });
+});
+
+describe('parseQuerystring', () => {
+  it('never throws: text over a limit yields an empty query carrying the refusal', () => {
+    const query = parseQuerystring(`a${'[x]'.repeat(20)}=1&b=2`);
+    assert.deepEqual(plain(query), {});
+    assert.ok(unreadableQuery(query) instanceof ValidationError);
+    assert.equal(unreadableQuery(parseQuerystring('a[x]=1')), undefined);
   });
 });
 

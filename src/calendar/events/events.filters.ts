@@ -133,7 +133,7 @@ async function addDateBounds(db: Db, filter: MutableFilter, query: ListEventsQue
 
 async function linkedIds(
   db: Db,
-  value: readonly string[] | undefined,
+  value: string | readonly string[] | undefined,
   param: 'venue' | 'organizer',
   assertExist: (db: Db, ids: number[]) => Promise<void>,
 ): Promise<number[] | undefined> {

@@ -1,4 +1,4 @@
-import Type from 'typebox';
+import Type, { type TSchema } from 'typebox';
 import { AppError } from '../../platform/errors.ts';
 
 /**
@@ -41,13 +41,14 @@ export function TextSchema(description: string, options: { minLength?: number; m
   return Type.String({ ...options, pattern: NO_NUL_PATTERN, description });
 }
 
-/**
- * A list argument: a CSV string, `x[]=a&x[]=b`, or a JSON array. With the
- * app's `coerceTypes: 'array'` a scalar arrives as a one-item array; split
- * it with `parseList`.
- */
+/** A string, or an array of strings (`x[]=a&x[]=b`, `x[0]=a`, repeated keys, a JSON array). */
+export function StringOrListSchema<T extends TSchema>(item: T, description: string) {
+  return Type.Union([item, Type.Array(item)], { description });
+}
+
+/** A list argument: a CSV string or an array (of CSV strings); split it with `parseList`. */
 export function ListSchema(description: string) {
-  return Type.Array(Type.String({ pattern: NO_NUL_PATTERN }), { description });
+  return StringOrListSchema(Type.String({ pattern: NO_NUL_PATTERN }), description);
 }
 
 /** Items of a list argument: CSV parts trimmed, empty ones dropped. */

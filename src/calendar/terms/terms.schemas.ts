@@ -1,6 +1,6 @@
 import Type, { type Static } from 'typebox';
 import { LanguageQuerySchema } from '../shared/schemas.ts';
-import { WpBooleanSchema } from '../shared/wire.ts';
+import { ListSchema, NO_NUL_PATTERN, WpBooleanSchema } from '../shared/wire.ts';
 import { CATEGORIES, TAGS, type TaxonomyInfo } from './terms.taxonomy.ts';
 
 /** Longest term name WordPress stores. */
@@ -79,17 +79,8 @@ export const TagListSchema = termListSchema(TAGS, TagSchema);
 /** The archive envelope; its term key is `categories` or `tags`. */
 export type TermList = Static<typeof CategoryListSchema>;
 
-/** Text without NUL characters, which PostgreSQL cannot store or compare. */
-export const NO_NUL = '^[^\\u0000]*$';
-
 const NonEmpty = (description: string, maxLength?: number) =>
-  Type.String({ minLength: 1, pattern: NO_NUL, ...(maxLength === undefined ? {} : { maxLength }), description });
-
-/**
- * A list of terms: CSV or array, read with `parseList`. (wire.ts `ListSchema` carries OpenAPI
- * `style`/`explode`, which the app's strict AJV refuses in a querystring schema.)
- */
-const TermListArg = (description: string) => Type.Array(Type.String({ pattern: NO_NUL }), { description });
+  Type.String({ minLength: 1, pattern: NO_NUL_PATTERN, ...(maxLength === undefined ? {} : { maxLength }), description });
 
 const IdReference = (description: string) => Type.Integer({ minimum: 1, description });
 
@@ -102,8 +93,8 @@ export const listQuerySchema = (info: TaxonomyInfo) =>
     ),
     offset: Type.Optional(Type.Integer({ minimum: 0, description: 'Terms to skip; replaces the offset of page' })),
     search: Type.Optional(NonEmpty('Terms whose name or slug contains this text')),
-    exclude: Type.Optional(TermListArg(`${info.collection} to leave out: ids, slugs or names (CSV or array)`)),
-    include: Type.Optional(TermListArg(`Only these ${info.collection}: ids, slugs or names (CSV or array)`)),
+    exclude: Type.Optional(ListSchema(`${info.collection} to leave out: ids, slugs or names (CSV or array)`)),
+    include: Type.Optional(ListSchema(`Only these ${info.collection}: ids, slugs or names (CSV or array)`)),
     order: Type.Optional(Type.String({ pattern: '^(?:[Aa][Ss][Cc]|[Dd][Ee][Ss][Cc])$', description: 'asc (default) or desc' })),
     orderby: Type.Optional(Type.Enum([...TERM_ORDERBY], { type: 'string', description: 'Sort key (default name)' })),
     hide_empty: Type.Optional(WpBooleanSchema('Hide terms no published event uses', { default: true })),

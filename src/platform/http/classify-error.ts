@@ -19,18 +19,32 @@ interface AjvIssue {
   readonly params: Record<string, unknown>;
 }
 
+function unescapePointer(part: string): string {
+  return part.replace(/~1/g, '/').replace(/~0/g, '~');
+}
+
 function paramName(issue: AjvIssue): string {
   if (issue.keyword === 'required' && typeof issue.params.missingProperty === 'string') {
     return issue.params.missingProperty;
   }
   const first = issue.instancePath.split('/')[1];
-  return first === undefined || first === '' ? 'body' : first.replace(/~1/g, '/').replace(/~0/g, '~');
+  return first === undefined || first === '' ? 'body' : unescapePointer(first);
 }
 
-function describe(name: string, issue: AjvIssue): string {
+/** `/venue/geo_lat` → `venue[geo_lat]`: the value as a form or query string names it. */
+function valueName(instancePath: string): string {
+  const [first = 'body', ...rest] = instancePath.split('/').slice(1).map(unescapePointer);
+  return `${first}${rest.map((part) => `[${part}]`).join('')}`;
+}
+
+function describe(issue: AjvIssue, issues: readonly AjvIssue[]): string {
+  const name = valueName(issue.instancePath);
   switch (issue.keyword) {
-    case 'type':
-      return `${name} is not of type ${String(issue.params.type)}.`;
+    case 'type': {
+      // A union refuses a value once per member: name every type it would have taken.
+      const types = issues.filter((other) => other.keyword === 'type' && other.instancePath === issue.instancePath).map((other) => String(other.params.type));
+      return `${name} is not of type ${[...new Set(types)].join(' or ')}.`;
+    }
     case 'enum':
       return `${name} is not one of ${(issue.params.allowedValues as unknown[] | undefined)?.join(', ') ?? 'the allowed values'}.`;
     case 'anyOf':
@@ -49,7 +63,7 @@ function fromValidation(issues: readonly AjvIssue[]): ValidationError {
     if (issue.keyword === 'required' && issue.instancePath === '') {
       if (!missing.includes(name)) missing.push(name);
     } else {
-      invalid[name] ??= describe(name, issue);
+      invalid[name] ??= describe(issue, issues);
     }
   }
   return new ValidationError(invalid, missing);
