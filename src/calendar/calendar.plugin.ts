@@ -2,10 +2,10 @@ import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunc
 import { withHookFirst } from '../platform/http/route-hooks.ts';
 import type { Config } from '../config/config.ts';
 import type { Store } from '../platform/db/database.ts';
+import type { WpRouteTable } from '../platform/wp-rest/route-table.ts';
 import { PlatformErrors } from '../platform/errors.ts';
 import { eventsRoutes } from './events/events.routes.ts';
 import { discoveryRoutes } from './discovery/discovery.routes.ts';
-import { RouteRegistry } from './discovery/route-registry.ts';
 import { sendWpError } from './errors.ts';
 import { languageOf, NAMESPACE } from './shared/context.ts';
 import { organizersRoutes } from './organizers/organizers.routes.ts';
@@ -17,18 +17,16 @@ export { NAMESPACE };
 export interface CalendarOptions {
   readonly config: Config;
   readonly store: Store;
+  /** The WordPress-shaped routes (the namespace index lists this namespace's). */
+  readonly table: WpRouteTable;
 }
 
 /**
  * The `calendar/events/v1` namespace: WordPress-shaped errors, the
  * namespace index and `/doc`, and the resource routes.
  */
-export async function calendarPlugin(app: FastifyInstance, { config, store }: CalendarOptions): Promise<void> {
-  const prefix = `${config.basePath}/${NAMESPACE}`;
+export async function calendarPlugin(app: FastifyInstance, { config, store, table }: CalendarOptions): Promise<void> {
   const namespaceUrl = `${config.baseUrl}/${NAMESPACE}`;
-  const registry = new RouteRegistry(prefix);
-
-  app.addHook('onRoute', (route) => registry.add(route));
   app.setErrorHandler(sendWpError);
   app.setNotFoundHandler(async (request, reply) => sendWpError(PlatformErrors.noRoute(), request, reply));
 
@@ -53,7 +51,7 @@ export async function calendarPlugin(app: FastifyInstance, { config, store }: Ca
     if (readsBody(route.method)) route.preValidation = withHookFirst(mergeQueryIntoBody, route.preValidation);
   });
 
-  await app.register(discoveryRoutes, { namespace: NAMESPACE, namespaceUrl, baseUrl: config.baseUrl, routePrefix: prefix, registry });
+  await app.register(discoveryRoutes, { namespace: NAMESPACE, namespaceUrl, baseUrl: config.baseUrl, table });
   await app.register(eventsRoutes, { config, store, namespaceUrl });
   await app.register(venuesRoutes, { config, store, namespaceUrl });
   await app.register(organizersRoutes, { config, store, namespaceUrl });

@@ -1,16 +1,14 @@
-import Type from 'typebox';
+import Type, { type Static } from 'typebox';
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { buildNamespaceDocument } from './namespace-document.ts';
-import type { RouteRegistry } from './route-registry.ts';
+import { RouteDescriptionSchema, type WpRouteTable } from '../../platform/wp-rest/route-table.ts';
 import { LanguageQuerySchema } from '../shared/schemas.ts';
 
 export interface DiscoveryOptions {
   readonly namespace: string;
   readonly namespaceUrl: string;
   readonly baseUrl: string;
-  readonly routePrefix: string;
-  readonly registry: RouteRegistry;
+  readonly table: WpRouteTable;
 }
 
 const RootQuerySchema = Type.Object({
@@ -19,10 +17,26 @@ const RootQuerySchema = Type.Object({
   context: Type.Optional(Type.String({ default: 'view' })),
 });
 
-type OpenApiDocument = { paths?: Record<string, unknown>; [key: string]: unknown };
+const NamespaceIndexSchema = Type.Object({
+  namespace: Type.String(),
+  routes: Type.Record(Type.String(), RouteDescriptionSchema),
+  _links: Type.Object({ up: Type.Array(Type.Object({ href: Type.String() })) }),
+});
 
-/** `/doc`: the namespace's part of the service's OpenAPI document, rooted at the namespace. */
-function namespaceOpenApi(whole: OpenApiDocument, prefix: string, namespaceUrl: string): OpenApiDocument {
+const Free = (description: string) => Type.Object({}, { additionalProperties: true, description });
+const OpenApiDocumentSchema = Type.Object(
+  { openapi: Type.String(), info: Free('Title, version, description'), servers: Type.Array(Free('A server')), components: Free('Schemas and security schemes'), paths: Free('The operations') },
+  { additionalProperties: true },
+);
+
+type OpenApiDocument = Static<typeof OpenApiDocumentSchema>;
+
+/**
+ * `/doc`: the namespace's part of the service's OpenAPI document, rooted at
+ * the namespace (the whole document's paths are relative to `BASE_URL`).
+ */
+function namespaceOpenApi(whole: Partial<OpenApiDocument>, namespace: string, namespaceUrl: string): OpenApiDocument {
+  const prefix = `/${namespace}`;
   const paths: Record<string, unknown> = {};
   for (const [path, item] of Object.entries(whole.paths ?? {})) {
     if (!path.startsWith(prefix)) continue;
@@ -35,7 +49,7 @@ function namespaceOpenApi(whole: OpenApiDocument, prefix: string, namespaceUrl: 
       title: 'Almanac calendar events API',
       description: 'Events, venues, organizers, categories and tags, compatible with The Events Calendar REST API v1.',
     },
-    servers: [{ url: `${namespaceUrl}/` }],
+    servers: [{ url: namespaceUrl }],
     components: whole.components ?? {},
     paths,
   };
@@ -48,23 +62,31 @@ export async function discoveryRoutes(app: FastifyInstance, options: DiscoveryOp
   typed.get('/', {
     config: { access: 'public' },
     schema: {
+      operationId: 'getCalendarIndex',
       tags: ['calendar'],
       summary: 'The namespace index: every route of calendar/events/v1 with its arguments',
       querystring: RootQuerySchema,
+      response: { 200: NamespaceIndexSchema },
     },
-    handler: async () =>
-      buildNamespaceDocument(options.namespace, options.namespaceUrl, options.baseUrl, options.registry.routes),
+    // The namespace index (calendar-reference.md §11.2), built from the routes registered, so it grows with them.
+    handler: async () => ({
+      namespace: options.namespace,
+      routes: options.table.describeAll(options.namespace),
+      _links: { up: [{ href: `${options.baseUrl}/` }] },
+    }),
   });
 
   typed.get('/doc', {
     config: { access: 'public' },
     schema: {
+      operationId: 'getCalendarOpenApi',
       tags: ['calendar'],
       summary: 'The OpenAPI 3.1 document of this namespace',
       querystring: LanguageQuerySchema,
+      response: { 200: OpenApiDocumentSchema },
     },
     handler: async () => {
-      doc ??= namespaceOpenApi(app.swagger() as OpenApiDocument, options.routePrefix, options.namespaceUrl);
+      doc ??= namespaceOpenApi(app.swagger() as OpenApiDocument, options.namespace, options.namespaceUrl);
       return doc;
     },
   });

@@ -2,7 +2,7 @@ import Type, { type Static } from 'typebox';
 import { POST_STATUSES } from '../shared/permissions.ts';
 import { LanguageQuerySchema } from '../shared/schemas.ts';
 import { archiveEnvelopeSchema } from '../shared/pagination.ts';
-import { ListSchema, MAX_ID, TextSchema, WpBooleanSchema } from '../shared/wire.ts';
+import { ListSchema, MAX_ID, StringOrListSchema, TextSchema, WpBooleanSchema } from '../shared/wire.ts';
 
 /** Largest `per_page`; larger values are capped, as the reference does (reference §3.1). */
 export const MAX_PER_PAGE = 50;
@@ -87,7 +87,7 @@ const writeProperties = {
   timezone: Type.Optional(TextSchema('IANA time zone, UTC, or UTC±H[:MM]; empty for the site time zone')),
   all_day: Type.Optional(WpBooleanSchema('Whether the event lasts whole days')),
   image: Type.Optional(TextSchema('A stored image id, or an http(s) image URL (author and above); empty or 0 removes it')),
-  cost: Type.Optional(Type.Array(TextSchema('A cost'), { description: 'The cost, or several costs (e.g. 20$ or ["0$","20$"]); empty removes it' })),
+  cost: Type.Optional(StringOrListSchema(TextSchema('A cost'), 'The cost, or several costs (e.g. 20$ or ["0$","20$"]); empty removes it')),
   website: Type.Optional(TextSchema('The event website: a URL, or empty')),
   show_map: Type.Optional(WpBooleanSchema('Whether to show the venue map')),
   show_map_link: Type.Optional(WpBooleanSchema('Whether to show the venue map link')),

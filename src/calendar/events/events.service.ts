@@ -278,9 +278,10 @@ export class EventsService {
     return changes;
   }
 
-  private costChanges(cost: readonly string[] | undefined): EventChanges {
+  /** One cost as a string, several as an array (never split: `1,000$` is one). */
+  private costChanges(cost: string | readonly string[] | undefined): EventChanges {
     if (cost === undefined) return {};
-    const costs = cost.map((item) => item.trim()).filter((item) => item !== '');
+    const costs = [cost].flat().map((item) => item.trim()).filter((item) => item !== '');
     if (costs.length === 0) return { cost: null, currency_symbol: '', currency_position: '' };
     const currency = parseCurrency(costs);
     return { cost: JSON.stringify(costs), currency_symbol: currency.symbol, currency_position: currency.position };
@@ -351,7 +352,9 @@ export class EventsService {
         author_id: author,
         status,
         ...posted,
-        ...this.modifiedNow(now),
+        // A new post was last modified when it is dated (WordPress's wp_insert_post); updates take the time of the request.
+        modified: posted.date,
+        modified_utc: posted.date_utc,
         password_hash: passwordHash,
         image_id: imageId,
         parent_id: null,

@@ -364,9 +364,9 @@ export async function insertLinkedPost(db: Db, kind: LinkedPostKind, ctx: Reques
   const author = (await authorFor(db, ctx.user, input.author)) ?? ctx.user?.id ?? null;
   const meta = kind.writeMeta(input, kind.defaultMeta);
   const dates = postDates(input, site, now);
-  const modified = stamp(site, now);
-  const date = dates?.date ?? modified.local;
-  const dateUtc = dates?.date_utc ?? modified.utc;
+  const created = stamp(site, now);
+  const date = dates?.date ?? created.local;
+  const dateUtc = dates?.date_utc ?? created.utc;
   const imageId = input.image === undefined ? null : await imageFor(db, input.image, ctx.user);
   const passwordHash = (await passwordHashFor(input.password)) ?? null;
   const id = await reservePostId(db, kind.type);
@@ -376,8 +376,9 @@ export async function insertLinkedPost(db: Db, kind: LinkedPostKind, ctx: Reques
     status: datedStatus(scaleStatus(ctx.user, input.status as string | undefined), dateUtc, now),
     date,
     date_utc: dateUtc,
-    modified: modified.local,
-    modified_utc: modified.utc,
+    // A new post was last modified when it is dated (WordPress's wp_insert_post); updates take the time of the request.
+    modified: date,
+    modified_utc: dateUtc,
     password_hash: passwordHash,
     image_id: imageId,
     ...meta,

@@ -1,5 +1,5 @@
-import type { FastifyReply } from 'fastify';
-import Type, { type Static, type TSchema } from 'typebox';
+import Type, { type TSchema } from 'typebox';
+import { InKeyOrder } from '../../platform/openapi/contract.ts';
 
 /**
  * Archive envelopes of events, venues and organizers (reference §3.6–3.7
@@ -63,35 +63,47 @@ export function echoPairs(query: Readonly<Record<string, unknown>>, order: reado
   return pairs;
 }
 
-/** The reference's list totals, as headers. */
-export function totalHeaders(total: number, pages: number): Record<string, string> {
-  return { 'X-TEC-Total': String(total), 'X-TEC-TotalPages': String(pages) };
-}
-
-export function setTotalHeaders(reply: FastifyReply, total: number, pages: number): void {
-  void reply.headers(totalHeaders(total, pages));
+/**
+ * An archive page's headers: the reference's `X-TEC-Total*`, and WordPress's
+ * `X-WP-Total*` and `Link` rel `next`/`prev` (what `wpapi`'s `_paging` reads).
+ */
+export function archiveHeaders(total: number, pages: number, links: Readonly<Partial<ArchiveLinks>>): Record<string, string> {
+  const headers: Record<string, string> = {
+    'X-TEC-Total': String(total),
+    'X-TEC-TotalPages': String(pages),
+    'X-WP-Total': String(total),
+    'X-WP-TotalPages': String(pages),
+  };
+  const pageLinks = [
+    ...(links.previous_rest_url === undefined ? [] : [`<${links.previous_rest_url}>; rel="prev"`]),
+    ...(links.next_rest_url === undefined ? [] : [`<${links.next_rest_url}>; rel="next"`]),
+  ];
+  if (pageLinks.length > 0) headers.Link = pageLinks.join(', ');
+  return headers;
 }
 
 /**
  * The archive envelope schema: `{<collection>: [...], rest_url, next_rest_url?,
- * previous_rest_url?, total, total_pages}` in that order. fast-json-stringify
- * emits required keys before optional ones, so the schema lists none.
+ * previous_rest_url?, total, total_pages}`, serialized in that order.
  */
 export function archiveEnvelopeSchema<K extends string, T extends TSchema>(collection: K, item: T, description?: string) {
-  const schema = Type.Object({
-    [collection]: Type.Array(item),
-    rest_url: Type.String(),
-    next_rest_url: Type.Optional(Type.String()),
-    previous_rest_url: Type.Optional(Type.String()),
-    total: Type.Integer(),
-    total_pages: Type.Integer(),
-  } as { [P in K]: ReturnType<typeof Type.Array<T>> } & {
-    rest_url: ReturnType<typeof Type.String>;
-    next_rest_url: ReturnType<typeof Type.Optional<ReturnType<typeof Type.String>>>;
-    previous_rest_url: ReturnType<typeof Type.Optional<ReturnType<typeof Type.String>>>;
-    total: ReturnType<typeof Type.Integer>;
-    total_pages: ReturnType<typeof Type.Integer>;
-  });
-  const { required: _required, ...ordered } = schema as unknown as Record<string, unknown>;
-  return Type.Unsafe<Static<typeof schema>>({ ...ordered, ...(description === undefined ? {} : { description }) });
+  return InKeyOrder(
+    Type.Object(
+      {
+        [collection]: Type.Array(item),
+        rest_url: Type.String(),
+        next_rest_url: Type.Optional(Type.String()),
+        previous_rest_url: Type.Optional(Type.String()),
+        total: Type.Integer(),
+        total_pages: Type.Integer(),
+      } as { [P in K]: ReturnType<typeof Type.Array<T>> } & {
+        rest_url: ReturnType<typeof Type.String>;
+        next_rest_url: ReturnType<typeof Type.Optional<ReturnType<typeof Type.String>>>;
+        previous_rest_url: ReturnType<typeof Type.Optional<ReturnType<typeof Type.String>>>;
+        total: ReturnType<typeof Type.Integer>;
+        total_pages: ReturnType<typeof Type.Integer>;
+      },
+      description === undefined ? {} : { description },
+    ),
+  );
 }

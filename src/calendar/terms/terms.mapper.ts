@@ -1,5 +1,6 @@
 import { permalinks } from '../shared/wire.ts';
 import type { TaxonomyInfo } from './terms.taxonomy.ts';
+import type { ArchiveLinks } from '../shared/pagination.ts';
 import type { EmbeddedTerm, Term, TermList } from './terms.schemas.ts';
 
 /** A term with everything its representations need, in the requested language. */
@@ -84,10 +85,10 @@ export function toTermList(
   namespaceUrl: string,
   terms: readonly Term[],
   paging: { readonly page: number; readonly total: number; readonly totalPages: number },
-): TermList {
+): { list: TermList; links: ArchiveLinks } {
   const base = `${namespaceUrl}/${info.collection}/`;
-  const list: TermList = { rest_url: base, total: paging.total, total_pages: paging.totalPages, [info.collection]: [...terms] };
-  if (paging.page < paging.totalPages) list.next_rest_url = `${base}?page=${paging.page + 1}`;
-  if (paging.page > 1) list.previous_rest_url = paging.page === 2 ? base : `${base}?page=${paging.page - 1}`;
-  return list;
+  const links: ArchiveLinks = { rest_url: base };
+  if (paging.page < paging.totalPages) links.next_rest_url = `${base}?page=${paging.page + 1}`;
+  if (paging.page > 1) links.previous_rest_url = paging.page === 2 ? base : `${base}?page=${paging.page - 1}`;
+  return { list: { ...links, total: paging.total, total_pages: paging.totalPages, [info.collection]: [...terms] }, links };
 }

@@ -5,7 +5,7 @@ import type { Database } from '../../platform/db/schema.ts';
 import type { Taxonomy } from '../calendar.tables.ts';
 import type { RequestContext } from '../shared/context.ts';
 import { sanitizeContent, sanitizeText } from '../shared/html.ts';
-import { pageWindow, totalPages } from '../shared/pagination.ts';
+import { pageWindow, totalPages, type ArchiveLinks } from '../shared/pagination.ts';
 import { canRead, utcStamp } from '../shared/permissions.ts';
 import { claimSlug, releaseSlugs, sanitizeSlug } from '../shared/slugs.ts';
 import {
@@ -217,7 +217,7 @@ export async function listTerms(
   info: TaxonomyInfo,
   query: ListTermsQuery,
   ctx: RequestContext,
-): Promise<{ list: TermList; total: number; totalPages: number }> {
+): Promise<{ list: TermList; links: ArchiveLinks; total: number; totalPages: number }> {
   const { db } = deps;
   const page = query.page ?? 1;
   const perPage = Math.min(query.per_page ?? DEFAULT_PER_PAGE, MAX_PER_PAGE);
@@ -256,7 +256,7 @@ export async function listTerms(
   const counts = await publishedEventCounts(db, rows.map((row) => row.id));
   const views = await loadTermViews(db, rows, counts, ctx, { withAncestors: true });
   const terms = rows.map((row) => toTermResponse(views.get(row.id)!, deps));
-  return { list: toTermList(info, deps.namespaceUrl, terms, { page, total, totalPages: pages }), total, totalPages: pages };
+  return { ...toTermList(info, deps.namespaceUrl, terms, { page, total, totalPages: pages }), total, totalPages: pages };
 }
 
 // ---------------------------------------------------------------- single
