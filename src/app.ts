@@ -1,4 +1,3 @@
-import formbody from '@fastify/formbody';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
@@ -17,11 +16,18 @@ import { healthRoutes } from './platform/http/health.routes.ts';
 import { indexRoutes } from './platform/http/index.routes.ts';
 import { finiteNumbersPlugin } from './platform/http/finite-numbers.ts';
 import { parseQuerystring } from './platform/http/querystring.ts';
+import { parametersPlugin } from './platform/http/parameters.plugin.ts';
+import { requestTarget } from './platform/http/request-target.ts';
 import { rateLimitPlugin } from './platform/http/rate-limit.plugin.ts';
 import { requestIdOf } from './platform/http/request-id.ts';
 import { markResponse, securityPlugin } from './platform/http/security.plugin.ts';
 import { openApiOptions } from './platform/openapi/openapi.ts';
+import { contractPlugin, declareErrorSchema } from './platform/openapi/contract.ts';
+import { WpErrorSchema } from './calendar/shared/schemas.ts';
 import { soapPlugin } from './soap/soap.plugin.ts';
+import { wpRestConventions } from './platform/wp-rest/conventions.plugin.ts';
+import { wpOptionsRoutes } from './platform/wp-rest/options.routes.ts';
+import { WpRouteTable } from './platform/wp-rest/route-table.ts';
 
 export const BODY_LIMIT_BYTES = 1024 * 1024;
 /** A client must finish sending its headers within this time, and its whole request within the next. */
@@ -42,6 +48,7 @@ export async function buildApp({ config, store, logger }: AppDependencies): Prom
     childLoggerFactory: lazyChildLogger as never,
     logController: new RequestLogController(),
     requestIdHeader: false,
+    rewriteUrl: requestTarget(config.basePath),
     trustProxy: config.trustProxy,
     bodyLimit: BODY_LIMIT_BYTES,
     routerOptions: {
@@ -60,7 +67,8 @@ export async function buildApp({ config, store, logger }: AppDependencies): Prom
       return sendWpError(error, request, reply);
     },
     ajv: {
-      customOptions: { allErrors: true, coerceTypes: 'array', removeAdditional: true, useDefaults: true },
+      // Scalars are coerced between types, never into or out of arrays: a list parameter declares both forms.
+      customOptions: { allErrors: true, coerceTypes: true, removeAdditional: true, useDefaults: true },
       plugins: [finiteNumbersPlugin],
     },
   });
@@ -78,9 +86,10 @@ export async function buildApp({ config, store, logger }: AppDependencies): Prom
   // CORS registers its own preflight route, before every route must declare its access.
   await app.register(securityPlugin, { corsOrigins: config.corsOrigins });
   await app.register(accessPlugin, { authenticator, publicPrefixes: [docsPrefix] });
+  await app.register(contractPlugin);
+  declareErrorSchema(app, WpErrorSchema);
   await app.register(rateLimitPlugin, { perMinute: config.rateLimitPerMinute });
-  // Form bodies follow the query-string conventions of WordPress clients (`x[]=a&x[]=b`).
-  await app.register(formbody, { parser: parseQuerystring });
+  await app.register(parametersPlugin);
   await app.register(swagger, openApiOptions(config));
   await app.register(swaggerUi, { routePrefix: docsPrefix, staticCSP: true, uiConfig: { persistAuthorization: false } });
   app.get(`${docsPrefix}/openapi.json`, { schema: { hide: true } }, async () => app.swagger());
@@ -89,9 +98,15 @@ export async function buildApp({ config, store, logger }: AppDependencies): Prom
 
   await app.register(
     async (api) => {
-      await api.register(indexRoutes, { config, namespaces: [NAMESPACE] });
+      // The WordPress-shaped part: the index and the calendar namespace, with WordPress's REST conventions.
+      await api.register(async (wp) => {
+        const table = new WpRouteTable(config.basePath, config.baseUrl, [NAMESPACE]);
+        await wp.register(wpRestConventions, { table, baseUrl: config.baseUrl });
+        await wp.register(indexRoutes, { config, namespaces: [NAMESPACE], table });
+        await wp.register(calendarPlugin, { prefix: `/${NAMESPACE}`, config, store, table });
+        await wp.register(wpOptionsRoutes, { table });
+      });
       await api.register(healthRoutes, { store });
-      await api.register(calendarPlugin, { prefix: `/${NAMESPACE}`, config, store });
       await api.register(entityManagementPlugin, { prefix: '/apiservice/api/services', store, responseCacheBytes: config.responseCacheBytes });
       await api.register(soapPlugin, { config, store, authenticator });
     },

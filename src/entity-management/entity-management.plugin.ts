@@ -8,7 +8,8 @@ import { Definitions } from './definitions.ts';
 import { entitiesRoutes } from './entities.routes.ts';
 import { sendEnvelopeError } from './envelope.ts';
 import { sqlBackend } from './provider/sql/sql-provider.ts';
-import { toTypeSchema } from './schemas.ts';
+import { ErrorEnvelopeSchema, toTypeSchema } from './schemas.ts';
+import { declareErrorSchema } from '../platform/openapi/contract.ts';
 import { seedDefinitions } from './seed/definitions.seed.ts';
 
 export interface EntityManagementOptions {
@@ -29,6 +30,7 @@ export async function entityManagementPlugin(app: FastifyInstance, { store, resp
   const context = { backend: sqlBackend(store), definitions };
 
   app.setErrorHandler(sendEnvelopeError);
+  declareErrorSchema(app, ErrorEnvelopeSchema);
   app.setNotFoundHandler(async (request, reply) => sendEnvelopeError(PlatformErrors.noRoute(), request, reply));
 
   const types = definitions.current.catalog.mappings.map((mapping) => mapping.type);

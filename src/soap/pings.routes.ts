@@ -8,6 +8,7 @@ export async function pingsRoutes(app: FastifyInstance, { service }: { service: 
   app.withTypeProvider<TypeBoxTypeProvider>().get('/pings', {
     config: { access: 'soap_pings_read' },
     schema: {
+      operationId: 'listSoapPings',
       tags: ['soap'],
       summary: 'Recent SOAP pings, newest first',
       querystring: ListPingsQuerySchema,

@@ -220,8 +220,8 @@ describe('single events', () => {
       assert.deepEqual(index.routes['/calendar/events/v1/events/(?P<id>\\d+)'].methods, ['GET', 'DELETE', 'POST', 'PUT', 'PATCH']);
       assert.ok('/calendar/events/v1/events/by-slug/(?P<slug>[^/]+)' in index.routes);
       const doc = (await server.request('/calendar/events/v1/doc')).body;
-      assert.deepEqual(Object.keys(doc.paths['/events']), ['get', 'post']);
-      assert.deepEqual(Object.keys(doc.paths['/events/{id}']).sort(), ['delete', 'get', 'patch', 'post', 'put']);
+      assert.deepEqual(Object.keys(doc.paths['/events']), ['get', 'post', 'options']);
+      assert.deepEqual(Object.keys(doc.paths['/events/{id}']).sort(), ['delete', 'get', 'options', 'patch', 'post', 'put']);
       assert.ok(doc.paths['/events/by-slug/{slug}'].get);
     });
 

@@ -6,6 +6,7 @@ import { loadConfig, type Config } from '../../src/config/config.ts';
 import { addUser, createToken } from '../../src/platform/auth/users.service.ts';
 import type { Role } from '../../src/platform/auth/capabilities.ts';
 import { startServer, type RunningServer } from '../../src/server.ts';
+import { Contract } from './contract.ts';
 
 export const ADMIN = { username: 'admin', password: 'admin-password-1' } as const;
 
@@ -47,6 +48,8 @@ export interface TestServer {
   /** Every log line the server wrote. */
   readonly logs: string[];
   request<T = any>(path: string, options?: RequestOptions): Promise<TestResponse<T>>;
+  /** The served OpenAPI document as the contract `request` holds every answer to. */
+  contract(): Promise<Contract>;
   /** Creates a user with that role (a factory: call it inside the test). */
   createUser(role: Role, username?: string): Promise<Credentials>;
   admin(): Promise<Credentials>;
@@ -113,6 +116,7 @@ export async function startTestServer(env: Record<string, string> = {}): Promise
   let adminCredentials: Promise<Credentials> | undefined;
   let counter = 0;
   const secrets = new Set<string>([ADMIN.password]);
+  let contract: Promise<Contract> | undefined;
 
   const credentialsFor = async (id: number, username: string, password: string): Promise<Credentials> => {
     const { token } = await createToken(server.store.db, username, 'test');
@@ -146,11 +150,9 @@ export async function startTestServer(env: Record<string, string> = {}): Promise
       if (options.auth !== undefined) {
         headers.authorization = typeof options.auth === 'string' ? options.auth : options.auth.bearer;
       }
-      const response = await fetch(path.startsWith('http') ? path : `${url}${path}`, {
-        method: options.method ?? 'GET',
-        headers,
-        body,
-      });
+      const target = new URL(path.startsWith('http') ? path : `${url}${path}`);
+      const method = options.method ?? 'GET';
+      const response = await fetch(target, { method, headers, body });
       const text = await response.text();
       let parsed: unknown;
       try {
@@ -159,9 +161,15 @@ export async function startTestServer(env: Record<string, string> = {}): Promise
         parsed = undefined;
       }
       if (response.status >= 500) {
-        throw new Error(`server answered ${response.status} to ${options.method ?? 'GET'} ${path}: ${text.slice(0, 500)}`);
+        throw new Error(`server answered ${response.status} to ${method} ${path}: ${text.slice(0, 500)}`);
       }
+      // Every answer the suite receives is held to the served OpenAPI document.
+      (await testServer.contract()).check(method, target, headers, response.status, response.headers.get('content-type') ?? '', parsed);
       return { status: response.status, headers: response.headers, text, body: parsed as never };
+    },
+    contract() {
+      contract ??= Contract.load(url, config.basePath);
+      return contract;
     },
     async createUser(role, username) {
       counter += 1;

@@ -151,7 +151,7 @@ describe('discovery and OpenAPI documents', () => {
     const response = await server.request('/calendar/events/v1/doc');
     assert.equal(response.status, 200);
     assert.equal(response.body.openapi, '3.1.0');
-    assert.equal(response.body.servers[0].url, `${server.url}/calendar/events/v1/`);
+    assert.equal(response.body.servers[0].url, `${server.url}/calendar/events/v1`, 'no trailing slash: paths start with one');
     assert.ok(response.body.paths['/doc']);
     await SwaggerParser.validate(structuredClone(response.body));
     const text = JSON.stringify(response.body);
@@ -170,7 +170,7 @@ describe('discovery and OpenAPI documents', () => {
     assert.match(ui.headers.get('content-security-policy') ?? '', /script-src 'self'/);
   });
 
-  it('without CORS_ORIGINS, adds no CORS headers and answers a preflight as an unknown route', async () => {
+  it('without CORS_ORIGINS, adds no CORS headers: a preflight is a plain OPTIONS (the route description)', async () => {
     const read = await server.request('/calendar/events/v1', { headers: { origin: 'https://app.example' } });
     assert.equal(read.status, 200);
     assert.equal(read.headers.get('access-control-allow-origin'), null);
@@ -178,9 +178,10 @@ describe('discovery and OpenAPI documents', () => {
       method: 'OPTIONS',
       headers: { origin: 'https://app.example', 'access-control-request-method': 'POST' },
     });
-    assert.equal(preflight.status, 404);
-    assert.equal(preflight.body.code, 'rest_no_route');
+    assert.equal(preflight.status, 200);
+    assert.deepEqual(preflight.body.methods, ['GET', 'POST']);
     assert.equal(preflight.headers.get('access-control-allow-origin'), null);
+    assert.equal(preflight.headers.get('access-control-allow-methods'), null);
     assert.equal(preflight.headers.get('x-content-type-options'), 'nosniff');
   });
 });

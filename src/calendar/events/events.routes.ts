@@ -2,7 +2,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { FailureThrottle } from '../../platform/auth/throttle.ts';
 import { requestContext, type CalendarDeps } from '../shared/context.ts';
-import { totalHeaders } from '../shared/pagination.ts';
+import { archiveHeaders } from '../shared/pagination.ts';
 import { WpErrorSchema } from '../shared/schemas.ts';
 import { RememberedAnswers } from '../../platform/http/remembered-answers.ts';
 import { calendarVersionOfTurn } from '../shared/calendar-version.ts';
@@ -45,8 +45,9 @@ export async function eventsRoutes(app: FastifyInstance, { config, store, namesp
     rememberable(request, query) ? JSON.stringify([ref, query]) : undefined;
 
   typed.get('/events', {
-    config: { access: 'public' },
+    config: { access: 'public', collection: 'events' },
     schema: {
+      operationId: 'listEvents',
       tags: ['calendar'],
       summary: 'Lists events (by local start date), with filters',
       querystring: ListEventsQuerySchema,
@@ -56,7 +57,7 @@ export async function eventsRoutes(app: FastifyInstance, { config, store, namesp
       const now = new Date();
       return answers.answer(reply, listKey(request, request.query, now), async () => {
         const list = await service.listEvents(request.query, caller(request), now);
-        return { payload: list, headers: totalHeaders(list.total, list.total_pages) };
+        return { payload: list, headers: archiveHeaders(list.total, list.total_pages, list) };
       });
     },
   });
@@ -64,6 +65,7 @@ export async function eventsRoutes(app: FastifyInstance, { config, store, namesp
   typed.post('/events', {
     config: { access: 'edit' },
     schema: {
+      operationId: 'createEvent',
       tags: ['calendar'],
       summary: 'Creates an event',
       body: CreateEventBodySchema,
@@ -72,10 +74,16 @@ export async function eventsRoutes(app: FastifyInstance, { config, store, namesp
     handler: async (request, reply) => reply.code(201).send(await service.createEvent(request.body, caller(request))),
   });
 
-  const itemRoutes = (path: string, params: typeof EventIdParamsSchema | typeof EventSlugParamsSchema, refOf: (request: FastifyRequest) => EventRef) => {
+  const itemRoutes = (
+    path: string,
+    params: typeof EventIdParamsSchema | typeof EventSlugParamsSchema,
+    refOf: (request: FastifyRequest) => EventRef,
+    suffix: '' | 'BySlug',
+  ) => {
     typed.get(path, {
       config: { access: 'public' },
       schema: {
+        operationId: `getEvent${suffix}`,
         tags: ['calendar'],
         summary: 'Reads an event (with its JSON-LD)',
         params,
@@ -91,13 +99,16 @@ export async function eventsRoutes(app: FastifyInstance, { config, store, namesp
     typed.delete(path, {
       config: { access: 'delete' },
       schema: {
+        operationId: `deleteEvent${suffix}`,
         tags: ['calendar'],
         summary: 'Moves an event to the trash, or deletes it with force=true (editors and above)',
         params,
         querystring: DeleteEventQuerySchema,
+        // Arguments may come in the body too (`@wordpress/api-fetch` sends them so); the query is merged under it.
+        body: DeleteEventQuerySchema,
         response: { 200: EventSchema, ...errors },
       },
-      handler: async (request) => service.deleteEvent(refOf(request), request.query, caller(request)),
+      handler: async (request) => service.deleteEvent(refOf(request), request.body, caller(request)),
     });
 
     typed.route({
@@ -105,6 +116,7 @@ export async function eventsRoutes(app: FastifyInstance, { config, store, namesp
       url: path,
       config: { access: 'edit' },
       schema: {
+        operationId: `updateEvent${suffix}`,
         tags: ['calendar'],
         summary: 'Updates an event: only the fields sent change',
         params,
@@ -115,6 +127,6 @@ export async function eventsRoutes(app: FastifyInstance, { config, store, namesp
     });
   };
 
-  itemRoutes('/events/:id(^\\d+$)', EventIdParamsSchema, (request) => ({ id: (request.params as { id: number }).id }));
-  itemRoutes('/events/by-slug/:slug', EventSlugParamsSchema, (request) => ({ slug: (request.params as { slug: string }).slug }));
+  itemRoutes('/events/:id(^\\d+$)', EventIdParamsSchema, (request) => ({ id: (request.params as { id: number }).id }), '');
+  itemRoutes('/events/by-slug/:slug', EventSlugParamsSchema, (request) => ({ slug: (request.params as { slug: string }).slug }), 'BySlug');
 }

@@ -4,7 +4,7 @@ import type { TObject } from 'typebox';
 import { FailureThrottle } from '../../platform/auth/throttle.ts';
 import { requestContext, siteOf, type CalendarDeps } from '../shared/context.ts';
 import { WpErrorSchema } from '../shared/schemas.ts';
-import { setTotalHeaders } from '../shared/pagination.ts';
+import { archiveHeaders } from '../shared/pagination.ts';
 import { parseWpBoolean } from '../shared/wire.ts';
 import type { LinkedPostKind } from './linked-posts.kind.ts';
 import {
@@ -51,6 +51,9 @@ export function linkedPostRoutes(kind: LinkedPostKind, schemas: LinkedPostSchema
     const db = deps.store.db;
     const base = `/${kind.plural}`;
     const tags = [kind.plural];
+    // Operation ids name the methods of generated clients: `listVenues`, `getVenueBySlug`…
+    const one = `${label[0]?.toUpperCase()}${label.slice(1)}`;
+    const many = `${kind.plural[0]?.toUpperCase()}${kind.plural.slice(1)}`;
     const ctxOf = (request: FastifyRequest) => requestContext(request, deps.config);
     const throttle = new FailureThrottle(db, {
       maxFailures: deps.config.authMaxFailures,
@@ -63,13 +66,11 @@ export function linkedPostRoutes(kind: LinkedPostKind, schemas: LinkedPostSchema
     const resolveFirst = async (request: FastifyRequest) => {
       await resolveTarget(db, kind, targetOf(request.params as Params));
     };
-    const bodyAlways = async (request: FastifyRequest) => {
-      request.body ??= {};
-    };
 
     app.get(base, {
-      config: { access: 'public' },
+      config: { access: 'public', collection: kind.plural },
       schema: {
+        operationId: `list${many}`,
         tags,
         summary: `List ${kind.plural}`,
         querystring: listQuerySchema(kind),
@@ -77,17 +78,19 @@ export function linkedPostRoutes(kind: LinkedPostKind, schemas: LinkedPostSchema
       },
       handler: async (request, reply) => {
         const result = await listLinkedPosts(db, kind, ctxOf(request), site, request.query, `${deps.namespaceUrl}${base}/`, guardOf(request));
-        setTotalHeaders(reply, result.total, result.totalPages);
         const { items, total, totalPages, ...links } = result;
+        void reply.headers(archiveHeaders(total, totalPages, links));
         return { [kind.plural]: items, ...links, total, total_pages: totalPages };
       },
     });
 
     const itemRoutes = (path: string, params: typeof IdParamsSchema | typeof SlugParamsSchema, by: string) => {
+      const suffix = by === 'id' ? '' : 'BySlug';
       app.get(path, {
         config: { access: 'public' },
         preValidation: resolveFirst,
         schema: {
+          operationId: `get${one}${suffix}`,
           tags,
           summary: `Get a ${label} by ${by}`,
           params,
@@ -101,8 +104,9 @@ export function linkedPostRoutes(kind: LinkedPostKind, schemas: LinkedPostSchema
         method: ['POST', 'PUT', 'PATCH'],
         url: path,
         config: { access: 'edit' },
-        preValidation: [bodyAlways, resolveFirst],
+        preValidation: resolveFirst,
         schema: {
+          operationId: `update${one}${suffix}`,
           tags,
           summary: `Update a ${label} by ${by} (only the fields sent change)`,
           params,
@@ -115,8 +119,9 @@ export function linkedPostRoutes(kind: LinkedPostKind, schemas: LinkedPostSchema
 
       app.delete(path, {
         config: { access: 'delete' },
-        preValidation: [bodyAlways, resolveFirst],
+        preValidation: resolveFirst,
         schema: {
+          operationId: `delete${one}${suffix}`,
           tags,
           summary: `Trash a ${label} by ${by} (force=true deletes it permanently)`,
           params,
@@ -133,8 +138,8 @@ export function linkedPostRoutes(kind: LinkedPostKind, schemas: LinkedPostSchema
     itemRoutes(`${base}/:id(^\\d+$)`, IdParamsSchema, 'id');
     app.post(base, {
       config: { access: 'edit' },
-      preValidation: bodyAlways,
       schema: {
+        operationId: `create${one}`,
         tags,
         summary: `Create a ${label} (always a new one)`,
         body: schemas.createBody,

@@ -1,4 +1,5 @@
 import Type, { type TProperties } from 'typebox';
+import { InKeyOrder } from '../../platform/openapi/contract.ts';
 import { POST_STATUSES } from '../shared/permissions.ts';
 import { LanguageQuerySchema } from '../shared/schemas.ts';
 import { ListSchema, WpBooleanSchema } from '../shared/wire.ts';
@@ -101,14 +102,17 @@ export const GlobalIdProperties = {
   global_id_lineage: Type.Optional(Type.Array(Type.String(), { description: 'Always present' })),
 } satisfies TProperties;
 
-/** `{ venues|organizers: [...], rest_url, next_rest_url?, previous_rest_url?, total, total_pages }`. */
+
+/** `{ venues|organizers: [...], rest_url, next_rest_url?, previous_rest_url?, total, total_pages }`, in that order. */
 export function envelopeSchema(plural: string, item: ReturnType<typeof Type.Object>) {
-  return Type.Object({
-    [plural]: Type.Array(item),
-    rest_url: Type.String(),
-    next_rest_url: Type.Optional(Type.String()),
-    previous_rest_url: Type.Optional(Type.String()),
-    total: Type.Optional(Type.Integer({ description: 'Always present' })),
-    total_pages: Type.Optional(Type.Integer({ description: 'Always present' })),
-  });
+  return InKeyOrder(
+    Type.Object({
+      [plural]: Type.Array(item),
+      rest_url: Type.String(),
+      next_rest_url: Type.Optional(Type.String()),
+      previous_rest_url: Type.Optional(Type.String()),
+      total: Type.Integer(),
+      total_pages: Type.Integer(),
+    }),
+  );
 }

@@ -1,7 +1,7 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { requestContext, type CalendarDeps } from '../shared/context.ts';
-import { setTotalHeaders } from '../shared/pagination.ts';
+import { archiveHeaders } from '../shared/pagination.ts';
 import { LanguageQuerySchema } from '../shared/schemas.ts';
 import { parsePositiveInt } from '../shared/wire.ts';
 import {
@@ -25,6 +25,9 @@ function taxonomyRoutes(info: TaxonomyInfo) {
     const deps: TermServiceDeps = { db: store.db, translateError: store.translateError, namespaceUrl, baseUrl: config.baseUrl };
     const collection = `/${info.collection}`;
     const item = `/${info.collection}/:id(^\\d+$)`;
+    // Operation ids name the methods of generated clients: `listCategories`, `getTag`…
+    const one = `${info.singular[0]?.toUpperCase()}${info.singular.slice(1)}`;
+    const many = `${info.collection[0]?.toUpperCase()}${info.collection.slice(1)}`;
     const termSchema = info.hierarchical ? CategorySchema : TagSchema;
     const tags = ['calendar', info.collection];
     const manage = info.manageCapability;
@@ -42,16 +45,17 @@ function taxonomyRoutes(info: TaxonomyInfo) {
     };
 
     typed.get(collection, {
-      config: { access: 'public' },
+      config: { access: 'public', collection: info.collection },
       schema: {
+        operationId: `list${many}`,
         tags,
         summary: `List event ${info.collection}`,
         querystring: listQuerySchema(info),
         response: { 200: info.hierarchical ? CategoryListSchema : TagListSchema },
       },
       handler: async (request, reply) => {
-        const { list, total, totalPages } = await listTerms(deps, info, request.query as ListTermsQuery, requestContext(request, config));
-        setTotalHeaders(reply, total, totalPages);
+        const { list, links, total, totalPages } = await listTerms(deps, info, request.query as ListTermsQuery, requestContext(request, config));
+        void reply.headers(archiveHeaders(total, totalPages, links));
         return list;
       },
     });
@@ -60,6 +64,7 @@ function taxonomyRoutes(info: TaxonomyInfo) {
       config: { access: manage },
       preValidation: checkReferences,
       schema: {
+        operationId: `create${one}`,
         tags,
         summary: `Create an event ${info.singular}`,
         querystring: LanguageQuerySchema,
@@ -75,6 +80,7 @@ function taxonomyRoutes(info: TaxonomyInfo) {
     typed.get(item, {
       config: { access: 'public' },
       schema: {
+        operationId: `get${one}`,
         tags,
         summary: `Get an event ${info.singular}`,
         params: TermIdParamsSchema,
@@ -90,6 +96,7 @@ function taxonomyRoutes(info: TaxonomyInfo) {
       config: { access: manage },
       preValidation: checkReferences,
       schema: {
+        operationId: `update${one}`,
         tags,
         summary: `Update an event ${info.singular} (only the fields sent change)`,
         params: TermIdParamsSchema,
@@ -104,6 +111,7 @@ function taxonomyRoutes(info: TaxonomyInfo) {
       config: { access: manage },
       preValidation: checkReferences,
       schema: {
+        operationId: `delete${one}`,
         tags,
         summary: `Delete an event ${info.singular} permanently (answers with the term as it was)`,
         params: TermIdParamsSchema,

@@ -1,17 +1,28 @@
 import type { FastifyInstance } from 'fastify';
+import Type from 'typebox';
 import type { Store } from '../db/database.ts';
 import { AppError } from '../errors.ts';
 
 export async function healthRoutes(app: FastifyInstance, { store }: { store: Store }): Promise<void> {
   app.get('/healthz', {
     config: { access: 'public' },
-    schema: { tags: ['platform'], summary: 'Liveness: the process answers' },
+    schema: {
+      operationId: 'getHealth',
+      tags: ['platform'],
+      summary: 'Liveness: the process answers',
+      response: { 200: Type.Object({ status: Type.Literal('ok') }) },
+    },
     handler: async () => ({ status: 'ok' }),
   });
 
   app.get('/readyz', {
-    config: { access: 'public' },
-    schema: { tags: ['platform'], summary: 'Readiness: the database answers' },
+    config: { access: 'public', errors: [503] },
+    schema: {
+      operationId: 'getReadiness',
+      tags: ['platform'],
+      summary: 'Readiness: the database answers (503 when it does not)',
+      response: { 200: Type.Object({ status: Type.Literal('ok'), database: Type.String() }) },
+    },
     handler: async (request) => {
       try {
         await store.ping();

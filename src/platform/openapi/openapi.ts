@@ -1,5 +1,6 @@
 import type { SwaggerOptions } from '@fastify/swagger';
 import type { Config } from '../../config/config.ts';
+import { completeDocument } from './contract.ts';
 
 /** The whole-service OpenAPI 3.1 document served at `/docs/openapi.json`. */
 export function openApiOptions(config: Config): SwaggerOptions {
@@ -22,6 +23,7 @@ export function openApiOptions(config: Config): SwaggerOptions {
       },
       security: [{ basicAuth: [] }, { bearerAuth: [] }, {}],
     },
+    transformObject: (document) => completeDocument('openapiObject' in document ? document.openapiObject : document.swaggerObject),
     refResolver: {
       buildLocalReference: (json, _baseUri, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`),
     },

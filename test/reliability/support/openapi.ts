@@ -115,13 +115,3 @@ export function encodeSegment(value: string): string {
 export function fillPath(template: string, values: Readonly<Record<string, string>>): string {
   return template.replace(/\{([^}]+)\}/g, (_whole, name: string) => encodeSegment(values[name] ?? '1'));
 }
-
-/**
- * Whether a URL's (normalised) path can only have been routed to this
- * template: an empty or dot-segment value turns `/events/{id}` into the
- * list route, whose answer is not the item's.
- */
-export function routesTo(template: string, url: string): boolean {
-  const pattern = template.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\\?\{[^}]+\\?\}/g, '[^/]+');
-  return new RegExp(`^${pattern}/?$`).test(new URL(url).pathname);
-}
