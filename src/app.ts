@@ -73,7 +73,7 @@ export async function buildApp({ config, store, logger }: AppDependencies): Prom
     },
   });
 
-  const throttle = new FailureThrottle(store.db, {
+  const throttle = new FailureThrottle(store.db, 'login', {
     maxFailures: config.authMaxFailures,
     maxFailuresPerAddress: config.authMaxFailuresPerAddress,
     windowSeconds: config.authLockoutSeconds,

@@ -3,6 +3,7 @@ import { withHookFirst } from '../platform/http/route-hooks.ts';
 import type { Config } from '../config/config.ts';
 import type { Store } from '../platform/db/database.ts';
 import type { WpRouteTable } from '../platform/wp-rest/route-table.ts';
+import { PostPasswords } from './shared/post-passwords.ts';
 import { PlatformErrors } from '../platform/errors.ts';
 import { eventsRoutes } from './events/events.routes.ts';
 import { discoveryRoutes } from './discovery/discovery.routes.ts';
@@ -52,9 +53,10 @@ export async function calendarPlugin(app: FastifyInstance, { config, store, tabl
   });
 
   await app.register(discoveryRoutes, { namespace: NAMESPACE, namespaceUrl, baseUrl: config.baseUrl, table });
-  await app.register(eventsRoutes, { config, store, namespaceUrl });
-  await app.register(venuesRoutes, { config, store, namespaceUrl });
-  await app.register(organizersRoutes, { config, store, namespaceUrl });
-  await app.register(categoryRoutes, { config, store, namespaceUrl });
-  await app.register(tagRoutes, { config, store, namespaceUrl });
+  const deps = { config, store, namespaceUrl, passwords: new PostPasswords(store.db, config) };
+  await app.register(eventsRoutes, deps);
+  await app.register(venuesRoutes, deps);
+  await app.register(organizersRoutes, deps);
+  await app.register(categoryRoutes, deps);
+  await app.register(tagRoutes, deps);
 }

@@ -2,7 +2,7 @@ import { siteOf } from '../../src/calendar/shared/context.ts';
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
-import { FailureThrottle } from '../../src/platform/auth/throttle.ts';
+import { PostPasswords } from '../../src/calendar/shared/post-passwords.ts';
 import { EventsService } from '../../src/calendar/events/events.service.ts';
 import { startTestServer, type Credentials, type TestServer } from '../helpers/server.ts';
 import { countingStatements } from '../helpers/statements.ts';
@@ -367,7 +367,7 @@ describe('GET /events', () => {
         db: counting.db,
         config: server.config,
         namespaceUrl: `${server.url}/calendar/events/v1`,
-        throttle: new FailureThrottle(server.server.store.db, { maxFailures: 0, maxFailuresPerAddress: 0, windowSeconds: 60 }),
+        passwords: new PostPasswords(server.server.store.db, server.config),
       });
       const caller = { user: null, language: 'en', defaultLanguage: 'en', site: siteOf(server.config), address: '127.0.0.1' } as const;
       const costOf = async (perPage: number, language: 'en' | 'it' = 'en') => {

@@ -1,6 +1,5 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { FailureThrottle } from '../../platform/auth/throttle.ts';
 import { requestContext, type CalendarDeps } from '../shared/context.ts';
 import { archiveHeaders } from '../shared/pagination.ts';
 import { WpErrorSchema } from '../shared/schemas.ts';
@@ -24,14 +23,9 @@ import {
 const ITEM_WRITE_METHODS = ['POST', 'PUT', 'PATCH'] as const;
 
 /** `/events…` routes (reference §2 rows 2–7, calendar-api.md). */
-export async function eventsRoutes(app: FastifyInstance, { config, store, namespaceUrl }: CalendarDeps): Promise<void> {
+export async function eventsRoutes(app: FastifyInstance, { config, store, namespaceUrl, passwords }: CalendarDeps): Promise<void> {
   const typed = app.withTypeProvider<TypeBoxTypeProvider>();
-  const throttle = new FailureThrottle(store.db, {
-    maxFailures: config.authMaxFailures,
-    maxFailuresPerAddress: config.authMaxFailuresPerAddress,
-    windowSeconds: config.authLockoutSeconds,
-  });
-  const service = new EventsService({ db: store.db, config, namespaceUrl, throttle });
+  const service = new EventsService({ db: store.db, config, namespaceUrl, passwords });
   const caller = (request: FastifyRequest): Caller => ({ ...requestContext(request, config), address: request.ip });
   const errors = { 400: WpErrorSchema, 401: WpErrorSchema, 403: WpErrorSchema, 404: WpErrorSchema, 410: WpErrorSchema };
   // Anonymous answers are remembered per calendar version (ADR 9), unless a password makes them depend on more

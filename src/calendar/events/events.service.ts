@@ -2,12 +2,12 @@ import type { Kysely } from 'kysely';
 import type { Config } from '../../config/config.ts';
 import type { AuthUser } from '../../platform/auth/authenticate.ts';
 import { can } from '../../platform/auth/capabilities.ts';
-import { hashPassword, verifyPassword } from '../../platform/auth/passwords.ts';
-import type { FailureThrottle } from '../../platform/auth/throttle.ts';
+import { hashPassword } from '../../platform/auth/passwords.ts';
 import type { Database } from '../../platform/db/schema.ts';
 import { AppError, PlatformErrors } from '../../platform/errors.ts';
 import { resolveOrganizersForWrite, setEventOrganizers } from '../organizers/organizers.links.ts';
 import type { RequestContext } from '../shared/context.ts';
+import type { PasswordAttempt, PostPasswords } from '../shared/post-passwords.ts';
 import { endOfDay, fromInstant, fromWallTime, isValidZoneName, nowIn, parseDate, startOfDay, type Stamp, type ZonedMoment } from '../shared/dates.ts';
 import { sanitizeContent, sanitizeText } from '../shared/html.ts';
 import { resolveImageForWrite } from '../shared/images.ts';
@@ -64,7 +64,7 @@ export interface EventsServiceDeps {
   readonly db: Db;
   readonly config: Config;
   readonly namespaceUrl: string;
-  readonly throttle: FailureThrottle;
+  readonly passwords: PostPasswords;
   readonly now?: () => Date;
 }
 
@@ -105,10 +105,10 @@ export class EventsService {
     const { limit, offset } = pageWindow(page, perPage);
     const rows = total === 0 ? [] : await listEventRows(this.db, filter, limit, offset);
     const events = await this.represent(rows, caller, now);
-    const unlocked = await Promise.all(rows.map((row) => this.isUnlocked(row, query.password, query.context, caller, 'list', now)));
+    const unlocked = await this.deps.passwords.unlocked(rows, this.attempt(query, caller, now), 'list');
     const links = archiveLinks(`${this.urls.namespaceUrl}/events/`, listEcho(query, perPage, caller.user), page, pages);
     return {
-      events: events.map((event, index) => (unlocked[index] ? event : stripProtectedEvent(event))),
+      events: events.map((event) => (unlocked.has(event.id) ? event : stripProtectedEvent(event))),
       ...links,
       total,
       total_pages: pages,
@@ -132,35 +132,9 @@ export class EventsService {
     return event as EventResponse;
   }
 
-  /**
-   * reference §7: no password, or `context=edit` by who may edit it, or the
-   * right password — wrong guesses are throttled per event and address.
-   * A locked-out caller gets 429 on a single event; lists just keep it stripped.
-   */
-  private async isUnlocked(
-    row: EventRow,
-    password: string | undefined,
-    context: string | undefined,
-    caller: Caller,
-    mode: 'single' | 'list',
-    now: Date,
-  ): Promise<boolean> {
-    if (row.password_hash === null) return true;
-    if (context === 'edit' && canEdit(caller.user, row, now)) return true;
-    if (password === undefined || password === '') return false;
-    const subject = `event-password:${row.id}`;
-    try {
-      await this.deps.throttle.assertAllowed(subject, caller.address);
-    } catch (error) {
-      if (mode === 'list') return false;
-      throw error;
-    }
-    if (await verifyPassword(password, row.password_hash)) {
-      await this.deps.throttle.recordSuccess(subject, caller.address);
-      return true;
-    }
-    await this.deps.throttle.recordFailure(subject, caller.address);
-    return false;
+  /** What a read claims protected events with (reference §7). */
+  private attempt(query: { password?: string; context?: string }, caller: Caller, now: Date): PasswordAttempt<EventRow> {
+    return { password: query.password, context: query.context, address: caller.address, editable: (row) => canEdit(caller.user, row, now) };
   }
 
   // -------------------------------------------------------------------------
@@ -186,7 +160,8 @@ export class EventsService {
     const row = await this.find(ref);
     if (row.status === 'trash') throw errors.noLongerAvailable();
     if (!canRead(caller.user, row, now)) throw errors.notAccessible();
-    if (!(await this.isUnlocked(row, query.password, query.context, caller, 'single', now))) throw errors.passwordProtected();
+    const unlocked = await this.deps.passwords.unlocked([row], this.attempt(query, caller, now), 'single');
+    if (!unlocked.has(row.id)) throw errors.passwordProtected();
     const [event] = await this.represent([row], caller, now);
     const response = event as EventResponse;
     // The JSON-LD builder refuses password-protected posts (reference §7).

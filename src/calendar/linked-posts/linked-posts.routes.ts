@@ -1,7 +1,6 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { TObject } from 'typebox';
-import { FailureThrottle } from '../../platform/auth/throttle.ts';
 import { requestContext, siteOf, type CalendarDeps } from '../shared/context.ts';
 import { WpErrorSchema } from '../shared/schemas.ts';
 import { archiveHeaders } from '../shared/pagination.ts';
@@ -55,12 +54,7 @@ export function linkedPostRoutes(kind: LinkedPostKind, schemas: LinkedPostSchema
     const one = `${label[0]?.toUpperCase()}${label.slice(1)}`;
     const many = `${kind.plural[0]?.toUpperCase()}${kind.plural.slice(1)}`;
     const ctxOf = (request: FastifyRequest) => requestContext(request, deps.config);
-    const throttle = new FailureThrottle(db, {
-      maxFailures: deps.config.authMaxFailures,
-      maxFailuresPerAddress: deps.config.authMaxFailuresPerAddress,
-      windowSeconds: deps.config.authLockoutSeconds,
-    });
-    const guardOf = (request: FastifyRequest): PasswordGuard => ({ throttle, address: request.ip });
+    const guardOf = (request: FastifyRequest): PasswordGuard => ({ passwords: deps.passwords, address: request.ip });
 
     // An unknown id or slug is a validation error, reported before authorization as the reference does.
     const resolveFirst = async (request: FastifyRequest) => {

@@ -1,11 +1,11 @@
 import type { Kysely } from 'kysely';
 import type { AuthUser } from '../../platform/auth/authenticate.ts';
 import { can } from '../../platform/auth/capabilities.ts';
-import { hashPassword, verifyPassword } from '../../platform/auth/passwords.ts';
-import type { FailureThrottle } from '../../platform/auth/throttle.ts';
+import { hashPassword } from '../../platform/auth/passwords.ts';
 import type { Database } from '../../platform/db/schema.ts';
 import { AppError, PlatformErrors } from '../../platform/errors.ts';
 import type { RequestContext } from '../shared/context.ts';
+import type { PostPasswords } from '../shared/post-passwords.ts';
 import { fromInstant, parseDate } from '../shared/dates.ts';
 import { renderParagraphs, sanitizeContent, sanitizeText, textOfSanitized } from '../shared/html.ts';
 import { loadImages, resolveImageForWrite, type ImageResponse } from '../shared/images.ts';
@@ -61,14 +61,14 @@ const messages = (kind: LinkedPostKind) => ({
 // Representations.
 
 /** Decides per row whether a password-protected post is shown unstripped. */
-export type Unlock = (row: LinkedPostRow) => Promise<boolean>;
+export type Unlock = (row: LinkedPostRow) => boolean;
 
 /** Embedded in events: stripped whenever the post itself has a password (reference §7). */
-export const unlockedWithoutPassword: Unlock = async (row) => row.password_hash === null;
+export const unlockedWithoutPassword: Unlock = (row) => row.password_hash === null;
 
-/** What throttles password guesses: failures are counted per post and client address, like logins. */
+/** What opens protected posts to a read, and the address it comes from. */
 export interface PasswordGuard {
-  readonly throttle: FailureThrottle;
+  readonly passwords: PostPasswords;
   readonly address: string;
 }
 
@@ -78,32 +78,17 @@ export interface UnlockRequest {
   readonly context?: string;
 }
 
-/**
- * Unlocked when the post has no password, when `context=edit` comes from a
- * user who may edit it, or when `password` matches (reference §7). Wrong
- * guesses are throttled per post and address: a locked-out caller gets a
- * 429 on a single read, and lists keep the post stripped.
- */
-export function requestUnlock(user: AuthUser | null, request: UnlockRequest, guard: PasswordGuard, mode: 'single' | 'list', type: string): Unlock {
-  const { password, context } = request;
-  return async (row) => {
-    if (row.password_hash === null) return true;
-    if (context === 'edit' && canEdit(user, row)) return true;
-    if (password === undefined || password === '') return false;
-    const subject = `${type}-password:${row.id}`;
-    try {
-      await guard.throttle.assertAllowed(subject, guard.address);
-    } catch (error) {
-      if (mode === 'list') return false;
-      throw error;
-    }
-    if (await verifyPassword(password, row.password_hash)) {
-      await guard.throttle.recordSuccess(subject, guard.address);
-      return true;
-    }
-    await guard.throttle.recordFailure(subject, guard.address);
-    return false;
-  };
+/** Which of `rows` the read shows unstripped (`PostPasswords`: one attempt per request). */
+async function requestUnlock(
+  user: AuthUser | null,
+  request: UnlockRequest,
+  guard: PasswordGuard,
+  rows: readonly LinkedPostRow[],
+  mode: 'single' | 'list',
+): Promise<Unlock> {
+  const attempt = { ...request, address: guard.address, editable: (row: LinkedPostRow) => canEdit(user, row) };
+  const unlocked = await guard.passwords.unlocked(rows, attempt, mode);
+  return (row) => unlocked.has(row.id);
 }
 
 /** What representations of posts are made from besides their rows: texts and images, loaded in batches. */
@@ -153,7 +138,7 @@ export async function presentPostsWith(
         image: image ?? false,
         imageUrl: image?.url,
       };
-      const stripped = !(await options.unlock(row));
+      const stripped = !options.unlock(row);
       return toLinkedPostResponse(kind, post, { single: options.single, stripped, globalId: globalId(site.baseUrl, row.id) });
     }),
   );
@@ -247,7 +232,7 @@ export async function listLinkedPosts(
   pairs.push(...echoPairs({ ...query }, ['search', 'only_with_upcoming', 'translation_language']));
   const items = await presentPosts(db, kind, rows, ctx, site, {
     single: false,
-    unlock: requestUnlock(ctx.user, query, guard, 'list', kind.type),
+    unlock: await requestUnlock(ctx.user, query, guard, rows, 'list'),
   });
   return { items, total, totalPages: pages, ...archiveLinks(archiveUrl, pairs, query.page, pages) };
 }
@@ -274,7 +259,7 @@ export async function getLinkedPost(
   if (!canRead(ctx.user, row)) throw messages(kind).notAccessible();
   const [item] = await presentPosts(db, kind, [row], ctx, site, {
     single: true,
-    unlock: requestUnlock(ctx.user, query, guard, 'single', kind.type),
+    unlock: await requestUnlock(ctx.user, query, guard, [row], 'single'),
   });
   return item as Representation;
 }
@@ -282,7 +267,7 @@ export async function getLinkedPost(
 // ---------------------------------------------------------------------------
 // Writes.
 
-const alwaysUnlocked: Unlock = async () => true;
+const alwaysUnlocked: Unlock = () => true;
 
 function stamp(site: Site, instant: Date): { local: string; utc: string } {
   const moment = fromInstant(instant.getTime(), site.timezone);

@@ -2,6 +2,7 @@ import type { FastifyRequest } from 'fastify';
 import { LANGUAGES, type Config, type Language } from '../../config/config.ts';
 import type { AuthUser } from '../../platform/auth/authenticate.ts';
 import type { Store } from '../../platform/db/database.ts';
+import type { PostPasswords } from './post-passwords.ts';
 
 /** What every calendar resource module is registered with. */
 export interface CalendarDeps {
@@ -9,6 +10,8 @@ export interface CalendarDeps {
   readonly store: Store;
   /** `{base_url}/calendar/events/v1` (no trailing slash). */
   readonly namespaceUrl: string;
+  /** Opens protected posts to reads, with one throttle for every post type. */
+  readonly passwords: PostPasswords;
 }
 
 export const NAMESPACE = 'calendar/events/v1';

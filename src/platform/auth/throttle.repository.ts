@@ -3,16 +3,17 @@ import type { Database } from '../db/schema.ts';
 
 type Db = Kysely<Database>;
 
-export async function recordFailure(db: Db, username: string, address: string, atMs: number): Promise<void> {
-  await db.insertInto('auth_failures').values({ username, address, failed_at_ms: atMs }).execute();
+export async function recordFailure(db: Db, bucket: string, username: string, address: string, atMs: number): Promise<void> {
+  await db.insertInto('auth_failures').values({ bucket, username, address, failed_at_ms: atMs }).execute();
 }
 
-/** Failures since `sinceMs` for the pair and for the address, with the oldest of each. */
-export async function countFailures(db: Db, username: string, address: string, sinceMs: number) {
+/** Failures in `bucket` since `sinceMs` for the pair and for the address, with the oldest of each. */
+export async function countFailures(db: Db, bucket: string, username: string, address: string, sinceMs: number) {
   const [pair, byAddress] = await Promise.all([
     db
       .selectFrom('auth_failures')
       .select((eb) => [eb.fn.countAll<number>().as('n'), eb.fn.min<number>('failed_at_ms').as('oldest')])
+      .where('bucket', '=', bucket)
       .where('username', '=', username)
       .where('address', '=', address)
       .where('failed_at_ms', '>=', sinceMs)
@@ -20,6 +21,7 @@ export async function countFailures(db: Db, username: string, address: string, s
     db
       .selectFrom('auth_failures')
       .select((eb) => [eb.fn.countAll<number>().as('n'), eb.fn.min<number>('failed_at_ms').as('oldest')])
+      .where('bucket', '=', bucket)
       .where('address', '=', address)
       .where('failed_at_ms', '>=', sinceMs)
       .executeTakeFirstOrThrow(),
@@ -30,10 +32,10 @@ export async function countFailures(db: Db, username: string, address: string, s
   };
 }
 
-export async function clearFailures(db: Db, username: string, address: string): Promise<void> {
-  await db.deleteFrom('auth_failures').where('username', '=', username).where('address', '=', address).execute();
+export async function clearFailures(db: Db, bucket: string, username: string, address: string): Promise<void> {
+  await db.deleteFrom('auth_failures').where('bucket', '=', bucket).where('username', '=', username).where('address', '=', address).execute();
 }
 
-export async function pruneFailures(db: Db, beforeMs: number): Promise<void> {
-  await db.deleteFrom('auth_failures').where('failed_at_ms', '<', beforeMs).execute();
+export async function pruneFailures(db: Db, bucket: string, beforeMs: number): Promise<void> {
+  await db.deleteFrom('auth_failures').where('bucket', '=', bucket).where('failed_at_ms', '<', beforeMs).execute();
 }

@@ -11,16 +11,20 @@ export interface ThrottleLimits {
   readonly windowSeconds: number;
 }
 
+/** What is guessed; failures of one bucket never lock out another. */
+export type FailureBucket = 'login' | 'post-password';
+
 /**
- * Counts failed secret checks (logins, bearer tokens, event passwords) in the
- * database, so that every process sharing it sees the same lockouts.
- * `subject` is the username, or a namespaced key such as `event-password:12`.
+ * Counts failed secret checks of one bucket (user logins and tokens, or post
+ * passwords) in the database, so that every process sharing it sees the same
+ * lockouts. `subject` is the username, or a namespaced key such as `post:12`.
  */
 export class FailureThrottle {
   private lastPruneMs = 0;
 
   constructor(
     private readonly db: Kysely<Database>,
+    private readonly bucket: FailureBucket,
     private readonly limits: ThrottleLimits,
     private readonly now: () => number = Date.now,
   ) {}
@@ -31,7 +35,7 @@ export class FailureThrottle {
     if (maxFailures === 0 && maxFailuresPerAddress === 0) return;
     const nowMs = this.now();
     const windowMs = windowSeconds * 1000;
-    const counts = await countFailures(this.db, subject, address, nowMs - windowMs);
+    const counts = await countFailures(this.db, this.bucket, subject, address, nowMs - windowMs);
     const lockedUntil = (oldestMs: number | null) => (oldestMs ?? nowMs) + windowMs;
     if (maxFailures > 0 && counts.pair.count >= maxFailures) {
       throw PlatformErrors.tooManyRequests((lockedUntil(counts.pair.oldestMs) - nowMs) / 1000);
@@ -43,14 +47,14 @@ export class FailureThrottle {
 
   async recordFailure(subject: string, address: string): Promise<void> {
     const nowMs = this.now();
-    await recordFailure(this.db, subject, address, nowMs);
+    await recordFailure(this.db, this.bucket, subject, address, nowMs);
     if (nowMs - this.lastPruneMs > 60_000) {
       this.lastPruneMs = nowMs;
-      await pruneFailures(this.db, nowMs - this.limits.windowSeconds * 1000);
+      await pruneFailures(this.db, this.bucket, nowMs - this.limits.windowSeconds * 1000);
     }
   }
 
   async recordSuccess(subject: string, address: string): Promise<void> {
-    await clearFailures(this.db, subject, address);
+    await clearFailures(this.db, this.bucket, subject, address);
   }
 }

@@ -39,6 +39,9 @@ export interface ApiTokenTable {
 /** One row per failed login, per (username, address); read to decide lockouts. */
 export interface AuthFailureTable {
   id: Generated<number>;
+  /** What was guessed: `login` or `post-password` (counted apart). */
+  bucket: Generated<string>;
+  /** The username, or a namespaced subject such as `post:12`. */
   username: string;
   address: string;
   failed_at_ms: number;
