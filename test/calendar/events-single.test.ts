@@ -289,7 +289,7 @@ describe('single events', () => {
       assert.ok(!server.logs.join('').includes('open sesame'), 'the password is redacted from logs');
     });
 
-    it('throttles wrong passwords per event and address', async () => {
+    it('throttles wrong passwords per address, for every protected post', async () => {
       const event = await makeEvent(server, admin, { password: 'right' });
       for (let attempt = 0; attempt < 3; attempt += 1) {
         assert.equal((await server.request(`${EVENTS}/${event.id}?password=wrong${attempt}`)).status, 403);
@@ -298,7 +298,8 @@ describe('single events', () => {
       assert.equal(throttled.status, 429);
       assert.ok(throttled.headers.get('retry-after'));
       const other = await makeEvent(server, admin, { password: 'right' });
-      assert.equal((await server.request(`${EVENTS}/${other.id}?password=right`)).status, 200);
+      assert.equal((await server.request(`${EVENTS}/${other.id}?password=right`)).status, 429, 'a lock on one post would let lists guess on');
+      assert.equal((await server.request(`${EVENTS}/${other.id}`)).status, 403, 'without a password: no attempt, no 429');
     });
 
     it('sets and removes the password on update; DELETE accepts and ignores one', async () => {

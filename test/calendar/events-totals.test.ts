@@ -5,7 +5,7 @@ import { EventTotals } from '../../src/calendar/events/events.totals.ts';
 import type { CalendarVersion } from '../../src/calendar/shared/calendar-version.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 
-const base: EventListFilter = { visibility: { kind: 'published' }, nowUtc: '2030-01-01 00:00:00', endFrom: '2030-01-01 00:00:00' };
+const base: EventListFilter = { visibility: { kind: 'published' }, exposure: 'unprotected', nowUtc: '2030-01-01 00:00:00', endFrom: '2030-01-01 00:00:00' };
 const versionAt = (revision: number): CalendarVersion => ({ revision, from: '2030-01-01 00:00:00', until: null });
 
 describe('event list totals', () => {

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import {
-  assertOrganizersExist,
+  assertOrganizersReadable,
   resolveOrganizersForWrite,
   setEventOrganizers,
 } from '../../src/calendar/organizers/organizers.links.ts';
@@ -80,7 +80,7 @@ describe('resolveOrganizersForWrite', () => {
   });
 });
 
-describe('setEventOrganizers, embedded organizers, assertOrganizersExist', () => {
+describe('setEventOrganizers, embedded organizers, assertOrganizersReadable', () => {
   it('links in order, re-links in a new order, unlinks; loads per event in link order with stripping', async () => {
     const [a, b, c] = [await makeOrganizer(server, admin, {}), await makeOrganizer(server, admin, {}), await makeOrganizer(server, admin, { email: 'c@example.com', password: 'pw' })];
     const first = await insertEventRow(server);
@@ -103,10 +103,13 @@ describe('setEventOrganizers, embedded organizers, assertOrganizersExist', () =>
     assert.deepEqual((await organizersOf([first], contextOf(server, admin))).get(first), []);
   });
 
-  it('assertOrganizersExist names organizer', async () => {
+  it('assertOrganizersReadable names organizer for an unknown id, and for one the caller may not read', async () => {
     const organizer = await makeOrganizer(server, admin, {});
-    await assertOrganizersExist(db(), [organizer.id]);
-    await assert.rejects(assertOrganizersExist(db(), [23_000]), rejectsNaming('organizer'));
+    const draft = await makeOrganizer(server, admin, { status: 'draft' });
+    await assertOrganizersReadable(db(), [organizer.id], contextOf(server, null));
+    await assert.rejects(assertOrganizersReadable(db(), [23_000], contextOf(server, null)), rejectsNaming('organizer'));
+    await assert.rejects(assertOrganizersReadable(db(), [draft.id], contextOf(server, null)), rejectsNaming('organizer'));
+    await assertOrganizersReadable(db(), [draft.id], contextOf(server, admin));
   });
 });
 

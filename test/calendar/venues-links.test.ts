@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { loadTranslations } from '../../src/calendar/shared/translations.ts';
-import { assertVenuesExist, findEmbeddableVenues, presentEmbeddedVenues, resolveVenueForWrite } from '../../src/calendar/venues/venues.links.ts';
+import { assertVenuesReadable, findEmbeddableVenues, presentEmbeddedVenues, resolveVenueForWrite } from '../../src/calendar/venues/venues.links.ts';
 import { startTestServer, type Credentials, type TestServer } from '../helpers/server.ts';
 import { contextOf, makeVenue, NS, VENUES } from './venues-organizers.factories.ts';
 import { rejectsNaming } from '../helpers/assertions.ts';
@@ -86,7 +86,7 @@ describe('resolveVenueForWrite', () => {
   });
 });
 
-describe('embedded venues and assertVenuesExist', () => {
+describe('embedded venues and assertVenuesReadable', () => {
   it('returns list representations keyed by id, stripped when the venue has a password whatever the caller', async () => {
     const open = await makeVenue(server, admin, { venue: 'Open', address: 'Open St' });
     const locked = await makeVenue(server, admin, { venue: 'Locked', address: 'Locked St', password: 'pw' });
@@ -107,11 +107,15 @@ describe('embedded venues and assertVenuesExist', () => {
     assert.equal((await embedded([], contextOf(server, null))).size, 0);
   });
 
-  it('assertVenuesExist names venue for an unknown id', async () => {
+  it('assertVenuesReadable names venue for an unknown id, and for one the caller may not read', async () => {
     const venue = await makeVenue(server, admin, {});
-    await assertVenuesExist(db(), [venue.id]);
-    await assertVenuesExist(db(), []);
-    await assert.rejects(assertVenuesExist(db(), [venue.id, 23_000]), rejectsNaming('venue'));
+    const draft = await makeVenue(server, admin, { status: 'draft' });
+    const anonymous = contextOf(server, null);
+    await assertVenuesReadable(db(), [venue.id], anonymous);
+    await assertVenuesReadable(db(), [], anonymous);
+    await assert.rejects(assertVenuesReadable(db(), [venue.id, 23_000], anonymous), rejectsNaming('venue'));
+    await assert.rejects(assertVenuesReadable(db(), [draft.id], anonymous), rejectsNaming('venue'));
+    await assertVenuesReadable(db(), [draft.id], contextOf(server, admin));
   });
 });
 

@@ -198,19 +198,25 @@ describe('GET /venues event filters', () => {
     await server.server.store.db.deleteFrom('events').where('id', 'in', [event, draftVenueEvent]).execute();
   });
 
-  it('has_events counts published, future and private events, not drafts or pending ones', async () => {
+  it('has_events counts the events the caller may read, never drafts or pending ones', async () => {
     const withEvents = await makeVenue(server, admin, { venue: 'With events' });
+    const onlyPrivateEvents = await makeVenue(server, admin, { venue: 'Only private events' });
     const onlyDraftEvents = await makeVenue(server, admin, { venue: 'Only draft events' });
     const created = [
-      await insertEventRow(server, { venueId: withEvents.id, status: 'private', startsInDays: -30 }),
+      await insertEventRow(server, { venueId: withEvents.id, status: 'publish', startsInDays: -30 }),
+      await insertEventRow(server, { venueId: onlyPrivateEvents.id, status: 'private', startsInDays: -30 }),
       await insertEventRow(server, { venueId: onlyDraftEvents.id, status: 'draft' }),
       await insertEventRow(server, { venueId: onlyDraftEvents.id, status: 'pending' }),
     ];
     for (const value of ['true', '1', 'TRUE']) {
       assert.deepEqual(idsOf((await server.request(`${VENUES}?has_events=${value}`)).body.venues), [withEvents.id], value);
     }
+    // A private event is invisible, hence absent, to anonymous callers (issue 19); an editor reads it.
+    const editorSees = idsOf((await server.request(`${VENUES}?has_events=true`, { auth: admin })).body.venues);
+    assert.deepEqual(editorSees.sort(), [withEvents.id, onlyPrivateEvents.id].sort());
     const without = idsOf((await server.request(`${VENUES}?has_events=false&per_page=50`)).body.venues);
     assert.ok(without.includes(onlyDraftEvents.id));
+    assert.ok(without.includes(onlyPrivateEvents.id));
     assert.ok(!without.includes(withEvents.id));
     assert.equal((await server.request(`${VENUES}?has_events=0`)).body.total, without.length);
     const link = (await server.request(`${VENUES}?has_events=false`)).body.rest_url;
@@ -219,6 +225,7 @@ describe('GET /venues event filters', () => {
     await server.server.store.db.deleteFrom('events').where('id', 'in', created).execute();
     await server.request(`${VENUES}/${withEvents.id}?force=true`, { method: 'DELETE', auth: admin });
     await server.request(`${VENUES}/${onlyDraftEvents.id}?force=true`, { method: 'DELETE', auth: admin });
+    await server.request(`${VENUES}/${onlyPrivateEvents.id}?force=true`, { method: 'DELETE', auth: admin });
   });
 
   it('only_with_upcoming considers every upcoming event, however many (deviation 18)', async () => {

@@ -3,16 +3,17 @@ import type { Config } from '../../config/config.ts';
 import type { AuthUser } from '../../platform/auth/authenticate.ts';
 import type { Database } from '../../platform/db/schema.ts';
 import { AppError } from '../../platform/errors.ts';
-import { assertOrganizersExist } from '../organizers/organizers.links.ts';
+import { assertOrganizersReadable } from '../organizers/organizers.links.ts';
 import type { RequestContext } from '../shared/context.ts';
 import { endOfDay, nowIn, parseDate, plusCalendar, startOfDay, type Stamp } from '../shared/dates.ts';
 import { echoPairs, type QueryPairs } from '../shared/pagination.ts';
-import { listVisibility, mayListUnpublished, POST_STATUSES, utcStamp } from '../shared/permissions.ts';
+import { canRead, listVisibility, mayListUnpublished, POST_STATUSES, utcStamp } from '../shared/permissions.ts';
+import { exposureOf } from '../shared/visibility.ts';
 import { invalidParam, parseIdList, parseList, parseWpBoolean } from '../shared/wire.ts';
 import { resolveTermFilter } from '../terms/terms.links.ts';
-import { assertVenuesExist } from '../venues/venues.links.ts';
+import { assertVenuesReadable } from '../venues/venues.links.ts';
 import { boundingBox, distanceKm } from './events.geo.ts';
-import { findLongestDurationDays, findPostType, findVenuesInBox, type EventListFilter } from './events.repository.ts';
+import { findEventById, findLongestDurationDays, findPostType, findVenuesInBox, type EventListFilter } from './events.repository.ts';
 import { DEFAULT_GEOLOC_RADIUS_KM, type ListEventsQuery } from './events.schemas.ts';
 
 /**
@@ -135,25 +136,27 @@ async function linkedIds(
   db: Db,
   value: string | readonly string[] | undefined,
   param: 'venue' | 'organizer',
-  assertExist: (db: Db, ids: number[]) => Promise<void>,
+  assertReadable: (db: Db, ids: number[], caller: RequestContext) => Promise<void>,
+  caller: RequestContext,
 ): Promise<number[] | undefined> {
   if (value === undefined) return undefined;
   const ids = parseIdList(value, param);
   if (ids.length === 0) throw invalidParam(param);
-  await assertExist(db, ids);
+  await assertReadable(db, ids, caller);
   return ids;
 }
 
 /** Venues within `radiusKm` of a point: the box uses the index, the great circle decides. */
-async function venuesNear(db: Db, latitude: number, longitude: number, radiusKm: number): Promise<number[]> {
+async function venuesNear(db: Db, filter: MutableFilter, latitude: number, longitude: number, radiusKm: number): Promise<number[]> {
   const box = boundingBox(latitude, longitude, radiusKm);
-  const venues = await findVenuesInBox(db, box.latitude, box.longitudes);
+  const venues = await findVenuesInBox(db, box.latitude, box.longitudes, { ...filter, now: filter.nowUtc });
   return venues.filter((venue) => distanceKm(latitude, longitude, venue.geo_lat, venue.geo_lng) <= radiusKm).map((venue) => venue.id);
 }
 
 export async function listFilter(db: Db, config: Config, query: ListEventsQuery, caller: RequestContext, now: Date): Promise<EventListFilter> {
   const filter: MutableFilter = {
     visibility: listVisibility(caller.user),
+    exposure: exposureOf(caller.user, query.context),
     statuses: askedStatuses(query, caller.user),
     nowUtc: utcStamp(now),
   };
@@ -164,17 +167,19 @@ export async function listFilter(db: Db, config: Config, query: ListEventsQuery,
   }
   if (query.categories !== undefined) filter.categoryIds = await resolveTermFilter(db, 'category', query.categories, caller, 'categories');
   if (query.tags !== undefined) filter.tagIds = await resolveTermFilter(db, 'tag', query.tags, caller, 'tags');
-  filter.venueIds = await linkedIds(db, query.venue, 'venue', assertVenuesExist);
-  filter.organizerIds = await linkedIds(db, query.organizer, 'organizer', assertOrganizersExist);
+  filter.venueIds = await linkedIds(db, query.venue, 'venue', assertVenuesReadable, caller);
+  filter.organizerIds = await linkedIds(db, query.organizer, 'organizer', assertOrganizersReadable, caller);
   if (query.featured !== undefined) filter.featured = parseWpBoolean(query.featured);
   if (query.geoloc !== undefined) filter.geolocated = parseWpBoolean(query.geoloc);
   if (query.geoloc_lat !== undefined || query.geoloc_lng !== undefined) {
     if (query.geoloc_lat === undefined) throw invalidParam('geoloc_lat', 'geoloc_lat is required with geoloc_lng.');
     if (query.geoloc_lng === undefined) throw invalidParam('geoloc_lng', 'geoloc_lng is required with geoloc_lat.');
-    filter.nearVenueIds = await venuesNear(db, query.geoloc_lat, query.geoloc_lng, query.geoloc_radius ?? DEFAULT_GEOLOC_RADIUS_KM);
+    filter.nearVenueIds = await venuesNear(db, filter, query.geoloc_lat, query.geoloc_lng, query.geoloc_radius ?? DEFAULT_GEOLOC_RADIUS_KM);
   }
   if (query.post_parent !== undefined) {
-    if ((await findPostType(db, query.post_parent)) !== 'event') throw invalidParam('post_parent');
+    // A parent the caller may not read is unknown to it.
+    const parent = (await findPostType(db, query.post_parent)) === 'event' ? await findEventById(db, query.post_parent) : undefined;
+    if (parent === undefined || !canRead(caller.user, parent, now)) throw invalidParam('post_parent');
     filter.parentId = query.post_parent;
   }
   return filter;

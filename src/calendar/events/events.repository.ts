@@ -3,6 +3,7 @@ import type { Database } from '../../platform/db/schema.ts';
 import type { EventTable, PostType } from '../calendar.tables.ts';
 import type { ListVisibility } from '../shared/permissions.ts';
 import { translationContains } from '../shared/translations.ts';
+import { exposedIn, visibleIn, type Exposure } from '../shared/visibility.ts';
 import '../calendar.tables.ts';
 
 type Db = Kysely<Database>;
@@ -15,6 +16,8 @@ export type EventChanges = Updateable<EventTable>;
 /** Everything an events list can be filtered by; bounds are local wall-time stamps. */
 export interface EventListFilter {
   readonly visibility: ListVisibility;
+  /** Whose protected content (texts, venue, organizers, terms, flags) search and filters may match on. */
+  readonly exposure: Exposure;
   /** Explicit statuses (without `any`); all the caller may read when absent. */
   readonly statuses?: readonly string[];
   readonly nowUtc: string;
@@ -70,8 +73,26 @@ function visibilityCondition(eb: Eb, filter: EventListFilter): Expression<SqlBoo
   }
 }
 
-function conditions(eb: Eb, filter: EventListFilter, defaultLanguageFields: readonly string[]): Expression<SqlBool> {
+/** A venue the caller may read, and whose coordinates it may see. */
+function locatedVenue(eb: Eb, filter: EventListFilter) {
+  const readable = visibleIn('venues', { visibility: filter.visibility, statuses: undefined, now: filter.nowUtc });
+  return eb.exists(
+    eb
+      .selectFrom('venues')
+      .select('venues.id')
+      .whereRef('venues.id', '=', 'events.venue_id')
+      .where('venues.geo_lat', 'is not', null)
+      .where('venues.geo_lng', 'is not', null)
+      .where(readable)
+      .where(exposedIn('venues', filter.exposure)),
+  );
+}
+
+function conditions(eb: Eb, filter: EventListFilter): Expression<SqlBool> {
   const all: Expression<SqlBool>[] = [eb('events.hide_from_listings', '=', 0), visibilityCondition(eb, filter)];
+  // What a protected event strips is absent: a filter on it matches only exposed events (issue 19).
+  const exposed = exposedIn('events', filter.exposure);
+  const onStripped = (condition: Expression<SqlBool>) => all.push(eb.and([exposed, condition]));
   const bound = (column: 'events.start_local' | 'events.end_local', op: '>=' | '<=' | '<' | '>', value: string | undefined) => {
     if (value !== undefined) all.push(eb(column, op, value));
   };
@@ -84,11 +105,14 @@ function conditions(eb: Eb, filter: EventListFilter, defaultLanguageFields: read
   bound('events.end_local', '<', filter.endBefore);
   bound('events.end_local', '>', filter.endAfter);
   for (const word of filter.search?.words ?? []) {
-    all.push(translationContains('event', eb.ref('events.id'), defaultLanguageFields, filter.search?.languages ?? [], word));
+    const languages = filter.search?.languages ?? [];
+    const inTitle = translationContains('event', eb.ref('events.id'), ['title'], languages, word);
+    const inTexts = translationContains('event', eb.ref('events.id'), ['excerpt', 'description'], languages, word);
+    all.push(eb.or([inTitle, eb.and([exposed, inTexts])]));
   }
   for (const ids of [filter.categoryIds, filter.tagIds]) {
     if (ids === undefined) continue;
-    all.push(
+    onStripped(
       eb.exists(
         eb
           .selectFrom('event_terms')
@@ -98,10 +122,10 @@ function conditions(eb: Eb, filter: EventListFilter, defaultLanguageFields: read
       ),
     );
   }
-  if (filter.venueIds !== undefined) all.push(eb('events.venue_id', 'in', [...filter.venueIds]));
-  if (filter.nearVenueIds !== undefined) all.push(eb('events.venue_id', 'in', filter.nearVenueIds.length > 0 ? [...filter.nearVenueIds] : [-1]));
+  if (filter.venueIds !== undefined) onStripped(eb('events.venue_id', 'in', [...filter.venueIds]));
+  if (filter.nearVenueIds !== undefined) onStripped(eb('events.venue_id', 'in', filter.nearVenueIds.length > 0 ? [...filter.nearVenueIds] : [-1]));
   if (filter.organizerIds !== undefined) {
-    all.push(
+    onStripped(
       eb.exists(
         eb
           .selectFrom('event_organizers')
@@ -111,16 +135,13 @@ function conditions(eb: Eb, filter: EventListFilter, defaultLanguageFields: read
       ),
     );
   }
-  if (filter.featured !== undefined) all.push(eb('events.featured', '=', filter.featured ? 1 : 0));
+  // A stripped flag is absent: not featured, not located.
+  if (filter.featured !== undefined) {
+    const featured = eb.and([exposed, eb('events.featured', '=', 1)]);
+    all.push(filter.featured ? featured : eb.not(featured));
+  }
   if (filter.geolocated !== undefined) {
-    const located = eb.exists(
-      eb
-        .selectFrom('venues')
-        .select('venues.id')
-        .whereRef('venues.id', '=', 'events.venue_id')
-        .where('venues.geo_lat', 'is not', null)
-        .where('venues.geo_lng', 'is not', null),
-    );
+    const located = eb.and([exposed, locatedVenue(eb, filter)]);
     all.push(filter.geolocated ? located : eb.not(located));
   }
   if (filter.parentId !== undefined) all.push(eb('events.parent_id', '=', filter.parentId));
@@ -128,13 +149,11 @@ function conditions(eb: Eb, filter: EventListFilter, defaultLanguageFields: read
   return eb.and(all);
 }
 
-const SEARCH_FIELDS = ['title', 'excerpt', 'description'] as const;
-
 export async function countEvents(db: Db, filter: EventListFilter): Promise<number> {
   const row = await db
     .selectFrom('events')
     .select((eb) => eb.fn.countAll<number | string>().as('total'))
-    .where((eb) => conditions(eb, filter, SEARCH_FIELDS))
+    .where((eb) => conditions(eb, filter))
     .executeTakeFirstOrThrow();
   return Number(row.total);
 }
@@ -147,7 +166,7 @@ export async function listEvents(db: Db, filter: EventListFilter, limit: number,
   let query = db
     .selectFrom('events')
     .selectAll('events')
-    .where((eb) => conditions(eb, filter, SEARCH_FIELDS));
+    .where((eb) => conditions(eb, filter));
   query = filter.includeIds === undefined ? query.orderBy('events.start_local').orderBy('events.date') : query.orderBy('events.date');
   return query.orderBy('events.id').limit(limit).offset(offset).execute();
 }
@@ -199,15 +218,21 @@ export async function userExists(db: Db, id: number): Promise<boolean> {
   return row !== undefined;
 }
 
-/** Venues with coordinates inside a latitude/longitude box (longitude ranges may wrap: several). */
+/**
+ * Venues with coordinates inside a latitude/longitude box (longitude ranges may wrap: several), among
+ * those the caller may read and whose coordinates it may see.
+ */
 export async function findVenuesInBox(
   db: Db,
   latitude: readonly [number, number],
   longitudes: readonly (readonly [number, number])[],
+  scope: { readonly visibility: ListVisibility; readonly exposure: Exposure; readonly now: string },
 ): Promise<{ id: number; geo_lat: number; geo_lng: number }[]> {
   const rows = await db
     .selectFrom('venues')
     .select(['id', 'geo_lat', 'geo_lng'])
+    .where(visibleIn('venues', { visibility: scope.visibility, statuses: undefined, now: scope.now }))
+    .where(exposedIn('venues', scope.exposure))
     .where('geo_lat', '>=', latitude[0])
     .where('geo_lat', '<=', latitude[1])
     .where((eb) => eb.or(longitudes.map(([from, to]) => eb.and([eb('geo_lng', '>=', from), eb('geo_lng', '<=', to)]))))

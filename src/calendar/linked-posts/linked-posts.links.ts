@@ -7,7 +7,7 @@ import type { RequestContext } from '../shared/context.ts';
 import { canRead } from '../shared/permissions.ts';
 import { invalidParam, parsePositiveInt } from '../shared/wire.ts';
 import type { LinkedPostKind, LinkedPostRow } from './linked-posts.kind.ts';
-import { findExistingIds, findMatchingPost, findPosts } from './linked-posts.repository.ts';
+import { findMatchingPost, findPosts } from './linked-posts.repository.ts';
 import { insertLinkedPost, presentPostsWith, unlockedWithoutPassword, type PostAssets } from './linked-posts.service.ts';
 
 type Db = Kysely<Database>;
@@ -90,10 +90,11 @@ export async function resolveLinkEntry(
   }
 }
 
-/** 400 naming `param` unless every id is a stored post of this kind. */
-export async function assertPostsExist(db: Db, kind: LinkedPostKind, ids: readonly number[], param: string): Promise<void> {
-  const found = await findExistingIds(db, kind, ids);
-  if (ids.some((id) => !found.has(id))) throw invalidParam(param);
+/** 400 naming `param` unless every id is a post of this kind the caller may read (one it may not is unknown to it). */
+export async function assertPostsReadable(db: Db, kind: LinkedPostKind, ids: readonly number[], param: string, ctx: RequestContext): Promise<void> {
+  const now = new Date();
+  const readable = new Set((await findPosts(db, kind, ids)).filter((row) => canRead(ctx.user, row, now)).map((row) => row.id));
+  if (ids.some((id) => !readable.has(id))) throw invalidParam(param);
 }
 
 /**

@@ -1,7 +1,7 @@
 import { sql, type Expression, type Kysely, type RawBuilder, type SqlBool } from 'kysely';
 import type { Database } from '../../platform/db/schema.ts';
-import type { ListVisibility } from '../shared/permissions.ts';
 import { likePattern, translationContains } from '../shared/translations.ts';
+import { exposedIn, visibleIn, type Exposure, type StatusScope } from '../shared/visibility.ts';
 import type { LinkedPostKind, LinkedPostRow } from './linked-posts.kind.ts';
 
 type Db = Kysely<Database>;
@@ -9,86 +9,51 @@ type Db = Kysely<Database>;
 // Generic queries alias the kind's table as `p` and are typed through the venues table, a superset of
 // the post columns they use; kind-specific columns are referenced with `sql.ref`.
 
-/** Which rows a list or a link query may see. */
-export interface StatusScope {
-  readonly visibility: ListVisibility;
-  /** Explicit `status` filter; `undefined` = the visibility's default set (everything but trash). */
-  readonly statuses: readonly string[] | undefined;
-  /** UTC `YYYY-MM-DD HH:MM:SS`: a `future` post dated before it is published. */
-  readonly now: string;
-}
-
 export interface ListFilter extends StatusScope {
+  /** Whose protected content search, `event` and `has_events` may match on. */
+  readonly exposure: Exposure;
   /** Search fragments; a post matches when one field contains all of them. */
   readonly fragments: readonly string[];
   /** Languages whose text `search` reads: the requested one and its fallback. */
   readonly languages: readonly string[];
   readonly eventId: number | undefined;
+  /** false: the event is protected and the caller may not edit it, so its links are stripped (absent). */
+  readonly eventLinksShown: boolean;
   readonly hasEvents: boolean | undefined;
   /** Restrict to posts linked to an upcoming event that this scope may list. */
   readonly upcomingEvents: StatusScope | undefined;
 }
 
-function published(alias: string, now: string): RawBuilder<SqlBool> {
-  const status = sql.ref(`${alias}.status`);
-  return sql<SqlBool>`(${status} = 'publish' or (${status} = 'future' and ${sql.ref(`${alias}.date_utc`)} <= ${now}))`;
-}
-
-function statusIn(alias: string, statuses: readonly string[], now: string): RawBuilder<SqlBool> {
-  const status = sql.ref(`${alias}.status`);
-  const parts = statuses.map((wanted) => {
-    if (wanted === 'publish') return published(alias, now);
-    if (wanted === 'future') return sql<SqlBool>`(${status} = 'future' and ${sql.ref(`${alias}.date_utc`)} > ${now})`;
-    return sql<SqlBool>`${status} = ${wanted}`;
-  });
-  return sql<SqlBool>`(${sql.join(parts, sql` or `)})`;
-}
-
-/** The posts (events, venues or organizers under `alias`) a scope may list (deviation 9). */
-export function visibleIn(alias: string, scope: StatusScope): RawBuilder<SqlBool> {
-  const notTrash = sql<SqlBool>`${sql.ref(`${alias}.status`)} <> 'trash'`;
-  const wanted = scope.statuses === undefined ? notTrash : statusIn(alias, scope.statuses, scope.now);
-  switch (scope.visibility.kind) {
-    case 'published':
-      return sql<SqlBool>`(${published(alias, scope.now)} and ${wanted})`;
-    case 'published-or-own':
-      return sql<SqlBool>`((${published(alias, scope.now)} or ${sql.ref(`${alias}.author_id`)} = ${scope.visibility.userId}) and ${wanted})`;
-    case 'all-but-trash':
-      return wanted;
-  }
-}
-
+/** A post matches when one field contains every fragment; a protected post's stripped fields are absent. */
 function searchCondition(kind: LinkedPostKind, filter: ListFilter): Expression<SqlBool> {
   const id = sql.ref<number>('p.id');
-  const translated = [kind.nameField, 'description', 'excerpt'].map((field) =>
-    sql.join(
-      filter.fragments.map((fragment) => translationContains(kind.type, id, [field], filter.languages, fragment)),
-      sql` and `,
-    ),
-  );
-  const meta = kind.searchColumns.map((column) =>
-    sql.join(
-      filter.fragments.map((fragment) => sql`lower(${sql.ref(`p.${column}`)}) like ${likePattern(fragment)} escape '\\'`),
-      sql` and `,
-    ),
-  );
-  return sql<SqlBool>`(${sql.join([...translated, ...meta].map((part) => sql`(${part})`), sql` or `)})`;
+  const allOf = (fragmentIn: (fragment: string) => RawBuilder<SqlBool> | Expression<SqlBool>) =>
+    sql`(${sql.join(filter.fragments.map(fragmentIn), sql` and `)})`;
+  const name = allOf((fragment) => translationContains(kind.type, id, [kind.nameField], filter.languages, fragment));
+  const stripped = [
+    ...['description', 'excerpt'].map((field) => allOf((fragment) => translationContains(kind.type, id, [field], filter.languages, fragment))),
+    ...kind.searchColumns.map((column) => allOf((fragment) => sql<SqlBool>`lower(${sql.ref(`p.${column}`)}) like ${likePattern(fragment)} escape '\\'`)),
+  ];
+  return sql<SqlBool>`(${name} or (${exposedIn('p', filter.exposure)} and (${sql.join(stripped, sql` or `)})))`;
 }
 
 function filtered(db: Db, kind: LinkedPostKind, filter: ListFilter) {
   let query = db.selectFrom(`${kind.table} as p` as 'venues as p').where(visibleIn('p', filter));
   if (filter.fragments.length > 0) query = query.where(searchCondition(kind, filter));
+  // A protected event's links are stripped with it: absent unless exposed.
+  const linkShown = exposedIn('e', filter.exposure);
   if (filter.eventId !== undefined) {
-    query = query.where('p.id', 'in', kind.linkedIds(sql<SqlBool>`e.id = ${filter.eventId}`));
+    query = filter.eventLinksShown ? query.where('p.id', 'in', kind.linkedIds(sql<SqlBool>`e.id = ${filter.eventId}`)) : query.where(sql<SqlBool>`1 = 0`);
   }
   if (filter.hasEvents !== undefined) {
-    // Drafts and pending events do not count as "having events" (reference §5.1).
-    const counted = kind.linkedIds(sql<SqlBool>`e.status not in ('draft', 'pending', 'trash')`);
+    // Drafts and pending events do not count as "having events" (reference §5.1), nor events the caller may not read.
+    const readable = visibleIn('e', { visibility: filter.visibility, statuses: undefined, now: filter.now });
+    const counted = kind.linkedIds(sql<SqlBool>`e.status not in ('draft', 'pending', 'trash') and ${readable} and ${linkShown}`);
     query = query.where('p.id', filter.hasEvents ? 'in' : 'not in', counted);
   }
   if (filter.upcomingEvents !== undefined) {
     // Every upcoming event counts, not only a first page of them (deviation 18).
-    const upcoming = sql<SqlBool>`e.start_utc >= ${filter.now} and e.hide_from_listings = 0 and ${visibleIn('e', filter.upcomingEvents)}`;
+    const upcoming = sql<SqlBool>`e.start_utc >= ${filter.now} and e.hide_from_listings = 0 and ${visibleIn('e', filter.upcomingEvents)} and ${linkShown}`;
     query = query.where('p.id', 'in', kind.linkedIds(upcoming));
   }
   return query;
@@ -185,9 +150,9 @@ export async function findMatchingPost(
   return row?.id;
 }
 
-export async function eventExists(db: Db, id: number): Promise<boolean> {
-  const row = await db.selectFrom('events').select('id').where('id', '=', id).executeTakeFirst();
-  return row !== undefined;
+/** What the `event` filter needs to know of an event: who may read it, whether it is protected. */
+export async function findEventAccessFacts(db: Db, id: number) {
+  return db.selectFrom('events').select(['author_id', 'status', 'date_utc', 'password_hash']).where('id', '=', id).executeTakeFirst();
 }
 
 export async function userExists(db: Db, id: number): Promise<boolean> {

@@ -28,7 +28,7 @@ import type { LinkedPostKind, LinkedPostRow } from './linked-posts.kind.ts';
 import { toLinkedPostResponse } from './linked-posts.mapper.ts';
 import {
   deletePost,
-  eventExists,
+  findEventAccessFacts,
   findPost,
   findPosts,
   insertPost,
@@ -36,8 +36,8 @@ import {
   reservePostId,
   updatePost,
   userExists,
-  type StatusScope,
 } from './linked-posts.repository.ts';
+import { exposureOf, type StatusScope } from '../shared/visibility.ts';
 import { MAX_PER_PAGE } from './linked-posts.schemas.ts';
 import type { Site } from '../shared/context.ts';
 
@@ -201,7 +201,13 @@ export async function listLinkedPosts(
   const now = utcStamp(new Date());
   const visibility = listVisibility(ctx.user);
   const statuses = requestedStatuses(ctx.user, query.status);
-  if (query.event !== undefined && !(query.event <= MAX_ID && (await eventExists(db, query.event)))) throw invalidParam('event');
+  let eventLinksShown = true;
+  if (query.event !== undefined) {
+    // An event the caller may not read answers like a missing one (deviation 19).
+    const event = query.event <= MAX_ID ? await findEventAccessFacts(db, query.event) : undefined;
+    if (event === undefined || !canRead(ctx.user, event)) throw invalidParam('event');
+    eventLinksShown = event.password_hash === null || canEdit(ctx.user, event);
+  }
   // A page beyond the id range is past the end of any list, without asking the database.
   if (query.page > MAX_ID) throw messages(kind).pageNotFound();
   const perPage = Math.min(MAX_PER_PAGE, query.per_page);
@@ -212,9 +218,11 @@ export async function listLinkedPosts(
     kind,
     {
       ...scope,
+      exposure: exposureOf(ctx.user, query.context),
       fragments: searchFragments(query.search),
       languages: [...new Set([ctx.language, ctx.defaultLanguage])],
       eventId: query.event,
+      eventLinksShown,
       hasEvents: parseWpBoolean(query.has_events),
       upcomingEvents: parseWpBoolean(query.only_with_upcoming) === true ? { visibility, statuses: undefined, now } : undefined,
     },

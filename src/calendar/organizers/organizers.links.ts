@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../platform/db/schema.ts';
 import type { LinkedPostRow } from '../linked-posts/linked-posts.kind.ts';
-import { assertPostsExist, linkEntries, presentEmbedded, resolveLinkEntry } from '../linked-posts/linked-posts.links.ts';
+import { assertPostsReadable, linkEntries, presentEmbedded, resolveLinkEntry } from '../linked-posts/linked-posts.links.ts';
 import type { PostAssets } from '../linked-posts/linked-posts.service.ts';
 import { canRead } from '../shared/permissions.ts';
 import type { RequestContext } from '../shared/context.ts';
@@ -56,7 +56,7 @@ export async function setEventOrganizers(trx: Db, eventId: number, organizerIds:
   await replaceEventOrganizers(trx, eventId, organizerIds);
 }
 
-/** For the `organizer` list filter: 400 naming `organizer` unless every id is an organizer. */
-export async function assertOrganizersExist(db: Db, ids: number[]): Promise<void> {
-  return assertPostsExist(db, organizerKind, ids, 'organizer');
+/** For the `organizer` list filter: 400 naming `organizer` unless every id is an organizer the caller may read. */
+export async function assertOrganizersReadable(db: Db, ids: number[], ctx: RequestContext): Promise<void> {
+  return assertPostsReadable(db, organizerKind, ids, 'organizer', ctx);
 }

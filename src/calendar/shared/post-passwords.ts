@@ -4,6 +4,9 @@ import { verifyPassword } from '../../platform/auth/passwords.ts';
 import { FailureThrottle } from '../../platform/auth/throttle.ts';
 import type { Database } from '../../platform/db/schema.ts';
 
+/** The throttle's subject: failures are counted per address, whatever post they were on. */
+const ADDRESS_ONLY = '';
+
 /** What the gate needs of a post: its id and its password hash (`null`: not protected). */
 export interface ProtectedPost {
   readonly id: number;
@@ -26,7 +29,7 @@ export interface PasswordAttempt<Post extends ProtectedPost> {
  * A request is one attempt, whatever it lists: it fails only when its
  * password opens none of the posts it tried, and a password that opens one
  * of them is never a failure. Failures are counted in their own bucket, per
- * post (a single read) or per list and per address, so guessing post
+ * address (`AUTH_MAX_FAILURES` in `AUTH_LOCKOUT_SECONDS`), so guessing post
  * passwords never locks anybody out of logging in. A locked-out address gets
  * a 429 on a single read; its lists keep the posts stripped.
  */
@@ -34,9 +37,10 @@ export class PostPasswords {
   private readonly throttle: FailureThrottle;
 
   constructor(db: Kysely<Database>, config: Config) {
+    // Counted per address only: a count per post would let a list go on guessing a post locked alone.
     this.throttle = new FailureThrottle(db, 'post-password', {
       maxFailures: config.authMaxFailures,
-      maxFailuresPerAddress: config.authMaxFailuresPerAddress,
+      maxFailuresPerAddress: 0,
       windowSeconds: config.authLockoutSeconds,
     });
   }
@@ -55,17 +59,16 @@ export class PostPasswords {
     }
     const { password, address } = attempt;
     if (guarded.length === 0 || password === undefined || password === '') return open;
-    const subject = mode === 'single' ? `post:${guarded[0]?.id}` : 'list';
     try {
-      await this.throttle.assertAllowed(subject, address);
+      await this.throttle.assertAllowed(ADDRESS_ONLY, address);
     } catch (error) {
       if (mode === 'list') return open;
       throw error;
     }
     const matches = await Promise.all(guarded.map((post) => verifyPassword(password, post.password_hash ?? '')));
     guarded.forEach((post, index) => matches[index] && open.add(post.id));
-    if (matches.includes(true)) await this.throttle.recordSuccess(subject, address);
-    else await this.throttle.recordFailure(subject, address);
+    // A success clears nothing: knowing one post's password is no licence to guess the others.
+    if (!matches.includes(true)) await this.throttle.recordFailure(ADDRESS_ONLY, address);
     return open;
   }
 }

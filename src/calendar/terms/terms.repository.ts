@@ -25,13 +25,14 @@ export interface TermRow {
  * 100k events: 1.2 ms a term), and runs a scalar subquery per row as written.
  */
 function duePublications(termId: Expression<number>, now: string): RawBuilder<number> {
-  return sql<number>`(select count(*) from events e where e.status = 'future' and e.date_utc <= ${now}
+  return sql<number>`(select count(*) from events e where e.status = 'future' and e.date_utc <= ${now} and e.password_hash is null
     and (select 1 from event_terms et where et.event_id = e.id and et.term_id = ${termId}) is not null)`;
 }
 
 /**
  * The `count` of the term of the query's `terms` row (what `orderby=count` sorts by): its events
- * stored as `publish`, kept by the database in `published_count`, and the scheduled ones whose date has passed.
+ * stored as `publish`, kept by the database in `published_count`, and the scheduled ones whose date has passed;
+ * never a password-protected one, whose terms are stripped (issue 19).
  */
 function publishedCount(now: string): RawBuilder<number> {
   return sql<number>`(terms.published_count + ${duePublications(sql.ref<number>('terms.id'), now)})`;
@@ -264,13 +265,13 @@ export async function replaceEventTerms(db: Db, eventId: number, taxonomy: Taxon
     .execute();
 }
 
-/** What the `post`/`event` filter needs to know of an event: whether it exists and who may read it. */
+/** What the `post`/`event` filter needs to know of an event: whether it exists, who may read it, whether it is protected. */
 export async function findEventAccessFacts(
   db: Db,
   id: number,
-): Promise<{ author_id: number | null; status: string; date_utc: string } | undefined> {
+): Promise<{ author_id: number | null; status: string; date_utc: string; password_hash: string | null } | undefined> {
   if (id > MAX_ID) return undefined;
-  return db.selectFrom('events').select(['author_id', 'status', 'date_utc']).where('id', '=', id).executeTakeFirst();
+  return db.selectFrom('events').select(['author_id', 'status', 'date_utc', 'password_hash']).where('id', '=', id).executeTakeFirst();
 }
 
 // ---------------------------------------------------------------- lists

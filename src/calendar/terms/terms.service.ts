@@ -6,7 +6,7 @@ import type { Taxonomy } from '../calendar.tables.ts';
 import type { RequestContext } from '../shared/context.ts';
 import { sanitizeContent, sanitizeText } from '../shared/html.ts';
 import { pageWindow, totalPages, type ArchiveLinks } from '../shared/pagination.ts';
-import { canRead, utcStamp } from '../shared/permissions.ts';
+import { canEdit, canRead, utcStamp } from '../shared/permissions.ts';
 import { claimSlug, releaseSlugs, sanitizeSlug } from '../shared/slugs.ts';
 import {
   deleteTranslations,
@@ -205,11 +205,12 @@ export async function resolveExistingTerms(db: Db, info: TaxonomyInfo, value: un
 
 // ---------------------------------------------------------------- list
 
-async function eventFilter(db: Db, id: number, param: string, ctx: RequestContext): Promise<number> {
+/** The event whose terms a list asks for; `undefined` when they are stripped (a protected event the caller may not edit). */
+async function eventFilter(db: Db, id: number, param: string, ctx: RequestContext): Promise<number | undefined> {
   const event = await repository.findEventAccessFacts(db, id);
   // An event the caller may not read answers like a missing one (deviation 19).
   if (event === undefined || !canRead(ctx.user, event)) throw invalidParam(param, `${param} must be the id of an existing event.`);
-  return id;
+  return event.password_hash === null || canEdit(ctx.user, event) ? id : undefined;
 }
 
 export async function listTerms(
@@ -228,13 +229,15 @@ export async function listTerms(
   if (parentId !== undefined) await assertTermOf(db, info, parentId, 'parent');
   const post = query.post === undefined ? undefined : await eventFilter(db, query.post, 'post', ctx);
   const event = query.event === undefined ? undefined : await eventFilter(db, query.event, 'event', ctx);
-  const eventId = event ?? post;
+  const eventId = query.event !== undefined ? event : post;
+  // Invisible means absent (issue 19): a protected event's terms are stripped, so it has none.
+  const eventTermsHidden = (query.event ?? query.post) !== undefined && eventId === undefined;
   const filter: repository.TermListFilter = {
     taxonomy: info.taxonomy,
     now: now(),
     hideEmpty: parseWpBoolean(query.hide_empty) ?? true,
     ...(query.search === undefined ? {} : { search: { text: query.search, languages: [...new Set([ctx.language, ctx.defaultLanguage])] } }),
-    ...(include === undefined ? {} : { include }),
+    ...(eventTermsHidden ? { include: [] } : include === undefined ? {} : { include }),
     ...(exclude === undefined ? {} : { exclude }),
     ...(parentId === undefined ? {} : { parentId }),
     ...(eventId === undefined ? {} : { eventId }),

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../platform/db/schema.ts';
 import type { LinkedPostRow } from '../linked-posts/linked-posts.kind.ts';
-import { assertPostsExist, findEmbeddable, linkEntries, presentEmbedded, resolveLinkEntry } from '../linked-posts/linked-posts.links.ts';
+import { assertPostsReadable, findEmbeddable, linkEntries, presentEmbedded, resolveLinkEntry } from '../linked-posts/linked-posts.links.ts';
 import type { PostAssets } from '../linked-posts/linked-posts.service.ts';
 import type { RequestContext } from '../shared/context.ts';
 import { invalidParam } from '../shared/wire.ts';
@@ -33,7 +33,7 @@ export async function resolveVenueForWrite(trx: Db, input: unknown, ctx: Request
   return resolveLinkEntry(trx, venueKind, CreateVenueBodySchema, entries[0], ctx, 'venue');
 }
 
-/** For the `venue` list filter: 400 naming `venue` unless every id is a venue. */
-export async function assertVenuesExist(db: Db, ids: number[]): Promise<void> {
-  return assertPostsExist(db, venueKind, ids, 'venue');
+/** For the `venue` list filter: 400 naming `venue` unless every id is a venue the caller may read. */
+export async function assertVenuesReadable(db: Db, ids: number[], ctx: RequestContext): Promise<void> {
+  return assertPostsReadable(db, venueKind, ids, 'venue', ctx);
 }
