@@ -9,7 +9,7 @@ import { endOfDay, nowIn, parseDate, plusCalendar, startOfDay, type Stamp } from
 import { echoPairs, type QueryPairs } from '../shared/pagination.ts';
 import { canRead, listVisibility, mayListUnpublished, POST_STATUSES, utcStamp } from '../shared/permissions.ts';
 import { exposureOf } from '../shared/visibility.ts';
-import { invalidParam, parseIdList, parseList, parseWpBoolean } from '../shared/wire.ts';
+import { boundedSearchWords, invalidParam, parseIdList, parseList, parseWpBoolean } from '../shared/wire.ts';
 import { resolveTermFilter } from '../terms/terms.links.ts';
 import { assertVenuesReadable } from '../venues/venues.links.ts';
 import { boundingBox, distanceKm } from './events.geo.ts';
@@ -50,10 +50,10 @@ export function listEcho(query: ListEventsQuery, perPage: number, user: AuthUser
   return echoPairs(values, ECHO_ORDER);
 }
 
-/** WordPress splits a search into words, keeping quoted phrases; more than 9 words search the whole string. */
+/** WordPress splits a search into words, keeping quoted phrases. */
 function searchWords(search: string): string[] {
   const words = [...search.matchAll(/"([^"]+)"|(\S+)/g)].map((match) => (match[1] ?? match[2] ?? '').trim()).filter((word) => word !== '');
-  return words.length > 9 ? [search.trim()] : words;
+  return boundedSearchWords(words, search.trim());
 }
 
 /**

@@ -2,7 +2,7 @@ import Type, { type Static } from 'typebox';
 import { POST_STATUSES } from '../shared/permissions.ts';
 import { LanguageQuerySchema } from '../shared/schemas.ts';
 import { archiveEnvelopeSchema } from '../shared/pagination.ts';
-import { ListSchema, MAX_ID, StringOrListSchema, TextSchema, WpBooleanSchema } from '../shared/wire.ts';
+import { ListSchema, MAX_ID, SearchSchema, StringOrListSchema, TextSchema, WpBooleanSchema } from '../shared/wire.ts';
 
 /** Largest `per_page`; larger values are capped, as the reference does (reference §3.1). */
 export const MAX_PER_PAGE = 50;
@@ -27,7 +27,7 @@ export const ListEventsQuerySchema = Type.Object({
   ),
   start_date: Type.Optional(DateArg('Events that start on or after this date (default: events still running today)')),
   end_date: Type.Optional(DateArg('Events that end on or before this date (default: starting within 24 months)')),
-  search: Type.Optional(TextSchema('Words that must all appear in the title, excerpt or description', { minLength: 1 })),
+  search: Type.Optional(SearchSchema('Words that must all appear in the title, excerpt or description')),
   categories: Type.Optional(ListSchema('Event categories by id, slug or name (CSV or array; OR-ed, children included)')),
   tags: Type.Optional(ListSchema('Event tags by id, slug or name (CSV or array; OR-ed)')),
   venue: Type.Optional(ListSchema('Venue ids (CSV or array; OR-ed)')),

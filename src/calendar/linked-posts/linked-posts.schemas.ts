@@ -2,7 +2,7 @@ import Type, { type TProperties } from 'typebox';
 import { InKeyOrder } from '../../platform/openapi/contract.ts';
 import { POST_STATUSES } from '../shared/permissions.ts';
 import { LanguageQuerySchema } from '../shared/schemas.ts';
-import { ListSchema, WpBooleanSchema } from '../shared/wire.ts';
+import { ListSchema, SearchSchema, WpBooleanSchema } from '../shared/wire.ts';
 import type { LinkedPostKind } from './linked-posts.kind.ts';
 
 /** Largest `per_page`; larger values are capped, as the reference does (reference §5.1). */
@@ -18,10 +18,7 @@ export function listQuerySchema(kind: Pick<LinkedPostKind, 'type' | 'plural'>) {
       description: `The number of ${kind.plural} per page (at most ${MAX_PER_PAGE}; larger values are capped)`,
     }),
     search: Type.Optional(
-      Type.String({
-        minLength: 1,
-        description: `Words that one field of the ${kind.type} (name, description, excerpt or contact/address details) must all contain`,
-      }),
+      SearchSchema(`Words that one field of the ${kind.type} (name, description, excerpt or contact/address details) must all contain`),
     ),
     event: Type.Optional(Type.Integer({ minimum: 1, description: `Only the ${kind.plural} linked to this event` })),
     has_events: Type.Optional(

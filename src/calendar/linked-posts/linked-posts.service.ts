@@ -22,7 +22,7 @@ import {
 } from '../shared/permissions.ts';
 import { claimLanguageSlug, findIdBySlug, sanitizeSlug } from '../shared/slugs.ts';
 import { loadTranslations, writeTranslations, type Translated } from '../shared/translations.ts';
-import { globalId, invalidParam, parseList, parseWpBoolean, permalinks } from '../shared/wire.ts';
+import { boundedSearchWords, globalId, invalidParam, parseList, parseWpBoolean, permalinks } from '../shared/wire.ts';
 import { withoutControls } from './linked-posts.fields.ts';
 import type { LinkedPostKind, LinkedPostRow } from './linked-posts.kind.ts';
 import { toLinkedPostResponse } from './linked-posts.mapper.ts';
@@ -183,10 +183,8 @@ function requestedStatuses(user: AuthUser | null, raw: unknown): string[] | unde
 
 /** Search words: runs of letters, digits and dashes (reference §5.1, extended to every alphabet). */
 export function searchFragments(search: string | undefined): string[] {
-  return (search ?? '')
-    .toLowerCase()
-    .split(/[^\p{L}\p{N}-]+/u)
-    .filter((fragment) => fragment !== '');
+  const text = (search ?? '').toLowerCase();
+  return boundedSearchWords(text.split(/[^\p{L}\p{N}-]+/u).filter((fragment) => fragment !== ''), text.trim());
 }
 
 export async function listLinkedPosts(

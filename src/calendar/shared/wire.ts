@@ -41,6 +41,26 @@ export function TextSchema(description: string, options: { minLength?: number; m
   return Type.String({ ...options, pattern: NO_NUL_PATTERN, description });
 }
 
+/** Longest `search` argument: what a person types, with room to spare (issue 19: a bounded cost per request). */
+export const MAX_SEARCH_LENGTH = 200;
+
+/**
+ * WordPress searches the whole string when it splits into more than 9 words
+ * (`WP_Query::parse_search`): a search is at most 9 conditions, so its cost
+ * and the number of statement shapes it makes are bounded.
+ */
+const MAX_SEARCH_WORDS = 9;
+
+/** The words a search matches: `words`, or `whole` when there are too many of them. */
+export function boundedSearchWords(words: readonly string[], whole: string): string[] {
+  return words.length > MAX_SEARCH_WORDS ? [whole] : [...words];
+}
+
+/** A `search` argument. */
+export function SearchSchema(description: string) {
+  return TextSchema(`${description} (at most ${MAX_SEARCH_LENGTH} characters)`, { minLength: 1, maxLength: MAX_SEARCH_LENGTH });
+}
+
 /** A string, or an array of strings (`x[]=a&x[]=b`, `x[0]=a`, repeated keys, a JSON array). */
 export function StringOrListSchema<T extends TSchema>(item: T, description: string) {
   return Type.Union([item, Type.Array(item)], { description });

@@ -1,6 +1,6 @@
 import Type, { type Static } from 'typebox';
 import { LanguageQuerySchema } from '../shared/schemas.ts';
-import { ListSchema, NO_NUL_PATTERN, WpBooleanSchema } from '../shared/wire.ts';
+import { ListSchema, NO_NUL_PATTERN, SearchSchema, WpBooleanSchema } from '../shared/wire.ts';
 import { CATEGORIES, TAGS, type TaxonomyInfo } from './terms.taxonomy.ts';
 
 /** Longest term name WordPress stores. */
@@ -92,7 +92,7 @@ export const listQuerySchema = (info: TaxonomyInfo) =>
       Type.Integer({ minimum: 1, default: DEFAULT_PER_PAGE, description: `Terms per page; values above ${MAX_PER_PAGE} are capped` }),
     ),
     offset: Type.Optional(Type.Integer({ minimum: 0, description: 'Terms to skip; replaces the offset of page' })),
-    search: Type.Optional(NonEmpty('Terms whose name or slug contains this text')),
+    search: Type.Optional(SearchSchema('Terms whose name or slug contains this text')),
     exclude: Type.Optional(ListSchema(`${info.collection} to leave out: ids, slugs or names (CSV or array)`)),
     include: Type.Optional(ListSchema(`Only these ${info.collection}: ids, slugs or names (CSV or array)`)),
     order: Type.Optional(Type.String({ pattern: '^(?:[Aa][Ss][Cc]|[Dd][Ee][Ss][Cc])$', description: 'asc (default) or desc' })),
