@@ -1,4 +1,5 @@
 import { sql, type ExpressionBuilder, type Insertable, type Kysely, type Selectable, type SqlBool, type Expression, type Updateable } from 'kysely';
+import { lockingRows } from '../../platform/db/row-locks.ts';
 import type { Database } from '../../platform/db/schema.ts';
 import type { EventTable, PostType } from '../calendar.tables.ts';
 import type { ListVisibility } from '../shared/permissions.ts';
@@ -185,6 +186,11 @@ export async function findLongestDurationDays(db: Db): Promise<number> {
 
 export async function findEventById(db: Db, id: number): Promise<EventRow | undefined> {
   return db.selectFrom('events').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+/** The event a write is about to change, held until the write's transaction ends (see lockingRows). */
+export async function findEventForWrite(trx: Db, id: number): Promise<EventRow | undefined> {
+  return lockingRows(trx, trx.selectFrom('events').selectAll().where('id', '=', id)).executeTakeFirst();
 }
 
 /** What kind of post an id belongs to (ids are shared by events, venues, organizers and images). */

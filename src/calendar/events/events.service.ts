@@ -28,6 +28,7 @@ import {
   countEvents,
   deleteEvent as deleteEventRow,
   findEventById,
+  findEventForWrite,
   findPostType,
   insertEvent,
   listEvents as listEventRows,
@@ -104,7 +105,7 @@ export class EventsService {
     if (isBeyondLastPage(page, total, perPage)) throw errors.pageNotFound();
     const { limit, offset } = pageWindow(page, perPage);
     const rows = total === 0 ? [] : await listEventRows(this.db, filter, limit, offset);
-    const events = await this.represent(rows, caller, now);
+    const events = await this.represent(this.db, rows, caller, now);
     const unlocked = await this.deps.passwords.unlocked(rows, this.attempt(query, caller, now), 'list');
     const links = archiveLinks(`${this.urls.namespaceUrl}/events/`, listEcho(query, perPage, caller.user), page, pages);
     return {
@@ -119,17 +120,32 @@ export class EventsService {
   // Representation
 
   /** Representations of a page of events: a fixed number of batch queries whatever the page size. */
-  private async represent(rows: readonly EventRow[], caller: RequestContext, now: Date): Promise<EventResponse[]> {
+  private async represent(db: Db, rows: readonly EventRow[], caller: RequestContext, now: Date): Promise<EventResponse[]> {
     if (rows.length === 0) return [];
-    const embeds = await loadEventEmbeds(this.db, rows, caller);
+    const embeds = await loadEventEmbeds(db, rows, caller);
     return rows.map((row) => toEventResponse(row, embeds.get(row.id) ?? NO_EMBEDS, this.urls, now));
   }
 
-  private async representOne(id: number, caller: RequestContext): Promise<EventResponse> {
-    const row = await findEventById(this.db, id);
+  /** The event as written, read on the write's own handle (inside its transaction: what it committed). */
+  private async representOne(db: Db, id: number, caller: RequestContext): Promise<EventResponse> {
+    const row = await findEventById(db, id);
     if (row === undefined) throw errors.notFound(id);
-    const [event] = await this.represent([row], caller, this.now());
+    const [event] = await this.represent(db, [row], caller, this.now());
     return event as EventResponse;
+  }
+
+  /**
+   * A write's read–check–write, in one transaction that holds the event:
+   * the event is read again there and checked by `check`, so a concurrent
+   * write or delete either happened before (and is seen) or waits. An event
+   * deleted meanwhile is a clean 404 with nothing written.
+   */
+  private async withEvent<T>(id: number, work: (trx: Db, row: EventRow) => Promise<T>): Promise<T> {
+    return this.db.transaction().execute(async (trx) => {
+      const row = await findEventForWrite(trx, id);
+      if (row === undefined) throw errors.notFound(id);
+      return work(trx, row);
+    });
   }
 
   /** What a read claims protected events with (reference §7). */
@@ -162,30 +178,31 @@ export class EventsService {
     if (!canRead(caller.user, row, now)) throw errors.notAccessible();
     const unlocked = await this.deps.passwords.unlocked([row], this.attempt(query, caller, now), 'single');
     if (!unlocked.has(row.id)) throw errors.passwordProtected();
-    const [event] = await this.represent([row], caller, now);
+    const [event] = await this.represent(this.db, [row], caller, now);
     const response = event as EventResponse;
     // The JSON-LD builder refuses password-protected posts (reference §7).
     return row.password_hash === null ? { ...response, json_ld: toEventJsonLd(row, response, caller.language) } : response;
   }
 
   async deleteEvent(ref: EventRef, query: DeleteEventQuery, caller: Caller): Promise<EventResponse> {
-    const row = await this.find(ref);
+    const { id } = await this.find(ref);
     const user = caller.user;
-    if (!canDelete(user, row, this.now())) throw PlatformErrors.forbidden(user !== null);
-    if (parseWpBoolean(query.force) === true) {
-      if (!can(user?.role ?? null, 'delete_others')) throw PlatformErrors.forbidden(user !== null);
-      const last = await this.representOne(row.id, caller);
-      await this.db.transaction().execute(async (trx) => {
-        await deleteTranslations(trx, 'event', [row.id]);
-        await releaseSlugs(trx, 'event', row.id);
-        await deleteEventRow(trx, row.id);
-      });
+    const force = parseWpBoolean(query.force) === true;
+    return this.withEvent(id, async (trx, row) => {
+      const now = this.now();
+      if (!canDelete(user, row, now)) throw PlatformErrors.forbidden(user !== null);
+      if (force) {
+        if (!can(user?.role ?? null, 'delete_others')) throw PlatformErrors.forbidden(user !== null);
+        const last = await this.representOne(trx, id, caller);
+        await deleteTranslations(trx, 'event', [id]);
+        await releaseSlugs(trx, 'event', id);
+        await deleteEventRow(trx, id);
         return last;
-    }
-    if (row.status === 'trash') throw errors.inTrash();
-    const now = this.now();
-    await updateEventRow(this.db, row.id, { status: 'trash', ...this.modifiedNow(now) });
-    return this.representOne(row.id, caller);
+      }
+      if (row.status === 'trash') throw errors.inTrash();
+      await updateEventRow(trx, id, { status: 'trash', ...this.modifiedNow(now) });
+      return this.representOne(trx, id, caller);
+    });
   }
 
   // -------------------------------------------------------------------------
@@ -317,7 +334,7 @@ export class EventsService {
     const passwordHash = body.password === undefined || body.password === '' ? null : await hashPassword(body.password);
     const texts = this.texts(body);
 
-    const id = await this.db.transaction().execute(async (trx) => {
+    return this.db.transaction().execute(async (trx) => {
       const eventId = await reserveEventId(trx);
       const imageId = body.image === undefined ? null : await resolveImageForWrite(trx, body.image, user);
       const venueId = body.venue === undefined ? null : await resolveVenueForWrite(trx, body.venue, caller);
@@ -350,9 +367,8 @@ export class EventsService {
       const slug = await claimSlug(trx, 'event', eventId, body.slug ?? texts.title ?? '');
       await writeTranslations(trx, 'event', eventId, caller.language, { ...texts, slug });
       await this.writeLinks(trx, eventId, body, caller);
-      return eventId;
+      return this.representOne(trx, eventId, caller);
     });
-    return this.representOne(id, caller);
   }
 
   private async writeLinks(trx: Db, eventId: number, body: UpdateEventBody, caller: Caller): Promise<void> {
@@ -371,34 +387,39 @@ export class EventsService {
   async updateEvent(ref: EventRef, body: UpdateEventBody, caller: Caller): Promise<EventResponse> {
     const now = this.now();
     const user = caller.user;
-    const row = await this.find(ref);
-    if (!canEdit(user, row, now)) throw PlatformErrors.forbidden(user !== null);
+    const found = await this.find(ref);
+    // Checked here for the order of errors (403 before 400s), and again on the row the write holds.
+    if (!canEdit(user, found, now)) throw PlatformErrors.forbidden(user !== null);
+    // What needs no stored row, and the slow password hash, before the write lock.
     const touchesSchedule = [body.start_date, body.end_date, body.timezone, body.all_day].some((value) => value !== undefined);
-    const changes: EventChanges = {
-      ...(touchesSchedule ? this.schedule(body, row, now) : {}),
-      ...this.costChanges(body.cost),
-      ...this.flags(body),
-      ...this.modifiedNow(now),
-    };
+    if (touchesSchedule) this.schedule(body, found, now);
     const website = this.checkWebsite(body.website);
-    if (website !== undefined) changes.website = website;
     const author = await this.checkAuthor(body.author, user);
-    if (author !== undefined) changes.author_id = author;
     const posted = this.postDate(body, now);
-    if (posted !== undefined) Object.assign(changes, posted);
-    if (body.status !== undefined) changes.status = this.statusFor(user, body.status, posted?.date_utc ?? row.date_utc, now);
-    else if (posted !== undefined && row.status === 'publish' && posted.date_utc > utcStamp(now)) changes.status = 'future';
-    if (body.password !== undefined) changes.password_hash = body.password === '' ? null : await hashPassword(body.password);
+    const passwordHash = body.password === undefined ? undefined : body.password === '' ? null : await hashPassword(body.password);
     const texts = this.texts(body);
 
-    await this.db.transaction().execute(async (trx) => {
+    return this.withEvent(found.id, async (trx, row) => {
+      if (!canEdit(user, row, now)) throw PlatformErrors.forbidden(user !== null);
+      const changes: EventChanges = {
+        ...(touchesSchedule ? this.schedule(body, row, now) : {}),
+        ...this.costChanges(body.cost),
+        ...this.flags(body),
+        ...this.modifiedNow(now),
+        ...(website === undefined ? {} : { website }),
+        ...(author === undefined ? {} : { author_id: author }),
+        ...(posted ?? {}),
+        ...(passwordHash === undefined ? {} : { password_hash: passwordHash }),
+      };
+      if (body.status !== undefined) changes.status = this.statusFor(user, body.status, posted?.date_utc ?? row.date_utc, now);
+      else if (posted !== undefined && row.status === 'publish' && posted.date_utc > utcStamp(now)) changes.status = 'future';
       if (body.image !== undefined) changes.image_id = await resolveImageForWrite(trx, body.image, user);
       if (body.venue !== undefined) changes.venue_id = await resolveVenueForWrite(trx, body.venue, caller);
       await updateEventRow(trx, row.id, changes);
       const slug = await claimLanguageSlug(trx, 'event', row.id, caller.language, { explicit: body.slug, title: texts.title });
       await writeTranslations(trx, 'event', row.id, caller.language, { ...texts, slug });
       await this.writeLinks(trx, row.id, body, caller);
+      return this.representOne(trx, row.id, caller);
     });
-    return this.representOne(row.id, caller);
   }
 }

@@ -1,4 +1,5 @@
 import { sql, type Expression, type Kysely, type RawBuilder, type SqlBool } from 'kysely';
+import { lockingRows } from '../../platform/db/row-locks.ts';
 import type { Database } from '../../platform/db/schema.ts';
 import { likePattern, translationContains } from '../shared/translations.ts';
 import { exposedIn, visibleIn, type Exposure, type StatusScope } from '../shared/visibility.ts';
@@ -90,9 +91,11 @@ export async function findPosts(db: Db, kind: LinkedPostKind, ids: readonly numb
   return rows as unknown as LinkedPostRow[];
 }
 
-export async function findPost(db: Db, kind: LinkedPostKind, id: number): Promise<LinkedPostRow | undefined> {
-  const [row] = await findPosts(db, kind, [id]);
-  return row;
+/** One post; `forWrite` holds it until the write's transaction ends (see lockingRows). */
+export async function findPost(db: Db, kind: LinkedPostKind, id: number, forWrite = false): Promise<LinkedPostRow | undefined> {
+  const query = db.selectFrom(kind.table).selectAll().where('id', '=', id);
+  const row = await (forWrite ? lockingRows(db, query) : query).executeTakeFirst();
+  return row as LinkedPostRow | undefined;
 }
 
 /** A new id from the sequence shared by events, venues, organizers and images. */

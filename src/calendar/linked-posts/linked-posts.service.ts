@@ -243,11 +243,14 @@ export async function listLinkedPosts(
   return { items, total, totalPages: pages, ...archiveLinks(archiveUrl, pairs, query.page, pages) };
 }
 
-/** The post a route addresses; an unknown id or slug is a 400 naming it, as the reference validates them. */
-export async function resolveTarget(db: Db, kind: LinkedPostKind, target: Target): Promise<LinkedPostRow> {
+/**
+ * The post a route addresses; an unknown id or slug is a 400 naming it, as the reference validates them.
+ * `forWrite`: read inside the write's transaction and held until it ends (see lockingRows).
+ */
+export async function resolveTarget(db: Db, kind: LinkedPostKind, target: Target, forWrite = false): Promise<LinkedPostRow> {
   const name = 'id' in target ? 'id' : 'slug';
   const id = 'id' in target ? target.id : await findIdBySlug(db, kind.type, sanitizeSlug(target.slug));
-  const row = id !== undefined && id <= MAX_ID ? await findPost(db, kind, id) : undefined;
+  const row = id !== undefined && id <= MAX_ID ? await findPost(db, kind, id, forWrite) : undefined;
   if (row === undefined) throw invalidParam(name);
   return row;
 }
@@ -402,8 +405,10 @@ export async function updateLinkedPost(
   target: Target,
   input: Input,
 ): Promise<Representation> {
+  // The slow hash before the write lock.
+  const passwordHash = await passwordHashFor(input.password);
   return db.transaction().execute(async (trx) => {
-    const row = await resolveTarget(trx, kind, target);
+    const row = await resolveTarget(trx, kind, target, true);
     const now = new Date();
     const name = input[kind.nameField] === undefined ? undefined : requiredName(kind, input[kind.nameField]);
     const author = await authorFor(trx, ctx.user, input.author);
@@ -413,7 +418,6 @@ export async function updateLinkedPost(
     const dateUtc = dates?.date_utc ?? row.date_utc;
     const requested = input.status === undefined ? row.status : scaleStatus(ctx.user, input.status as string);
     const imageId = input.image === undefined ? row.image_id : await imageFor(trx, input.image, ctx.user);
-    const passwordHash = await passwordHashFor(input.password);
     const modified = stamp(site, now);
     await updatePost(trx, kind, row.id, {
       ...(author === undefined ? {} : { author_id: author }),
@@ -448,7 +452,7 @@ export async function deleteLinkedPost(
   force: boolean,
 ): Promise<Representation> {
   return db.transaction().execute(async (trx) => {
-    const row = await resolveTarget(trx, kind, target);
+    const row = await resolveTarget(trx, kind, target, true);
     if (!canDelete(ctx.user, row)) throw PlatformErrors.forbidden(ctx.user !== null);
     if (force && !can(ctx.user?.role ?? null, 'delete_others')) throw PlatformErrors.forbidden(ctx.user !== null);
     if (!force && row.status === 'trash') throw messages(kind).inTrash();

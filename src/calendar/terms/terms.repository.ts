@@ -1,4 +1,5 @@
 import { sql, type Expression, type Kysely, type RawBuilder, type SqlBool } from 'kysely';
+import { lockingRows } from '../../platform/db/row-locks.ts';
 import type { Database } from '../../platform/db/schema.ts';
 import type { Taxonomy } from '../calendar.tables.ts';
 import { translationContains } from '../shared/translations.ts';
@@ -43,9 +44,11 @@ export async function insertTerm(db: Db, taxonomy: Taxonomy, parentId: number | 
   return row.id;
 }
 
-export async function findTerm(db: Db, id: number): Promise<TermRow | undefined> {
+/** One term; `forWrite` holds it until the write's transaction ends (see lockingRows). */
+export async function findTerm(db: Db, id: number, forWrite = false): Promise<TermRow | undefined> {
   if (id > MAX_ID) return undefined;
-  return db.selectFrom('terms').select(['id', 'taxonomy', 'parent_id']).where('id', '=', id).executeTakeFirst();
+  const query = db.selectFrom('terms').select(['id', 'taxonomy', 'parent_id']).where('id', '=', id);
+  return (forWrite ? lockingRows(db, query) : query).executeTakeFirst();
 }
 
 export async function updateParent(db: Db, id: number, parentId: number | null): Promise<void> {

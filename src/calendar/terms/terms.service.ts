@@ -265,8 +265,8 @@ export async function listTerms(
 // ---------------------------------------------------------------- single
 
 /** The term `id` of the taxonomy, or 400 `rest_invalid_param` naming `param` (reference §6.2). */
-export async function assertTermOf(db: Db, info: TaxonomyInfo, id: number, param: string): Promise<TermRow> {
-  const term = await repository.findTerm(db, id);
+export async function assertTermOf(db: Db, info: TaxonomyInfo, id: number, param: string, forWrite = false): Promise<TermRow> {
+  const term = await repository.findTerm(db, id, forWrite);
   if (term === undefined || term.taxonomy !== info.taxonomy) {
     throw invalidParam(param, `${param} must be the id of an existing ${info.singular}.`);
   }
@@ -374,7 +374,7 @@ export async function updateTerm(
 ): Promise<Term> {
   const language = ctx.language;
   return writeTransaction(deps, async (trx) => {
-    const term = await assertTermOf(trx, info, id, 'id');
+    const term = await assertTermOf(trx, info, id, 'id', true);
     const newParent = await parentForWrite(trx, info, body, id);
     const parentId = newParent === undefined ? term.parent_id : newParent;
     if (parentId !== term.parent_id) {
@@ -410,7 +410,7 @@ export async function updateTerm(
 /** Deletes permanently; answers with the term as it was (reference §6.5). */
 export async function deleteTerm(deps: TermServiceDeps, info: TaxonomyInfo, id: number, ctx: RequestContext): Promise<Term> {
   return deps.db.transaction().execute(async (trx) => {
-    const term = await assertTermOf(trx, info, id, 'id');
+    const term = await assertTermOf(trx, info, id, 'id', true);
     const before = await termResponse({ ...deps, db: trx }, term, ctx);
     const children = await repository.findChildIds(trx, id);
     await repository.deleteTerm(trx, term);
