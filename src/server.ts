@@ -22,7 +22,7 @@ export async function startServer(
   { print = console.log, logDestination }: { print?: (line: string) => void; logDestination?: DestinationStream } = {},
 ): Promise<RunningServer> {
   const logger = createLogger(config.logLevel, logDestination);
-  const store = createDb(config.databaseUrl, { sqliteSynchronous: config.sqliteSynchronous });
+  const store = createDb(config.databaseUrl, { sqliteSynchronous: config.sqliteSynchronous, sqliteBusyWaitMs: config.sqliteBusyWaitMs });
   await migrateToLatest(store.db);
   const admin = await ensureFirstAdministrator(store.db, store.translateError, config.adminUser, config.adminPassword);
   const app = await buildApp({ config, store, logger });

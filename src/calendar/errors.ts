@@ -1,4 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { DatabaseBusyError } from '../platform/errors.ts';
 import { ValidationError, classifyError } from '../platform/http/classify-error.ts';
 
 /** The WordPress REST error shape of the calendar surface and the API index. */
@@ -32,7 +33,8 @@ export function toWpError(error: unknown, requestId: string): { status: number; 
       },
     };
   }
-  if (appError.status >= 500) {
+  // A 5xx hides what happened, except a database another process keeps locked: the client should retry.
+  if (appError.status >= 500 && !(appError instanceof DatabaseBusyError)) {
     return {
       status: appError.status,
       headers: appError.headers,

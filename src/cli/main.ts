@@ -45,7 +45,7 @@ function optional(options: Options, name: string): string | undefined {
 
 /** Opens the database (migrated), runs `work`, closes it. */
 async function withStore<T>(config: Config, work: (store: Store) => Promise<T>): Promise<T> {
-  const store = createDb(config.databaseUrl, { sqliteSynchronous: config.sqliteSynchronous });
+  const store = createDb(config.databaseUrl, { sqliteSynchronous: config.sqliteSynchronous, sqliteBusyWaitMs: config.sqliteBusyWaitMs });
   try {
     await migrateToLatest(store.db);
     return await work(store);

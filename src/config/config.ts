@@ -32,6 +32,8 @@ export interface Config {
   readonly rateLimitPerMinute: number;
   readonly trustProxy: boolean;
   readonly sqliteSynchronous: 'NORMAL' | 'FULL';
+  /** How long a SQLite statement waits, off the event loop, for another process's write lock before a 503 (`SQLITE_BUSY_WAIT_MS`). */
+  readonly sqliteBusyWaitMs: number;
   /** Bytes of answers each surface of a process may remember (`RESPONSE_CACHE_MB`): anonymous calendar reads, entity reads; 0 = none. */
   readonly responseCacheBytes: number;
 }
@@ -161,6 +163,7 @@ export function loadConfig(env: Env = process.env): Config {
     rateLimitPerMinute: integer(env, 'RATE_LIMIT_PER_MINUTE', 0, 0, 10_000_000),
     trustProxy: boolean(env, 'TRUST_PROXY', false),
     sqliteSynchronous: oneOf(env, 'SQLITE_SYNCHRONOUS', 'NORMAL', ['NORMAL', 'FULL'] as const),
+    sqliteBusyWaitMs: integer(env, 'SQLITE_BUSY_WAIT_MS', 5000, 0, 600_000),
     responseCacheBytes: integer(env, 'RESPONSE_CACHE_MB', 32, 0, 65_536) * 1024 * 1024,
   });
 }

@@ -38,6 +38,7 @@ const CODE_BY_STATUS: Readonly<Record<number, ErrorCode>> = {
   413: 'PAYLOAD_TOO_LARGE',
   415: 'UNSUPPORTED_MEDIA_TYPE',
   429: 'TOO_MANY_REQUESTS',
+  503: 'DATABASE_BUSY',
 };
 
 function validationDetails(error: ValidationError): Record<string, string> {
@@ -55,11 +56,9 @@ export function toErrorEnvelope(
   const appError = classifyError(error);
   const code: ErrorCode = isErrorCode(appError.code)
     ? appError.code
-    : appError.status >= 500
-      ? 'INTERNAL_ERROR'
-      : (CODE_BY_STATUS[appError.status] ?? 'INVALID_PARAMETER');
+    : (CODE_BY_STATUS[appError.status] ?? (appError.status >= 500 ? 'INTERNAL_ERROR' : 'INVALID_PARAMETER'));
   const status = ERROR_STATUS[code];
-  if (status >= 500) {
+  if (code === 'INTERNAL_ERROR') {
     return {
       status,
       headers: {},

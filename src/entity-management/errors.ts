@@ -19,6 +19,8 @@ export const ERROR_STATUS = {
   ACTION_PARAMS_INVALID: 422,
   TOO_MANY_REQUESTS: 429,
   INTERNAL_ERROR: 500,
+  // Not in the spec's list either: another process kept the SQLite write lock too long (with Retry-After).
+  DATABASE_BUSY: 503,
 } as const;
 export type ErrorCode = keyof typeof ERROR_STATUS;
 

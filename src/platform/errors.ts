@@ -16,6 +16,24 @@ export class AppError extends Error {
   }
 }
 
+/** Writes elsewhere (a CLI command, another server's transaction) usually end well within a second. */
+const DATABASE_BUSY_RETRY_AFTER_SECONDS = 1;
+
+/**
+ * Another process kept the database's write lock longer than this process
+ * waits for it (`SQLITE_BUSY_WAIT_MS`); the write changed nothing and may be
+ * sent again. A class of its own so that best-effort writes can tell it apart.
+ */
+export class DatabaseBusyError extends AppError {
+  constructor(options?: { cause: unknown }) {
+    super(503, 'database_busy', 'The database is busy with another write; nothing was changed, try again shortly.', {}, {
+      'retry-after': String(DATABASE_BUSY_RETRY_AFTER_SECONDS),
+    });
+    this.name = 'DatabaseBusyError';
+    if (options !== undefined) this.cause = options.cause;
+  }
+}
+
 /** Platform-level codes shared by every surface; surfaces may rename them when rendering. */
 export const PlatformErrors = {
   invalidCredentials: () =>
@@ -34,9 +52,13 @@ export const PlatformErrors = {
     new AppError(authenticated ? 403 : 401, 'rest_forbidden', 'Sorry, you are not allowed to do that.'),
   noRoute: () => new AppError(404, 'rest_no_route', 'No route was found matching the URL and request method.'),
   invalidJson: () => new AppError(400, 'rest_invalid_json', 'The request body is not valid JSON.'),
+  // WordPress answers json_decode's depth error as invalid JSON too.
+  jsonTooDeep: (maxDepth: number) =>
+    new AppError(400, 'rest_invalid_json', `The request body nests arrays and objects deeper than ${maxDepth} levels.`, { max_depth: maxDepth }),
   payloadTooLarge: () => new AppError(413, 'rest_payload_too_large', 'The request body is too large.'),
   unsupportedMediaType: () =>
     new AppError(415, 'rest_unsupported_media_type', 'The request body has an unsupported content type.'),
+  databaseBusy: (options?: { cause: unknown }) => new DatabaseBusyError(options),
 } as const;
 
 const wwwAuthenticate = { 'www-authenticate': 'Basic realm="almanac"' };

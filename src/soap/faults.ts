@@ -1,5 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { AppError } from '../platform/errors.ts';
+import { AppError, DatabaseBusyError } from '../platform/errors.ts';
 import { classifyError } from '../platform/http/classify-error.ts';
 import { NS } from './namespaces.ts';
 import { escapeXml } from './xml.ts';
@@ -38,6 +38,8 @@ function faultOf(error: AppError, requestId: string): Fault {
   // or rate limit (429) is a Client fault that keeps its Retry-After.
   if (error.status === 401) return { code: 'FailedAuthentication', reason: error.message, status: 500 };
   if (error.status === 413) return { code: 'Client', reason: error.message, status: 413 };
+  // Not a fault of this service: said as it is, with its Retry-After.
+  if (error instanceof DatabaseBusyError) return { code: 'Server', reason: error.message, status: 500 };
   if (error.status >= 500) return { code: 'Server', reason: `internal error (request id ${requestId})`, status: 500 };
   return { code: 'Client', reason: error.message, status: 500 };
 }

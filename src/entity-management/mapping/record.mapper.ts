@@ -10,7 +10,7 @@ const NUMBER = /^-?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
 /**
  * A client's value for a field of `type`, or a reason it does not fit.
  * Form bodies and query strings carry only strings, so numeric and boolean
- * strings are accepted for number and boolean fields.
+ * strings are accepted for number and boolean fields; a number must be finite.
  */
 export function toFieldValue(type: FieldType, value: unknown): { value: FieldValue } | { problem: string } {
   if (value === null) return { value: null };
@@ -19,10 +19,12 @@ export function toFieldValue(type: FieldType, value: unknown): { value: FieldVal
       if (typeof value !== 'string') return { problem: 'must be a string' };
       // PostgreSQL text cannot hold NUL; refusing it everywhere keeps both databases alike.
       return value.includes('\u0000') ? { problem: 'must not contain NUL characters' } : { value };
-    case 'number':
-      if (typeof value === 'number' && Number.isFinite(value)) return { value };
-      if (typeof value === 'string' && NUMBER.test(value.trim())) return { value: Number(value.trim()) };
-      return { problem: 'must be a number' };
+    case 'number': {
+      const number = typeof value === 'number' ? value : typeof value === 'string' && NUMBER.test(value.trim()) ? Number(value.trim()) : undefined;
+      if (number === undefined) return { problem: 'must be a number' };
+      // `"1e309"` reads as Infinity: stored as JSON it would be null, while the filter and sort index kept Inf.
+      return Number.isFinite(number) ? { value: number } : { problem: 'must be a finite number' };
+    }
     case 'boolean':
       if (typeof value === 'boolean') return { value };
       if (value === 'true' || value === 'false') return { value: value === 'true' };

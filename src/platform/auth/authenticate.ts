@@ -2,7 +2,7 @@ import { hash } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import { revisionOf, type RevisionsHolder } from '../db/revisions.ts';
 import type { Database } from '../db/schema.ts';
-import { PlatformErrors } from '../errors.ts';
+import { DatabaseBusyError, PlatformErrors } from '../errors.ts';
 import { isRole, type Role } from './capabilities.ts';
 import { decoyHash, verifyPassword } from './passwords.ts';
 import type { FailureThrottle } from './throttle.ts';
@@ -110,7 +110,12 @@ export class Authenticator {
       // Remembered here too: the remembered owner still carries the old time until the next revision.
       if (this.touchedMs.size >= MAX_REMEMBERED_TOKENS) this.touchedMs.clear();
       this.touchedMs.set(owner.token_id, now);
-      await touchToken(this.db, owner.token_id, new Date(now).toISOString());
+      try {
+        await touchToken(this.db, owner.token_id, new Date(now).toISOString());
+      } catch (error) {
+        // Bookkeeping, not the request's work: a database another process keeps locked must not refuse a valid token.
+        if (!(error instanceof DatabaseBusyError)) throw error;
+      }
     }
     return { id: owner.id, username: owner.username, displayName: owner.display_name, role: owner.role };
   }

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
-import { PlatformErrors } from '../errors.ts';
+import { DatabaseBusyError, PlatformErrors } from '../errors.ts';
 import { clearFailures, countFailures, pruneFailures, recordFailure } from './throttle.repository.ts';
 
 export interface ThrottleLimits {
@@ -55,6 +55,12 @@ export class FailureThrottle {
   }
 
   async recordSuccess(subject: string, address: string): Promise<void> {
-    await clearFailures(this.db, this.bucket, subject, address);
+    try {
+      await clearFailures(this.db, this.bucket, subject, address);
+    } catch (error) {
+      // The secret was right: a database another process keeps locked must not refuse it. Failures left
+      // uncleared only count for the rest of their window.
+      if (!(error instanceof DatabaseBusyError)) throw error;
+    }
   }
 }

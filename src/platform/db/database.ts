@@ -12,7 +12,10 @@ export type DialectName = 'sqlite' | 'postgres';
 export interface Store {
   readonly db: Kysely<Database>;
   readonly dialect: DialectName;
-  /** Driver error → `UniqueViolationError` / `ForeignKeyViolationError`, others unchanged. */
+  /**
+   * Driver error → `UniqueViolationError` / `ForeignKeyViolationError`, others unchanged
+   * (a lock another process held too long is thrown as a `DatabaseBusyError` already).
+   */
   readonly translateError: (error: unknown) => unknown;
   /** Throws when the database cannot answer a trivial query. */
   readonly ping: () => Promise<void>;
@@ -21,6 +24,7 @@ export interface Store {
 
 export interface StoreOptions {
   readonly sqliteSynchronous?: 'NORMAL' | 'FULL';
+  readonly sqliteBusyWaitMs?: number;
 }
 
 export function createDb(url: string, options: StoreOptions = {}): Store {
@@ -29,6 +33,7 @@ export function createDb(url: string, options: StoreOptions = {}): Store {
     const { db } = createSqliteDb({
       file: file === ':memory:' ? ':memory:' : file,
       synchronous: options.sqliteSynchronous ?? 'NORMAL',
+      busyWaitMs: options.sqliteBusyWaitMs,
     });
     return storeOf(db, 'sqlite', translateSqliteError);
   }

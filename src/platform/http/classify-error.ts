@@ -31,10 +31,14 @@ function paramName(issue: AjvIssue): string {
   return first === undefined || first === '' ? 'body' : unescapePointer(first);
 }
 
-/** `/venue/geo_lat` → `venue[geo_lat]`: the value as a form or query string names it. */
-function valueName(instancePath: string): string {
-  const [first = 'body', ...rest] = instancePath.split('/').slice(1).map(unescapePointer);
+/** `['venue', 'geo_lat']` → `venue[geo_lat]`: the value as a form or query string names it (`body` for the whole body). */
+export function bracketName(keys: readonly string[]): string {
+  const [first = 'body', ...rest] = keys;
   return `${first}${rest.map((part) => `[${part}]`).join('')}`;
+}
+
+function valueName(instancePath: string): string {
+  return bracketName(instancePath.split('/').slice(1).map(unescapePointer));
 }
 
 function describe(issue: AjvIssue, issues: readonly AjvIssue[]): string {

@@ -18,9 +18,11 @@ function jsonPointer(keys: readonly string[]): string {
 /**
  * Ajv plugin: a validated request never carries Infinity or NaN.
  * Ajv coerces `"1e309"` (query, form) to Infinity after its type check and
- * skips `minimum`/`maximum` for non-finite numbers, and `JSON.parse('1e309')`
- * is Infinity too, so without this any numeric parameter could smuggle an
- * infinite page, offset or id into a handler (and into SQL: a 500).
+ * skips `minimum`/`maximum` for non-finite numbers, so without this any
+ * numeric parameter could smuggle an infinite page, offset or id into a
+ * handler (and into SQL: a 500). JSON bodies holding one (`1e309` parses to
+ * Infinity) are refused earlier, by the body parser, before ajv could coerce
+ * it into the text "Infinity" for a string parameter.
  */
 export function finiteNumbersPlugin(ajv: Ajv): Ajv {
   const compile = ajv.compile.bind(ajv);
@@ -35,8 +37,9 @@ export function finiteNumbersPlugin(ajv: Ajv): Ajv {
       const error: ErrorObject = {
         instancePath: jsonPointer(keys),
         schemaPath: '#/type',
-        keyword: 'type',
-        params: { type: 'number' },
+        // Not `type`: the refusal reads "… must be a finite number", not "… is not of type number".
+        keyword: 'finite',
+        params: {},
         message: 'must be a finite number',
       };
       validate.errors = [error];

@@ -3,14 +3,18 @@ import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunc
 import { withHookFirst } from './route-hooks.ts';
 import { parseParameters, unreadableQuery } from './querystring.ts';
 import { refusedTarget } from './request-target.ts';
+import { JSON_LIMITS, jsonNestingDepth, nonFinitePath } from './json-limits.ts';
+import { bracketName, ValidationError } from './classify-error.ts';
+import { PlatformErrors } from '../errors.ts';
 
 /** The media types every route with a body accepts, as WordPress does. */
 export const BODY_MEDIA_TYPES = ['application/json', 'application/x-www-form-urlencoded'] as const;
 
 /**
  * How request parameters are read on every surface: query strings and form
- * bodies in bracket notation (querystring.ts), JSON bodies, and the absent
- * bodies WordPress accepts — an empty JSON body and a body-less write are `{}`.
+ * bodies in bracket notation (querystring.ts), JSON bodies within
+ * `JSON_LIMITS` and without non-finite numbers (json-limits.ts), and the
+ * absent bodies WordPress accepts — an empty JSON body and a body-less write are `{}`.
  */
 export const parametersPlugin = fp(
   async (app: FastifyInstance) => {
@@ -22,7 +26,14 @@ export const parametersPlugin = fp(
     app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
       const text = body as string;
       if (text.trim() === '') return done(null, {});
-      void json(request, text, done);
+      // Counted on the text, before anything (the parser included) builds the value that later code would recurse into.
+      if (jsonNestingDepth(text, JSON_LIMITS.depth) > JSON_LIMITS.depth) return done(PlatformErrors.jsonTooDeep(JSON_LIMITS.depth));
+      void json(request, text, (error, parsed: unknown) => {
+        if (error !== null) return done(error);
+        const keys = nonFinitePath(parsed);
+        if (keys === undefined) return done(null, parsed);
+        done(new ValidationError({ [keys[0] ?? 'body']: `${bracketName(keys)} must be a finite number.` }, []));
+      });
     });
     app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_request, body, done) => {
       try {

@@ -36,6 +36,8 @@ const ALWAYS = [400, 401, 429] as const;
 const GUARDED = [403] as const;
 /** …a route that reads a body (any method but GET and HEAD): too large, or of a type no parser reads. */
 const WITH_BODY = [413, 415] as const;
+/** …and writes: another process held the SQLite write lock longer than SQLITE_BUSY_WAIT_MS (with Retry-After). */
+const WRITES = [503] as const;
 
 const ANY_CALLER = [{ basicAuth: [] }, { bearerAuth: [] }, {}];
 const AUTHENTICATED = [{ basicAuth: [] }, { bearerAuth: [] }];
@@ -50,7 +52,7 @@ function complete(route: RouteOptions, errorSchema: TSchema | undefined): void {
   const config = route.config as { access?: Access; errors?: readonly number[] } | undefined;
   const access = config?.access ?? 'public';
   const readsBody = methods.some((method) => method !== 'GET' && method !== 'HEAD');
-  const statuses = [...ALWAYS, ...(access === 'public' ? [] : GUARDED), ...(readsBody ? WITH_BODY : []), ...(config?.errors ?? [])];
+  const statuses = [...ALWAYS, ...(access === 'public' ? [] : GUARDED), ...(readsBody ? [...WITH_BODY, ...WRITES] : []), ...(config?.errors ?? [])];
   const response = { ...schema.response };
   if (errorSchema !== undefined) {
     for (const status of statuses) response[status] ??= errorSchema;

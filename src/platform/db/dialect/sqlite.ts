@@ -1,5 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import SqliteDatabase from 'better-sqlite3';
 import {
   CompiledQuery,
@@ -8,10 +9,12 @@ import {
   SqliteDriver,
   type DatabaseConnection,
   type Driver,
+  type QueryResult,
   type SqliteDatabase as KyselySqliteDatabase,
   type SqliteDialectConfig,
   type SqliteStatement,
 } from 'kysely';
+import { PlatformErrors } from '../../errors.ts';
 import type { Database } from '../schema.ts';
 import { ForeignKeyViolationError, UniqueViolationError } from './errors.ts';
 
@@ -19,22 +22,34 @@ export interface SqliteOptions {
   /** A file path, or `:memory:`. */
   readonly file: string;
   readonly synchronous: 'NORMAL' | 'FULL';
+  /** How long a statement keeps retrying while another process holds the write lock (`SQLITE_BUSY_WAIT_MS`); 5 s by default. */
+  readonly busyWaitMs?: number;
 }
+
+/**
+ * How long one attempt waits for a lock inside SQLite. That wait sleeps the
+ * main thread, so it stays short: long enough for another process's commit or
+ * a WAL checkpoint, too short to hold up the other requests.
+ */
+const BUSY_TIMEOUT_MS = 5;
 
 export function createSqliteDb(options: SqliteOptions): { db: Kysely<Database>; raw: SqliteDatabase.Database } {
   if (options.file !== ':memory:') mkdirSync(dirname(options.file), { recursive: true });
-  const raw = new SqliteDatabase(options.file);
+  const busyWaitMs = options.busyWaitMs ?? 5000;
+  // Nothing is served while the database opens, so here the whole budget may be waited in place.
+  const raw = new SqliteDatabase(options.file, { timeout: busyWaitMs });
   raw.pragma('journal_mode = WAL');
   raw.pragma(`synchronous = ${options.synchronous}`);
   raw.pragma('foreign_keys = ON');
-  raw.pragma('busy_timeout = 5000');
   keepPlannerStatistics(raw);
+  raw.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
   // SQLite's lower() folds ASCII only; PostgreSQL's folds all of Unicode. Overriding it
   // lets `lower(x) LIKE lower(?)` mean the same on both ("CITTÀ" matches "città").
   raw.function('lower', { deterministic: true }, (value: unknown) =>
     typeof value === 'string' ? value.toLowerCase() : value,
   );
-  return { db: new Kysely<Database>({ dialect: new ImmediateSqliteDialect({ database: reusingStatements(raw) }) }), raw };
+  const dialect = new WriteLockSqliteDialect({ database: reusingStatements(raw) }, raw, busyWaitMs);
+  return { db: new Kysely<Database>({ dialect }), raw };
 }
 
 /** Distinct SQL texts kept prepared; the application issues a few hundred shapes. */
@@ -80,31 +95,156 @@ const OPTIMIZE_INTERVAL_MS = 60 * 60 * 1000;
 function keepPlannerStatistics(raw: SqliteDatabase.Database): void {
   raw.pragma('optimize = 0x10002');
   const timer = setInterval(() => {
-    if (raw.open) raw.pragma('optimize');
-    else clearInterval(timer);
+    if (!raw.open) {
+      clearInterval(timer);
+      return;
+    }
+    try {
+      raw.pragma('optimize');
+    } catch (error) {
+      // Another process is writing: the statistics can wait for the next hour, the process must not crash.
+      if (!isBusy(error)) throw error;
+    }
   }, OPTIMIZE_INTERVAL_MS);
   timer.unref();
 }
 
+/** SQLITE_BUSY or one of its extended codes: another connection holds a lock this statement needs. */
+export function isBusy(error: unknown): boolean {
+  return error instanceof Error && 'code' in error && typeof error.code === 'string' && error.code.startsWith('SQLITE_BUSY');
+}
+
+export interface BusyWait {
+  /** How long to keep retrying, from the first attempt. */
+  readonly budgetMs: number;
+  /** Waits between two attempts (the driver lends the connection out meanwhile). */
+  readonly pause: (ms: number) => Promise<void>;
+}
+
+const FIRST_PAUSE_MS = 2;
+/** The longest pause: how late, at most, a waiting write notices that the lock was released. */
+const LONGEST_PAUSE_MS = 32;
+
 /**
- * Transactions take the write lock up front (`BEGIN IMMEDIATE`, waiting on
- * busy_timeout). A deferred transaction that reads and then writes fails at
- * once with SQLITE_BUSY when another process (the CLI, a second server)
- * committed in between — a 500 instead of a short wait.
+ * Runs `attempt` (its argument counts the retries) until it does not fail
+ * with SQLITE_BUSY, pausing between attempts; then `DatabaseBusyError` once
+ * `budgetMs` is spent. Pauses double up to LONGEST_PAUSE_MS, each cut by a
+ * random part of up to half, so that processes waiting on each other do not
+ * retry in step.
  */
-class ImmediateSqliteDriver extends SqliteDriver {
-  override async beginTransaction(connection: DatabaseConnection): Promise<void> {
-    await connection.executeQuery(CompiledQuery.raw('begin immediate'));
+export async function retryWhileBusy<T>(attempt: (retry: number) => T | Promise<T>, { budgetMs, pause }: BusyWait): Promise<T> {
+  const deadline = performance.now() + budgetMs;
+  for (let retry = 0; ; retry += 1) {
+    try {
+      return await attempt(retry);
+    } catch (error) {
+      if (!isBusy(error)) throw error;
+      const left = deadline - performance.now();
+      if (left <= 0) throw PlatformErrors.databaseBusy({ cause: error });
+      const longest = Math.min(LONGEST_PAUSE_MS, FIRST_PAUSE_MS * 2 ** retry);
+      await pause(Math.min(left, longest * (0.5 + Math.random() / 2)));
+    }
   }
 }
 
-class ImmediateSqliteDialect extends SqliteDialect {
-  constructor(private readonly driverConfig: SqliteDialectConfig) {
+/**
+ * better-sqlite3 is synchronous: waiting on busy_timeout for another
+ * process's write lock (the CLI, a second server) stopped every request of
+ * this process for up to 5 s, then failed with a 500. So SQLite waits only
+ * BUSY_TIMEOUT_MS, and a statement still refused is retried from timers until
+ * `busyWaitMs` is spent, then fails with DatabaseBusyError (a 503 with
+ * Retry-After).
+ *
+ * Only statements outside a transaction are retried (`BEGIN IMMEDIATE`
+ * included): half a transaction cannot be replayed, so a statement inside one
+ * that meets SQLITE_BUSY fails at once and the transaction rolls back — rare,
+ * since the transaction took the write lock at BEGIN. Between attempts the
+ * connection goes back to Kysely's mutex, so this process's reads (which WAL
+ * never blocks) go on; an open transaction holds that mutex from BEGIN to
+ * COMMIT, so nothing runs inside it.
+ *
+ * `BEGIN IMMEDIATE` rather than a deferred BEGIN: a transaction that reads
+ * and then writes fails at once with SQLITE_BUSY when another process
+ * committed in between, and that could not be retried.
+ */
+class WriteLockSqliteDriver extends SqliteDriver {
+  #connection: DatabaseConnection | undefined;
+
+  constructor(
+    config: SqliteDialectConfig,
+    private readonly raw: SqliteDatabase.Database,
+    private readonly busyWaitMs: number,
+  ) {
+    super(config);
+  }
+
+  override async acquireConnection(): Promise<DatabaseConnection> {
+    const connection = await super.acquireConnection();
+    this.#connection ??= new LockWaitingConnection(connection, (query) => this.execute(connection, query));
+    return this.#connection;
+  }
+
+  override async beginTransaction(connection: DatabaseConnection): Promise<void> {
+    await connection.executeQuery(CompiledQuery.raw('begin immediate'));
+  }
+
+  private async execute<R>(connection: DatabaseConnection, query: CompiledQuery): Promise<QueryResult<R>> {
+    if (this.raw.inTransaction) {
+      try {
+        return await connection.executeQuery<R>(query);
+      } catch (error) {
+        throw isBusy(error) ? PlatformErrors.databaseBusy({ cause: error }) : error;
+      }
+    }
+    const run = () => connection.executeQuery<R>(query);
+    return retryWhileBusy((retry) => (retry === 0 ? run() : this.withoutBusyTimeout(run)), {
+      budgetMs: this.busyWaitMs,
+      pause: async (ms) => {
+        await this.releaseConnection();
+        await sleep(ms);
+        await super.acquireConnection();
+      },
+    });
+  }
+
+  /** A retry only checks whether the lock is free: many writes waiting must not add up to a stalled event loop. */
+  private withoutBusyTimeout<T>(run: () => T): T {
+    this.raw.pragma('busy_timeout = 0');
+    try {
+      return run();
+    } finally {
+      this.raw.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
+    }
+  }
+}
+
+/** The driver's one connection, with its statements run through the driver's lock waits. */
+class LockWaitingConnection implements DatabaseConnection {
+  constructor(
+    private readonly connection: DatabaseConnection,
+    private readonly execute: <R>(query: CompiledQuery) => Promise<QueryResult<R>>,
+  ) {}
+
+  executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
+    return this.execute<R>(query);
+  }
+
+  streamQuery<R>(query: CompiledQuery, chunkSize?: number): AsyncIterableIterator<QueryResult<R>> {
+    return this.connection.streamQuery<R>(query, chunkSize);
+  }
+}
+
+class WriteLockSqliteDialect extends SqliteDialect {
+  constructor(
+    private readonly driverConfig: SqliteDialectConfig,
+    private readonly raw: SqliteDatabase.Database,
+    private readonly busyWaitMs: number,
+  ) {
     super(driverConfig);
   }
 
   override createDriver(): Driver {
-    return new ImmediateSqliteDriver(this.driverConfig);
+    return new WriteLockSqliteDriver(this.driverConfig, this.raw, this.busyWaitMs);
   }
 }
 
