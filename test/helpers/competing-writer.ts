@@ -1,0 +1,62 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import SqliteDatabase from 'better-sqlite3';
+import pg from 'pg';
+import type { TestServer } from './server.ts';
+
+/** One statement with `?` placeholders (rewritten to `$n` for PostgreSQL). */
+export type Statement = readonly [sql: string, ...parameters: unknown[]];
+
+/** A write of another connection, committed when released. */
+export interface CompetingWrite {
+  /**
+   * Waits until the server is blocked behind this write (PostgreSQL: a backend
+   * waits on a lock; SQLite: a moment for the request to reach the lock),
+   * then commits it.
+   */
+  commitOnceBlocked(): Promise<void>;
+}
+
+/**
+ * Another connection to the server's database, as another process would be,
+ * that runs `statements` in a transaction and holds it: the barrier between
+ * a request's read and its write in race tests. On SQLite it holds the one
+ * write lock (`BEGIN IMMEDIATE`); on PostgreSQL the rows it changed.
+ */
+export async function competingWrite(server: TestServer, statements: readonly Statement[]): Promise<CompetingWrite> {
+  const url = server.config.databaseUrl;
+  if (url.startsWith('sqlite:')) {
+    const connection = new SqliteDatabase(url.slice('sqlite:'.length));
+    connection.pragma('foreign_keys = ON');
+    connection.exec('BEGIN IMMEDIATE');
+    for (const [text, ...parameters] of statements) connection.prepare(text).run(...parameters);
+    return {
+      async commitOnceBlocked() {
+        await sleep(300);
+        connection.exec('COMMIT');
+        connection.close();
+      },
+    };
+  }
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  await client.query('BEGIN');
+  for (const [text, ...parameters] of statements) {
+    let index = 0;
+    await client.query(text.replace(/\?/g, () => `$${(index += 1)}`), parameters);
+  }
+  return {
+    async commitOnceBlocked() {
+      const deadline = Date.now() + 10_000;
+      for (;;) {
+        const waiting = await client.query(
+          `select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'`,
+        );
+        if (waiting.rows[0].n > 0) break;
+        if (Date.now() > deadline) throw new Error('the request never waited on the competing write');
+        await sleep(10);
+      }
+      await client.query('COMMIT');
+      await client.end();
+    },
+  };
+}
