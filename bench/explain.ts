@@ -46,6 +46,7 @@ function loggingStore(url: string, recorded: Statement[]): Store & { explain: (s
       db,
       dialect: 'sqlite',
       translateError: translateSqliteError,
+      statementsPrepared: () => 0,
       ping: async () => undefined,
       close: () => db.destroy(),
       explain: async ({ sql: text, parameters }) => {
@@ -67,6 +68,7 @@ function loggingStore(url: string, recorded: Statement[]): Store & { explain: (s
     db,
     dialect: 'postgres',
     translateError: translatePostgresError,
+    statementsPrepared: () => 0,
     ping: async () => undefined,
     close: () => db.destroy(),
     explain: async ({ sql: text, parameters }) => {

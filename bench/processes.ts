@@ -51,6 +51,8 @@ export interface ServerProcess {
   readonly pid: number;
   /** Peak resident set size so far (VmHWM), in bytes; undefined where /proc is absent. */
   peakRss(): number | undefined;
+  /** Its resident memory now, in bytes. */
+  rss(): number | undefined;
   stop(): Promise<void>;
 }
 
@@ -101,7 +103,8 @@ function serverProcess(child: ChildProcess, url: string): ServerProcess {
   return {
     url,
     pid,
-    peakRss: () => readPeakRss(pid),
+    peakRss: () => readMemory(pid, 'VmHWM'),
+    rss: () => readMemory(pid, 'VmRSS'),
     stop: async () => {
       child.kill('SIGTERM');
       const killer = setTimeout(() => child.kill('SIGKILL'), 15_000);
@@ -111,10 +114,11 @@ function serverProcess(child: ChildProcess, url: string): ServerProcess {
   };
 }
 
-function readPeakRss(pid: number): number | undefined {
+/** A memory figure of the process from /proc (VmHWM: peak resident, VmRSS: resident now), in bytes. */
+function readMemory(pid: number, field: 'VmHWM' | 'VmRSS'): number | undefined {
   try {
     const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-    const kilobytes = /^VmHWM:\s+(\d+)\s+kB/m.exec(status)?.[1];
+    const kilobytes = new RegExp(`^${field}:\\s+(\\d+)\\s+kB`, 'm').exec(status)?.[1];
     return kilobytes === undefined ? undefined : Number(kilobytes) * 1024;
   } catch {
     return undefined;

@@ -19,6 +19,7 @@ import { seedEntities } from './entities.ts';
 import { loadFixtures, type Fixtures } from './fixtures.ts';
 import { chooseLoadGenerator, combineRounds, roundSeconds, type LoadGenerator, type LoadRequest, type LoadResult } from './load.ts';
 import { buildBundle, npmStartArgs, pinned, planCpus, runCli, runScript, startServerProcess, type CpuPlan, type ServerProcess } from './processes.ts';
+import { sendHostileShapes } from './hostile-shapes.ts';
 import { formatTable, writeResults, type Row } from './report.ts';
 import { computedScenarios, listScenario, scenarios, type Scenario } from './scenarios.ts';
 
@@ -100,6 +101,9 @@ function parseOptions(argv: readonly string[]): Options | undefined {
 const log = (line: string) => process.stderr.write(`${line}\n`);
 const MB = 1024 * 1024;
 const RSS_LIMIT_MB = 200;
+/** Resident memory allowed after HOSTILE_SHAPES requests of distinct shapes (issue 19.4). */
+const HOSTILE_RSS_LIMIT_MB = 250;
+const HOSTILE_SHAPES = 10_000;
 const P50_SCALING_LIMIT = 1.5;
 const DEFAULT_BODY_BYTES = 2_000;
 const LIST_MODES = ['remembered', 'computed'] as const;
@@ -378,6 +382,24 @@ async function main(): Promise<number> {
       if (scenario.name === 'event-list-computed' && measured !== undefined) lists.computed[events] = measured;
     }
     await stopAll();
+    // What the server keeps per statement shape stays bounded: RSS after many distinct hostile shapes.
+    if (run.wants('rss-hostile-shapes')) {
+      const target = await run.startAlmanac();
+      servers.push(target);
+      const statuses = await sendHostileShapes(target.url, bearer, HOSTILE_SHAPES);
+      const rss = target.rss();
+      if (rss !== undefined) {
+        run.rows.push({
+          name: 'rss-hostile-shapes',
+          title: `server RSS after ${compact(HOSTILE_SHAPES)} requests of distinct hostile shapes`,
+          value: `${Math.round(rss / MB)} MB`,
+          target: `≤ ${HOSTILE_RSS_LIMIT_MB} MB`,
+          pass: rss / MB <= HOSTILE_RSS_LIMIT_MB,
+          note: `answers: ${[...statuses].sort(([a], [b]) => a - b).map(([status, count]) => `${status}×${count}`).join(', ')}`,
+        });
+      }
+      await stopAll();
+    }
     // What the create target leaves room for: a commit per create, then one for as many creates as connections.
     for (const batch of new Set([1, options.connections])) await run.measureCreateFloor(batch, fixtures, baselineUrl);
 

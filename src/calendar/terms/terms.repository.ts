@@ -1,4 +1,5 @@
 import { sql, type Expression, type Kysely, type RawBuilder, type SqlBool } from 'kysely';
+import { bucketed } from '../../platform/db/bounded-lists.ts';
 import { lockingRows } from '../../platform/db/row-locks.ts';
 import type { Database } from '../../platform/db/schema.ts';
 import type { Taxonomy } from '../calendar.tables.ts';
@@ -354,7 +355,9 @@ function orderExpression(filter: TermListFilter, order: TermListOrder): Expressi
     case 'include': {
       const include = filter.include ?? [];
       if (include.length === 0) return translatedValue(filter.taxonomy, 'name', order);
-      return sql`case ${sql.join(include.map((id, position) => sql`when terms.id = ${sql.lit(id)} then ${sql.lit(position)}`), sql` `)} end`;
+      // Parameters, not literals, in a bucketed number of arms (the last repeated): a bounded number of statement texts.
+      const arms = bucketed(include.map((id, position) => [id, position] as const));
+      return sql`case ${sql.join(arms.map(([id, position]) => sql`when terms.id = ${id} then cast(${position} as integer)`), sql` `)} end`;
     }
   }
 }

@@ -17,6 +17,11 @@ export interface Store {
    * (a lock another process held too long is thrown as a `DatabaseBusyError` already).
    */
   readonly translateError: (error: unknown) => unknown;
+  /**
+   * How many statements this process has prepared so far: SQLite keeps them by SQL text, so this counts
+   * the distinct shapes it met (bounded, issue 19.4); PostgreSQL prepares none here (0).
+   */
+  readonly statementsPrepared: () => number;
   /** Throws when the database cannot answer a trivial query. */
   readonly ping: () => Promise<void>;
   readonly close: () => Promise<void>;
@@ -30,26 +35,32 @@ export interface StoreOptions {
 export function createDb(url: string, options: StoreOptions = {}): Store {
   if (url.startsWith('sqlite:')) {
     const file = url.slice('sqlite:'.length);
-    const { db } = createSqliteDb({
+    const { db, statementsPrepared } = createSqliteDb({
       file: file === ':memory:' ? ':memory:' : file,
       synchronous: options.sqliteSynchronous ?? 'NORMAL',
       busyWaitMs: options.sqliteBusyWaitMs,
     });
-    return storeOf(db, 'sqlite', translateSqliteError);
+    return storeOf(db, 'sqlite', translateSqliteError, statementsPrepared);
   }
   if (/^postgres(ql)?:\/\//.test(url)) {
     const { db } = createPostgresDb(url);
-    return storeOf(db, 'postgres', translatePostgresError);
+    return storeOf(db, 'postgres', translatePostgresError, () => 0);
   }
   throw new Error('DATABASE_URL must start with sqlite: or postgres://');
 }
 
-function storeOf(db: Kysely<Database>, dialect: DialectName, translateError: (error: unknown) => unknown): Store {
+function storeOf(
+  db: Kysely<Database>,
+  dialect: DialectName,
+  translateError: (error: unknown) => unknown,
+  statementsPrepared: () => number,
+): Store {
   let closed = false;
   return {
     db,
     dialect,
     translateError,
+    statementsPrepared,
     ping: async () => {
       await sql`select 1`.execute(db);
     },

@@ -16,6 +16,7 @@ import {
 } from 'kysely';
 import { PlatformErrors } from '../../errors.ts';
 import type { Database } from '../schema.ts';
+import { boundListShapes } from '../bounded-lists.ts';
 import { ForeignKeyViolationError, UniqueViolationError } from './errors.ts';
 
 export interface SqliteOptions {
@@ -33,7 +34,7 @@ export interface SqliteOptions {
  */
 const BUSY_TIMEOUT_MS = 5;
 
-export function createSqliteDb(options: SqliteOptions): { db: Kysely<Database>; raw: SqliteDatabase.Database } {
+export function createSqliteDb(options: SqliteOptions): { db: Kysely<Database>; raw: SqliteDatabase.Database; statementsPrepared: () => number } {
   if (options.file !== ':memory:') mkdirSync(dirname(options.file), { recursive: true });
   const busyWaitMs = options.busyWaitMs ?? 5000;
   // Nothing is served while the database opens, so here the whole budget may be waited in place.
@@ -48,8 +49,9 @@ export function createSqliteDb(options: SqliteOptions): { db: Kysely<Database>; 
   raw.function('lower', { deterministic: true }, (value: unknown) =>
     typeof value === 'string' ? value.toLowerCase() : value,
   );
-  const dialect = new WriteLockSqliteDialect({ database: reusingStatements(raw) }, raw, busyWaitMs);
-  return { db: new Kysely<Database>({ dialect }), raw };
+  const statements = reusingStatements(raw);
+  const dialect = new WriteLockSqliteDialect({ database: statements }, raw, busyWaitMs);
+  return { db: new Kysely<Database>({ dialect }), raw, statementsPrepared: statements.prepared };
 }
 
 /** Distinct SQL texts kept prepared; the application issues a few hundred shapes. */
@@ -62,14 +64,17 @@ const STATEMENT_CACHE_SIZE = 1000;
  * re-prepares a kept statement by itself after a schema change. Sharing one
  * is safe: every query runs to completion (`all`/`run`) before the next starts.
  */
-function reusingStatements(raw: SqliteDatabase.Database): KyselySqliteDatabase {
+function reusingStatements(raw: SqliteDatabase.Database): KyselySqliteDatabase & { prepared: () => number } {
   const statements = new Map<string, SqliteStatement>();
+  let prepared = 0;
   return {
     close: () => raw.close(),
+    prepared: () => prepared,
     prepare: (text) => {
       let statement = statements.get(text);
       if (statement === undefined) {
         statement = raw.prepare(text);
+        prepared += 1;
         if (statements.size >= STATEMENT_CACHE_SIZE) statements.delete(statements.keys().next().value as string);
       } else {
         statements.delete(text);
@@ -226,7 +231,7 @@ class LockWaitingConnection implements DatabaseConnection {
   ) {}
 
   executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
-    return this.execute<R>(query);
+    return this.execute<R>(boundListShapes(query));
   }
 
   streamQuery<R>(query: CompiledQuery, chunkSize?: number): AsyncIterableIterator<QueryResult<R>> {
