@@ -37,6 +37,7 @@ const CODE_BY_STATUS: Readonly<Record<number, ErrorCode>> = {
   404: 'ROUTE_NOT_FOUND',
   413: 'PAYLOAD_TOO_LARGE',
   415: 'UNSUPPORTED_MEDIA_TYPE',
+  409: 'KEY_CONFLICT',
   429: 'TOO_MANY_REQUESTS',
   503: 'DATABASE_BUSY',
 };

@@ -59,6 +59,8 @@ export const PlatformErrors = {
   unsupportedMediaType: () =>
     new AppError(415, 'rest_unsupported_media_type', 'The request body has an unsupported content type.'),
   databaseBusy: (options?: { cause: unknown }) => new DatabaseBusyError(options),
+  conflict: () =>
+    new AppError(409, 'rest_conflict', 'The write conflicts with another change made at the same time; nothing was changed. Try again.'),
 } as const;
 
 const wwwAuthenticate = { 'www-authenticate': 'Basic realm="almanac"' };

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import SwaggerParser from '@apidevtools/swagger-parser';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
+import { classifyError } from '../../src/platform/http/classify-error.ts';
 
 describe('HTTP platform', () => {
   let server: TestServer;
@@ -183,5 +184,18 @@ describe('discovery and OpenAPI documents', () => {
     assert.equal(preflight.headers.get('access-control-allow-origin'), null);
     assert.equal(preflight.headers.get('access-control-allow-methods'), null);
     assert.equal(preflight.headers.get('x-content-type-options'), 'nosniff');
+  });
+});
+
+describe('constraint errors', () => {
+  it('answer 409 rest_conflict, never a 500: a constraint only a concurrent change can break', () => {
+    const sqlite = Object.assign(new Error('FOREIGN KEY constraint failed'), { code: 'SQLITE_CONSTRAINT_FOREIGNKEY' });
+    const postgres = Object.assign(new Error('duplicate key value violates unique constraint "slugs_pkey"'), { code: '23505', constraint: 'slugs_pkey' });
+    for (const error of [sqlite, postgres]) {
+      const classified = classifyError(error);
+      assert.equal(classified.status, 409);
+      assert.equal(classified.code, 'rest_conflict');
+    }
+    assert.equal(classifyError(new Error('boom')).status, 500);
   });
 });

@@ -1,4 +1,7 @@
 import type { FastifyError } from 'fastify';
+import { ForeignKeyViolationError, UniqueViolationError } from '../db/dialect/errors.ts';
+import { translatePostgresError } from '../db/dialect/postgres.ts';
+import { translateSqliteError } from '../db/dialect/sqlite.ts';
 import { AppError, PlatformErrors } from '../errors.ts';
 
 /** A request failed schema validation: invalid values and missing required parameters, by name. */
@@ -98,5 +101,8 @@ export function classifyError(error: unknown): AppError {
   if (typeof fastifyError.statusCode === 'number' && fastifyError.statusCode >= 400 && fastifyError.statusCode < 500) {
     return new AppError(fastifyError.statusCode, 'rest_bad_request', 'The request is malformed.');
   }
+  // A constraint the database enforced that no check before it caught (a concurrent change): nothing was written.
+  const stored = translatePostgresError(translateSqliteError(error));
+  if (stored instanceof UniqueViolationError || stored instanceof ForeignKeyViolationError) return PlatformErrors.conflict();
   return new AppError(500, 'internal_error', 'internal error');
 }

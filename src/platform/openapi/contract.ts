@@ -36,8 +36,11 @@ const ALWAYS = [400, 401, 429] as const;
 const GUARDED = [403] as const;
 /** …a route that reads a body (any method but GET and HEAD): too large, or of a type no parser reads. */
 const WITH_BODY = [413, 415] as const;
-/** …and writes: another process held the SQLite write lock longer than SQLITE_BUSY_WAIT_MS (with Retry-After). */
-const WRITES = [503] as const;
+/**
+ * …and writes: a constraint a concurrent change made them break (nothing written), or another process held the
+ * SQLite write lock longer than SQLITE_BUSY_WAIT_MS (with Retry-After).
+ */
+const WRITES = [409, 503] as const;
 
 const ANY_CALLER = [{ basicAuth: [] }, { bearerAuth: [] }, {}];
 const AUTHENTICATED = [{ basicAuth: [] }, { bearerAuth: [] }];
