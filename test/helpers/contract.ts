@@ -37,12 +37,17 @@ function withoutRequired(node: unknown): unknown {
   return result;
 }
 
-/** A path template as the router matches it: an integer parameter (an id) only matches digits. */
+/**
+ * A path template as the router matches it: an integer parameter (an id) only matches digits, another
+ * parameter a segment — empty too unless it ends the path (find-my-way routes `/actions//run` to
+ * `/actions/:code/run`, and `/venues/by-slug/` nowhere).
+ */
 function pathPattern(template: string, parameters: readonly Json[]): RegExp {
   const escaped = template.replace(/[.*+?^$()|[\]\\]/g, '\\$&');
-  const source = escaped.replace(/\{([^}]+)\}/g, (_whole, name: string) => {
+  const source = escaped.replace(/\{([^}]+)\}/g, (whole, name: string, offset: number) => {
     const parameter = parameters.find((candidate) => candidate.in === 'path' && candidate.name === name);
-    return parameter?.schema?.type === 'integer' ? '\\d+' : '[^/]+';
+    if (parameter?.schema?.type === 'integer') return '\\d+';
+    return offset + whole.length < escaped.length ? '[^/]*' : '[^/]+';
   });
   return new RegExp(`^${source}/?$`);
 }
