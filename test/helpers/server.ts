@@ -1,4 +1,6 @@
 import { randomBytes } from 'node:crypto';
+import { rm } from 'node:fs/promises';
+import path from 'node:path';
 import { createServer } from 'node:net';
 import { Writable } from 'node:stream';
 import pg from 'pg';
@@ -74,7 +76,8 @@ export async function freshDatabase(): Promise<{ url: string; drop: () => Promis
   const adminUrl = process.env.TEST_DATABASE_URL;
   const name = `almanac_test_${randomBytes(6).toString('hex')}`;
   if (adminUrl === undefined || adminUrl === '') {
-    return { url: `sqlite:${process.env.TMPDIR ?? '/tmp'}/${name}/almanac.db`, drop: async () => undefined };
+    const directory = path.join(process.env.TMPDIR ?? '/tmp', name);
+    return { url: `sqlite:${directory}/almanac.db`, drop: () => rm(directory, { recursive: true, force: true }) };
   }
   const client = new pg.Client({ connectionString: adminUrl });
   await client.connect();

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -173,5 +173,6 @@ describe('serve', () => {
     });
     assert.equal(await inFlight, 404);
     assert.equal(await exited, 0);
+    rmSync(dir, { recursive: true, force: true });
   });
 });

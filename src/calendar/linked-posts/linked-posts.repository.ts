@@ -120,16 +120,6 @@ export async function deletePost(db: Db, kind: LinkedPostKind, id: number): Prom
   await db.deleteFrom('post_ids').where('id', '=', id).execute();
 }
 
-export async function findExistingIds(db: Db, kind: LinkedPostKind, ids: readonly number[]): Promise<Set<number>> {
-  if (ids.length === 0) return new Set();
-  const rows = await db
-    .selectFrom(kind.table)
-    .select('id')
-    .where('id', 'in', [...new Set(ids)])
-    .execute();
-  return new Set(rows.map((row) => row.id));
-}
-
 /**
  * The oldest non-trashed post whose name (in any language) and match column
  * equal the given ones, case-insensitively (deviation 10).
