@@ -20,8 +20,8 @@ import { parseArgs } from 'node:util';
 import { CompiledQuery, type Kysely } from 'kysely';
 import { EVENT_COLUMNS } from '../src/calendar/seed/demo-events.ts';
 import { BulkInsert, findFirstAdministratorId, findSlugOwners, type BulkRow } from '../src/calendar/seed/demo-events.repository.ts';
-import { utcStamp } from '../src/calendar/shared/permissions.ts';
-import { deleteTranslations } from '../src/calendar/shared/translations.ts';
+import { utcStamp } from '../src/calendar/posts/posts.access.ts';
+import { deleteTexts } from '../src/calendar/posts/posts.repository.ts';
 import { createDb, type Store } from '../src/platform/db/database.ts';
 import type { Database } from '../src/platform/db/schema.ts';
 import type { LoadResult } from './load.ts';
@@ -180,7 +180,7 @@ export async function removeFloorCreates(store: Store): Promise<number> {
   for (let start = 0; start < ids.length; start += REMOVE_CHUNK) {
     const chunk = ids.slice(start, start + REMOVE_CHUNK);
     await store.db.transaction().execute(async (trx) => {
-      await deleteTranslations(trx, 'event', chunk);
+      await deleteTexts(trx, 'event', chunk);
       await trx.deleteFrom('slugs').where('resource_type', '=', 'event').where('resource_id', 'in', chunk).execute();
       await trx.deleteFrom('events').where('id', 'in', chunk).execute();
       await trx.deleteFrom('post_ids').where('id', 'in', chunk).execute();

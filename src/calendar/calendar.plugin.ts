@@ -3,12 +3,14 @@ import { withHookFirst } from '../platform/http/route-hooks.ts';
 import type { Config } from '../config/config.ts';
 import type { Store } from '../platform/db/database.ts';
 import type { WpRouteTable } from '../platform/wp-rest/route-table.ts';
-import { PostPasswords } from './shared/post-passwords.ts';
+import { PostPasswords } from './posts/posts.passwords.ts';
 import { PlatformErrors } from '../platform/errors.ts';
 import { eventsRoutes } from './events/events.routes.ts';
 import { discoveryRoutes } from './discovery/discovery.routes.ts';
 import { sendWpError } from './errors.ts';
-import { languageOf, NAMESPACE } from './shared/context.ts';
+import { languageOf, NAMESPACE, siteOf, type CalendarDeps } from './shared/context.ts';
+import { CalendarVersions } from './shared/calendar-version.ts';
+import { EventsService } from './events/events.service.ts';
 import { organizersRoutes } from './organizers/organizers.routes.ts';
 import { categoryRoutes, tagRoutes } from './terms/terms.routes.ts';
 import { venuesRoutes } from './venues/venues.routes.ts';
@@ -53,8 +55,15 @@ export async function calendarPlugin(app: FastifyInstance, { config, store, tabl
   });
 
   await app.register(discoveryRoutes, { namespace: NAMESPACE, namespaceUrl, baseUrl: config.baseUrl, table });
-  const deps = { config, store, namespaceUrl, passwords: new PostPasswords(store.db, config) };
-  await app.register(eventsRoutes, deps);
+  // The services, built once with what they depend on; routes only hand them each request's caller and arguments.
+  const deps: CalendarDeps = {
+    config,
+    store,
+    site: siteOf(config),
+    passwords: new PostPasswords(store.db, config),
+    versions: new CalendarVersions(store.db),
+  };
+  await app.register(eventsRoutes, { deps, service: new EventsService({ db: store.db, config, passwords: deps.passwords }) });
   await app.register(venuesRoutes, deps);
   await app.register(organizersRoutes, deps);
   await app.register(categoryRoutes, deps);

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Kysely } from 'kysely';
-import { currentCalendarVersion } from '../../src/calendar/shared/calendar-version.ts';
+import { CalendarVersions } from '../../src/calendar/shared/calendar-version.ts';
 import { findNextPublication } from '../../src/calendar/shared/publications.repository.ts';
 import { readRevision } from '../../src/platform/db/revisions.ts';
 import type { Database } from '../../src/platform/db/schema.ts';
@@ -20,6 +20,16 @@ describe('the calendar revision and versions', () => {
     admin = await server.admin();
   });
   after(async () => server.close());
+
+  /** The version a new request reads at `now`, in a later event-loop turn than any read before (versions are read once per turn). */
+  let clock = new Date();
+  let versions: CalendarVersions;
+  const versionAt = async (now: Date = new Date()) => {
+    await new Promise((resolve) => setImmediate(resolve));
+    versions ??= new CalendarVersions(db(), () => clock);
+    clock = now;
+    return versions.of({});
+  };
 
   /** Runs `write` and tells whether the revision moved. */
   const bumps = async (write: () => Promise<unknown>): Promise<boolean> => {
@@ -64,10 +74,10 @@ describe('the calendar revision and versions', () => {
   });
 
   it('keeps one version while nothing changes, and starts another after a write', async () => {
-    const first = await currentCalendarVersion(db());
-    assert.equal(await currentCalendarVersion(db()), first);
+    const first = await versionAt();
+    assert.equal(await versionAt(), first);
     await db().updateTable('revisions').set({ value: first.revision + 5 }).where('name', '=', 'calendar').execute();
-    const second = await currentCalendarVersion(db());
+    const second = await versionAt();
     assert.notEqual(second, first);
     assert.equal(second.revision, first.revision + 5);
   });
@@ -79,10 +89,10 @@ describe('the calendar revision and versions', () => {
       assert.equal(created.status, 201, created.text);
       const now = new Date('2099-05-01T00:00:00Z');
       assert.equal(await findNextPublication(db(), '2099-05-01 00:00:00'), '2099-06-01 10:00:00', collection);
-      const version = await currentCalendarVersion(db(), now);
+      const version = await versionAt(now);
       assert.equal(version.until, '2099-06-01 10:00:00');
-      assert.equal(await currentCalendarVersion(db(), new Date('2099-06-01T09:59:59Z')), version, 'still before the publication');
-      const after = await currentCalendarVersion(db(), new Date('2099-06-01T10:00:00Z'));
+      assert.equal(await versionAt(new Date('2099-06-01T09:59:59Z')), version, 'still before the publication');
+      const after = await versionAt(new Date('2099-06-01T10:00:00Z'));
       assert.notEqual(after, version, `${collection}: the publication ends the version`);
       assert.equal(after.until, null);
       assert.ok(await bumps(() => db().deleteFrom(collection).where('id', '=', created.body.id).execute()));

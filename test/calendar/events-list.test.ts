@@ -1,10 +1,10 @@
-import { siteOf } from '../../src/calendar/shared/context.ts';
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
-import { PostPasswords } from '../../src/calendar/shared/post-passwords.ts';
+import { PostPasswords } from '../../src/calendar/posts/posts.passwords.ts';
 import { EventsService } from '../../src/calendar/events/events.service.ts';
 import { startTestServer, type Credentials, type TestServer } from '../helpers/server.ts';
+import { contextFor } from './context.helper.ts';
 import { countingStatements } from '../helpers/statements.ts';
 import { EVENTS, ids, makeEvent, secondsFromNow, utcDay } from './events.factories.ts';
 
@@ -366,13 +366,11 @@ describe('GET /events', () => {
       const service = new EventsService({
         db: counting.db,
         config: server.config,
-        namespaceUrl: `${server.url}/calendar/events/v1`,
         passwords: new PostPasswords(server.server.store.db, server.config),
       });
-      const caller = { user: null, language: 'en', defaultLanguage: 'en', site: siteOf(server.config), address: '127.0.0.1' } as const;
       const costOf = async (perPage: number, language: 'en' | 'it' = 'en') => {
         counting.reset();
-        const page = await service.listEvents({ search: word, per_page: perPage, page: 1 }, { ...caller, language });
+        const page = await service.listEvents({ search: word, per_page: perPage, page: 1 }, contextFor(server, null, { language, db: counting.db }));
         return { queries: counting.count(), page };
       };
       const one = await costOf(1);

@@ -1,42 +1,39 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { EventListFilter } from '../../src/calendar/events/events.repository.ts';
-import { EventTotals } from '../../src/calendar/events/events.totals.ts';
-import type { CalendarVersion } from '../../src/calendar/shared/calendar-version.ts';
+import { eventTotal } from '../../src/calendar/events/events.totals.ts';
+import { CalendarVersion } from '../../src/calendar/shared/calendar-version.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 
 const base: EventListFilter = { visibility: { kind: 'published' }, exposure: 'unprotected', nowUtc: '2030-01-01 00:00:00', endFrom: '2030-01-01 00:00:00' };
-const versionAt = (revision: number): CalendarVersion => ({ revision, from: '2030-01-01 00:00:00', until: null });
+const versionAt = (revision: number) => new CalendarVersion(revision, '2030-01-01 00:00:00', null);
 
 describe('event list totals', () => {
   it('reuses a total for as long as its version is current, whatever the clock second or the filter', async () => {
-    const totals = new EventTotals();
     const version = versionAt(7);
     let counted = 0;
     const count = async () => ++counted;
     for (const extra of [{}, { venueIds: [1] }, { categoryIds: [2] }, { search: { words: ['a'], languages: ['en'] } }, { geolocated: true }]) {
-      const first = await totals.get({ ...base, ...extra }, version, count);
-      assert.equal(await totals.get({ ...base, ...extra, nowUtc: '2030-01-01 00:00:09' }, version, count), first, JSON.stringify(extra));
+      const first = await eventTotal(version, { ...base, ...extra }, count);
+      assert.equal(await eventTotal(version, { ...base, ...extra, nowUtc: '2030-01-01 00:00:09' }, count), first, JSON.stringify(extra));
     }
     assert.equal(counted, 5);
   });
 
   it('counts again in a new version, even one at the same revision (the clock ended the last one)', async () => {
-    const totals = new EventTotals();
     let counted = 0;
     const count = async () => ++counted;
-    assert.equal(await totals.get(base, versionAt(1), count), 1);
-    assert.equal(await totals.get(base, versionAt(2), count), 2);
-    assert.equal(await totals.get(base, versionAt(2), count), 3);
+    assert.equal(await eventTotal(versionAt(1), base, count), 1);
+    assert.equal(await eventTotal(versionAt(2), base, count), 2);
+    assert.equal(await eventTotal(versionAt(2), base, count), 3);
   });
 
   it('tells filters apart', async () => {
-    const totals = new EventTotals();
     const version = versionAt(1);
-    assert.equal(await totals.get(base, version, async () => 1), 1);
-    assert.equal(await totals.get({ ...base, featured: true }, version, async () => 2), 2);
-    assert.equal(await totals.get({ ...base, endFrom: '2030-01-02 00:00:00' }, version, async () => 3), 3);
-    assert.equal(await totals.get(base, version, async () => 4), 1);
+    assert.equal(await eventTotal(version, base, async () => 1), 1);
+    assert.equal(await eventTotal(version, { ...base, featured: true }, async () => 2), 2);
+    assert.equal(await eventTotal(version, { ...base, endFrom: '2030-01-02 00:00:00' }, async () => 3), 3);
+    assert.equal(await eventTotal(version, base, async () => 4), 1);
   });
 });
 
@@ -59,12 +56,13 @@ describe('event list totals across processes', () => {
     assert.equal((await create('One')).status, 201);
     assert.equal(await list(), 1);
     // Another process shares the database: it bumps the revision with its write, not this process's memory.
-    const { insertEvent, reserveEventId } = await import('../../src/calendar/events/events.repository.ts');
+    const { insertEvent } = await import('../../src/calendar/events/events.repository.ts');
+    const { reservePostId } = await import('../../src/calendar/posts/posts.repository.ts');
     const db = first.server.store.db;
     const template = await db.selectFrom('events').selectAll().executeTakeFirstOrThrow();
     await db.transaction().execute(async (trx) => {
       const { duration_days: _derived, ...columns } = template as typeof template & { duration_days?: number };
-      await insertEvent(trx, { ...columns, id: await reserveEventId(trx) });
+      await insertEvent(trx, { ...columns, id: await reservePostId(trx, 'event') });
     });
     assert.equal(await list(), 2);
   });

@@ -2,8 +2,8 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Kysely } from 'kysely';
-import { calendarVersionOfTurn } from '../../src/calendar/shared/calendar-version.ts';
-import { utcStamp } from '../../src/calendar/shared/permissions.ts';
+import { CalendarVersions } from '../../src/calendar/shared/calendar-version.ts';
+import { utcStamp } from '../../src/calendar/posts/posts.access.ts';
 import { ByteBoundedMap, Generation } from '../../src/platform/http/remembered-answers.ts';
 import { readRevision } from '../../src/platform/db/revisions.ts';
 import type { Database } from '../../src/platform/db/schema.ts';
@@ -119,12 +119,13 @@ describe('remembered anonymous calendar answers', () => {
   });
 
   it('shares one revision read among the calls of one event-loop turn, and reads again in the next', async () => {
-    const first = calendarVersionOfTurn(db());
-    assert.equal(calendarVersionOfTurn(db()), first, 'one read for the calls of a turn');
+    const versions = new CalendarVersions(db());
+    const first = versions.of({});
+    assert.equal(versions.of({}), first, 'one read for the requests of a turn');
     const version = await first;
     await setRevision(db(), version.revision + 1);
     await new Promise((resolve) => setImmediate(resolve));
-    const next = calendarVersionOfTurn(db());
+    const next = versions.of({});
     assert.notEqual(next, first);
     assert.equal((await next).revision, version.revision + 1);
   });

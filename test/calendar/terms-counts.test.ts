@@ -3,7 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { replaceEventTerms } from '../../src/calendar/terms/terms.repository.ts';
 import { updateEvent } from '../../src/calendar/events/events.repository.ts';
-import { utcStamp } from '../../src/calendar/shared/permissions.ts';
+import { utcStamp } from '../../src/calendar/posts/posts.access.ts';
 import { startTestServer, type Credentials, type TestServer } from '../helpers/server.ts';
 
 const NS = '/calendar/events/v1';

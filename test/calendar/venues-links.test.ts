@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { loadTranslations } from '../../src/calendar/shared/translations.ts';
+import { loadTranslations } from '../../src/calendar/posts/posts.texts.ts';
 import { assertVenuesReadable, findEmbeddableVenues, presentEmbeddedVenues, resolveVenueForWrite } from '../../src/calendar/venues/venues.links.ts';
 import { startTestServer, type Credentials, type TestServer } from '../helpers/server.ts';
 import { contextOf, makeVenue, NS, VENUES } from './venues-organizers.factories.ts';

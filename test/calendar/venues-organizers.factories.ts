@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import type { Credentials, TestServer } from '../helpers/server.ts';
-import { siteOf, type RequestContext } from '../../src/calendar/shared/context.ts';
+import type { RequestContext } from '../../src/calendar/shared/context.ts';
+import { contextFor } from './context.helper.ts';
 import type { Role } from '../../src/platform/auth/capabilities.ts';
 
 export const NS = '/calendar/events/v1';
@@ -93,12 +94,7 @@ export async function insertEventRow(server: TestServer, fields: EventRowFields 
 
 /** The request context the link functions get from the events module. */
 export function contextOf(server: TestServer, credentials: Credentials | null, role: Role = 'administrator'): RequestContext {
-  return {
-    user: credentials === null ? null : { id: credentials.id, username: credentials.username, displayName: credentials.username, role },
-    language: 'en',
-    defaultLanguage: 'en',
-    site: siteOf(server.config),
-  };
+  return contextFor(server, credentials === null ? null : { id: credentials.id, username: credentials.username, displayName: credentials.username, role });
 }
 
 export function idsOf(list: any[]): number[] {

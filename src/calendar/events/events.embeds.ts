@@ -4,7 +4,8 @@ import type { TranslatableType } from '../calendar.tables.ts';
 import { findEmbeddableOrganizers, presentEventOrganizers } from '../organizers/organizers.links.ts';
 import type { RequestContext } from '../shared/context.ts';
 import { loadImages } from '../shared/images.ts';
-import { loadTextsOfTypes } from '../shared/translations.ts';
+import { loadTextsOfTypes } from '../posts/posts.texts.ts';
+import type { CalendarVersion } from '../shared/calendar-version.ts';
 import { publishedEventCounts } from '../terms/terms.counts.ts';
 import { findEventTermLinks, presentEventTerms } from '../terms/terms.links.ts';
 import { findEmbeddableVenues, presentEmbeddedVenues } from '../venues/venues.links.ts';
@@ -19,11 +20,16 @@ const unique = (ids: readonly (number | null)[]): number[] => [...new Set(ids.fi
  * What a page of events embeds — texts, image, venue, organizers,
  * categories and tags — in three rounds whatever the page size: the linked
  * rows (venues, organizers, terms), then every text of every kind in one
- * query and every image in one query (term counts are remembered,
- * terms.counts.ts), then the representations. On a single event that is
+ * query and every image in one query (term counts are remembered in the
+ * version a read answers at, terms.counts.ts), then the representations. On a single event that is
  * 5 statements instead of one per kind and step.
  */
-export async function loadEventEmbeds(db: Db, rows: readonly EventRow[], ctx: RequestContext): Promise<Map<number, EventEmbeds>> {
+export async function loadEventEmbeds(
+  db: Db,
+  rows: readonly EventRow[],
+  ctx: RequestContext,
+  version: CalendarVersion | undefined,
+): Promise<Map<number, EventEmbeds>> {
   const ids = rows.map((row) => row.id);
   const [venues, organizers, terms] = await Promise.all([
     findEmbeddableVenues(db, unique(rows.map((row) => row.venue_id)), ctx),
@@ -41,7 +47,7 @@ export async function loadEventEmbeds(db: Db, rows: readonly EventRow[], ctx: Re
   const [texts, images, counts] = await Promise.all([
     loadTextsOfTypes(db, wanted, ctx.language, ctx.defaultLanguage),
     loadImages(db, unique([...rows, ...venues, ...organizerRows].map((row) => row.image_id))),
-    publishedEventCounts(db, unique(terms.map((term) => term.id))),
+    publishedEventCounts(db, unique(terms.map((term) => term.id)), version),
   ]);
   const assets = (type: TranslatableType) => ({ texts: texts.get(type) ?? new Map(), images });
   const [venueViews, organizerViews] = await Promise.all([

@@ -1,8 +1,8 @@
 import { dateDetails, isoWithOffset, timezoneAbbr, utcStampMillis } from '../shared/dates.ts';
 import { renderParagraphs } from '../shared/html.ts';
 import type { ImageResponse } from '../shared/images.ts';
-import { effectiveStatus } from '../shared/permissions.ts';
-import type { Translated } from '../shared/translations.ts';
+import { effectiveStatus } from '../posts/posts.access.ts';
+import type { Translated } from '../posts/posts.texts.ts';
 import { globalId, permalinks } from '../shared/wire.ts';
 import { costValues, formatCost, type CurrencyFacts } from './events.cost.ts';
 import type { EventRow } from './events.repository.ts';

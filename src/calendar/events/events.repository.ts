@@ -2,9 +2,8 @@ import { sql, type ExpressionBuilder, type Insertable, type Kysely, type Selecta
 import { lockingRows } from '../../platform/db/row-locks.ts';
 import type { Database } from '../../platform/db/schema.ts';
 import type { EventTable, PostType } from '../calendar.tables.ts';
-import type { ListVisibility } from '../shared/permissions.ts';
-import { translationContains } from '../shared/translations.ts';
-import { exposedIn, visibleIn, type Exposure } from '../shared/visibility.ts';
+import type { Exposure, ListVisibility } from '../posts/posts.access.ts';
+import { exposedIn, translationContains, visibleIn } from '../posts/posts.repository.ts';
 import '../calendar.tables.ts';
 
 type Db = Kysely<Database>;

@@ -4,8 +4,7 @@ import { requestContext, type CalendarDeps } from '../shared/context.ts';
 import { archiveHeaders } from '../shared/pagination.ts';
 import { WpErrorSchema } from '../shared/schemas.ts';
 import { RememberedAnswers } from '../../platform/http/remembered-answers.ts';
-import { calendarVersionOfTurn } from '../shared/calendar-version.ts';
-import { EventsService, type Caller, type EventRef } from './events.service.ts';
+import type { EventsService, EventRef } from './events.service.ts';
 import {
   CreateEventBodySchema,
   DeleteEventQuerySchema,
@@ -23,15 +22,14 @@ import {
 const ITEM_WRITE_METHODS = ['POST', 'PUT', 'PATCH'] as const;
 
 /** `/events…` routes (reference §2 rows 2–7, calendar-api.md). */
-export async function eventsRoutes(app: FastifyInstance, { config, store, namespaceUrl, passwords }: CalendarDeps): Promise<void> {
+export async function eventsRoutes(app: FastifyInstance, { deps, service }: { deps: CalendarDeps; service: EventsService }): Promise<void> {
   const typed = app.withTypeProvider<TypeBoxTypeProvider>();
-  const service = new EventsService({ db: store.db, config, namespaceUrl, passwords });
-  const caller = (request: FastifyRequest): Caller => ({ ...requestContext(request, config), address: request.ip });
+  const caller = (request: FastifyRequest) => requestContext(request, deps);
   const errors = { 400: WpErrorSchema, 401: WpErrorSchema, 403: WpErrorSchema, 404: WpErrorSchema, 410: WpErrorSchema };
   // Anonymous answers are remembered per calendar version (ADR 9), unless a password makes them depend on more
   // than the key. A list depends on the clock ("today", relative dates) to the second, never finer: the second
   // is part of its key.
-  const answers = new RememberedAnswers(() => calendarVersionOfTurn(store.db), config.responseCacheBytes);
+  const answers = new RememberedAnswers((request) => deps.versions.of(request), deps.config.responseCacheBytes);
   const rememberable = (request: FastifyRequest, query: { password?: string }) => request.user === null && query.password === undefined;
   const listKey = (request: FastifyRequest, query: ListEventsQuery, now: Date) =>
     rememberable(request, query) ? `${Math.floor(now.getTime() / 1000)}\u0000${JSON.stringify(query)}` : undefined;

@@ -1,5 +1,5 @@
 import Type, { type Static } from 'typebox';
-import { POST_STATUSES } from '../shared/permissions.ts';
+import { POST_STATUSES } from '../posts/posts.access.ts';
 import { LanguageQuerySchema } from '../shared/schemas.ts';
 import { archiveEnvelopeSchema } from '../shared/pagination.ts';
 import { ListSchema, MAX_ID, SearchSchema, StringOrListSchema, TextSchema, WpBooleanSchema } from '../shared/wire.ts';

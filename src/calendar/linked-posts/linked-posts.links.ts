@@ -4,11 +4,12 @@ import { Value } from 'typebox/value';
 import type { Database } from '../../platform/db/schema.ts';
 import { AppError } from '../../platform/errors.ts';
 import type { RequestContext } from '../shared/context.ts';
-import { canRead } from '../shared/permissions.ts';
+import { canRead } from '../posts/posts.access.ts';
 import { invalidParam, parsePositiveInt } from '../shared/wire.ts';
 import type { LinkedPostKind, LinkedPostRow } from './linked-posts.kind.ts';
 import { findMatchingPost, findPosts } from './linked-posts.repository.ts';
-import { insertLinkedPost, presentPostsWith, unlockedWithoutPassword, type PostAssets } from './linked-posts.service.ts';
+import { presentPostsWith, unlockedWithoutPassword, type PostAssets } from './linked-posts.present.ts';
+import { insertLinkedPost, type PostWriteInput } from './linked-posts.writes.ts';
 
 type Db = Kysely<Database>;
 type Input = Record<string, unknown>;
@@ -82,7 +83,7 @@ export async function resolveLinkEntry(
   const existing = await findMatchingPost(trx, kind, name, match);
   if (existing !== undefined) return existing;
   try {
-    return await insertLinkedPost(trx, kind, ctx, ctx.site, input);
+    return await insertLinkedPost(trx, kind, ctx, input as PostWriteInput);
   } catch (error) {
     // Field-level problems of an inline object are reported on the event's argument.
     if (error instanceof AppError && error.code === 'rest_invalid_param') throw invalidParam(param);

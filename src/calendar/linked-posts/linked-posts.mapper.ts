@@ -1,4 +1,4 @@
-import { effectiveStatus } from '../shared/permissions.ts';
+import { effectiveStatus } from '../posts/posts.access.ts';
 import type { LinkedPostKind, PresentedPost } from './linked-posts.kind.ts';
 
 export interface RepresentationOptions {

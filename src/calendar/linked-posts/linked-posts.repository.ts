@@ -1,8 +1,8 @@
 import { sql, type Expression, type Kysely, type RawBuilder, type SqlBool } from 'kysely';
 import { lockingRows } from '../../platform/db/row-locks.ts';
 import type { Database } from '../../platform/db/schema.ts';
-import { likePattern, translationContains } from '../shared/translations.ts';
-import { exposedIn, visibleIn, type Exposure, type StatusScope } from '../shared/visibility.ts';
+import { exposedIn, likePattern, translationContains, visibleIn } from '../posts/posts.repository.ts';
+import type { Exposure, StatusScope } from '../posts/posts.access.ts';
 import type { LinkedPostKind, LinkedPostRow } from './linked-posts.kind.ts';
 
 type Db = Kysely<Database>;

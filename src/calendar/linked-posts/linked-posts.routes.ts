@@ -1,7 +1,7 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { TObject } from 'typebox';
-import { requestContext, siteOf, type CalendarDeps } from '../shared/context.ts';
+import { NAMESPACE, requestContext, type CalendarDeps } from '../shared/context.ts';
 import { WpErrorSchema } from '../shared/schemas.ts';
 import { archiveHeaders } from '../shared/pagination.ts';
 import { parseWpBoolean } from '../shared/wire.ts';
@@ -14,16 +14,8 @@ import {
   ReadQuerySchema,
   SlugParamsSchema,
 } from './linked-posts.schemas.ts';
-import {
-  createLinkedPost,
-  deleteLinkedPost,
-  getLinkedPost,
-  listLinkedPosts,
-  resolveTarget,
-  updateLinkedPost,
-  type PasswordGuard,
-  type Target,
-} from './linked-posts.service.ts';
+import { LinkedPostsService, type Target } from './linked-posts.service.ts';
+import type { PostWriteInput } from './linked-posts.writes.ts';
 
 export interface LinkedPostSchemas {
   readonly item: TObject;
@@ -46,19 +38,18 @@ export function linkedPostRoutes(kind: LinkedPostKind, schemas: LinkedPostSchema
   const label = kind.type;
   return async function routes(fastify: FastifyInstance, deps: CalendarDeps): Promise<void> {
     const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
-    const site = siteOf(deps.config);
-    const db = deps.store.db;
+    const service = new LinkedPostsService(kind, deps.store.db, deps.passwords);
     const base = `/${kind.plural}`;
     const tags = [kind.plural];
     // Operation ids name the methods of generated clients: `listVenues`, `getVenueBySlug`…
     const one = `${label[0]?.toUpperCase()}${label.slice(1)}`;
     const many = `${kind.plural[0]?.toUpperCase()}${kind.plural.slice(1)}`;
-    const ctxOf = (request: FastifyRequest) => requestContext(request, deps.config);
-    const guardOf = (request: FastifyRequest): PasswordGuard => ({ passwords: deps.passwords, address: request.ip });
+    const ctxOf = (request: FastifyRequest) => requestContext(request, deps);
+    const archiveUrl = `${deps.config.baseUrl}/${NAMESPACE}${base}/`;
 
     // An unknown id or slug is a validation error, reported before authorization as the reference does.
     const resolveFirst = async (request: FastifyRequest) => {
-      await resolveTarget(db, kind, targetOf(request.params as Params));
+      await service.resolve(targetOf(request.params as Params));
     };
 
     app.get(base, {
@@ -71,7 +62,7 @@ export function linkedPostRoutes(kind: LinkedPostKind, schemas: LinkedPostSchema
         response: { 200: envelopeSchema(kind.plural, schemas.item), 400: WpErrorSchema, 404: WpErrorSchema },
       },
       handler: async (request, reply) => {
-        const result = await listLinkedPosts(db, kind, ctxOf(request), site, request.query, `${deps.namespaceUrl}${base}/`, guardOf(request));
+        const result = await service.list(request.query, ctxOf(request), archiveUrl);
         const { items, total, totalPages, ...links } = result;
         void reply.headers(archiveHeaders(total, totalPages, links));
         return { [kind.plural]: items, ...links, total, total_pages: totalPages };
@@ -91,7 +82,7 @@ export function linkedPostRoutes(kind: LinkedPostKind, schemas: LinkedPostSchema
           querystring: ReadQuerySchema,
           response: { 200: schemas.item, 400: WpErrorSchema, 403: WpErrorSchema, 429: WpErrorSchema },
         },
-        handler: async (request) => getLinkedPost(db, kind, ctxOf(request), site, targetOf(request.params), request.query, guardOf(request)),
+        handler: async (request) => service.get(targetOf(request.params), request.query, ctxOf(request)),
       });
 
       app.route({
@@ -107,8 +98,7 @@ export function linkedPostRoutes(kind: LinkedPostKind, schemas: LinkedPostSchema
           body: schemas.updateBody,
           response: { 200: schemas.item, 400: WpErrorSchema, 401: WpErrorSchema, 403: WpErrorSchema },
         },
-        handler: async (request) =>
-          updateLinkedPost(db, kind, ctxOf(request), site, targetOf(request.params as Params), request.body as Record<string, unknown>),
+        handler: async (request) => service.update(targetOf(request.params as Params), request.body as PostWriteInput, ctxOf(request)),
       });
 
       app.delete(path, {
@@ -124,8 +114,7 @@ export function linkedPostRoutes(kind: LinkedPostKind, schemas: LinkedPostSchema
           body: DeleteQuerySchema,
           response: { 200: schemas.item, 400: WpErrorSchema, 401: WpErrorSchema, 403: WpErrorSchema, 410: WpErrorSchema },
         },
-        handler: async (request) =>
-          deleteLinkedPost(db, kind, ctxOf(request), site, targetOf(request.params), parseWpBoolean(request.body.force) === true),
+        handler: async (request) => service.delete(targetOf(request.params), parseWpBoolean(request.body.force) === true, ctxOf(request)),
       });
     };
 
@@ -140,8 +129,7 @@ export function linkedPostRoutes(kind: LinkedPostKind, schemas: LinkedPostSchema
         response: { 201: schemas.item, 400: WpErrorSchema, 401: WpErrorSchema, 403: WpErrorSchema },
       },
       handler: async (request, reply) => {
-        const item = await createLinkedPost(db, kind, ctxOf(request), site, request.body as Record<string, unknown>);
-        return reply.code(201).send(item);
+        return reply.code(201).send(await service.create(request.body as PostWriteInput, ctxOf(request)));
       },
     });
     itemRoutes(`${base}/by-slug/:slug`, SlugParamsSchema, 'slug');

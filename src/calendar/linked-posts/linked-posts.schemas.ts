@@ -1,6 +1,6 @@
 import Type, { type TProperties } from 'typebox';
 import { InKeyOrder } from '../../platform/openapi/contract.ts';
-import { POST_STATUSES } from '../shared/permissions.ts';
+import { POST_STATUSES } from '../posts/posts.access.ts';
 import { LanguageQuerySchema } from '../shared/schemas.ts';
 import { ListSchema, SearchSchema, WpBooleanSchema } from '../shared/wire.ts';
 import type { LinkedPostKind } from './linked-posts.kind.ts';

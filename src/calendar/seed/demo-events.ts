@@ -3,8 +3,8 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../platform/db/schema.ts';
 import { settleAfterBulkLoad, type Store } from '../../platform/db/database.ts';
 import type { Taxonomy, TranslatableType } from '../calendar.tables.ts';
-import { claimSlug, sanitizeSlug } from '../shared/slugs.ts';
-import { writeTranslations } from '../shared/translations.ts';
+import { claimSlug, sanitizeSlug } from '../posts/posts.slugs.ts';
+import { upsertTexts } from '../posts/posts.repository.ts';
 import {
   CATEGORIES,
   CITIES,
@@ -169,7 +169,7 @@ async function writeBilingual(
     const slug = await claimSlug(db, type, id, source[language]);
     const values: Record<string, string> = { slug };
     for (const [field, value] of Object.entries(fields)) values[field] = value[language];
-    await writeTranslations(db, type, id, language, values);
+    await upsertTexts(db, type, id, language, values);
   }
 }
 

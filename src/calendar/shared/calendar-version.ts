@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../platform/db/schema.ts';
-import { utcStamp } from './permissions.ts';
-import { oncePerTurn, readRevision, revisionOfTurn } from '../../platform/db/revisions.ts';
+import { oncePerTurn, revisionOfTurn } from '../../platform/db/revisions.ts';
+import { utcStamp } from '../posts/posts.access.ts';
 import { findNextPublication } from './publications.repository.ts';
 
 type Db = Kysely<Database>;
@@ -13,64 +13,69 @@ type Db = Kysely<Database>;
  * post reaches its date (`until`). Whatever is computed from the database
  * in a version holds for the whole version — a term count, a list total, a
  * public response — so processes may remember it for as long as the version
- * is current, and stay exact across processes and over time.
+ * is current (`memo`), and stay exact across processes and over time.
  */
-export interface CalendarVersion {
-  readonly revision: number;
-  readonly from: string;
-  /** The next publication of a scheduled post; null when none is scheduled. */
-  readonly until: string | null;
-}
+export class CalendarVersion {
+  private readonly memos = new Map<string, unknown>();
 
-function holdsAt(version: CalendarVersion, revision: number, now: string): boolean {
-  return version.revision === revision && version.from <= now && (version.until === null || now < version.until);
+  constructor(
+    readonly revision: number,
+    readonly from: string,
+    /** The next publication of a scheduled post; null when none is scheduled. */
+    readonly until: string | null,
+  ) {}
+
+  holdsAt(revision: number, now: string): boolean {
+    return this.revision === revision && this.from <= now && (this.until === null || now < this.until);
+  }
+
+  /**
+   * What this version remembers under `name`, made by `create` on first use
+   * and gone with the version. A value computed racing with a write lands in
+   * the version read before it, which that write has ended.
+   */
+  memo<T>(name: string, create: () => T): T {
+    if (!this.memos.has(name)) this.memos.set(name, create());
+    return this.memos.get(name) as T;
+  }
 }
 
 /**
- * The current version, one primary-key read when it has not changed; the
- * same object for as long as it holds, so callers can key memos by identity.
- * One per database handle: a transaction is a handle of its own, so what it
- * sees of its own uncommitted writes never reaches the shared memos.
+ * The calendar's versions as requests that only read see them: the
+ * revision comes from the event-loop turn's read of every revision (one
+ * statement for all requests of the turn, shared with the other surfaces,
+ * see `oncePerTurn`), and a request keeps the version it first got, so its
+ * remembered answer, list total and term counts agree. The same object for
+ * as long as it holds, so memos can be keyed by identity. Writes never use
+ * it: they count what they wrote, inside their transaction.
  */
-class Versions {
+export class CalendarVersions {
   private known: CalendarVersion | undefined;
-  /** For requests that only read: one read per event-loop turn (oncePerTurn). */
-  readonly currentInTurn: () => Promise<CalendarVersion>;
+  private readonly ofTurn: () => Promise<CalendarVersion>;
+  private readonly ofRequests = new WeakMap<object, Promise<CalendarVersion>>();
 
-  constructor(db: Db) {
-    // The revision comes from the turn's read of every revision, shared with the other surfaces.
-    this.currentInTurn = oncePerTurn(async () => this.at(db, await revisionOfTurn(db, 'calendar'), new Date()));
+  constructor(
+    private readonly db: Db,
+    now: () => Date = () => new Date(),
+  ) {
+    this.ofTurn = oncePerTurn(async () => this.at(await revisionOfTurn(db, 'calendar'), now()));
   }
 
-  async current(db: Db, now: Date): Promise<CalendarVersion> {
-    return this.at(db, await readRevision(db, 'calendar'), now);
+  /** The version `request` reads at: read once for it, when first asked. */
+  of(request: object): Promise<CalendarVersion> {
+    let version = this.ofRequests.get(request);
+    if (version === undefined) {
+      version = this.ofTurn();
+      this.ofRequests.set(request, version);
+    }
+    return version;
   }
 
-  private async at(db: Db, revision: number, now: Date): Promise<CalendarVersion> {
+  private async at(revision: number, now: Date): Promise<CalendarVersion> {
     const stamp = utcStamp(now);
-    if (this.known !== undefined && holdsAt(this.known, revision, stamp)) return this.known;
-    const version: CalendarVersion = { revision, from: stamp, until: await findNextPublication(db, stamp) };
+    if (this.known?.holdsAt(revision, stamp) === true) return this.known;
+    const version = new CalendarVersion(revision, stamp, await findNextPublication(this.db, stamp));
     this.known = version;
     return version;
   }
-}
-
-const versionsOf = new WeakMap<Db, Versions>();
-
-function versions(db: Db): Versions {
-  let found = versionsOf.get(db);
-  if (found === undefined) {
-    found = new Versions(db);
-    versionsOf.set(db, found);
-  }
-  return found;
-}
-
-export async function currentCalendarVersion(db: Db, now: Date = new Date()): Promise<CalendarVersion> {
-  return versions(db).current(db, now);
-}
-
-/** The current version for answering a request that only reads: one read per event-loop turn (oncePerTurn). */
-export function calendarVersionOfTurn(db: Db): Promise<CalendarVersion> {
-  return versions(db).currentInTurn();
 }

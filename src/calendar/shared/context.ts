@@ -2,16 +2,17 @@ import type { FastifyRequest } from 'fastify';
 import { LANGUAGES, type Config, type Language } from '../../config/config.ts';
 import type { AuthUser } from '../../platform/auth/authenticate.ts';
 import type { Store } from '../../platform/db/database.ts';
-import type { PostPasswords } from './post-passwords.ts';
+import type { PostPasswords } from '../posts/posts.passwords.ts';
+import type { CalendarVersion, CalendarVersions } from './calendar-version.ts';
 
-/** What every calendar resource module is registered with. */
+/** What the calendar's services are built with, once, when the plugin registers. */
 export interface CalendarDeps {
   readonly config: Config;
   readonly store: Store;
-  /** `{base_url}/calendar/events/v1` (no trailing slash). */
-  readonly namespaceUrl: string;
+  readonly site: Site;
   /** Opens protected posts to reads, with one throttle for every post type. */
   readonly passwords: PostPasswords;
+  readonly versions: CalendarVersions;
 }
 
 export const NAMESPACE = 'calendar/events/v1';
@@ -28,20 +29,29 @@ export function siteOf(config: Config): Site {
   return { baseUrl: config.baseUrl, namespaceUrl: `${config.baseUrl}/${NAMESPACE}`, timezone: config.siteTimezone };
 }
 
-/** Per request: who asks, in which language, on which site. */
+/** Per request: who asks, from where, in which language, on which site, at which calendar version. */
 export interface RequestContext {
   readonly user: AuthUser | null;
   readonly language: Language;
   readonly defaultLanguage: Language;
   readonly site: Site;
+  /** The caller's address: it throttles password guesses. */
+  readonly address: string;
+  /**
+   * The version a read answers at, read once per request (calendar-version.ts). Never asked inside a
+   * transaction (writes count what they wrote instead): on SQLite its read would wait for the transaction's connection.
+   */
+  readonly version: () => Promise<CalendarVersion>;
 }
 
-export function requestContext(request: FastifyRequest, config: Config): RequestContext {
+export function requestContext(request: FastifyRequest, deps: Pick<CalendarDeps, 'config' | 'site' | 'versions'>): RequestContext {
   return {
     user: request.user,
-    language: languageOf(request, config),
-    defaultLanguage: config.defaultLanguage,
-    site: siteOf(config),
+    language: languageOf(request, deps.config),
+    defaultLanguage: deps.config.defaultLanguage,
+    site: deps.site,
+    address: request.ip,
+    version: () => deps.versions.of(request),
   };
 }
 

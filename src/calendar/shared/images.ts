@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import type { AuthUser } from '../../platform/auth/authenticate.ts';
 import { can } from '../../platform/auth/capabilities.ts';
 import type { Database } from '../../platform/db/schema.ts';
-import { utcStamp } from './permissions.ts';
+import { utcStamp } from '../posts/posts.access.ts';
 import { findImageByUrl, findImagesByIds, insertImage } from './images.repository.ts';
 import { invalidParam, isHttpUrl, parsePositiveInt } from './wire.ts';
 

@@ -4,21 +4,14 @@ import { PlatformErrors } from '../../platform/errors.ts';
 import type { Database } from '../../platform/db/schema.ts';
 import type { Taxonomy } from '../calendar.tables.ts';
 import type { RequestContext } from '../shared/context.ts';
-import type { TextsByType } from '../shared/translations.ts';
+import type { TextsByType } from '../posts/posts.texts.ts';
 import { toEmbeddedTerm } from './terms.mapper.ts';
 import * as repository from './terms.repository.ts';
 import type { EventTermRow } from './terms.repository.ts';
 import type { EmbeddedTerm } from './terms.schemas.ts';
-import {
-  cleanName,
-  insertTermRecord,
-  isNumericItem,
-  nameKey,
-  resolveExistingTerms,
-  resolveTermReferences,
-  termItems,
-  termViewsOf,
-} from './terms.service.ts';
+import { isNumericItem, nameKey, resolveExistingTerms, resolveTermReferences, termItems } from './terms.references.ts';
+import { termViewsOf } from './terms.views.ts';
+import { cleanName, insertTermRecord } from './terms.writes.ts';
 import { taxonomyInfo } from './terms.taxonomy.ts';
 
 /**

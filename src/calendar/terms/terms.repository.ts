@@ -3,7 +3,7 @@ import { bucketed } from '../../platform/db/bounded-lists.ts';
 import { lockingRows } from '../../platform/db/row-locks.ts';
 import type { Database } from '../../platform/db/schema.ts';
 import type { Taxonomy } from '../calendar.tables.ts';
-import { translationContains } from '../shared/translations.ts';
+import { translationContains } from '../posts/posts.repository.ts';
 import '../calendar.tables.ts';
 import './terms.tables.ts';
 

@@ -1,6 +1,6 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { requestContext, type CalendarDeps } from '../shared/context.ts';
+import { NAMESPACE, requestContext, type CalendarDeps } from '../shared/context.ts';
 import { archiveHeaders } from '../shared/pagination.ts';
 import { LanguageQuerySchema } from '../shared/schemas.ts';
 import { parsePositiveInt } from '../shared/wire.ts';
@@ -15,14 +15,21 @@ import {
   updateBodySchema,
   type ListTermsQuery,
 } from './terms.schemas.ts';
-import { assertTermOf, createTerm, deleteTerm, getTerm, listTerms, updateTerm, type TermServiceDeps } from './terms.service.ts';
+import { TermsService } from './terms.service.ts';
 import { CATEGORIES, TAGS, type TaxonomyInfo } from './terms.taxonomy.ts';
 
 /** The archive, create, read, update and delete routes of one taxonomy (reference §6). */
 function taxonomyRoutes(info: TaxonomyInfo) {
-  return async function routes(app: FastifyInstance, { config, store, namespaceUrl }: CalendarDeps): Promise<void> {
+  return async function routes(app: FastifyInstance, deps: CalendarDeps): Promise<void> {
     const typed = app.withTypeProvider<TypeBoxTypeProvider>();
-    const deps: TermServiceDeps = { db: store.db, translateError: store.translateError, namespaceUrl, baseUrl: config.baseUrl };
+    const { config, store } = deps;
+    const service = new TermsService(info, {
+      db: store.db,
+      translateError: store.translateError,
+      namespaceUrl: `${config.baseUrl}/${NAMESPACE}`,
+      baseUrl: config.baseUrl,
+    });
+    const ctxOf = (request: FastifyRequest) => requestContext(request, deps);
     const collection = `/${info.collection}`;
     const item = `/${info.collection}/:id(^\\d+$)`;
     // Operation ids name the methods of generated clients: `listCategories`, `getTag`…
@@ -39,9 +46,8 @@ function taxonomyRoutes(info: TaxonomyInfo) {
      */
     const checkReferences = async (request: FastifyRequest): Promise<void> => {
       const { id } = request.params as { id?: string };
-      if (id !== undefined) await assertTermOf(store.db, info, Number(id), 'id');
-      const parent = info.hierarchical ? parsePositiveInt((request.body as { parent?: unknown } | undefined)?.parent) : undefined;
-      if (parent !== undefined) await assertTermOf(store.db, info, parent, 'parent');
+      const parent = parsePositiveInt((request.body as { parent?: unknown } | undefined)?.parent);
+      await service.assertReferences(id === undefined ? undefined : Number(id), parent);
     };
 
     typed.get(collection, {
@@ -54,7 +60,7 @@ function taxonomyRoutes(info: TaxonomyInfo) {
         response: { 200: info.hierarchical ? CategoryListSchema : TagListSchema },
       },
       handler: async (request, reply) => {
-        const { list, links, total, totalPages } = await listTerms(deps, info, request.query as ListTermsQuery, requestContext(request, config));
+        const { list, links, total, totalPages } = await service.list(request.query as ListTermsQuery, ctxOf(request));
         void reply.headers(archiveHeaders(total, totalPages, links));
         return list;
       },
@@ -72,7 +78,7 @@ function taxonomyRoutes(info: TaxonomyInfo) {
         response: { 201: termSchema },
       },
       handler: async (request, reply) => {
-        const { term, location } = await createTerm(deps, info, request.body, requestContext(request, config));
+        const { term, location } = await service.create(request.body, ctxOf(request));
         return reply.code(201).header('location', location).send(term);
       },
     });
@@ -87,7 +93,7 @@ function taxonomyRoutes(info: TaxonomyInfo) {
         querystring: LanguageQuerySchema,
         response: { 200: termSchema },
       },
-      handler: async (request) => getTerm(deps, info, request.params.id, requestContext(request, config)),
+      handler: async (request) => service.get(request.params.id, ctxOf(request)),
     });
 
     typed.route({
@@ -104,7 +110,7 @@ function taxonomyRoutes(info: TaxonomyInfo) {
         body: updateBodySchema(info),
         response: { 200: termSchema },
       },
-      handler: async (request) => updateTerm(deps, info, request.params.id, request.body ?? {}, requestContext(request, config)),
+      handler: async (request) => service.update(request.params.id, request.body ?? {}, ctxOf(request)),
     });
 
     typed.delete(item, {
@@ -118,7 +124,7 @@ function taxonomyRoutes(info: TaxonomyInfo) {
         querystring: LanguageQuerySchema,
         response: { 200: termSchema },
       },
-      handler: async (request) => deleteTerm(deps, info, request.params.id, requestContext(request, config)),
+      handler: async (request) => service.delete(request.params.id, ctxOf(request)),
     });
   };
 }

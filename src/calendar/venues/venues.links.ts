@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../platform/db/schema.ts';
 import type { LinkedPostRow } from '../linked-posts/linked-posts.kind.ts';
 import { assertPostsReadable, findEmbeddable, linkEntries, presentEmbedded, resolveLinkEntry } from '../linked-posts/linked-posts.links.ts';
-import type { PostAssets } from '../linked-posts/linked-posts.service.ts';
+import type { PostAssets } from '../linked-posts/linked-posts.present.ts';
 import type { RequestContext } from '../shared/context.ts';
 import { invalidParam } from '../shared/wire.ts';
 import { venueKind } from './venues.kind.ts';

@@ -1,6 +1,13 @@
 import type { AuthUser } from '../../platform/auth/authenticate.ts';
-import { can } from '../../platform/auth/capabilities.ts';
+import { can, type Capability } from '../../platform/auth/capabilities.ts';
 import type { PostStatus } from '../calendar.tables.ts';
+import { invalidParam, parseList } from '../shared/wire.ts';
+
+/**
+ * Who may read, list, edit and delete a post (event, venue or organizer),
+ * and the status a write stores: WordPress's rules (reference §1.5) with
+ * the deviations of calendar-api.md.
+ */
 
 /** The statuses a post can be stored with (calendar-api.md §1). */
 export const POST_STATUSES: readonly PostStatus[] = ['publish', 'future', 'draft', 'pending', 'private', 'trash'];
@@ -59,6 +66,11 @@ export function canRead(user: AuthUser | null, post: PostAccessFacts, now: Date 
   return canEdit(user, post, now);
 }
 
+/** A `publish` dated in the future is stored `future` (WordPress's wp_insert_post). */
+export function datedStatus(status: string, dateUtc: string, now: Date): string {
+  return status === 'publish' && dateUtc > utcStamp(now) ? 'future' : status;
+}
+
 /**
  * The status a write really stores (reference §4.2.2 with deviation 8): users
  * who cannot publish get `pending` for publish/future/private and `draft`
@@ -90,4 +102,49 @@ export function listVisibility(user: AuthUser | null): ListVisibility {
 /** May this user ask lists for statuses other than `publish` (`status=any`, drafts…)? */
 export function mayListUnpublished(user: AuthUser | null): boolean {
   return user !== null && can(user.role, 'edit');
+}
+
+/** Which rows a list or a link query may see. */
+export interface StatusScope {
+  readonly visibility: ListVisibility;
+  /** Explicit `status` filter; `undefined` = the visibility's default set (everything but trash). */
+  readonly statuses: readonly string[] | undefined;
+  /** UTC `YYYY-MM-DD HH:MM:SS`: a `future` post dated before it is published. */
+  readonly now: string;
+}
+
+/**
+ * The `status` argument of a list (reference §3.5 with deviation 9), any
+ * case, repeated values once: who cannot list unpublished posts may only
+ * ask for `publish`; the others for known statuses or `any`. `undefined` =
+ * the caller's default set.
+ */
+export function requestedStatuses(user: AuthUser | null, raw: unknown): string[] | undefined {
+  if (raw === undefined) return undefined;
+  const asked = parseList(raw).map((status) => status.toLowerCase());
+  if (asked.length === 0) throw invalidParam('status');
+  if (!mayListUnpublished(user)) {
+    if (asked.some((status) => status !== 'publish')) throw invalidParam('status');
+    return ['publish'];
+  }
+  if (asked.some((status) => status !== 'any' && !(POST_STATUSES as readonly string[]).includes(status))) throw invalidParam('status');
+  return asked.includes('any') ? undefined : [...new Set(asked)];
+}
+
+/**
+ * Whose password-protected content a read may match on. A protected post
+ * shows its title (name) and dates, and strips the rest: texts, meta, links
+ * to venues, organizers and terms (reference §7). Invisible means absent
+ * (issue 19): unless the caller may edit every post and asks with
+ * `context=edit`, searches, filters, counts and linked-item routes treat
+ * what a protected post strips as if it did not exist. A `password`
+ * argument opens a post's representation, never what lists match on.
+ */
+export type Exposure = 'unprotected' | 'all';
+
+const EDITS_EVERY_POST: readonly Capability[] = ['edit_others', 'edit_published', 'edit_private'];
+
+export function exposureOf(user: AuthUser | null, context: string | undefined): Exposure {
+  const editsEverything = user !== null && EDITS_EVERY_POST.every((capability) => can(user.role, capability));
+  return context === 'edit' && editsEverything ? 'all' : 'unprotected';
 }

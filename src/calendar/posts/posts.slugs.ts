@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../platform/db/schema.ts';
 import type { TranslatableType } from '../calendar.tables.ts';
-import { loadFieldInAllLanguages } from './translations.ts';
+import { deleteSlugs, findFieldInAllLanguages, findIdBySlug, insertSlugIfFree } from './posts.repository.ts';
 
 type Db = Kysely<Database>;
 
@@ -34,39 +34,9 @@ export async function claimSlug(db: Db, type: TranslatableType, id: number, wish
   const base = sanitizeSlug(wish) || String(id);
   for (let suffix = 1; ; suffix += 1) {
     const slug = suffix === 1 ? base : `${base}-${suffix}`;
-    const inserted = await db
-      .insertInto('slugs')
-      .values({ resource_type: type, slug, resource_id: id })
-      .onConflict((oc) => oc.columns(['resource_type', 'slug']).doNothing())
-      .returning('resource_id')
-      .executeTakeFirst();
-    if (inserted !== undefined) return slug;
-    const owner = await db
-      .selectFrom('slugs')
-      .select('resource_id')
-      .where('resource_type', '=', type)
-      .where('slug', '=', slug)
-      .executeTakeFirst();
-    if (owner?.resource_id === id) return slug;
+    if (await insertSlugIfFree(db, type, id, slug)) return slug;
+    if ((await findIdBySlug(db, type, slug)) === id) return slug;
   }
-}
-
-/** Frees the slugs of a resource except those still in use (`keep`). */
-export async function releaseSlugs(db: Db, type: TranslatableType, id: number, keep: readonly string[] = []): Promise<void> {
-  let query = db.deleteFrom('slugs').where('resource_type', '=', type).where('resource_id', '=', id);
-  if (keep.length > 0) query = query.where('slug', 'not in', [...keep]);
-  await query.execute();
-}
-
-/** The resource owning a slug in any language. */
-export async function findIdBySlug(db: Db, type: TranslatableType, slug: string): Promise<number | undefined> {
-  const row = await db
-    .selectFrom('slugs')
-    .select('resource_id')
-    .where('resource_type', '=', type)
-    .where('slug', '=', slug)
-    .executeTakeFirst();
-  return row?.resource_id;
 }
 
 /**
@@ -82,13 +52,13 @@ export async function claimLanguageSlug(
   language: string,
   wish: { readonly explicit?: string; readonly title?: string },
 ): Promise<string | undefined> {
-  const slugs = await loadFieldInAllLanguages(db, type, id, 'slug');
+  const slugs = await findFieldInAllLanguages(db, type, id, 'slug');
   const current = slugs.get(language);
   const explicit = wish.explicit !== undefined && sanitizeSlug(wish.explicit) !== '' ? wish.explicit : undefined;
   const source = explicit ?? (current === undefined ? wish.title : undefined);
   if (source === undefined || sanitizeSlug(source) === current) return undefined;
   const slug = await claimSlug(db, type, id, source);
   slugs.set(language, slug);
-  await releaseSlugs(db, type, id, [...slugs.values()]);
+  await deleteSlugs(db, type, id, [...slugs.values()]);
   return slug;
 }

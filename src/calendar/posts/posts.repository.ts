@@ -1,0 +1,185 @@
+import { sql, type Expression, type Kysely, type RawBuilder, type SqlBool } from 'kysely';
+import type { Database } from '../../platform/db/schema.ts';
+import type { PostType, TranslatableType } from '../calendar.tables.ts';
+import type { Exposure, StatusScope } from './posts.access.ts';
+
+/**
+ * Storage shared by every post (events, venues, organizers): ids, users,
+ * what a read may see, and the per-language texts and slugs that terms
+ * share with posts.
+ */
+
+type Db = Kysely<Database>;
+
+// ---------------------------------------------------------------------------
+// Ids and authors.
+
+/** A new id from the sequence shared by events, venues, organizers and images. */
+export async function reservePostId(db: Db, type: PostType): Promise<number> {
+  const row = await db.insertInto('post_ids').values({ type }).returning('id').executeTakeFirstOrThrow();
+  return row.id;
+}
+
+/** What kind of post an id belongs to. */
+export async function findPostType(db: Db, id: number): Promise<PostType | undefined> {
+  const row = await db.selectFrom('post_ids').select('type').where('id', '=', id).executeTakeFirst();
+  return row?.type;
+}
+
+export async function deletePostId(db: Db, id: number): Promise<void> {
+  await db.deleteFrom('post_ids').where('id', '=', id).execute();
+}
+
+export async function userExists(db: Db, id: number): Promise<boolean> {
+  const row = await db.selectFrom('users').select('id').where('id', '=', id).executeTakeFirst();
+  return row !== undefined;
+}
+
+// ---------------------------------------------------------------------------
+// What a read may see, as SQL over a post table under an alias (events, venues and organizers share these columns).
+
+function published(alias: string, now: string): RawBuilder<SqlBool> {
+  const status = sql.ref(`${alias}.status`);
+  return sql<SqlBool>`(${status} = 'publish' or (${status} = 'future' and ${sql.ref(`${alias}.date_utc`)} <= ${now}))`;
+}
+
+function statusIn(alias: string, statuses: readonly string[], now: string): RawBuilder<SqlBool> {
+  const status = sql.ref(`${alias}.status`);
+  const parts = statuses.map((wanted) => {
+    if (wanted === 'publish') return published(alias, now);
+    if (wanted === 'future') return sql<SqlBool>`(${status} = 'future' and ${sql.ref(`${alias}.date_utc`)} > ${now})`;
+    return sql<SqlBool>`${status} = ${wanted}`;
+  });
+  return sql<SqlBool>`(${sql.join(parts, sql` or `)})`;
+}
+
+/** The posts (events, venues or organizers under `alias`) a scope may list (deviation 9). */
+export function visibleIn(alias: string, scope: StatusScope): RawBuilder<SqlBool> {
+  const notTrash = sql<SqlBool>`${sql.ref(`${alias}.status`)} <> 'trash'`;
+  const wanted = scope.statuses === undefined ? notTrash : statusIn(alias, scope.statuses, scope.now);
+  switch (scope.visibility.kind) {
+    case 'published':
+      return sql<SqlBool>`(${published(alias, scope.now)} and ${wanted})`;
+    case 'published-or-own':
+      return sql<SqlBool>`((${published(alias, scope.now)} or ${sql.ref(`${alias}.author_id`)} = ${scope.visibility.userId}) and ${wanted})`;
+    case 'all-but-trash':
+      return wanted;
+  }
+}
+
+/** The posts under `alias` whose protected content `exposure` may match on (see `Exposure`). */
+export function exposedIn(alias: string, exposure: Exposure): RawBuilder<SqlBool> {
+  return exposure === 'all' ? sql<SqlBool>`(1 = 1)` : sql<SqlBool>`${sql.ref(`${alias}.password_hash`)} is null`;
+}
+
+// ---------------------------------------------------------------------------
+// Per-language texts.
+
+export interface TextRow {
+  readonly resource_type: TranslatableType;
+  readonly resource_id: number;
+  readonly language: string;
+  readonly field: string;
+  readonly value: string;
+}
+
+/** Every stored text, in every language, of resources of several types: one statement. */
+export async function findTexts(db: Db, wanted: readonly (readonly [TranslatableType, readonly number[]])[]): Promise<TextRow[]> {
+  return db
+    .selectFrom('translations')
+    .select(['resource_type', 'resource_id', 'language', 'field', 'value'])
+    .where((eb) => eb.or(wanted.map(([type, ids]) => eb.and([eb('resource_type', '=', type), eb('resource_id', 'in', [...new Set(ids)])]))))
+    .execute();
+}
+
+/** The languages in which a resource has a stored value of `field`, e.g. to find every slug. */
+export async function findFieldInAllLanguages(db: Db, type: TranslatableType, id: number, field: string): Promise<Map<string, string>> {
+  const rows = await db
+    .selectFrom('translations')
+    .select(['language', 'value'])
+    .where('resource_type', '=', type)
+    .where('resource_id', '=', id)
+    .where('field', '=', field)
+    .execute();
+  return new Map(rows.map((row) => [row.language, row.value]));
+}
+
+/** Writes the given fields in one language; `undefined` fields are left untouched. */
+export async function upsertTexts(
+  db: Db,
+  type: TranslatableType,
+  id: number,
+  language: string,
+  fields: Readonly<Record<string, string | undefined>>,
+): Promise<void> {
+  const rows = Object.entries(fields)
+    .filter((entry): entry is [string, string] => entry[1] !== undefined)
+    .map(([field, value]) => ({ resource_type: type, resource_id: id, language, field, value }));
+  if (rows.length === 0) return;
+  await db
+    .insertInto('translations')
+    .values(rows)
+    .onConflict((oc) =>
+      oc.columns(['resource_type', 'resource_id', 'language', 'field']).doUpdateSet((eb) => ({ value: eb.ref('excluded.value') })),
+    )
+    .execute();
+}
+
+export async function deleteTexts(db: Db, type: TranslatableType, ids: readonly number[]): Promise<void> {
+  if (ids.length === 0) return;
+  await db.deleteFrom('translations').where('resource_type', '=', type).where('resource_id', 'in', [...ids]).execute();
+}
+
+/** Escapes LIKE wildcards so user text matches literally (with `ESCAPE '\'`). */
+export function likePattern(fragment: string): string {
+  return `%${fragment.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
+/**
+ * A condition "resource `idColumn` has `fragment` in one of `fields`, in the
+ * requested or the default language" — case-insensitive for all of Unicode
+ * on both dialects (SQLite's lower() is overridden in its dialect file).
+ */
+export function translationContains(
+  type: TranslatableType,
+  idColumn: Expression<number>,
+  fields: readonly string[],
+  languages: readonly string[],
+  fragment: string,
+): Expression<SqlBool> {
+  return sql<SqlBool>`exists (select 1 from translations t where t.resource_type = ${type} and t.resource_id = ${idColumn} and t.field in (${sql.join(
+    fields,
+  )}) and t.language in (${sql.join(languages)}) and lower(t.value) like ${likePattern(fragment)} escape '\\')`;
+}
+
+// ---------------------------------------------------------------------------
+// Slugs: one table, unique per type, so two concurrent claims cannot both win.
+
+/** Inserts the slug unless another resource of the type has it; true when this call took it. */
+export async function insertSlugIfFree(db: Db, type: TranslatableType, id: number, slug: string): Promise<boolean> {
+  const inserted = await db
+    .insertInto('slugs')
+    .values({ resource_type: type, slug, resource_id: id })
+    .onConflict((oc) => oc.columns(['resource_type', 'slug']).doNothing())
+    .returning('resource_id')
+    .executeTakeFirst();
+  return inserted !== undefined;
+}
+
+/** The resource owning a slug in any language. */
+export async function findIdBySlug(db: Db, type: TranslatableType, slug: string): Promise<number | undefined> {
+  const row = await db
+    .selectFrom('slugs')
+    .select('resource_id')
+    .where('resource_type', '=', type)
+    .where('slug', '=', slug)
+    .executeTakeFirst();
+  return row?.resource_id;
+}
+
+/** Frees the slugs of a resource except those still in use (`keep`). */
+export async function deleteSlugs(db: Db, type: TranslatableType, id: number, keep: readonly string[] = []): Promise<void> {
+  let query = db.deleteFrom('slugs').where('resource_type', '=', type).where('resource_id', '=', id);
+  if (keep.length > 0) query = query.where('slug', 'not in', [...keep]);
+  await query.execute();
+}

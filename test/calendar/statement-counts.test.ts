@@ -1,0 +1,50 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { EventsService } from '../../src/calendar/events/events.service.ts';
+import { CalendarVersions } from '../../src/calendar/shared/calendar-version.ts';
+import { PostPasswords } from '../../src/calendar/posts/posts.passwords.ts';
+import { startTestServer, type TestServer } from '../helpers/server.ts';
+import { countingStatements } from '../helpers/statements.ts';
+import { contextFor } from './context.helper.ts';
+
+/**
+ * Statement budgets of the calendar's main paths (issue 20 measured them before the posts core: 37, 16, 8, 10 and 7).
+ * A change that needs more statements should say why here.
+ */
+describe('statements per request', () => {
+  let server: TestServer;
+  before(async () => {
+    server = await startTestServer();
+  });
+  after(async () => server.close());
+
+  it('creates and lists events within their statement budgets', async () => {
+    const admin = await server.admin();
+    const counting = countingStatements(server.server.store.db);
+    const service = new EventsService({ db: counting.db, config: server.config, passwords: new PostPasswords(server.server.store.db, server.config) });
+    const editor = contextFor(server, { id: admin.id, username: 'admin', displayName: 'admin', role: 'administrator' });
+    counting.reset();
+    await service.createEvent({ title: 'A', start_date: '2030-01-01 10:00:00', end_date: '2030-01-01 11:00:00', venue: { venue: 'Hall', address: 'Main St 1' }, categories: ['Music'], organizer: [{ organizer: 'Org', email: 'o@example.com' }] } as any, editor);
+    const createFull = counting.count();
+    counting.reset();
+    await service.createEvent({ title: 'B', start_date: '2030-01-02 10:00:00', end_date: '2030-01-02 11:00:00', venue: { venue: 'Hall2', address: 'Main St 2' } } as any, editor);
+    const createVenue = counting.count();
+    counting.reset();
+    await service.createEvent({ title: 'C', start_date: '2030-01-02 10:00:00', end_date: '2030-01-02 11:00:00' } as any, editor);
+    const createPlain = counting.count();
+    counting.reset();
+    const versions = new CalendarVersions(counting.db);
+    const anonymous = () => contextFor(server, null, { versions });
+    const listed = await service.listEvents({ page: 1, per_page: 10, start_date: '2030-01-01', end_date: '2030-12-31' } as any, anonymous());
+    const listCold = counting.count();
+    counting.reset();
+    await service.listEvents({ page: 1, per_page: 10, start_date: '2030-01-01', end_date: '2030-12-31' } as any, anonymous());
+    const listWarm = counting.count();
+    assert.equal(listed.total, 3);
+    const counts = { createFull, createVenue, createPlain, listCold, listWarm };
+    const budgets = { createFull: 31, createVenue: 14, createPlain: 8, listCold: 9, listWarm: 5 };
+    for (const [path, budget] of Object.entries(budgets)) {
+      assert.ok(counts[path as keyof typeof counts] <= budget, `${path}: ${counts[path as keyof typeof counts]} statements, budget ${budget}`);
+    }
+  });
+});
