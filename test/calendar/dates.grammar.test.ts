@@ -6,6 +6,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { parseDate } from '../../src/calendar/shared/dates.ts';
+import { readDateText, type DatePhrase } from '../../src/calendar/shared/dates.grammar.ts';
 
 const NOW = new Date('2026-11-22T10:15:30Z'); // a Sunday
 
@@ -203,6 +204,8 @@ describe('parseDate, form by form', () => {
   it('rejects unknown words, stray characters and over-long text', () => {
     expectLocal([
       ['constructor', undefined],
+      ['next constructor', undefined],
+      ['last constructor', undefined],
       ['this constructor', undefined],
       ['now constructor', undefined],
       ['foo', undefined],
@@ -244,6 +247,57 @@ describe('parseDate, form by form', () => {
     for (const [text, zone, local, utc] of cases) {
       const moment = parseDate(text, zone, NOW);
       assert.deepEqual([moment?.local, moment?.utc], [local, utc], `${text} in ${zone}`);
+    }
+  });
+});
+
+describe('readDateText', () => {
+  const NOTHING = { years: 0, months: 0, days: 0, hours: 0, minutes: 0, seconds: 0 };
+  const phrase = (text: string): DatePhrase | undefined => {
+    const read = readDateText(text);
+    assert.equal(read?.kind ?? 'phrase', 'phrase', text);
+    return read?.kind === 'phrase' ? read.phrase : undefined;
+  };
+
+  it('reads digits alone, or after @, as a timestamp in seconds', () => {
+    assert.deepEqual(readDateText(' @1700000000 '), { kind: 'timestamp', seconds: 1700000000 });
+    assert.deepEqual(readDateText('-86400'), { kind: 'timestamp', seconds: -86400 });
+  });
+
+  it('reads an ISO date, its time and its offset into their own fields', () => {
+    assert.deepEqual(phrase('2018-01-05T10:30:15.250+05:30'), {
+      date: { year: 2018, month: 1, day: 5 },
+      time: { hour: 10, minute: 30, second: 15 },
+      offsetMinutes: 330,
+      dayShift: 0,
+      resetTime: false,
+      relative: NOTHING,
+      anchored: true,
+    });
+    assert.equal(phrase('2018-01-05 10:30Z')?.offsetMinutes, 0);
+    assert.equal(phrase('2018-01-05 10:30-0330')?.offsetMinutes, -210);
+  });
+
+  it('adds up amounts per unit, weeks and fortnights as days, without anchoring', () => {
+    assert.deepEqual(phrase('+1 week, -2 days 1 fortnight next month last year 90 min'), {
+      dayShift: 0,
+      resetTime: false,
+      relative: { ...NOTHING, years: -1, months: 1, days: 19, minutes: 90 },
+      anchored: false,
+    });
+    assert.deepEqual(phrase('now'), { dayShift: 0, resetTime: false, relative: NOTHING, anchored: false });
+  });
+
+  it('keeps the direction of a weekday, and keywords as a day shift that starts the day', () => {
+    assert.deepEqual(phrase('last fri')?.weekday, { direction: 'last', day: 5 });
+    assert.deepEqual(phrase('sunday')?.weekday, { direction: 'this', day: 7 });
+    const yesterday = phrase('tomorrow yesterday yesterday 12pm');
+    assert.deepEqual([yesterday?.dayShift, yesterday?.resetTime, yesterday?.time], [-1, true, { hour: 12, minute: 0, second: 0 }]);
+  });
+
+  it('refuses a second date, weekday or time, and words that are only names of object members', () => {
+    for (const text of ['2018-01-01 2018-01-02', 'mon tue', 'noon 9am', '9am 9am', 'next constructor', 'last constructor', 'hasownproperty', 'next __proto__']) {
+      assert.equal(readDateText(text), undefined, text);
     }
   });
 });
