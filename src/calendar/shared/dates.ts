@@ -1,4 +1,5 @@
 import { FixedOffsetZone, IANAZone, type Zone } from 'luxon';
+import { readDateText, type CalendarDate, type DatePhrase, type Direction, type TimeOfDay } from './dates.grammar.ts';
 
 /**
  * Dates and time zones of the calendar (calendar-api.md §1).
@@ -7,18 +8,11 @@ import { FixedOffsetZone, IANAZone, type Zone } from 'luxon';
  * computed together. Nothing here reads the process time zone: zones are
  * always explicit, and "now" is an argument.
  *
- * Grammar accepted by `parseDate` (case-insensitive, tokens separated by
- * spaces or commas):
- *   timestamp   := -?digits | @digits                   UNIX seconds, an instant
- *   iso         := YYYY-MM-DD[(T| )HH:MM[:SS[.frac]]][Z|±HH[:MM]]
- *   keyword     := now | today | midnight | noon | tomorrow | yesterday
- *   relative    := [+|-]N unit[s]                        unit: sec|second|min|minute|hour|day|week|fortnight|month|year
- *   weekday     := [next|last] monday…sunday (or mon…sun); next|last day|week|month|year
- *   time        := H[:MM[:SS]](am|pm) | HH:MM[:SS]
- * A date (iso date, keyword or weekday) resets the time to 00:00:00 unless a
- * time is given; relative parts are applied last. Wall times in a DST gap
- * move forward by the gap; ambiguous ones take the first (daylight) offset,
- * as PHP does.
+ * `parseDate` reads its text with the grammar of dates.grammar.ts, then
+ * applies it here: a date (iso date, keyword or weekday) resets the time to
+ * 00:00:00 unless a time is given; relative parts are applied last. Wall
+ * times in a DST gap move forward by the gap; ambiguous ones take the first
+ * (daylight) offset, as PHP does.
  */
 
 /** `YYYY-MM-DD HH:MM:SS`. */
@@ -108,14 +102,7 @@ function zoneOrThrow(name: string): Zone {
 // DateTime objects and their format strings cost more than the rest of a cached list request.
 // Luxon remains the source of zone offsets and names.
 
-interface Wall {
-  year: number;
-  month: number;
-  day: number;
-  hour: number;
-  minute: number;
-  second: number;
-}
+type Wall = CalendarDate & TimeOfDay;
 
 function wallOfMillis(ms: number): Wall {
   const date = new Date(ms);
@@ -199,166 +186,12 @@ export function fromWallTime(stamp: Stamp, zoneName: string): ZonedMoment | unde
   return momentAt(resolveWall(ms, zone), zone);
 }
 
-// ---------------------------------------------------------------------------
-// The grammar.
-
-const WEEKDAYS: Readonly<Record<string, number>> = {
-  monday: 1, mon: 1, tuesday: 2, tue: 2, tues: 2, wednesday: 3, wed: 3, thursday: 4, thu: 4, thurs: 4,
-  friday: 5, fri: 5, saturday: 6, sat: 6, sunday: 7, sun: 7,
-};
-
-type Unit = 'years' | 'months' | 'days' | 'hours' | 'minutes' | 'seconds';
-const UNITS: Readonly<Record<string, readonly [Unit, number]>> = {
-  sec: ['seconds', 1], second: ['seconds', 1], min: ['minutes', 1], minute: ['minutes', 1], hour: ['hours', 1],
-  day: ['days', 1], week: ['days', 7], fortnight: ['days', 14], month: ['months', 1], year: ['years', 1],
-};
-
-interface Parsed {
-  date?: { year: number; month: number; day: number };
-  dayShift: number;
-  resetTime: boolean;
-  weekday?: { direction: 'next' | 'last' | 'this'; day: number };
-  time?: { hour: number; minute: number; second: number };
-  offsetMinutes?: number;
-  relative: Record<Unit, number>;
-  /** Whether anything but "now" and relative units was given. */
-  anchored: boolean;
-}
-
-const TOKEN = new RegExp(
-  [
-    // 1-3 date, 4-7 time, 8 offset
-    String.raw`(\d{4})-(\d{1,2})-(\d{1,2})(?:(?:t|\s+)(\d{1,2}):(\d{2})(?::(\d{2})(\.\d+)?)?)?(z|[+-]\d{2}(?::?\d{2})?)?`,
-    // 9-12 time of day with am/pm or 24h
-    String.raw`(\d{1,2})(?::(\d{2})(?::(\d{2}))?)?\s*(am|pm|a\.m\.|p\.m\.)`,
-    // 13-15 24h time
-    String.raw`(\d{1,2}):(\d{2})(?::(\d{2}))?`,
-    // 16-18 relative amount and unit
-    String.raw`([+-]?)\s*(\d{1,6})\s*(second|sec|minute|min|hour|day|week|fortnight|month|year)s?\b`,
-    // 19-20 next/last + weekday or unit
-    String.raw`(next|last|this)\s+([a-z]+)`,
-    // 21 keywords and bare weekdays
-    String.raw`([a-z]+)`,
-  ]
-    .map((part) => `(?:${part})`)
-    .join('|'),
-  'y',
-);
-
-function parseOffset(text: string): number | undefined {
-  if (text === 'z') return 0;
-  const match = /^([+-])(\d{2}):?(\d{2})?$/.exec(text);
-  if (match === null) return undefined;
-  const hours = Number(match[2]);
-  const minutes = Number(match[3] ?? '0');
-  if (hours > 14 || minutes > 59) return undefined;
-  return (match[1] === '-' ? -1 : 1) * (hours * 60 + minutes);
-}
-
-function twelveHour(hour: number, meridiem: string): number | undefined {
-  if (hour < 1 || hour > 12) return undefined;
-  const pm = meridiem.startsWith('p');
-  return (hour % 12) + (pm ? 12 : 0);
-}
-
-function tokenize(input: string): Parsed | undefined {
-  const parsed: Parsed = {
-    dayShift: 0,
-    resetTime: false,
-    relative: { years: 0, months: 0, days: 0, hours: 0, minutes: 0, seconds: 0 },
-    anchored: false,
-  };
-  const setTime = (hour: number, minute: number, second: number): boolean => {
-    if (parsed.time !== undefined || hour > 23 || minute > 59 || second > 59) return false;
-    parsed.time = { hour, minute, second };
-    parsed.anchored = true;
-    return true;
-  };
-  let position = 0;
-  while (position < input.length) {
-    const separator = /[\s,]+/y;
-    separator.lastIndex = position;
-    if (separator.test(input)) {
-      position = separator.lastIndex;
-      continue;
-    }
-    TOKEN.lastIndex = position;
-    const match = TOKEN.exec(input);
-    if (match === null) return undefined;
-    position = TOKEN.lastIndex;
-    const g = match;
-    if (g[1] !== undefined) {
-      if (parsed.date !== undefined) return undefined;
-      parsed.date = { year: Number(g[1]), month: Number(g[2]), day: Number(g[3]) };
-      parsed.anchored = true;
-      if (g[4] !== undefined && !setTime(Number(g[4]), Number(g[5]), Number(g[6] ?? '0'))) return undefined;
-      if (g[8] !== undefined) {
-        if (g[4] === undefined) return undefined;
-        parsed.offsetMinutes = parseOffset(g[8]);
-        if (parsed.offsetMinutes === undefined) return undefined;
-      }
-    } else if (g[9] !== undefined) {
-      const hour = twelveHour(Number(g[9]), g[12] ?? '');
-      if (hour === undefined || !setTime(hour, Number(g[10] ?? '0'), Number(g[11] ?? '0'))) return undefined;
-    } else if (g[13] !== undefined) {
-      if (!setTime(Number(g[13]), Number(g[14]), Number(g[15] ?? '0'))) return undefined;
-    } else if (g[17] !== undefined) {
-      const [unit, factor] = UNITS[g[18] ?? ''] ?? [];
-      if (unit === undefined || factor === undefined) return undefined;
-      parsed.relative[unit] += (g[16] === '-' ? -1 : 1) * Number(g[17]) * factor;
-    } else if (g[19] !== undefined) {
-      const direction = g[19] as 'next' | 'last' | 'this';
-      const word = g[20] ?? '';
-      const weekday = WEEKDAYS[word];
-      if (weekday !== undefined) {
-        if (parsed.weekday !== undefined) return undefined;
-        parsed.weekday = { direction, day: weekday };
-        parsed.anchored = true;
-      } else {
-        const [unit, factor] = UNITS[word] ?? [];
-        if (unit === undefined || factor === undefined || direction === 'this') return undefined;
-        parsed.relative[unit] += (direction === 'last' ? -1 : 1) * factor;
-      }
-    } else {
-      const word = g[21] ?? '';
-      const weekday = WEEKDAYS[word];
-      if (weekday !== undefined) {
-        if (parsed.weekday !== undefined) return undefined;
-        parsed.weekday = { direction: 'this', day: weekday };
-        parsed.anchored = true;
-        continue;
-      }
-      switch (word) {
-        case 'now':
-          break;
-        case 'today':
-        case 'midnight':
-          parsed.resetTime = true;
-          parsed.anchored = true;
-          break;
-        case 'tomorrow':
-        case 'yesterday':
-          parsed.dayShift += word === 'tomorrow' ? 1 : -1;
-          parsed.resetTime = true;
-          parsed.anchored = true;
-          break;
-        case 'noon':
-          if (!setTime(12, 0, 0)) return undefined;
-          break;
-        default:
-          return undefined;
-      }
-    }
-  }
-  return parsed;
-}
-
 function nowWall(nowMs: number, zone: Zone): Wall {
   return wallOfMillis(nowMs + zone.offset(nowMs) * 60_000);
 }
 
 /** A calendar date plus years and months (the day kept, or the month's last day), then days: luxon's `plus`. */
-function shiftDate(date: { year: number; month: number; day: number }, shift: { years?: number; months?: number; days?: number }) {
+function shiftDate(date: CalendarDate, shift: { years?: number; months?: number; days?: number }): CalendarDate {
   const months = date.year * 12 + (date.month - 1) + (shift.years ?? 0) * 12 + (shift.months ?? 0);
   const year = Math.floor(months / 12);
   const month = months - year * 12 + 1;
@@ -368,61 +201,71 @@ function shiftDate(date: { year: number; month: number; day: number }, shift: { 
 }
 
 /** ISO weekday, Monday 1 to Sunday 7. */
-function weekdayOf(date: { year: number; month: number; day: number }): number {
+function weekdayOf(date: CalendarDate): number {
   return new Date(millisOfWall(date.year, date.month, date.day)).getUTCDay() || 7;
 }
 
-function anchoredInstant(parsed: Parsed, nowMs: number, zone: Zone): number | undefined {
+/** Days from a day of weekday `from` to weekday `to`: "this" is that day or ahead, "next" strictly ahead, "last" strictly behind. */
+function daysToWeekday(from: number, to: number, direction: Direction): number {
+  const forward = (to - from + 7) % 7;
+  if (direction === 'this') return forward;
+  if (direction === 'next') return forward || 7;
+  return -((from - to + 7) % 7 || 7);
+}
+
+const MIDNIGHT: TimeOfDay = { hour: 0, minute: 0, second: 0 };
+
+/** The instant a phrase names before its exact (hours and less) amounts; `undefined` when its day or time does not exist. */
+function anchoredInstant(phrase: DatePhrase, nowMs: number, zone: Zone): number | undefined {
   const wall = nowWall(nowMs, zone);
-  let date = { year: wall.year, month: wall.month, day: wall.day };
-  let time = { hour: wall.hour, minute: wall.minute, second: wall.second };
-  const midnight = { hour: 0, minute: 0, second: 0 };
-  if (parsed.date !== undefined) {
-    if (wallMillis({ ...parsed.date, ...midnight }) === undefined) return undefined;
-    date = parsed.date;
-    time = midnight;
+  let date: CalendarDate = { year: wall.year, month: wall.month, day: wall.day };
+  let time: TimeOfDay = { hour: wall.hour, minute: wall.minute, second: wall.second };
+  if (phrase.date !== undefined) {
+    if (wallMillis({ ...phrase.date, ...MIDNIGHT }) === undefined) return undefined;
+    date = phrase.date;
+    time = MIDNIGHT;
   }
-  if (parsed.resetTime) time = midnight;
-  date = shiftDate(date, { days: parsed.dayShift });
-  if (parsed.weekday !== undefined) {
-    const { direction, day } = parsed.weekday;
-    const weekday = weekdayOf(date);
-    const forward = (day - weekday + 7) % 7;
-    date = shiftDate(date, { days: direction === 'last' ? -((weekday - day + 7) % 7 || 7) : direction === 'next' ? forward || 7 : forward });
-    time = midnight;
+  if (phrase.resetTime) time = MIDNIGHT;
+  date = shiftDate(date, { days: phrase.dayShift });
+  if (phrase.weekday !== undefined) {
+    date = shiftDate(date, { days: daysToWeekday(weekdayOf(date), phrase.weekday.day, phrase.weekday.direction) });
+    time = MIDNIGHT;
   }
-  if (parsed.time !== undefined) time = parsed.time;
-  date = shiftDate(date, parsed.relative);
+  if (phrase.time !== undefined) time = phrase.time;
+  date = shiftDate(date, phrase.relative);
   const ms = wallMillis({ ...date, ...time });
   if (ms === undefined) return undefined;
-  return parsed.offsetMinutes === undefined ? resolveWall(ms, zone) : ms - parsed.offsetMinutes * 60_000;
+  return phrase.offsetMinutes === undefined ? resolveWall(ms, zone) : ms - phrase.offsetMinutes * 60_000;
+}
+
+/** A phrase read at `nowMs` in a zone: hours, minutes and seconds move the instant, not the wall time. */
+function momentOfPhrase(phrase: DatePhrase, nowMs: number, zone: Zone): ZonedMoment | undefined {
+  const { relative } = phrase;
+  const calendarShift = relative.years !== 0 || relative.months !== 0 || relative.days !== 0;
+  const base = phrase.anchored || calendarShift ? anchoredInstant(phrase, nowMs, zone) : nowMs;
+  if (base === undefined) return undefined;
+  const exact = (relative.hours * 3600 + relative.minutes * 60 + relative.seconds) * 1000;
+  return momentAt(base + exact, zone);
 }
 
 const MAX_TIMESTAMP = 253_402_300_799;
 
+function momentOfTimestamp(seconds: number, zone: Zone): ZonedMoment | undefined {
+  return Number.isInteger(seconds) && Math.abs(seconds) <= MAX_TIMESTAMP ? momentAt(seconds * 1000, zone) : undefined;
+}
+
 /**
- * Parses a date of the grammar above in a zone. Integers are UNIX
- * timestamps (instants). `undefined` when the text is not in the grammar
- * or out of range.
+ * Parses a date of the grammar (dates.grammar.ts) in a zone. Integers are
+ * UNIX timestamps (instants). `undefined` when the text is not in the
+ * grammar or out of range.
  */
 export function parseDate(input: string | number, zoneName: string, now: Date = new Date()): ZonedMoment | undefined {
   const zone = zoneOrThrow(zoneName);
-  if (typeof input === 'number') {
-    return Number.isInteger(input) && Math.abs(input) <= MAX_TIMESTAMP ? momentAt(input * 1000, zone) : undefined;
-  }
-  if (typeof input !== 'string' || input.length > 200) return undefined;
-  const text = input.trim().toLowerCase();
-  if (text === '') return undefined;
-  const timestamp = /^@?(-?\d{1,12})$/.exec(text);
-  if (timestamp !== null) return parseDate(Number(timestamp[1]), zoneName, now);
-  const parsed = tokenize(text);
-  if (parsed === undefined) return undefined;
-  const nowMs = now.getTime();
-  const calendarShift = parsed.relative.years !== 0 || parsed.relative.months !== 0 || parsed.relative.days !== 0;
-  const base = parsed.anchored || calendarShift ? anchoredInstant(parsed, nowMs, zone) : nowMs;
-  if (base === undefined) return undefined;
-  const exact = (parsed.relative.hours * 3600 + parsed.relative.minutes * 60 + parsed.relative.seconds) * 1000;
-  return momentAt(base + exact, zone);
+  if (typeof input === 'number') return momentOfTimestamp(input, zone);
+  if (typeof input !== 'string') return undefined;
+  const text = readDateText(input);
+  if (text === undefined) return undefined;
+  return text.kind === 'timestamp' ? momentOfTimestamp(text.seconds, zone) : momentOfPhrase(text.phrase, now.getTime(), zone);
 }
 
 // ---------------------------------------------------------------------------
