@@ -1,5 +1,5 @@
 import type { AuthUser } from '../../platform/auth/authenticate.ts';
-import { can } from '../../platform/auth/capabilities.ts';
+import { can } from '../calendar.capabilities.ts';
 import type { PostStatus } from '../calendar.tables.ts';
 
 /** The statuses a post can be stored with (calendar-api.md §1). */

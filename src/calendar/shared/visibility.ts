@@ -1,6 +1,6 @@
 import { sql, type RawBuilder, type SqlBool } from 'kysely';
 import type { AuthUser } from '../../platform/auth/authenticate.ts';
-import { can, type Capability } from '../../platform/auth/capabilities.ts';
+import { can, type CalendarCapability } from '../calendar.capabilities.ts';
 import type { ListVisibility } from './permissions.ts';
 
 /**
@@ -57,7 +57,7 @@ export function visibleIn(alias: string, scope: StatusScope): RawBuilder<SqlBool
  */
 export type Exposure = 'unprotected' | 'all';
 
-const EDITS_EVERY_POST: readonly Capability[] = ['edit_others', 'edit_published', 'edit_private'];
+const EDITS_EVERY_POST: readonly CalendarCapability[] = ['edit_others', 'edit_published', 'edit_private'];
 
 export function exposureOf(user: AuthUser | null, context: string | undefined): Exposure {
   const editsEverything = user !== null && EDITS_EVERY_POST.every((capability) => can(user.role, capability));
