@@ -66,9 +66,9 @@ export interface RevisionsHolder {
 /**
  * A revision as of `request`, for requests that only read: every revision
  * is read once for the request, when it first asks (it has arrived by
- * then), by the statement of that turn. An authenticated entity read needs
- * `auth` in its hook and `entities` in its handler, a turn or more later:
- * one round trip serves both.
+ * then), by the statement of that turn. An authenticated read needs
+ * `auth` in its hook and its surface's revision in its handler, a turn or
+ * more later: one round trip serves both.
  */
 export async function revisionOf(db: Db, request: RevisionsHolder, name: RevisionName): Promise<number> {
   request.revisions ??= revisionsOfTurn(db);
