@@ -18,6 +18,7 @@ import { progressBar } from '../src/cli/progress.ts';
 import { loadConfig } from '../src/config/config.ts';
 import { addUser, createToken } from '../src/platform/auth/users.service.ts';
 import { migrateToLatest, type Store } from '../src/platform/db/database.ts';
+import { MIGRATION_FOLDERS } from '../src/migrations.ts';
 import { createPostgresDb, translatePostgresError } from '../src/platform/db/dialect/postgres.ts';
 import { createSqliteDb, translateSqliteError } from '../src/platform/db/dialect/sqlite.ts';
 import type { Database } from '../src/platform/db/schema.ts';
@@ -86,7 +87,7 @@ async function main(): Promise<void> {
   const recorded: Statement[] = [];
   const store = loggingStore(database.url, recorded);
   try {
-    await migrateToLatest(store.db);
+    await migrateToLatest(store.db, MIGRATION_FOLDERS);
     await addUser(store.db, store.translateError, { username: 'admin', password: 'explain-admin-1', role: 'administrator' });
     await seedDemoEvents(store, { events, siteTimezone: 'UTC', onProgress: progressBar('events') });
     const entity = (await seedEntities(store, entities)).fixture;

@@ -13,6 +13,7 @@ import { seedDemoEvents } from '../src/calendar/seed/demo-events.ts';
 import { progressBar } from '../src/cli/progress.ts';
 import { addUser } from '../src/platform/auth/users.service.ts';
 import { createDb, migrateToLatest, type Store } from '../src/platform/db/database.ts';
+import { MIGRATION_FOLDERS } from '../src/migrations.ts';
 import { removeFloorCreates } from './create-floor.ts';
 import { createBenchDatabase, type BenchDatabase } from './database.ts';
 import { seedEntities } from './entities.ts';
@@ -134,7 +135,7 @@ class BenchRun {
   async withStore<T>(work: (store: Store) => Promise<T>): Promise<T> {
     const store = createDb(this.database.url);
     try {
-      await migrateToLatest(store.db);
+      await migrateToLatest(store.db, MIGRATION_FOLDERS);
       return await work(store);
     } finally {
       await store.close();

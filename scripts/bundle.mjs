@@ -1,5 +1,6 @@
-// The `almanac` command as one ESM bundle in dist/ (esbuild, ~50 ms), with the migrations beside it
-// as separate modules (Kysely's migrator reads a folder). `npm ci` builds it (the `prepare` script);
+// The `almanac` command as one ESM bundle in dist/ (esbuild, ~50 ms), with every surface's migrations
+// beside it as separate modules, each folder at its path under src/ (Kysely's migrator reads folders,
+// and src/migrations.ts finds them relative to itself, which is dist/almanac.mjs once bundled). `npm ci` builds it (the `prepare` script);
 // bin/almanac.js runs it when it is newer than every source file, else the sources through tsx.
 // Running the bundle saves the tsx loader thread (~40 MB) and its per-call helpers.
 import { readdirSync, renameSync, rmSync, statSync } from 'node:fs';
@@ -10,6 +11,16 @@ const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const SOURCES = path.join(ROOT, 'src');
 const DIST = path.join(ROOT, 'dist');
 const ENTRY = path.join(DIST, 'almanac.mjs');
+
+/** Every folder named `migrations` under `directory`. */
+function migrationFolders(directory) {
+  return readdirSync(directory, { withFileTypes: true })
+    .filter((entry) => entry.isDirectory())
+    .flatMap((entry) => {
+      const full = path.join(directory, entry.name);
+      return entry.name === 'migrations' ? [full] : migrationFolders(full);
+    });
+}
 
 function newestSourceMs(directory) {
   let newest = 0;
@@ -29,10 +40,13 @@ export function freshBundle() {
   }
 }
 
-/** Builds dist/ afresh: written beside it, then swapped in, so a process starting meanwhile never sees half of it. */
-export async function buildBundle() {
+/**
+ * Builds dist/ (or `out`, a folder of the project, so the bundle finds its packages) afresh: written
+ * beside it, then swapped in, so a process starting meanwhile never sees half of it.
+ */
+export async function buildBundle(out = DIST) {
   const { build } = await import('esbuild');
-  const staging = `${DIST}.${process.pid}.tmp`;
+  const staging = `${out}.${process.pid}.tmp`;
   rmSync(staging, { recursive: true, force: true });
   const common = { platform: 'node', format: 'esm', target: 'node20', logLevel: 'warning' };
   await build({
@@ -43,15 +57,15 @@ export async function buildBundle() {
     sourcemap: 'linked',
     outfile: path.join(staging, 'almanac.mjs'),
   });
-  const migrations = path.join(SOURCES, 'platform/db/migrations');
   await build({
     ...common,
-    entryPoints: readdirSync(migrations).map((name) => path.join(migrations, name)),
-    outdir: path.join(staging, 'migrations'),
+    entryPoints: migrationFolders(SOURCES).flatMap((folder) => readdirSync(folder).map((name) => path.join(folder, name))),
+    outbase: SOURCES,
+    outdir: staging,
     outExtension: { '.js': '.mjs' },
   });
-  rmSync(DIST, { recursive: true, force: true });
-  renameSync(staging, DIST);
+  rmSync(out, { recursive: true, force: true });
+  renameSync(staging, out);
 }
 
 if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) await buildBundle();

@@ -2,12 +2,15 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
+import { calendarCapabilities } from './calendar/calendar.capabilities.ts';
 import { calendarPlugin, NAMESPACE } from './calendar/calendar.plugin.ts';
 import { sendWpError } from './calendar/errors.ts';
 import type { Config } from './config/config.ts';
+import { entityManagementCapabilities } from './entity-management/entity-management.capabilities.ts';
 import { entityManagementPlugin } from './entity-management/entity-management.plugin.ts';
 import { accessPlugin } from './platform/auth/access.plugin.ts';
 import { Authenticator } from './platform/auth/authenticate.ts';
+import { CapabilityRegistry, platformCapabilities } from './platform/auth/capabilities.ts';
 import { FailureThrottle } from './platform/auth/throttle.ts';
 import type { Store } from './platform/db/database.ts';
 import { PlatformErrors } from './platform/errors.ts';
@@ -24,6 +27,7 @@ import { markResponse, securityPlugin } from './platform/http/security.plugin.ts
 import { openApiOptions } from './platform/openapi/openapi.ts';
 import { contractPlugin, declareErrorSchema } from './platform/openapi/contract.ts';
 import { WpErrorSchema } from './calendar/shared/schemas.ts';
+import { soapCapabilities } from './soap/soap.capabilities.ts';
 import { soapPlugin } from './soap/soap.plugin.ts';
 import { wpRestConventions } from './platform/wp-rest/conventions.plugin.ts';
 import { wpOptionsRoutes } from './platform/wp-rest/options.routes.ts';
@@ -33,6 +37,9 @@ export const BODY_LIMIT_BYTES = 1024 * 1024;
 /** A client must finish sending its headers within this time, and its whole request within the next. */
 export const HEADERS_TIMEOUT_MS = 10_000;
 export const REQUEST_TIMEOUT_MS = 30_000;
+
+/** What each role may do, as every surface declares it. */
+export const CAPABILITY_SETS = [platformCapabilities, calendarCapabilities, entityManagementCapabilities, soapCapabilities];
 
 export interface AppDependencies {
   readonly config: Config;
@@ -80,12 +87,13 @@ export async function buildApp({ config, store, logger }: AppDependencies): Prom
   });
   const authenticator = new Authenticator(store.db, throttle);
   const docsPrefix = `${config.basePath}/docs`;
+  const capabilities = new CapabilityRegistry(CAPABILITY_SETS);
 
   // Set first: a route takes the error handler current when it is registered (the CORS preflight route included).
   app.setErrorHandler(sendWpError);
   // CORS registers its own preflight route, before every route must declare its access.
   await app.register(securityPlugin, { corsOrigins: config.corsOrigins });
-  await app.register(accessPlugin, { authenticator, publicPrefixes: [docsPrefix] });
+  await app.register(accessPlugin, { authenticator, capabilities, publicPrefixes: [docsPrefix] });
   await app.register(contractPlugin);
   declareErrorSchema(app, WpErrorSchema);
   await app.register(rateLimitPlugin, { perMinute: config.rateLimitPerMinute });
@@ -100,7 +108,7 @@ export async function buildApp({ config, store, logger }: AppDependencies): Prom
     async (api) => {
       // The WordPress-shaped part: the index and the calendar namespace, with WordPress's REST conventions.
       await api.register(async (wp) => {
-        const table = new WpRouteTable(config.basePath, config.baseUrl, [NAMESPACE]);
+        const table = new WpRouteTable(config.basePath, config.baseUrl, [NAMESPACE], capabilities);
         await wp.register(wpRestConventions, { table, baseUrl: config.baseUrl });
         await wp.register(indexRoutes, { config, namespaces: [NAMESPACE], table });
         await wp.register(calendarPlugin, { prefix: `/${NAMESPACE}`, config, store, table });

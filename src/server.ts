@@ -4,6 +4,7 @@ import { buildApp } from './app.ts';
 import type { Config } from './config/config.ts';
 import { ensureFirstAdministrator } from './platform/auth/users.service.ts';
 import { createDb, migrateToLatest, type Store } from './platform/db/database.ts';
+import { MIGRATION_FOLDERS } from './migrations.ts';
 import { createLogger } from './platform/logger.ts';
 
 const SHUTDOWN_GRACE_MS = 10_000;
@@ -23,7 +24,7 @@ export async function startServer(
 ): Promise<RunningServer> {
   const logger = createLogger(config.logLevel, logDestination);
   const store = createDb(config.databaseUrl, { sqliteSynchronous: config.sqliteSynchronous, sqliteBusyWaitMs: config.sqliteBusyWaitMs });
-  await migrateToLatest(store.db);
+  await migrateToLatest(store.db, MIGRATION_FOLDERS);
   const admin = await ensureFirstAdministrator(store.db, store.translateError, config.adminUser, config.adminPassword);
   const app = await buildApp({ config, store, logger });
   const address = await app.listen({ host: config.host, port: config.port });

@@ -16,6 +16,13 @@ declare module '../platform/db/schema.ts' {
   }
 }
 
+/** Bumped by every write to a table a calendar response shows or depends on (migration 2026-11-24T0100). */
+declare module '../platform/db/revisions.ts' {
+  interface RevisionNames {
+    calendar: true;
+  }
+}
+
 export type PostType = 'event' | 'venue' | 'organizer' | 'image';
 export type PostStatus = 'publish' | 'future' | 'draft' | 'pending' | 'private' | 'trash';
 

@@ -4,6 +4,7 @@ import { ConfigError, loadConfig, type Config } from '../config/config.ts';
 import { closeOnSignals, startServer } from '../server.ts';
 import { AppError } from '../platform/errors.ts';
 import { createDb, migrateToLatest, type Store } from '../platform/db/database.ts';
+import { MIGRATION_FOLDERS } from '../migrations.ts';
 import { seedBulkCustomers } from '../entity-management/seed/bulk-customers.seed.ts';
 import { seedDemoRecords } from '../entity-management/seed/demo.seed.ts';
 import { seedDemoEvents } from '../calendar/seed/demo-events.ts';
@@ -43,15 +44,22 @@ function optional(options: Options, name: string): string | undefined {
   return typeof value === 'string' ? value : undefined;
 }
 
-/** Opens the database (migrated), runs `work`, closes it. */
-async function withStore<T>(config: Config, work: (store: Store) => Promise<T>): Promise<T> {
+/** Opens the database, runs `work`, closes it. */
+async function withOpenStore<T>(config: Config, work: (store: Store) => Promise<T>): Promise<T> {
   const store = createDb(config.databaseUrl, { sqliteSynchronous: config.sqliteSynchronous, sqliteBusyWaitMs: config.sqliteBusyWaitMs });
   try {
-    await migrateToLatest(store.db);
     return await work(store);
   } finally {
     await store.close();
   }
+}
+
+/** Opens the database, migrated, runs `work`, closes it. */
+async function withStore<T>(config: Config, work: (store: Store) => Promise<T>): Promise<T> {
+  return withOpenStore(config, async (store) => {
+    await migrateToLatest(store.db, MIGRATION_FOLDERS);
+    return work(store);
+  });
 }
 
 const json = { json: { type: 'boolean' } } as const;
@@ -68,7 +76,7 @@ const COMMANDS: Record<string, Command> = {
     usage: 'almanac migrate          bring the database schema up to date',
     options: {},
     run: async (_options, config) => {
-      const applied = await withStore(config, async (store) => migrateToLatest(store.db));
+      const applied = await withOpenStore(config, async (store) => migrateToLatest(store.db, MIGRATION_FOLDERS));
       out(applied.length === 0 ? 'schema up to date' : `applied: ${applied.join(', ')}`);
     },
   },

@@ -12,6 +12,13 @@ declare module '../platform/db/schema.ts' {
   }
 }
 
+/** Bumped by every write to records and their values (migration 2026-11-24T0200). */
+declare module '../platform/db/revisions.ts' {
+  interface RevisionNames {
+    entities: true;
+  }
+}
+
 export interface EntityTypeTable {
   /** Internal code, byte-exact UTF-8 (`H3£TDO`). */
   code: string;

@@ -1,4 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { isPlatformError, type AnyPlatformError } from '../platform/errors.ts';
 import { ValidationError, classifyError } from '../platform/http/classify-error.ts';
 import { ERROR_STATUS, isErrorCode, type ErrorCode } from './errors.ts';
 
@@ -29,18 +30,32 @@ export function envelope<T>(payload: T, message: Message): Envelope<T> {
   return { messages: [message], payload };
 }
 
-/** Platform errors carry their own codes; here they become this surface's, by status. */
-const CODE_BY_STATUS: Readonly<Record<number, ErrorCode>> = {
-  400: 'INVALID_PARAMETER',
-  401: 'UNAUTHORIZED',
-  403: 'FORBIDDEN',
-  404: 'ROUTE_NOT_FOUND',
-  413: 'PAYLOAD_TOO_LARGE',
-  415: 'UNSUPPORTED_MEDIA_TYPE',
-  409: 'KEY_CONFLICT',
-  429: 'TOO_MANY_REQUESTS',
-  503: 'DATABASE_BUSY',
-};
+/** Each platform error's code on this surface, by kind. */
+export function entityCodeOf(error: AnyPlatformError): ErrorCode {
+  switch (error.kind) {
+    case 'Invalid':
+      return 'INVALID_PARAMETER';
+    case 'Unauthenticated':
+      return 'UNAUTHORIZED';
+    case 'Forbidden':
+      return 'FORBIDDEN';
+    case 'NotFound':
+      return 'ROUTE_NOT_FOUND';
+    case 'Conflict':
+      return 'KEY_CONFLICT';
+    case 'PayloadTooLarge':
+      return 'PAYLOAD_TOO_LARGE';
+    case 'UnsupportedMediaType':
+      return 'UNSUPPORTED_MEDIA_TYPE';
+    case 'TooManyRequests':
+      return 'TOO_MANY_REQUESTS';
+    case 'Unavailable':
+      // The one 5xx that says what happened: the client should send the write again.
+      return error.reason === 'database_busy' ? 'DATABASE_BUSY' : 'INTERNAL_ERROR';
+    case 'Internal':
+      return 'INTERNAL_ERROR';
+  }
+}
 
 function validationDetails(error: ValidationError): Record<string, string> {
   return Object.fromEntries([
@@ -55,9 +70,12 @@ export function toErrorEnvelope(
   requestId: string,
 ): { status: number; headers: Readonly<Record<string, string>>; body: Envelope<null> } {
   const appError = classifyError(error);
-  const code: ErrorCode = isErrorCode(appError.code)
-    ? appError.code
-    : (CODE_BY_STATUS[appError.status] ?? (appError.status >= 500 ? 'INTERNAL_ERROR' : 'INVALID_PARAMETER'));
+  // This surface's own errors carry its codes; any other code here is a bug, answered as one.
+  const code: ErrorCode = isPlatformError(appError)
+    ? entityCodeOf(appError)
+    : isErrorCode(appError.code)
+      ? appError.code
+      : 'INTERNAL_ERROR';
   const status = ERROR_STATUS[code];
   if (code === 'INTERNAL_ERROR') {
     return {

@@ -1,5 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { AppError, DatabaseBusyError } from '../platform/errors.ts';
+import { AppError, isPlatformError, type AnyPlatformError } from '../platform/errors.ts';
 import { classifyError } from '../platform/http/classify-error.ts';
 import { NS } from './namespaces.ts';
 import { escapeXml } from './xml.ts';
@@ -31,16 +31,39 @@ interface Fault {
   readonly status: number;
 }
 
+/** A fault that hides what happened; the log has it. */
+const internalFault = (requestId: string): Fault => ({ code: 'Server', reason: `internal error (request id ${requestId})`, status: 500 });
+
+/** Each platform error's fault: 500 by the SOAP 1.1 HTTP binding, except a body over the limit. */
+export function faultOfPlatformError(error: AnyPlatformError, requestId: string): Fault {
+  switch (error.kind) {
+    case 'Unauthenticated':
+      // Bad HTTP credentials from the access hook.
+      return { code: 'FailedAuthentication', reason: error.message, status: 500 };
+    case 'PayloadTooLarge':
+      return { code: 'Client', reason: error.message, status: 413 };
+    // A lockout or rate limit (429) keeps its Retry-After.
+    case 'Invalid':
+    case 'Forbidden':
+    case 'NotFound':
+    case 'Conflict':
+    case 'UnsupportedMediaType':
+    case 'TooManyRequests':
+      return { code: 'Client', reason: error.message, status: 500 };
+    case 'Unavailable':
+      // Not a fault of this service: said as it is, with its Retry-After.
+      if (error.reason === 'database_busy') return { code: 'Server', reason: error.message, status: 500 };
+      return internalFault(requestId);
+    case 'Internal':
+      return internalFault(requestId);
+  }
+}
+
 function faultOf(error: AppError, requestId: string): Fault {
+  if (isPlatformError(error)) return faultOfPlatformError(error, requestId);
   const named = FAULT_OF_ERROR_CODE[error.code];
   if (named !== undefined) return { code: named, reason: error.message, status: 500 };
-  // Platform errors: bad HTTP credentials from the access hook (401), body limits (413); a lockout
-  // or rate limit (429) is a Client fault that keeps its Retry-After.
-  if (error.status === 401) return { code: 'FailedAuthentication', reason: error.message, status: 500 };
-  if (error.status === 413) return { code: 'Client', reason: error.message, status: 413 };
-  // Not a fault of this service: said as it is, with its Retry-After.
-  if (error instanceof DatabaseBusyError) return { code: 'Server', reason: error.message, status: 500 };
-  if (error.status >= 500) return { code: 'Server', reason: `internal error (request id ${requestId})`, status: 500 };
+  if (error.status >= 500) return internalFault(requestId);
   return { code: 'Client', reason: error.message, status: 500 };
 }
 

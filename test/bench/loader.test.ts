@@ -4,6 +4,7 @@ import { DateTime } from 'luxon';
 import { seedDemoEvents } from '../../src/calendar/seed/demo-events.ts';
 import { addUser } from '../../src/platform/auth/users.service.ts';
 import { createDb, migrateToLatest, type Store } from '../../src/platform/db/database.ts';
+import { MIGRATION_FOLDERS } from '../../src/migrations.ts';
 import { freshDatabase } from '../helpers/server.ts';
 
 // The loader writes tables directly: a migrated database is all it needs, no HTTP server.
@@ -14,7 +15,7 @@ before(async () => {
   const database = await freshDatabase();
   drop = database.drop;
   store = createDb(database.url);
-  await migrateToLatest(store.db);
+  await migrateToLatest(store.db, MIGRATION_FOLDERS);
   adminId = (await addUser(store.db, store.translateError, { username: 'admin', password: 'admin-password-1', role: 'administrator' })).id;
 });
 after(async () => {

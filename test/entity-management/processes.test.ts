@@ -7,6 +7,7 @@ import { after, before, describe, it } from 'node:test';
 import { loadConfig } from '../../src/config/config.ts';
 import { saveAction } from '../../src/entity-management/actions/actions.repository.ts';
 import { createDb, migrateToLatest } from '../../src/platform/db/database.ts';
+import { MIGRATION_FOLDERS } from '../../src/migrations.ts';
 import { startServer, type RunningServer } from '../../src/server.ts';
 import { freshDatabase, startTestServer, type Credentials, type TestServer } from '../helpers/server.ts';
 import { ACTIONS, ENTITIES, makeActionRow, makeCustomer } from './factories.ts';
@@ -88,7 +89,7 @@ describe('entity-management definitions across processes', () => {
     const database = await freshDatabase();
     const store = createDb(database.url);
     try {
-      await migrateToLatest(store.db);
+      await migrateToLatest(store.db, MIGRATION_FOLDERS);
       const env = { ...process.env, DATABASE_URL: database.url, LOG_LEVEL: 'silent' };
       const seed = () => run(process.execPath, ['bin/almanac.js', 'seed', '--demo'], { env });
       const outputs = await Promise.all([seed(), seed()]);

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import SwaggerParser from '@apidevtools/swagger-parser';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
+import { ConflictError, InternalError } from '../../src/platform/errors.ts';
 import { classifyError } from '../../src/platform/http/classify-error.ts';
 
 describe('HTTP platform', () => {
@@ -188,14 +189,17 @@ describe('discovery and OpenAPI documents', () => {
 });
 
 describe('constraint errors', () => {
-  it('answer 409 rest_conflict, never a 500: a constraint only a concurrent change can break', () => {
+  it('are a 409 Conflict (a concurrent write), never a 500: a constraint only a concurrent change can break', () => {
     const sqlite = Object.assign(new Error('FOREIGN KEY constraint failed'), { code: 'SQLITE_CONSTRAINT_FOREIGNKEY' });
     const postgres = Object.assign(new Error('duplicate key value violates unique constraint "slugs_pkey"'), { code: '23505', constraint: 'slugs_pkey' });
     for (const error of [sqlite, postgres]) {
       const classified = classifyError(error);
+      assert.ok(classified instanceof ConflictError);
       assert.equal(classified.status, 409);
-      assert.equal(classified.code, 'rest_conflict');
+      assert.equal(classified.reason, 'concurrent_write');
     }
-    assert.equal(classifyError(new Error('boom')).status, 500);
+    const unexpected = classifyError(new Error('boom'));
+    assert.ok(unexpected instanceof InternalError);
+    assert.equal(unexpected.status, 500);
   });
 });

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { addUser } from '../../src/platform/auth/users.service.ts';
 import { createDb, migrateToLatest, type Store } from '../../src/platform/db/database.ts';
+import { MIGRATION_FOLDERS } from '../../src/migrations.ts';
 import { readRevision, revisionOf, type RevisionsHolder } from '../../src/platform/db/revisions.ts';
 import { countingStatements } from '../helpers/statements.ts';
 import { freshDatabase } from '../helpers/server.ts';
@@ -12,7 +13,7 @@ before(async () => {
   const database = await freshDatabase();
   drop = database.drop;
   store = createDb(database.url);
-  await migrateToLatest(store.db);
+  await migrateToLatest(store.db, MIGRATION_FOLDERS);
 });
 after(async () => {
   await store.close();

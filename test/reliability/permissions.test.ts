@@ -11,7 +11,9 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { after, describe, it } from 'node:test';
-import { can, type Role } from '../../src/platform/auth/capabilities.ts';
+import { can } from '../../src/calendar/calendar.capabilities.ts';
+import { can as canOnEntities } from '../../src/entity-management/entity-management.capabilities.ts';
+import type { Role } from '../../src/platform/auth/capabilities.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 import { CALLERS, castOf, ROLE_CALLERS, type Caller } from './support/callers.ts';
 import { send } from './support/client.ts';
@@ -282,7 +284,7 @@ describe('permission matrix: entity management', () => {
     for (const caller of CALLERS) {
       const role = caller === 'anonymous' || caller === 'wrong-password' || caller === 'revoked-token' ? null : caller;
       const refused = role === null ? 401 : undefined;
-      const writer = role !== null && can(role, 'entities_write');
+      const writer = role !== null && canOnEntities(role, 'entities_write');
       const cases: [string, string, string, unknown, number][] = [
         ['list', 'GET', `${ENTITIES}/customers`, undefined, refused ?? 200],
         ['get', 'GET', `${ENTITIES}/customers/${existing}`, undefined, refused ?? 200],

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Config } from '../../config/config.ts';
-import { can } from '../../platform/auth/capabilities.ts';
+import { can } from '../calendar.capabilities.ts';
 import type { Database } from '../../platform/db/schema.ts';
 import { AppError, PlatformErrors } from '../../platform/errors.ts';
 import { resolveOrganizersForWrite, setEventOrganizers } from '../organizers/organizers.links.ts';

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { can } from '../../platform/auth/capabilities.ts';
+import { can } from '../calendar.capabilities.ts';
 import type { Database } from '../../platform/db/schema.ts';
 import { AppError, PlatformErrors } from '../../platform/errors.ts';
 import { canDelete, canEdit, canRead, datedStatus, exposureOf, listVisibility, mayListUnpublished, requestedStatuses, scaleStatus, utcStamp, type StatusScope } from '../posts/posts.access.ts';

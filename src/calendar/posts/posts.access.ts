@@ -1,5 +1,5 @@
 import type { AuthUser } from '../../platform/auth/authenticate.ts';
-import { can, type Capability } from '../../platform/auth/capabilities.ts';
+import { can, type CalendarCapability } from '../calendar.capabilities.ts';
 import type { PostStatus } from '../calendar.tables.ts';
 import { invalidParam, parseList } from '../shared/wire.ts';
 
@@ -142,7 +142,7 @@ export function requestedStatuses(user: AuthUser | null, raw: unknown): string[]
  */
 export type Exposure = 'unprotected' | 'all';
 
-const EDITS_EVERY_POST: readonly Capability[] = ['edit_others', 'edit_published', 'edit_private'];
+const EDITS_EVERY_POST: readonly CalendarCapability[] = ['edit_others', 'edit_published', 'edit_private'];
 
 export function exposureOf(user: AuthUser | null, context: string | undefined): Exposure {
   const editsEverything = user !== null && EDITS_EVERY_POST.every((capability) => can(user.role, capability));

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { AuthUser } from '../../platform/auth/authenticate.ts';
-import { can } from '../../platform/auth/capabilities.ts';
+import { can } from '../calendar.capabilities.ts';
 import type { Database } from '../../platform/db/schema.ts';
 import { utcStamp } from '../posts/posts.access.ts';
 import { findImageByUrl, findImagesByIds, insertImage } from './images.repository.ts';

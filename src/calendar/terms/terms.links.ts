@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { can } from '../../platform/auth/capabilities.ts';
+import { can } from '../calendar.capabilities.ts';
 import { PlatformErrors } from '../../platform/errors.ts';
 import type { Database } from '../../platform/db/schema.ts';
 import type { Taxonomy } from '../calendar.tables.ts';

@@ -1,4 +1,4 @@
-import type { Capability } from '../../platform/auth/capabilities.ts';
+import type { CalendarCapability } from '../calendar.capabilities.ts';
 import type { Taxonomy } from '../calendar.tables.ts';
 
 /**
@@ -12,7 +12,7 @@ export interface TaxonomyInfo {
   /** The reference's WordPress taxonomy name, shown in `taxonomy` fields. */
   readonly wpTaxonomy: string;
   /** Creating, editing and deleting terms (reference §1.5: categories author+, tags editor+). */
-  readonly manageCapability: Capability;
+  readonly manageCapability: CalendarCapability;
   readonly hierarchical: boolean;
   readonly singular: string;
   /** WordPress's `term_exists` message (hierarchical taxonomies compare siblings only). */

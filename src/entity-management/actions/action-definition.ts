@@ -1,6 +1,6 @@
 import Value from 'typebox/value';
 import type { TSchema } from 'typebox';
-import type { Capability } from '../../platform/auth/capabilities.ts';
+import type { EntityManagementCapability } from '../entity-management.capabilities.ts';
 import { DefinitionError } from '../definition-error.ts';
 import type { ActionTable } from '../entity-management.tables.ts';
 import type { Catalog, EntityMapping, FieldType } from '../mapping/catalog.ts';
@@ -26,7 +26,7 @@ export interface Action {
   readonly params: readonly ParamDeclaration[];
   readonly command: Command;
   /** What running it needs: any write step needs write rights. */
-  readonly capability: Extract<Capability, 'entities_read' | 'entities_write'>;
+  readonly capability: Extract<EntityManagementCapability, 'entities_read' | 'entities_write'>;
 }
 
 const FIELD_TYPE_OF_PARAM: Record<ParamType, FieldType> = {

@@ -1,4 +1,5 @@
-import { can, type Role } from '../../platform/auth/capabilities.ts';
+import type { Role } from '../../platform/auth/capabilities.ts';
+import { can } from '../entity-management.capabilities.ts';
 import type { EntityContext } from '../context.ts';
 import type { ReloadOutcome } from '../definitions.ts';
 import { EntityErrors } from '../errors.ts';

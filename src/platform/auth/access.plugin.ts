@@ -4,10 +4,10 @@ import { PlatformErrors } from '../errors.ts';
 import { withHookFirst } from '../http/route-hooks.ts';
 import type { RevisionsHolder } from '../db/revisions.ts';
 import type { AuthUser, Authenticator } from './authenticate.ts';
-import { can, CAPABILITIES, type Capability } from './capabilities.ts';
+import type { Capability, CapabilityRegistry } from './capabilities.ts';
 
 /**
- * What a route requires: `public`, or a capability from the role table.
+ * What a route requires: `public`, or a capability a surface registered.
  * Routes that need more (ownership, status) check it in their service too.
  */
 export type Access = 'public' | Capability;
@@ -24,21 +24,19 @@ declare module 'fastify' {
 
 export interface AccessOptions {
   readonly authenticator: Authenticator;
+  /** Every surface's capabilities: a route declaring any other stops the application at start-up. */
+  readonly capabilities: CapabilityRegistry;
   /** Route URL prefixes whose routes are public without declaring it (static documentation assets). */
   readonly publicPrefixes: readonly string[];
-}
-
-function isAccess(value: unknown): value is Access {
-  return value === 'public' || (CAPABILITIES as readonly unknown[]).includes(value);
 }
 
 /**
  * Authenticates every request (bad credentials are a 401, never anonymous)
  * and enforces each route's declared access. A route that declares neither
- * a capability nor `public` stops the application at start-up.
+ * a registered capability nor `public` stops the application at start-up.
  */
 export const accessPlugin = fp<AccessOptions>(
-  async (app: FastifyInstance, { authenticator, publicPrefixes }) => {
+  async (app: FastifyInstance, { authenticator, capabilities, publicPrefixes }) => {
     app.decorateRequest('user', null);
     app.decorateRequest('revisions', null);
 
@@ -46,12 +44,12 @@ export const accessPlugin = fp<AccessOptions>(
     app.addHook('onRoute', (route) => {
       if (publicPrefixes.some((prefix) => route.url.startsWith(prefix))) return;
       const access: unknown = route.config?.access;
-      if (!isAccess(access)) {
-        throw new Error(`Route ${String(route.method)} ${route.url} declares no access (a capability or 'public')`);
-      }
       if (access === 'public') return;
+      if (typeof access !== 'string' || !capabilities.has(access)) {
+        throw new Error(`Route ${String(route.method)} ${route.url} declares no access (a registered capability or 'public')`);
+      }
       route.preHandler = withHookFirst((request: FastifyRequest, _reply: FastifyReply, done: HookHandlerDoneFunction) => {
-        done(can(request.user?.role ?? null, access) ? undefined : PlatformErrors.forbidden(request.user !== null));
+        done(capabilities.can(request.user?.role ?? null, access) ? undefined : PlatformErrors.forbidden(request.user !== null));
       }, route.preHandler);
     });
 

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
 import { UniqueViolationError } from '../db/dialect/errors.ts';
-import { AppError } from '../errors.ts';
+import { ConflictError, InvalidError, NotFoundError } from '../errors.ts';
 import { isRole, ROLES, type Role } from './capabilities.ts';
 import { hashToken } from './authenticate.ts';
 import { generatePassword, hashPassword } from './passwords.ts';
@@ -20,20 +20,20 @@ type Db = Kysely<Database>;
 type TranslateError = (error: unknown) => unknown;
 
 function requireRole(role: string): Role {
-  if (!isRole(role)) throw new AppError(400, 'unknown_role', `Unknown role "${role}"; use one of ${ROLES.join(', ')}.`);
+  if (!isRole(role)) throw new InvalidError('unknown_role', `Unknown role "${role}"; use one of ${ROLES.join(', ')}.`);
   return role;
 }
 
 function requireUsername(username: string): string {
   if (!/^[\w.@+-]{1,60}$/.test(username)) {
-    throw new AppError(400, 'invalid_username', 'A username is 1–60 letters, digits or . _ @ + -.');
+    throw new InvalidError('invalid_username', 'A username is 1–60 letters, digits or . _ @ + -.');
   }
   return username;
 }
 
 function requirePassword(password: string): string {
   if (password.length < 8 || password.length > 1024) {
-    throw new AppError(400, 'invalid_password', 'A password has 8 to 1024 characters.');
+    throw new InvalidError('invalid_password', 'A password has 8 to 1024 characters.');
   }
   return password;
 }
@@ -57,7 +57,7 @@ export async function addUser(
     return { id, username, role };
   } catch (error) {
     if (translateError(error) instanceof UniqueViolationError) {
-      throw new AppError(409, 'duplicate_username', `A user named "${username}" already exists.`);
+      throw new ConflictError('duplicate_username', `A user named "${username}" already exists.`);
     }
     throw error;
   }
@@ -65,7 +65,7 @@ export async function addUser(
 
 async function requireUser(db: Db, username: string) {
   const user = await findUserByUsername(db, username);
-  if (user === undefined) throw new AppError(404, 'unknown_user', `No user named "${username}".`);
+  if (user === undefined) throw new NotFoundError('unknown_user', `No user named "${username}".`);
   return user;
 }
 
@@ -80,7 +80,7 @@ export async function setRole(db: Db, username: string, role: string): Promise<v
 }
 
 export async function removeUser(db: Db, username: string): Promise<void> {
-  if (!(await deleteUser(db, username))) throw new AppError(404, 'unknown_user', `No user named "${username}".`);
+  if (!(await deleteUser(db, username))) throw new NotFoundError('unknown_user', `No user named "${username}".`);
 }
 
 export async function listAllUsers(db: Db) {
@@ -108,7 +108,7 @@ export function listApiTokens(db: Db, username?: string) {
 }
 
 export async function revokeApiToken(db: Db, id: number): Promise<void> {
-  if (!(await revokeToken(db, id))) throw new AppError(404, 'unknown_token', `No live token with id ${id}.`);
+  if (!(await revokeToken(db, id))) throw new NotFoundError('unknown_token', `No live token with id ${id}.`);
 }
 
 /**
@@ -127,7 +127,7 @@ export async function ensureFirstAdministrator(
     await addUser(db, translateError, { username, password, role: 'administrator' });
   } catch (error) {
     // Another process created it between our count and insert.
-    if (error instanceof AppError && error.code === 'duplicate_username') return { created: false };
+    if (error instanceof ConflictError && error.reason === 'duplicate_username') return { created: false };
     throw error;
   }
   return { created: true, username, generatedPassword: suppliedPassword === undefined ? password : undefined };

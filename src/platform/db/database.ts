@@ -1,10 +1,8 @@
-import { promises as fs } from 'node:fs';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { FileMigrationProvider, Migrator, sql, type Kysely } from 'kysely';
+import { Migrator, sql, type Kysely } from 'kysely';
 import type { Database } from './schema.ts';
 import { createPostgresDb, translatePostgresError } from './dialect/postgres.ts';
 import { createSqliteDb, translateSqliteError } from './dialect/sqlite.ts';
+import { MigrationFolders } from './migration-folders.ts';
 
 export type DialectName = 'sqlite' | 'postgres';
 
@@ -84,15 +82,13 @@ export async function settleAfterBulkLoad(store: Store): Promise<void> {
   await (store.dialect === 'postgres' ? sql`vacuum analyze` : sql`analyze`).execute(store.db);
 }
 
-const migrationFolder = path.join(path.dirname(fileURLToPath(import.meta.url)), 'migrations');
-
-/** Brings the schema up to date; returns the names of the migrations applied now. */
-export async function migrateToLatest(db: Kysely<Database>): Promise<string[]> {
+/** Brings the schema up to date with the migrations of `folders`; returns the names of those applied now. */
+export async function migrateToLatest(db: Kysely<Database>, folders: readonly string[]): Promise<string[]> {
   // Kysely's types are invariant in the database type; migrations use `Kysely<any>`.
   const migrator = new Migrator({
     db,
-    provider: new FileMigrationProvider({ fs, path, migrationFolder }),
-    // Surfaces add migrations independently; order among them does not matter, only each file's own order.
+    provider: new MigrationFolders(folders),
+    // Surfaces add migrations independently: one dated before another surface's latest applied one still runs.
     allowUnorderedMigrations: true,
   });
   const { error, results } = await migrator.migrateToLatest();

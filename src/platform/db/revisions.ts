@@ -1,21 +1,27 @@
-import { sql, type Kysely } from 'kysely';
+import type { Kysely } from 'kysely';
+import { findRevision, listRevisions } from './revisions.repository.ts';
 import type { Database } from './schema.ts';
 
 type Db = Kysely<Database>;
 
-/** Revisions kept by database triggers (migrations 2026-11-24T0100 and T0200). */
-export type RevisionName = 'calendar' | 'auth' | 'entities';
+/**
+ * The revisions the database keeps, each bumped by triggers on the tables it
+ * covers (created by the migrations of the surface that owns it). The
+ * platform owns `auth` (users and API tokens); each surface adds its own by
+ * augmenting this interface in its `*.tables.ts` file, so a name is checked
+ * at compile time without the platform knowing any surface.
+ */
+export interface RevisionNames {
+  auth: true;
+}
+export type RevisionName = keyof RevisionNames;
 
-/** The revision's current value: one primary-key read. */
+/** The revision's current value, read now (for code that writes, or must see the latest). */
 export async function readRevision(db: Db, name: RevisionName): Promise<number> {
-  const { rows } = await sql<{ value: number | string }>`select value from revisions where name = ${name}`.execute(db);
-  return Number(rows[0]?.value);
+  return findRevision(db, name);
 }
 
 type Revisions = ReadonlyMap<string, number>;
-
-// Read for every turn of the event loop that serves requests: a constant statement, not rebuilt each time.
-const READ_REVISIONS = sql<{ name: string; value: number | string }>`select name, value from revisions`;
 
 const turnReads = new WeakMap<Db, () => Promise<Revisions>>();
 
@@ -36,8 +42,8 @@ function revisionsOfTurn(db: Db): Promise<Revisions> {
   let read = turnReads.get(db);
   if (read === undefined) {
     read = oncePerTurn(async () => {
-      const [{ rows }] = await Promise.all([READ_REVISIONS.execute(db), afterTheTurnsRequests()]);
-      return new Map(rows.map((row) => [row.name, Number(row.value)]));
+      const [revisions] = await Promise.all([listRevisions(db), afterTheTurnsRequests()]);
+      return revisions;
     });
     turnReads.set(db, read);
   }
@@ -60,9 +66,9 @@ export interface RevisionsHolder {
 /**
  * A revision as of `request`, for requests that only read: every revision
  * is read once for the request, when it first asks (it has arrived by
- * then), by the statement of that turn. An authenticated entity read needs
- * `auth` in its hook and `entities` in its handler, a turn or more later:
- * one round trip serves both.
+ * then), by the statement of that turn. An authenticated read needs
+ * `auth` in its hook and its surface's revision in its handler, a turn or
+ * more later: one round trip serves both.
  */
 export async function revisionOf(db: Db, request: RevisionsHolder, name: RevisionName): Promise<number> {
   request.revisions ??= revisionsOfTurn(db);

@@ -48,7 +48,7 @@ export interface AuthFailureTable {
 }
 
 /**
- * A counter per remembered fact (`calendar`, `auth`, `entities`), bumped by
+ * A counter per remembered fact (`auth`, and those surfaces add), bumped by
  * database triggers in every transaction that writes the tables it covers:
  * what a process remembers is keyed by it (revisions.ts).
  */

@@ -2,16 +2,16 @@ import type { FastifyError } from 'fastify';
 import { ForeignKeyViolationError, UniqueViolationError } from '../db/dialect/errors.ts';
 import { translatePostgresError } from '../db/dialect/postgres.ts';
 import { translateSqliteError } from '../db/dialect/sqlite.ts';
-import { AppError, PlatformErrors } from '../errors.ts';
+import { AppError, InternalError, InvalidError, PlatformErrors } from '../errors.ts';
 
 /** A request failed schema validation: invalid values and missing required parameters, by name. */
-export class ValidationError extends AppError {
+export class ValidationError extends InvalidError {
   constructor(
     readonly invalid: Readonly<Record<string, string>>,
     readonly missing: readonly string[],
   ) {
     const names = missing.length > 0 ? missing : Object.keys(invalid);
-    super(400, missing.length > 0 ? 'missing_parameter' : 'invalid_parameter', `Invalid parameter(s): ${names.join(', ')}`);
+    super(missing.length > 0 ? 'missing_parameter' : 'invalid_parameter', `Invalid parameter(s): ${names.join(', ')}`);
   }
 }
 
@@ -76,7 +76,11 @@ function fromValidation(issues: readonly AjvIssue[]): ValidationError {
   return new ValidationError(invalid, missing);
 }
 
-/** Any error reaching a surface's error handler, as an AppError (500 for anything unexpected). */
+/**
+ * Any error reaching a surface's error handler, as an AppError: a surface's
+ * own, or a platform error (Fastify's and the database's translated, an
+ * `InternalError` for anything unexpected).
+ */
 export function classifyError(error: unknown): AppError {
   if (error instanceof AppError) return error;
   const fastifyError = error as Partial<FastifyError> & { validation?: AjvIssue[] };
@@ -99,10 +103,10 @@ export function classifyError(error: unknown): AppError {
   if (fastifyError.statusCode === 415) return PlatformErrors.unsupportedMediaType();
   // Any other refusal raised by Fastify or Node (a malformed URL, headers over the limit…) stays a 4xx.
   if (typeof fastifyError.statusCode === 'number' && fastifyError.statusCode >= 400 && fastifyError.statusCode < 500) {
-    return new AppError(fastifyError.statusCode, 'rest_bad_request', 'The request is malformed.');
+    return new InvalidError('malformed_request', 'The request is malformed.', { status: fastifyError.statusCode });
   }
   // A constraint the database enforced that no check before it caught (a concurrent change): nothing was written.
   const stored = translatePostgresError(translateSqliteError(error));
   if (stored instanceof UniqueViolationError || stored instanceof ForeignKeyViolationError) return PlatformErrors.conflict();
-  return new AppError(500, 'internal_error', 'internal error');
+  return new InternalError();
 }

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import Type from 'typebox';
 import type { Store } from '../db/database.ts';
-import { AppError } from '../errors.ts';
+import { PlatformErrors } from '../errors.ts';
 
 export async function healthRoutes(app: FastifyInstance, { store }: { store: Store }): Promise<void> {
   app.get('/healthz', {
@@ -28,7 +28,7 @@ export async function healthRoutes(app: FastifyInstance, { store }: { store: Sto
         await store.ping();
       } catch (error) {
         request.log.warn({ err: error }, 'database not reachable');
-        throw new AppError(503, 'not_ready', 'The database is not reachable.');
+        throw PlatformErrors.databaseUnreachable();
       }
       return { status: 'ok', database: store.dialect };
     },

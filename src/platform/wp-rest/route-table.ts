@@ -1,7 +1,7 @@
 import type { RouteOptions } from 'fastify';
 import Type, { type Static } from 'typebox';
 import type { Access } from '../auth/access.plugin.ts';
-import { can, type Role } from '../auth/capabilities.ts';
+import type { CapabilityRegistry, Role } from '../auth/capabilities.ts';
 
 /**
  * The routes of the WordPress-shaped part of the API, described as
@@ -77,6 +77,7 @@ export class WpRouteTable {
     private readonly basePath: string,
     private readonly baseUrl: string,
     private readonly namespaces: readonly string[],
+    private readonly capabilities: CapabilityRegistry,
   ) {}
 
   get routes(): readonly WpRoute[] {
@@ -124,7 +125,7 @@ export class WpRouteTable {
   /** The methods of a route a caller with this role may call (WordPress's `Allow` header). */
   allowedMethods(route: WpRoute, role: Role | null): string[] {
     return route.endpoints
-      .filter((endpoint) => endpoint.access === 'public' || can(role, endpoint.access))
+      .filter((endpoint) => endpoint.access === 'public' || this.capabilities.can(role, endpoint.access))
       .flatMap((endpoint) => endpoint.methods);
   }
 }

@@ -1,0 +1,30 @@
+import { atLeast, defineCapabilities, type CapabilityOf } from '../platform/auth/capabilities.ts';
+
+/**
+ * The reference's primitive capabilities (calendar-reference.md §1.5), shared
+ * by events, venues and organizers; terms: categories need author+, tags editor+.
+ */
+export const calendarCapabilities = defineCapabilities({
+  read: atLeast('subscriber'),
+  read_private: atLeast('editor'),
+  edit: atLeast('contributor'),
+  edit_others: atLeast('editor'),
+  edit_private: atLeast('editor'),
+  edit_published: atLeast('author'),
+  delete: atLeast('contributor'),
+  delete_others: atLeast('editor'),
+  delete_private: atLeast('editor'),
+  delete_published: atLeast('author'),
+  publish: atLeast('author'),
+  upload_files: atLeast('author'),
+  manage_categories: atLeast('author'),
+  manage_tags: atLeast('editor'),
+});
+export type CalendarCapability = CapabilityOf<typeof calendarCapabilities>;
+export const { can } = calendarCapabilities;
+
+declare module '../platform/auth/capabilities.ts' {
+  interface SurfaceCapabilities {
+    calendar: CalendarCapability;
+  }
+}
