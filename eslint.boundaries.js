@@ -51,37 +51,17 @@ const surfaceRules = SURFACES.map((surface) => {
 });
 
 // SQL (a query builder's entry point or raw `sql`) is written only here.
-const SQL_FILES = [
-  'src/**/*.repository.ts',
-  'src/**/migrations/**/*.ts',
-  'src/**/dialect/**/*.ts',
-  'src/platform/db/database.ts',
-];
+const SQL_FILES = ['src/**/*.repository.ts', 'src/**/migrations/**/*.ts', 'src/**/dialect/**/*.ts', 'src/platform/db/database.ts'];
 const SQL_MESSAGE = `SQL belongs in a *.repository.ts ${SEE}.`;
 // `.with(` is also Array.prototype.with(index, value): only Kysely's form, a
 // CTE name or builder then a callback, is refused.
-const QUERY_ENTRY_POINTS = [
-  'selectFrom',
-  'selectNoFrom',
-  'insertInto',
-  'replaceInto',
-  'updateTable',
-  'deleteFrom',
-  'mergeInto',
-  'withRecursive',
-  'executeQuery',
-];
+const QUERY_ENTRY_POINTS = ['selectFrom', 'selectNoFrom', 'insertInto', 'replaceInto', 'updateTable', 'deleteFrom', 'mergeInto', 'withRecursive', 'executeQuery'];
 
 // Files that still break a rule, waiting for the issue 20 refactor that moves
 // their SQL into repositories. Each rule stays on for every other file.
 const issue20Moving = {
   name: 'issue 20: moving',
-  files: [
-    'src/calendar/shared/translations.ts',
-    'src/calendar/shared/slugs.ts',
-    'src/calendar/shared/visibility.ts',
-    'src/platform/db/revisions.ts',
-  ],
+  files: ['src/calendar/shared/translations.ts', 'src/calendar/shared/slugs.ts', 'src/calendar/shared/visibility.ts', 'src/platform/db/revisions.ts'],
   rules: { 'layers/sql-imports-in-repositories': 'off', 'layers/sql-calls-in-repositories': 'off' },
 };
 
@@ -148,9 +128,7 @@ export default [
       'layers/sql-imports-in-repositories': [
         'error',
         {
-          paths: [
-            { name: 'kysely', importNames: ['sql', 'CompiledQuery'], allowTypeImports: true, message: SQL_MESSAGE },
-          ],
+          paths: [{ name: 'kysely', importNames: ['sql', 'CompiledQuery'], allowTypeImports: true, message: SQL_MESSAGE }],
         },
       ],
       'layers/sql-calls-in-repositories': [
