@@ -1,5 +1,6 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
+import layers from './eslint.boundaries.js';
 
 export default tseslint.config(
   { ignores: ['node_modules/', 'dist/', 'data/', 'bench/results/'] },
@@ -27,4 +28,5 @@ export default tseslint.config(
       ],
     },
   },
+  ...layers,
 );

@@ -1,0 +1,145 @@
+/**
+ * The layer rules of docs/architecture.md, as the linter enforces them: each
+ * refuses a deliberate violation and lets the compliant form through.
+ * Snippets are linted with eslint.boundaries.js alone (the type-aware rules of
+ * the full config would need each fake file on disk and a TypeScript program);
+ * the full config is checked to turn every one of those rules on.
+ */
+import assert from 'node:assert/strict';
+import path from 'node:path';
+import { describe, it } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { ESLint } from 'eslint';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const boundaries = new ESLint({ cwd: root, overrideConfigFile: 'eslint.boundaries.js' });
+
+/** The rules that refuse `code` as the file at `filePath` (relative to the repository). */
+async function refusedBy(filePath: string, code: string): Promise<Array<string | null>> {
+  const [result] = await boundaries.lintText(code, { filePath });
+  assert.ok(result);
+  const fatal = result.messages.find((message) => message.fatal);
+  assert.equal(fatal, undefined, fatal?.message);
+  return [...new Set(result.messages.map((message) => message.ruleId))].sort();
+}
+
+const SERVICE = 'src/calendar/events/events.service.ts';
+const MIGRATION = 'src/platform/db/migrations/2030-01-01T0000-example.ts';
+
+describe('surfaces are independent', () => {
+  it('refuses a surface importing another surface', async () => {
+    assert.deepEqual(await refusedBy(SERVICE, "import { x } from '../../entity-management/errors.ts';"), ['layers/surfaces-independent']);
+    assert.deepEqual(await refusedBy('src/soap/ping.service.ts', "export { x } from '../calendar/shared/dates.ts';"), ['layers/surfaces-independent']);
+    assert.deepEqual(await refusedBy('src/entity-management/provider/sql/sql-provider.ts', "import type { X } from '../../../soap/xml.ts';"), [
+      'layers/surfaces-independent',
+    ]);
+  });
+
+  it('lets a surface import itself and the platform', async () => {
+    const code = "import { x } from '../shared/dates.ts';\nimport { AppError } from '../../platform/errors.ts';";
+    assert.deepEqual(await refusedBy(SERVICE, code), []);
+  });
+});
+
+describe('the platform knows no surface', () => {
+  it('refuses src/platform and src/config importing a surface', async () => {
+    assert.deepEqual(await refusedBy('src/platform/http/x.ts', "import { x } from '../../calendar/events/events.service.ts';"), ['layers/platform-knows-no-surface']);
+    assert.deepEqual(await refusedBy('src/config/x.ts', "import type { X } from '../soap/xml.ts';"), ['layers/platform-knows-no-surface']);
+  });
+
+  it('lets the platform import itself', async () => {
+    assert.deepEqual(await refusedBy('src/platform/http/x.ts', "import { AppError } from '../errors.ts';"), []);
+  });
+});
+
+describe('routes never import repositories', () => {
+  it('refuses a routes file importing a repository', async () => {
+    const code = "import { findById } from './events.repository.ts';";
+    assert.deepEqual(await refusedBy('src/calendar/events/events.routes.ts', code), ['layers/routes-without-repositories']);
+  });
+
+  it('lets a routes file import its service', async () => {
+    const code = "import { createEvent } from './events.service.ts';";
+    assert.deepEqual(await refusedBy('src/calendar/events/events.routes.ts', code), []);
+  });
+});
+
+describe('migrations are frozen in time', () => {
+  it('refuses a migration importing application code', async () => {
+    assert.deepEqual(await refusedBy(MIGRATION, "import { AppError } from '../../errors.ts';"), ['layers/migrations-frozen']);
+    assert.deepEqual(await refusedBy(MIGRATION, "import { DateTime } from 'luxon';"), ['layers/migrations-frozen']);
+  });
+
+  it('lets a migration import kysely and Node built-ins, and write SQL', async () => {
+    const code = [
+      "import { sql, type Kysely } from 'kysely';",
+      "import { randomUUID } from 'node:crypto';",
+      "import path from 'path';",
+      'export const up = (db: Kysely<unknown>) => db.schema.createTable(`t${randomUUID()}`).execute();',
+    ].join('\n');
+    assert.deepEqual(await refusedBy(MIGRATION, code), []);
+  });
+});
+
+describe('SQL only in repositories', () => {
+  it('refuses importing sql or CompiledQuery from kysely elsewhere', async () => {
+    assert.deepEqual(await refusedBy('src/soap/ping.service.ts', "import { sql, type Kysely } from 'kysely';"), ['layers/sql-imports-in-repositories']);
+    assert.deepEqual(await refusedBy('src/platform/x.ts', "import { CompiledQuery } from 'kysely';"), ['layers/sql-imports-in-repositories']);
+  });
+
+  it('refuses starting a query elsewhere', async () => {
+    for (const call of [
+      "db.selectFrom('events').selectAll().execute()",
+      "trx.insertInto('events').values(row).execute()",
+      "db.updateTable('events').set(row).execute()",
+      "db.deleteFrom('events').execute()",
+      "db.replaceInto('events').values(row).execute()",
+      "db.with('recent', (q) => q.selectFrom('events').selectAll())",
+      'db.with((cte) => cte("recent"), (q) => q.selectFrom("events").selectAll())',
+    ]) {
+      const rules = await refusedBy(SERVICE, `export const run = (db: any, trx: any, row: any) => ${call};`);
+      assert.deepEqual(rules, ['layers/sql-calls-in-repositories'], call);
+    }
+  });
+
+  it('lets a service hold Kysely types, open a transaction and use Array.prototype.with', async () => {
+    const code = [
+      "import type { Kysely } from 'kysely';",
+      "import { type Transaction } from 'kysely';",
+      'export const run = (db: Kysely<unknown>, work: (trx: Transaction<unknown>) => Promise<void>) =>',
+      '  db.transaction().execute(work);',
+      'export const replaced = [1, 2].with(0, 3);',
+    ].join('\n');
+    assert.deepEqual(await refusedBy(SERVICE, code), []);
+  });
+
+  it('lets repositories, dialect files and database.ts write SQL', async () => {
+    const code = "import { sql } from 'kysely';\nexport const run = (db: any) => db.selectFrom('events').where(sql`1 = 1`);";
+    for (const filePath of [
+      'src/calendar/events/events.repository.ts',
+      'src/platform/db/dialect/sqlite.ts',
+      'src/entity-management/provider/sql/dialect/postgres.ts',
+      'src/platform/db/database.ts',
+    ]) {
+      assert.deepEqual(await refusedBy(filePath, code), [], filePath);
+    }
+  });
+});
+
+describe('eslint.config.js', () => {
+  it('turns every layer rule on where it applies', async () => {
+    const full = new ESLint({ cwd: root });
+    const expected: Record<string, string> = {
+      'layers/surfaces-independent': SERVICE,
+      'layers/platform-knows-no-surface': 'src/platform/http/x.ts',
+      'layers/routes-without-repositories': 'src/calendar/events/events.routes.ts',
+      'layers/migrations-frozen': MIGRATION,
+      'layers/sql-imports-in-repositories': SERVICE,
+      'layers/sql-calls-in-repositories': SERVICE,
+    };
+    for (const [rule, filePath] of Object.entries(expected)) {
+      const config = await full.calculateConfigForFile(path.join(root, filePath));
+      assert.equal(config.rules?.[rule]?.[0], 2, `${rule} on ${filePath}`);
+    }
+  });
+});
