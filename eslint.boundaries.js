@@ -55,7 +55,17 @@ const SQL_FILES = ['src/**/*.repository.ts', 'src/**/migrations/**/*.ts', 'src/*
 const SQL_MESSAGE = `SQL belongs in a *.repository.ts ${SEE}.`;
 // `.with(` is also Array.prototype.with(index, value): only Kysely's form, a
 // CTE name or builder then a callback, is refused.
-const QUERY_ENTRY_POINTS = ['selectFrom', 'selectNoFrom', 'insertInto', 'replaceInto', 'updateTable', 'deleteFrom', 'mergeInto', 'withRecursive', 'executeQuery'];
+const QUERY_ENTRY_POINTS = [
+  'selectFrom',
+  'selectNoFrom',
+  'insertInto',
+  'replaceInto',
+  'updateTable',
+  'deleteFrom',
+  'mergeInto',
+  'withRecursive',
+  'executeQuery',
+];
 
 export default [
   { name: 'layers: plugin', plugins: { layers } },

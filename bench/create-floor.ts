@@ -105,7 +105,11 @@ async function writeOneCreate(trx: Kysely<Database>, write: Writers, target: Tar
   write.slugs.add({ resource_type: 'event', slug, resource_id: id });
   await write.slugs.flush(trx);
   // The description as the service stores it (sanitized; paragraphs are added when read).
-  const texts = [['title', `Floor create ${unique}`], ['description', 'Created by npm run bench.'], ['slug', slug]] as const;
+  const texts = [
+    ['title', `Floor create ${unique}`],
+    ['description', 'Created by npm run bench.'],
+    ['slug', slug],
+  ] as const;
   for (const [field, value] of texts) write.texts.add({ resource_type: 'event', resource_id: id, language: 'en', field, value });
   await write.texts.flush(trx);
   write.links.add({ event_id: id, term_id: target.termId });
@@ -203,11 +207,14 @@ async function main(): Promise<void> {
   });
   const url = process.env.DATABASE_URL;
   if (url === undefined || values.venue === undefined || values.category === undefined) {
-    throw new Error('usage: DATABASE_URL=… create-floor.ts --venue ID --category SLUG [--seconds S] [--batch N] [--concurrency C] [--warmup S]');
+    throw new Error(
+      'usage: DATABASE_URL=… create-floor.ts --venue ID --category SLUG [--seconds S] [--batch N] [--concurrency C] [--warmup S]',
+    );
   }
   const positive = (name: keyof typeof values, fallback: number, whole = true) => {
     const value = Number(values[name] ?? fallback);
-    if (!(value > 0) || (whole && !Number.isInteger(value))) throw new Error(`--${name} must be a positive ${whole ? 'whole ' : ''}number, got "${String(values[name])}"`);
+    if (!(value > 0) || (whole && !Number.isInteger(value)))
+      throw new Error(`--${name} must be a positive ${whole ? 'whole ' : ''}number, got "${String(values[name])}"`);
     return value;
   };
   const options = {

@@ -51,7 +51,11 @@ function loggingStore(url: string, recorded: Statement[]): Store & { explain: (s
       ping: async () => undefined,
       close: () => db.destroy(),
       explain: async ({ sql: text, parameters }) => {
-        const rows = raw.prepare(`EXPLAIN QUERY PLAN ${text}`).all(...(parameters as unknown[])) as { id: number; parent: number; detail: string }[];
+        const rows = raw.prepare(`EXPLAIN QUERY PLAN ${text}`).all(...(parameters as unknown[])) as {
+          id: number;
+          parent: number;
+          detail: string;
+        }[];
         const depth = new Map<number, number>([[0, 0]]);
         return rows
           .map((row) => {
@@ -95,7 +99,12 @@ async function main(): Promise<void> {
     // PostgreSQL plans from fresh statistics, as autovacuum would have them; SQLite has none unless ANALYZE is run, as in production.
     if (store.dialect === 'postgres') await sql`analyze`.execute(store.db);
     const fixtures = await loadFixtures(store);
-    const config = loadConfig({ DATABASE_URL: database.url, LOG_LEVEL: 'silent', ADMIN_PASSWORD: 'explain-admin-1', RESPONSE_CACHE_MB: '0' });
+    const config = loadConfig({
+      DATABASE_URL: database.url,
+      LOG_LEVEL: 'silent',
+      ADMIN_PASSWORD: 'explain-admin-1',
+      RESPONSE_CACHE_MB: '0',
+    });
     const app = await buildApp({ config, store, logger: createLogger('silent') });
     const { filter } = fixtures;
     const paths: Record<string, string> = {
@@ -116,16 +125,35 @@ async function main(): Promise<void> {
     }
     // Calendar reads as anonymous visitors make them; entity reads need a signed-in caller.
     const headersOf = (path: string) => (path.startsWith('/apiservice') ? { authorization: `Bearer ${token}` } : {});
-    const out: string[] = [`# Query plans — ${database.description}, ${events.toLocaleString('en')} events, ${entities.toLocaleString('en')} entity records`, ''];
+    const out: string[] = [
+      `# Query plans — ${database.description}, ${events.toLocaleString('en')} events, ${entities.toLocaleString('en')} entity records`,
+      '',
+    ];
     for (const [name, path] of Object.entries(paths)) {
       recorded.length = 0;
       const response = await app.inject({ method: 'GET', url: path, headers: headersOf(path) });
       const statements = [...recorded];
       const total = statements.reduce((sum, statement) => sum + statement.ms, 0);
-      out.push(`## ${name}: \`GET ${path}\``, '', `HTTP ${response.statusCode}; ${statements.length} statements, ${total.toFixed(1)} ms in the database.`, '');
+      out.push(
+        `## ${name}: \`GET ${path}\``,
+        '',
+        `HTTP ${response.statusCode}; ${statements.length} statements, ${total.toFixed(1)} ms in the database.`,
+        '',
+      );
       if (response.statusCode >= 400) out.push('```', response.body.slice(0, 500), '```', '');
       for (const statement of statements) {
-        out.push(`### ${statement.ms.toFixed(2)} ms`, '', '```sql', statement.sql, '```', '', '```', await store.explain(statement), '```', '');
+        out.push(
+          `### ${statement.ms.toFixed(2)} ms`,
+          '',
+          '```sql',
+          statement.sql,
+          '```',
+          '',
+          '```',
+          await store.explain(statement),
+          '```',
+          '',
+        );
       }
     }
     await app.close();

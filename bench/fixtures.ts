@@ -6,7 +6,13 @@ export interface Fixtures {
   /** A published, listed event from the middle of the table. */
   readonly eventId: number;
   /** Filters that match at least `eventId`'s neighbour: its category, venue, a title word and a window around its start. */
-  readonly filter: { readonly category: string; readonly venue: number; readonly search: string; readonly startDate: string; readonly endDate: string };
+  readonly filter: {
+    readonly category: string;
+    readonly venue: number;
+    readonly search: string;
+    readonly startDate: string;
+    readonly endDate: string;
+  };
 }
 
 export async function loadFixtures(store: Store): Promise<Fixtures> {
@@ -28,7 +34,11 @@ export async function loadFixtures(store: Store): Promise<Fixtures> {
     .selectFrom('event_terms as et')
     .innerJoin('terms as t', 't.id', 'et.term_id')
     .innerJoin('translations as tr', (join) =>
-      join.onRef('tr.resource_id', '=', 't.id').on('tr.resource_type', '=', 'category').on('tr.language', '=', 'en').on('tr.field', '=', 'slug'),
+      join
+        .onRef('tr.resource_id', '=', 't.id')
+        .on('tr.resource_type', '=', 'category')
+        .on('tr.language', '=', 'en')
+        .on('tr.field', '=', 'slug'),
     )
     .select('tr.value as slug')
     .where('et.event_id', '=', event.id)

@@ -25,15 +25,24 @@ export function hostileShape(index: number): { path: string; authenticated: bool
     case 2:
       return { path: `${CALENDAR}/events?categories=${Array.from({ length: 1 + (index % 50) }, word).join(',')}`, authenticated: false };
     case 3:
-      return { path: `${CALENDAR}/venues?search=${encodeURIComponent(Array.from({ length: 1 + (index % 40) }, () => 'a').join(' '))}`, authenticated: false };
+      return {
+        path: `${CALENDAR}/venues?search=${encodeURIComponent(Array.from({ length: 1 + (index % 40) }, () => 'a').join(' '))}`,
+        authenticated: false,
+      };
     case 4:
-      return { path: `${CALENDAR}/events?search=${Array.from({ length: 1 + (index % 9) }, word).join('+')}&organizer=${ids(1 + (index % 300), 1)}`, authenticated: false };
+      return {
+        path: `${CALENDAR}/events?search=${Array.from({ length: 1 + (index % 9) }, word).join('+')}&organizer=${ids(1 + (index % 300), 1)}`,
+        authenticated: false,
+      };
     case 5:
       return { path: `${CALENDAR}/tags?include=${ids(length, 1)}&hide_empty=false`, authenticated: false };
     case 6: {
       const fields = ENTITY_FIELDS.filter((_, bit) => (index >> bit) & 1);
       const filters = ENTITY_FIELDS.filter((_, bit) => (index >> (bit + 5)) & 1).map((field) => `filter[${field}]=${word()}`);
-      return { path: `${ENTITIES}/customers?${[`fields=${fields.join(',') || 'key'}`, ...filters, `q=${word()}`].join('&')}`, authenticated: true };
+      return {
+        path: `${ENTITIES}/customers?${[`fields=${fields.join(',') || 'key'}`, ...filters, `q=${word()}`].join('&')}`,
+        authenticated: true,
+      };
     }
     default:
       return { path: `${CALENDAR}/organizers?event=${1 + index}&search=${word()}&${word()}=${word()}`, authenticated: false };

@@ -21,7 +21,11 @@ export function planCpus(): CpuPlan {
   const cpus = availableParallelism();
   const taskset = spawnSync('taskset', ['--version'], { stdio: 'ignore' }).status === 0;
   if (!taskset || cpus < 2) {
-    return { server: undefined, load: undefined, description: `${cpus} CPU(s), no pinning (${taskset ? 'one core' : 'taskset not found'})` };
+    return {
+      server: undefined,
+      load: undefined,
+      description: `${cpus} CPU(s), no pinning (${taskset ? 'one core' : 'taskset not found'})`,
+    };
   }
   const server = cpus === 2 ? '0' : `0-${cpus - 2}`;
   const load = String(cpus - 1);

@@ -45,7 +45,12 @@ export function formatTable(rows: readonly Row[]): string {
       .join('  ')
       .trimEnd();
   const notes = rows.filter((row) => row.note !== undefined).map((row) => `  ${row.title}: ${row.note}`);
-  return [render(header), widths.map((width) => '-'.repeat(width)).join('  '), ...lines.map(render), ...(notes.length > 0 ? ['', 'Notes:', ...notes] : [])].join('\n');
+  return [
+    render(header),
+    widths.map((width) => '-'.repeat(width)).join('  '),
+    ...lines.map(render),
+    ...(notes.length > 0 ? ['', 'Notes:', ...notes] : []),
+  ].join('\n');
 }
 
 /** Writes the run to bench/results/<time>-<dialect>.json and returns the path. */

@@ -19,7 +19,17 @@ import { createBenchDatabase, type BenchDatabase } from './database.ts';
 import { seedEntities } from './entities.ts';
 import { loadFixtures, type Fixtures } from './fixtures.ts';
 import { chooseLoadGenerator, combineRounds, roundSeconds, type LoadGenerator, type LoadRequest, type LoadResult } from './load.ts';
-import { buildBundle, npmStartArgs, pinned, planCpus, runCli, runScript, startServerProcess, type CpuPlan, type ServerProcess } from './processes.ts';
+import {
+  buildBundle,
+  npmStartArgs,
+  pinned,
+  planCpus,
+  runCli,
+  runScript,
+  startServerProcess,
+  type CpuPlan,
+  type ServerProcess,
+} from './processes.ts';
 import { sendHostileShapes } from './hostile-shapes.ts';
 import { formatTable, writeResults, type Row } from './report.ts';
 import { computedScenarios, listScenario, scenarios, type Scenario } from './scenarios.ts';
@@ -198,7 +208,10 @@ class BenchRun {
   /** Probes the route once, then loads it; a missing route or an unexpected answer becomes an "n/a" row. */
   async measure(scenario: Scenario, baselineUrl: string): Promise<Measured | undefined> {
     if (!this.wants(scenario.name)) return undefined;
-    const target = scenario.target === undefined ? '—' : `≥ ${scenario.target.minRatio * 100}%${scenario.target.stretch ? ` (stretch ${scenario.target.stretch * 100}%)` : ''}`;
+    const target =
+      scenario.target === undefined
+        ? '—'
+        : `≥ ${scenario.target.minRatio * 100}%${scenario.target.stretch ? ` (stretch ${scenario.target.stretch * 100}%)` : ''}`;
     if (scenario.unavailable !== undefined) {
       this.rows.push({ name: scenario.name, title: scenario.title, value: 'n/a', target, note: scenario.unavailable });
       return undefined;
@@ -244,7 +257,8 @@ class BenchRun {
       target,
       minRatio: scenario.target?.minRatio,
       pass: scenario.target === undefined ? undefined : ratio >= scenario.target.minRatio,
-      note: failures > 0 ? `${result.badResponses} unexpected statuses, ${result.socketErrors} socket errors of ${result.requests}` : undefined,
+      note:
+        failures > 0 ? `${result.badResponses} unexpected statuses, ${result.socketErrors} socket errors of ${result.requests}` : undefined,
     });
     return { result, baseline };
   }
@@ -260,11 +274,21 @@ class BenchRun {
     log(`measuring ${name}…`);
     // As many creates in flight as connections in the scenario: one transaction each, or one group commit of them.
     const concurrency = Math.max(1, Math.floor(this.options.connections / batch));
-    const args = ['--batch', String(batch), '--concurrency', String(concurrency), '--venue', String(fixtures.filter.venue), '--category', fixtures.filter.category];
+    const args = [
+      '--batch',
+      String(batch),
+      '--concurrency',
+      String(concurrency),
+      '--venue',
+      String(fixtures.filter.venue),
+      '--category',
+      fixtures.filter.category,
+    ];
     let measured: Measured;
     try {
       measured = await this.alternating(
-        async (seconds) => JSON.parse(runScript(this.cpu.server, 'bench/create-floor.ts', [...args, '--seconds', String(seconds)], this.env)) as LoadResult,
+        async (seconds) =>
+          JSON.parse(runScript(this.cpu.server, 'bench/create-floor.ts', [...args, '--seconds', String(seconds)], this.env)) as LoadResult,
         baselineUrl,
       );
     } finally {
@@ -335,14 +359,18 @@ async function main(): Promise<number> {
     await run.withStore(async (store) => {
       await addUser(store.db, store.translateError, { username: 'admin', password: adminPassword, role: 'administrator' });
     });
-    const bearer = (JSON.parse(runCli(['tokens', 'create', '--username', 'admin', '--name', 'bench', '--json'], env)) as { token: string }).token;
+    const bearer = (JSON.parse(runCli(['tokens', 'create', '--username', 'admin', '--name', 'bench', '--json'], env)) as { token: string })
+      .token;
 
     // 1. The baseline, answering a body the size of a single-event response; it runs until the end, as every
     //    scenario is measured in rounds alternating with it.
     let events = await run.seedEventsUpTo(options.small, 0);
     const sizing = await run.startAlmanac();
     servers.push(sizing);
-    const single = await probeRequest({ method: 'GET', url: `${sizing.url}/calendar/events/v1/events/${(await run.withStore(loadFixtures)).eventId}` });
+    const single = await probeRequest({
+      method: 'GET',
+      url: `${sizing.url}/calendar/events/v1/events/${(await run.withStore(loadFixtures)).eventId}`,
+    });
     await stopAll();
     sized = single.status === 200;
     if (sized) bodyBytes = Buffer.byteLength(single.text);
@@ -396,7 +424,10 @@ async function main(): Promise<number> {
           value: `${Math.round(rss / MB)} MB`,
           target: `≤ ${HOSTILE_RSS_LIMIT_MB} MB`,
           pass: rss / MB <= HOSTILE_RSS_LIMIT_MB,
-          note: `answers: ${[...statuses].sort(([a], [b]) => a - b).map(([status, count]) => `${status}×${count}`).join(', ')}`,
+          note: `answers: ${[...statuses]
+            .sort(([a], [b]) => a - b)
+            .map(([status, count]) => `${status}×${count}`)
+            .join(', ')}`,
         });
       }
       await stopAll();

@@ -107,7 +107,11 @@ export function scenarios(baseUrl: string, fixtures: Fixtures, bearer: string, e
     {
       name: 'entity-get',
       title: 'entity get by key with fields',
-      request: { method: 'GET', url: `${entities}/${encodeURIComponent(record.key)}?${query({ fields: record.fields.join(',') })}`, headers: auth },
+      request: {
+        method: 'GET',
+        url: `${entities}/${encodeURIComponent(record.key)}?${query({ fields: record.fields.join(',') })}`,
+        headers: auth,
+      },
       expectedStatus: 200,
       target: { minRatio: 0.45 },
       unavailable,
@@ -115,7 +119,11 @@ export function scenarios(baseUrl: string, fixtures: Fixtures, bearer: string, e
     {
       name: 'entity-list',
       title: 'entity filtered list',
-      request: { method: 'GET', url: `${entities}?${query({ [`filter[${record.filter.field}]`]: record.filter.value, per_page: 20 })}`, headers: auth },
+      request: {
+        method: 'GET',
+        url: `${entities}?${query({ [`filter[${record.filter.field}]`]: record.filter.value, per_page: 20 })}`,
+        headers: auth,
+      },
       expectedStatus: 200,
       unavailable,
     },
@@ -143,7 +151,12 @@ export function scenarios(baseUrl: string, fixtures: Fixtures, bearer: string, e
  * does the real work — queries, embeds, serialization. Reported beside the remembered ones, no target.
  */
 export function computedScenarios(baseUrl: string, fixtures: Fixtures): Scenario[] {
-  const computed = (scenario: Scenario): Scenario => ({ ...scenario, name: `${scenario.name}-computed`, title: `${scenario.title}, computed`, target: undefined });
+  const computed = (scenario: Scenario): Scenario => ({
+    ...scenario,
+    name: `${scenario.name}-computed`,
+    title: `${scenario.title}, computed`,
+    target: undefined,
+  });
   return scenarios(baseUrl, fixtures, '', 'not measured computed')
     .filter((scenario) => ['event-get', 'event-list', 'event-list-filtered'].includes(scenario.name))
     .map(computed);

@@ -115,7 +115,11 @@ export async function buildApp({ config, store, logger }: AppDependencies): Prom
         await wp.register(wpOptionsRoutes, { table });
       });
       await api.register(healthRoutes, { store });
-      await api.register(entityManagementPlugin, { prefix: '/apiservice/api/services', store, responseCacheBytes: config.responseCacheBytes });
+      await api.register(entityManagementPlugin, {
+        prefix: '/apiservice/api/services',
+        store,
+        responseCacheBytes: config.responseCacheBytes,
+      });
       await api.register(soapPlugin, { config, store, authenticator });
     },
     { prefix: config.basePath },

@@ -134,4 +134,3 @@ export interface SlugTable {
   slug: string;
   resource_id: number;
 }
-

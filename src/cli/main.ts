@@ -98,7 +98,11 @@ const COMMANDS: Record<string, Command> = {
           out(`generated customers: ${added} added (${customers} in all)`);
         }
         if (events === undefined || Number(events) === 0) return;
-        const calendar = await seedDemoEvents(store, { events: Number(events), siteTimezone: config.siteTimezone, onProgress: progressBar('events') });
+        const calendar = await seedDemoEvents(store, {
+          events: Number(events),
+          siteTimezone: config.siteTimezone,
+          onProgress: progressBar('events'),
+        });
         out(
           `calendar: ${calendar.events} events added (${calendar.totalEvents} in all), ${calendar.venues} venues, ${calendar.organizers} organizers, ${calendar.categories} categories, ${calendar.tags} tags`,
         );
@@ -107,7 +111,14 @@ const COMMANDS: Record<string, Command> = {
   },
   'users add': {
     usage: 'almanac users add --username U --password P --role R [--email E] [--display-name N] [--json]',
-    options: { username: { type: 'string' }, password: { type: 'string' }, role: { type: 'string' }, email: { type: 'string' }, 'display-name': { type: 'string' }, ...json },
+    options: {
+      username: { type: 'string' },
+      password: { type: 'string' },
+      role: { type: 'string' },
+      email: { type: 'string' },
+      'display-name': { type: 'string' },
+      ...json,
+    },
     run: async (options, config) => {
       const user = await withStore(config, (store) =>
         addUser(store.db, store.translateError, {
@@ -158,9 +169,7 @@ const COMMANDS: Record<string, Command> = {
     usage: 'almanac tokens create --username U [--name N] [--json]   (prints the token once)',
     options: { username: { type: 'string' }, name: { type: 'string' }, ...json },
     run: async (options, config) => {
-      const token = await withStore(config, (store) =>
-        createToken(store.db, required(options, 'username'), optional(options, 'name')),
-      );
+      const token = await withStore(config, (store) => createToken(store.db, required(options, 'username'), optional(options, 'name')));
       out(options.json === true ? JSON.stringify(token) : `id=${token.id} token=${token.token}`);
     },
   },

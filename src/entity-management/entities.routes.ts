@@ -3,13 +3,7 @@ import type { SwaggerTransform } from '@fastify/swagger';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { RememberedAnswers } from '../platform/http/remembered-answers.ts';
 import Type from 'typebox';
-import {
-  createEntity,
-  deleteEntity,
-  getEntity,
-  listEntities,
-  updateEntity,
-} from './entities.service.ts';
+import { createEntity, deleteEntity, getEntity, listEntities, updateEntity } from './entities.service.ts';
 import type { EntityContext } from './context.ts';
 import { envelope } from './envelope.ts';
 import {
@@ -53,9 +47,7 @@ const RecordEnvelope = EnvelopeSchema(RecordSchema, {
   payload: RECORD_EXAMPLE,
 });
 const ListEnvelope = EnvelopeSchema(Type.Array(RecordSchema), {
-  messages: [
-    { level: 'info', code: 'OK', text: '1 of 36 records', meta: { page: 1, per_page: 20, total: 36, total_pages: 2 } },
-  ],
+  messages: [{ level: 'info', code: 'OK', text: '1 of 36 records', meta: { page: 1, per_page: 20, total: 36, total_pages: 2 } }],
   payload: [RECORD_EXAMPLE],
 });
 const DeletedEnvelope = EnvelopeSchema(Type.Null(), {

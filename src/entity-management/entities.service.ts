@@ -24,7 +24,11 @@ function resolve(context: EntityContext, typeName: string): EntityMapping {
 /** `fields` as sent (comma-separated or repeated) → field codes; `undefined` for all fields. */
 function projectionOf(mapping: EntityMapping, fields: string | readonly string[] | undefined): string[] | undefined {
   if (fields === undefined) return undefined;
-  const names = [fields].flat().flatMap((entry) => entry.split(',')).map((name) => name.trim()).filter((name) => name !== '');
+  const names = [fields]
+    .flat()
+    .flatMap((entry) => entry.split(','))
+    .map((name) => name.trim())
+    .filter((name) => name !== '');
   return names.filter((name) => name.toLowerCase() !== 'key').map((name) => mapping.field(name).code);
 }
 
@@ -102,11 +106,7 @@ function bodyKey(body: Readonly<Record<string, unknown>>): string | undefined {
   return key;
 }
 
-export async function createEntity(
-  context: EntityContext,
-  typeName: string,
-  body: Readonly<Record<string, unknown>>,
-): Promise<WireRecord> {
+export async function createEntity(context: EntityContext, typeName: string, body: Readonly<Record<string, unknown>>): Promise<WireRecord> {
   const mapping = resolve(context, typeName);
   const key = bodyKey(body);
   if (key === undefined) throw EntityErrors.invalidParameter({ key: 'is required' });

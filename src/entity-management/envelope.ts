@@ -58,10 +58,7 @@ export function entityCodeOf(error: AnyPlatformError): ErrorCode {
 }
 
 function validationDetails(error: ValidationError): Record<string, string> {
-  return Object.fromEntries([
-    ...Object.entries(error.invalid),
-    ...error.missing.map((name) => [name, 'is required'] as const),
-  ]);
+  return Object.fromEntries([...Object.entries(error.invalid), ...error.missing.map((name) => [name, 'is required'] as const)]);
 }
 
 /** Any error → its status, headers and error envelope. A 500 says only "internal error" and the request id. */

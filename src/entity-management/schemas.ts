@@ -92,9 +92,7 @@ export const ListEntitiesQuerySchema = Type.Object({
   page: Type.Integer({ minimum: 1, maximum: 1_000_000, default: 1, description: 'Page number, from 1.' }),
   per_page: Type.Integer({ minimum: 1, maximum: 100, default: 20, description: 'Records per page (at most 100).' }),
   fields: Type.Optional(FieldsParam),
-  sort: Type.Optional(
-    Type.String({ maxLength: 101, description: 'A readable field name or key; prefix - for descending. Default: key.' }),
-  ),
+  sort: Type.Optional(Type.String({ maxLength: 101, description: 'A readable field name or key; prefix - for descending. Default: key.' })),
   q: Type.Optional(Text({ maxLength: 200, description: 'Case-insensitive substring of any text field.' })),
   filter: Type.Optional(
     Type.Record(Type.String(), Type.Union([Type.String(), Type.Array(Type.String())]), {

@@ -183,8 +183,7 @@ const basicChallenge = 'Basic realm="almanac"';
 
 /** The platform's errors, by what happened; surfaces render them (`kind`, `reason`) in their own codes. */
 export const PlatformErrors = {
-  invalidCredentials: () =>
-    new UnauthenticatedError('wrong_credentials', 'The username or password is incorrect.', basicChallenge),
+  invalidCredentials: () => new UnauthenticatedError('wrong_credentials', 'The username or password is incorrect.', basicChallenge),
   invalidAuthorizationHeader: () =>
     new UnauthenticatedError('malformed_authorization', 'The Authorization header is malformed.', basicChallenge),
   invalidToken: () =>
@@ -207,13 +206,9 @@ export const PlatformErrors = {
       data: { max_depth: maxDepth },
     }),
   payloadTooLarge: () => new PayloadTooLargeError('body_too_large', 'The request body is too large.'),
-  unsupportedMediaType: () =>
-    new UnsupportedMediaTypeError('unsupported_media_type', 'The request body has an unsupported content type.'),
+  unsupportedMediaType: () => new UnsupportedMediaTypeError('unsupported_media_type', 'The request body has an unsupported content type.'),
   databaseBusy: (options?: { cause: unknown }) => new DatabaseBusyError(options),
   databaseUnreachable: () => new UnavailableError('database_unreachable', 'The database is not reachable.'),
   conflict: () =>
-    new ConflictError(
-      'concurrent_write',
-      'The write conflicts with another change made at the same time; nothing was changed. Try again.',
-    ),
+    new ConflictError('concurrent_write', 'The write conflicts with another change made at the same time; nothing was changed. Try again.'),
 } as const;

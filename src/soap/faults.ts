@@ -17,10 +17,13 @@ const FAULT_OF_ERROR_CODE: Readonly<Record<string, FaultCode>> = {
 /** What the SOAP surface throws; `sendFault` renders each as its fault. */
 export const SoapErrors = {
   client: (reason: string) => new AppError(400, 'soap_client', reason),
-  versionMismatch: () =>
-    new AppError(400, 'soap_version_mismatch', 'This service speaks SOAP 1.1: send a SOAP 1.1 envelope as text/xml.'),
+  versionMismatch: () => new AppError(400, 'soap_version_mismatch', 'This service speaks SOAP 1.1: send a SOAP 1.1 envelope as text/xml.'),
   mustUnderstand: (header: string) =>
-    new AppError(400, 'soap_must_understand', `The header block ${header} is marked mustUnderstand, and this service does not understand it.`),
+    new AppError(
+      400,
+      'soap_must_understand',
+      `The header block ${header} is marked mustUnderstand, and this service does not understand it.`,
+    ),
   failedAuthentication: (reason: string) => new AppError(401, 'soap_failed_authentication', reason),
 } as const;
 
@@ -86,9 +89,5 @@ export async function sendFault(error: unknown, request: FastifyRequest, reply: 
   if (fault.code === 'Server') request.log.error({ err: error }, 'SOAP request failed');
   // A Basic challenge means nothing on a SOAP fault; Retry-After (lockouts) still helps.
   const { 'www-authenticate': _challenge, ...headers } = appError.headers;
-  await reply
-    .code(fault.status)
-    .headers(headers)
-    .type('text/xml; charset=utf-8')
-    .send(faultEnvelope(fault.code, fault.reason));
+  await reply.code(fault.status).headers(headers).type('text/xml; charset=utf-8').send(faultEnvelope(fault.code, fault.reason));
 }

@@ -36,7 +36,10 @@ export class PingBatches {
     this.waiting = [];
     this.flushing = true;
     try {
-      await insertPings(this.db, batch.map((entry) => entry.ping));
+      await insertPings(
+        this.db,
+        batch.map((entry) => entry.ping),
+      );
       for (const entry of batch) entry.resolve();
     } catch (error) {
       for (const entry of batch) entry.reject(error);

@@ -29,7 +29,9 @@ function pingInputOf(body: XmlElement): string {
     throw SoapErrors.client(`Unknown element {${entry.namespace}}${entry.localName} in the body: send pingStringInput in ${NS.ping}.`);
   }
   // The schema has no elementFormDefault, so pingInput is unqualified; a qualified one is accepted too.
-  const unexpected = entry.children.find((child) => child.localName !== 'pingInput' || (child.namespace !== '' && child.namespace !== NS.ping));
+  const unexpected = entry.children.find(
+    (child) => child.localName !== 'pingInput' || (child.namespace !== '' && child.namespace !== NS.ping),
+  );
   if (unexpected !== undefined) throw SoapErrors.client(`Unexpected element ${unexpected.qualifiedName} in pingStringInput.`);
   const [pingInput, ...repeated] = entry.children;
   if (pingInput === undefined) throw SoapErrors.client('pingStringInput has no pingInput.');

@@ -25,9 +25,7 @@ export async function pingServiceRoutes(app: FastifyInstance, { service, endpoin
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('text/xml', { parseAs: 'string' }, (_request, body, done) => done(null, body));
   // SOAP 1.2 travels as application/soap+xml: answer in SOAP 1.1 that only 1.1 is spoken.
-  app.addContentTypeParser('application/soap+xml', { parseAs: 'string' }, (_request, _body, done) =>
-    done(SoapErrors.versionMismatch()),
-  );
+  app.addContentTypeParser('application/soap+xml', { parseAs: 'string' }, (_request, _body, done) => done(SoapErrors.versionMismatch()));
   app.addContentTypeParser('*', { parseAs: 'string' }, (_request, _body, done) =>
     done(SoapErrors.client('Send the SOAP 1.1 envelope with Content-Type: text/xml.')),
   );

@@ -17,12 +17,18 @@ const ROWS_PER_STATEMENT = 500;
 /** Many pings, all or none: one statement (its own transaction), or one transaction for a larger batch. */
 export async function insertPings(db: Db, pings: readonly NewPingRow[]): Promise<void> {
   if (pings.length <= ROWS_PER_STATEMENT) {
-    await db.insertInto('soap_pings').values([...pings]).execute();
+    await db
+      .insertInto('soap_pings')
+      .values([...pings])
+      .execute();
     return;
   }
   await db.transaction().execute(async (trx) => {
     for (let start = 0; start < pings.length; start += ROWS_PER_STATEMENT) {
-      await trx.insertInto('soap_pings').values(pings.slice(start, start + ROWS_PER_STATEMENT)).execute();
+      await trx
+        .insertInto('soap_pings')
+        .values(pings.slice(start, start + ROWS_PER_STATEMENT))
+        .execute();
     }
   });
 }
@@ -33,6 +39,9 @@ export function listPings(db: Db, { limit, offset }: { limit: number; offset: nu
 }
 
 export async function countPings(db: Db): Promise<number> {
-  const row = await db.selectFrom('soap_pings').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+  const row = await db
+    .selectFrom('soap_pings')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .executeTakeFirstOrThrow();
   return Number(row.n);
 }

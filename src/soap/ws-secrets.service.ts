@@ -23,7 +23,9 @@ function deriveSecret(serverKey: string, userId: number, salt: string): string {
 
 /** Base64(SHA-1(nonce + created + password)), UsernameToken Profile 1.0 §3.1. */
 function passwordDigest(nonce: Buffer, created: string, password: string): string {
-  return createHash('sha1').update(Buffer.concat([nonce, Buffer.from(created, 'utf8'), Buffer.from(password, 'utf8')])).digest('base64');
+  return createHash('sha1')
+    .update(Buffer.concat([nonce, Buffer.from(created, 'utf8'), Buffer.from(password, 'utf8')]))
+    .digest('base64');
 }
 
 function sameText(a: string, b: string): boolean {
@@ -56,8 +58,7 @@ export async function verifyPasswordDigest(db: Db, serverKey: string | undefined
   if (serverKey === undefined) throw SoapErrors.failedAuthentication('PasswordDigest is not enabled on this server.');
   const owner = await findWsSecretOwner(db, token.username);
   // An unknown user is checked against a throwaway secret, so both failures look and last the same.
-  const secret =
-    owner === undefined ? randomBytes(32).toString('base64url') : deriveSecret(serverKey, owner.id, owner.salt);
+  const secret = owner === undefined ? randomBytes(32).toString('base64url') : deriveSecret(serverKey, owner.id, owner.salt);
   const valid = sameText(token.password, passwordDigest(nonce, created, secret));
   if (owner === undefined || !valid || !isRole(owner.role)) {
     throw SoapErrors.failedAuthentication('The username or password is incorrect.');

@@ -60,7 +60,9 @@ export async function verifyUsernameToken(
     token.nonce === undefined
       ? undefined
       : {
-          key: createHash('sha256').update(`${token.username}\0${token.nonce.toString('base64')}`).digest('hex'),
+          key: createHash('sha256')
+            .update(`${token.username}\0${token.nonce.toString('base64')}`)
+            .digest('hex'),
           // Past Created + window the token is refused as stale, so the nonce need not be kept longer.
           expiresAtMs: (createdMs ?? nowMs) + CREATED_WINDOW_MS,
         };

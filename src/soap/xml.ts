@@ -52,13 +52,23 @@ const MARKUP_DECLARATION = /<!(?!--|\[CDATA\[)/;
 const NOT_XML_CHAR = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]/;
 const REFERENCE = /&([^;&]*);?/g;
 // A Map, not an object literal: `&constructor;` must not find Object.prototype's.
-const PREDEFINED: ReadonlyMap<string, string> = new Map([['lt', '<'], ['gt', '>'], ['amp', '&'], ['quot', '"'], ['apos', "'"]]);
+const PREDEFINED: ReadonlyMap<string, string> = new Map([
+  ['lt', '<'],
+  ['gt', '>'],
+  ['amp', '&'],
+  ['quot', '"'],
+  ['apos', "'"],
+]);
 const NAME_PART = /^[A-Za-z_\u00C0-\uFFFD][\w.\-\u00B7\u00C0-\uFFFD]*$/;
 
 function isXmlChar(code: number): boolean {
   return (
-    code === 0x9 || code === 0xa || code === 0xd || (code >= 0x20 && code <= 0xd7ff) ||
-    (code >= 0xe000 && code <= 0xfffd) || (code >= 0x10000 && code <= 0x10ffff)
+    code === 0x9 ||
+    code === 0xa ||
+    code === 0xd ||
+    (code >= 0x20 && code <= 0xd7ff) ||
+    (code >= 0xe000 && code <= 0xfffd) ||
+    (code >= 0x10000 && code <= 0x10ffff)
   );
 }
 
@@ -145,7 +155,9 @@ export function parseXml(document: string): XmlElement {
   if (NOT_XML_CHAR.test(document)) throw new XmlError('The document contains a character that XML does not allow.');
   const validation = XMLValidator.validate(document);
   if (validation !== true) {
-    throw new XmlError(`The body is not well-formed XML: ${validation.err.msg} (line ${validation.err.line}, column ${validation.err.col}).`);
+    throw new XmlError(
+      `The body is not well-formed XML: ${validation.err.msg} (line ${validation.err.line}, column ${validation.err.col}).`,
+    );
   }
   let nodes: OrderedNode[];
   try {

@@ -44,7 +44,11 @@ test('seeds events with venues, organizers, terms, translations and slugs, and r
   assert.ok(new Set(events.map((event) => event.timezone)).size >= 2, 'several time zones');
   for (const event of events) {
     const start = DateTime.fromSQL(event.start_local, { zone: event.timezone });
-    assert.equal(start.toUTC().toSQL({ includeOffset: false, includeZone: false })?.slice(0, 19), event.start_utc, `event ${event.id} start`);
+    assert.equal(
+      start.toUTC().toSQL({ includeOffset: false, includeZone: false })?.slice(0, 19),
+      event.start_utc,
+      `event ${event.id} start`,
+    );
     assert.ok(event.end_local >= event.start_local, `event ${event.id} ends after it starts`);
   }
 
@@ -65,7 +69,10 @@ test('seeds events with venues, organizers, terms, translations and slugs, and r
   const venues = await db.selectFrom('venues').selectAll().execute();
   assert.ok(venues.length >= 20 && venues.every((venue) => venue.geo_lat !== null && venue.geo_lng !== null));
   const terms = await db.selectFrom('terms').selectAll().execute();
-  assert.ok(terms.some((term) => term.taxonomy === 'category' && term.parent_id !== null), 'category hierarchy');
+  assert.ok(
+    terms.some((term) => term.taxonomy === 'category' && term.parent_id !== null),
+    'category hierarchy',
+  );
   assert.ok(terms.some((term) => term.taxonomy === 'tag'));
   const links = await db.selectFrom('event_terms').select('event_id').execute();
   assert.equal(new Set(links.map((link) => link.event_id)).size, 200, 'every event has a category');

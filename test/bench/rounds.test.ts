@@ -10,8 +10,14 @@ test('a window is cut into whole-second rounds of about two seconds that add up 
   fc.assert(
     fc.property(fc.integer({ min: 1, max: 600 }), (seconds) => {
       const rounds = roundSeconds(seconds);
-      assert.equal(rounds.reduce((total, round) => total + round, 0), seconds);
-      assert.ok(rounds.every((round) => Number.isInteger(round) && round >= 1 && round <= 3), `rounds of ${seconds} s: ${rounds.join(',')}`);
+      assert.equal(
+        rounds.reduce((total, round) => total + round, 0),
+        seconds,
+      );
+      assert.ok(
+        rounds.every((round) => Number.isInteger(round) && round >= 1 && round <= 3),
+        `rounds of ${seconds} s: ${rounds.join(',')}`,
+      );
     }),
   );
 });

@@ -42,7 +42,14 @@ describe('the calendar revision and versions', () => {
     const event = await server.request(`${NS}/events`, {
       method: 'POST',
       auth: admin,
-      body: { title: 'Revision probe', start_date: 'tomorrow 10:00', end_date: 'tomorrow 11:00', venue: { venue: 'Probe hall' }, organizer: [{ organizer: 'Probe org' }], categories: ['probe'] },
+      body: {
+        title: 'Revision probe',
+        start_date: 'tomorrow 10:00',
+        end_date: 'tomorrow 11:00',
+        venue: { venue: 'Probe hall' },
+        organizer: [{ organizer: 'Probe org' }],
+        categories: ['probe'],
+      },
     });
     assert.equal(event.status, 201, event.text);
     const id = event.body.id as number;
@@ -55,13 +62,22 @@ describe('the calendar revision and versions', () => {
       'organizers update': () => db().updateTable('organizers').set({ phone: '1' }).where('id', '=', organizerId).execute(),
       'terms update': () => db().updateTable('terms').set({ parent_id: null }).where('id', '=', termId).execute(),
       'translations update': () =>
-        db().updateTable('translations').set({ value: 'Renamed' }).where('resource_type', '=', 'event').where('resource_id', '=', id).where('field', '=', 'title').execute(),
+        db()
+          .updateTable('translations')
+          .set({ value: 'Renamed' })
+          .where('resource_type', '=', 'event')
+          .where('resource_id', '=', id)
+          .where('field', '=', 'title')
+          .execute(),
       'slugs insert': () => db().insertInto('slugs').values({ resource_type: 'event', slug: 'probe-alias', resource_id: id }).execute(),
       'event_terms delete': () => db().deleteFrom('event_terms').where('event_id', '=', id).execute(),
       'event_organizers delete': () => db().deleteFrom('event_organizers').where('event_id', '=', id).execute(),
       'images insert': async () => {
         const { id: imageId } = await db().insertInto('post_ids').values({ type: 'image' }).returning('id').executeTakeFirstOrThrow();
-        await db().insertInto('images').values({ id: imageId, url: 'https://example.com/a.jpg', extension: 'jpg', author_id: null, created_at: '2026-01-01 00:00:00' }).execute();
+        await db()
+          .insertInto('images')
+          .values({ id: imageId, url: 'https://example.com/a.jpg', extension: 'jpg', author_id: null, created_at: '2026-01-01 00:00:00' })
+          .execute();
       },
       'events delete (cascading to its links)': () => db().deleteFrom('events').where('id', '=', id).execute(),
     };
@@ -76,7 +92,11 @@ describe('the calendar revision and versions', () => {
   it('keeps one version while nothing changes, and starts another after a write', async () => {
     const first = await versionAt();
     assert.equal(await versionAt(), first);
-    await db().updateTable('revisions').set({ value: first.revision + 5 }).where('name', '=', 'calendar').execute();
+    await db()
+      .updateTable('revisions')
+      .set({ value: first.revision + 5 })
+      .where('name', '=', 'calendar')
+      .execute();
     const second = await versionAt();
     assert.notEqual(second, first);
     assert.equal(second.revision, first.revision + 5);
@@ -84,8 +104,17 @@ describe('the calendar revision and versions', () => {
 
   it('ends a version when a scheduled event, venue or organizer reaches its date', async () => {
     for (const collection of ['events', 'venues', 'organizers'] as const) {
-      const body = collection === 'events' ? { title: 'Later', start_date: 'tomorrow 10:00', end_date: 'tomorrow 11:00' } : collection === 'venues' ? { venue: 'Later hall' } : { organizer: 'Later org' };
-      const created = await server.request(`${NS}/${collection}`, { method: 'POST', auth: admin, body: { ...body, status: 'future', date: '2099-06-01 10:00:00' } });
+      const body =
+        collection === 'events'
+          ? { title: 'Later', start_date: 'tomorrow 10:00', end_date: 'tomorrow 11:00' }
+          : collection === 'venues'
+            ? { venue: 'Later hall' }
+            : { organizer: 'Later org' };
+      const created = await server.request(`${NS}/${collection}`, {
+        method: 'POST',
+        auth: admin,
+        body: { ...body, status: 'future', date: '2099-06-01 10:00:00' },
+      });
       assert.equal(created.status, 201, created.text);
       const now = new Date('2099-05-01T00:00:00Z');
       assert.equal(await findNextPublication(db(), '2099-05-01 00:00:00'), '2099-06-01 10:00:00', collection);

@@ -43,7 +43,8 @@ describe('parseDate, form by form', () => {
     assert.equal(local(1700000000), '2023-11-14 22:13:20');
     assert.equal(local(253402300799), '9999-12-31 23:59:59');
     assert.equal(local(-30610224000), '1000-01-01 00:00:00');
-    for (const bad of [1.5, Number.NaN, Number.POSITIVE_INFINITY, 253402300800, -30610224001]) assert.equal(local(bad), undefined, String(bad));
+    for (const bad of [1.5, Number.NaN, Number.POSITIVE_INFINITY, 253402300800, -30610224001])
+      assert.equal(local(bad), undefined, String(bad));
   });
 
   it('reads ISO dates with an optional time, fraction and offset', () => {
@@ -296,7 +297,16 @@ describe('readDateText', () => {
   });
 
   it('refuses a second date, weekday or time, and words that are only names of object members', () => {
-    for (const text of ['2018-01-01 2018-01-02', 'mon tue', 'noon 9am', '9am 9am', 'next constructor', 'last constructor', 'hasownproperty', 'next __proto__']) {
+    for (const text of [
+      '2018-01-01 2018-01-02',
+      'mon tue',
+      'noon 9am',
+      '9am 9am',
+      'next constructor',
+      'last constructor',
+      'hasownproperty',
+      'next __proto__',
+    ]) {
       assert.equal(readDateText(text), undefined, text);
     }
   });

@@ -2,7 +2,16 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
 import { DateTime } from 'luxon';
-import { dateDetails, fromInstant, fromWallTime, isoWithOffset, isValidZoneName, parseDate, plusCalendar, timezoneAbbr } from '../../src/calendar/shared/dates.ts';
+import {
+  dateDetails,
+  fromInstant,
+  fromWallTime,
+  isoWithOffset,
+  isValidZoneName,
+  parseDate,
+  plusCalendar,
+  timezoneAbbr,
+} from '../../src/calendar/shared/dates.ts';
 
 const NOW = new Date('2026-11-22T10:15:30Z'); // a Sunday
 const ZONES = ['UTC', 'Europe/Rome', 'America/New_York', 'Asia/Kolkata', 'Australia/Sydney', 'UTC+5', 'UTC-3:30'];
@@ -76,7 +85,19 @@ describe('date grammar', () => {
         parseDate(text, 'America/New_York', NOW);
       }),
     );
-    for (const bad of ['before my birthday', 'foo', '', '   ', '2018-02-30', '2018-13-01', '2018-01-01 24:00', '9am 10am', 'next foo', '13pm', 'tomorrow tomorrow x']) {
+    for (const bad of [
+      'before my birthday',
+      'foo',
+      '',
+      '   ',
+      '2018-02-30',
+      '2018-13-01',
+      '2018-01-01 24:00',
+      '9am 10am',
+      'next foo',
+      '13pm',
+      'tomorrow tomorrow x',
+    ]) {
       assert.equal(parseDate(bad, 'UTC', NOW), undefined, bad);
     }
   });
@@ -133,7 +154,8 @@ describe('date grammar', () => {
 describe('zones and rendering', () => {
   it('accepts IANA names and UTC offsets only', () => {
     for (const zone of ['UTC', 'Europe/Rome', 'America/New_York', 'UTC+5', 'UTC-3:30', 'UTC+5.5']) assert.ok(isValidZoneName(zone), zone);
-    for (const zone of ['', 'Mars/Olympus', 'UTC+99', 'GMT+5; drop table', '../etc/passwd']) assert.equal(isValidZoneName(zone), false, zone);
+    for (const zone of ['', 'Mars/Olympus', 'UTC+99', 'GMT+5; drop table', '../etc/passwd'])
+      assert.equal(isValidZoneName(zone), false, zone);
   });
 
   it('gives PHP-like abbreviations', () => {
@@ -147,14 +169,30 @@ describe('zones and rendering', () => {
   });
 
   it('splits stamps into zero-padded details', () => {
-    assert.deepEqual(dateDetails('2017-01-05 14:23:36'), { year: '2017', month: '01', day: '05', hour: '14', minutes: '23', seconds: '36' });
+    assert.deepEqual(dateDetails('2017-01-05 14:23:36'), {
+      year: '2017',
+      month: '01',
+      day: '05',
+      hour: '14',
+      minutes: '23',
+      seconds: '36',
+    });
   });
 });
 
 // The calendar arithmetic runs on Date's UTC fields (dates.ts); luxon is the oracle it must agree with.
 describe('calendar arithmetic agrees with luxon', () => {
   const LUXON_STAMP = 'yyyy-MM-dd HH:mm:ss';
-  const IANA = ['UTC', 'Europe/Rome', 'America/New_York', 'Asia/Kolkata', 'Australia/Lord_Howe', 'Pacific/Chatham', 'America/St_Johns', 'Asia/Kathmandu'];
+  const IANA = [
+    'UTC',
+    'Europe/Rome',
+    'America/New_York',
+    'Asia/Kolkata',
+    'Australia/Lord_Howe',
+    'Pacific/Chatham',
+    'America/St_Johns',
+    'Asia/Kathmandu',
+  ];
   const instantArb = fc.integer({ min: Date.UTC(1001, 0, 2), max: Date.UTC(9998, 11, 30) });
 
   it('renders an instant in a zone as luxon does (local and UTC stamps, offset)', () => {
@@ -172,11 +210,15 @@ describe('calendar arithmetic agrees with luxon', () => {
 
   it('renders ISO 8601 with offsets as luxon does', () => {
     fc.assert(
-      fc.property(fc.integer({ min: Date.UTC(1900, 0, 1), max: Date.UTC(2200, 0, 1) }), fc.constantFrom(...IANA, 'Europe/London'), (ms, zone) => {
-        const seconds = Math.floor(ms / 1000) * 1000;
-        const expected = DateTime.fromMillis(seconds, { zone }).toISO({ suppressMilliseconds: true, includeOffset: true });
-        assert.equal(isoWithOffset(seconds, zone), expected);
-      }),
+      fc.property(
+        fc.integer({ min: Date.UTC(1900, 0, 1), max: Date.UTC(2200, 0, 1) }),
+        fc.constantFrom(...IANA, 'Europe/London'),
+        (ms, zone) => {
+          const seconds = Math.floor(ms / 1000) * 1000;
+          const expected = DateTime.fromMillis(seconds, { zone }).toISO({ suppressMilliseconds: true, includeOffset: true });
+          assert.equal(isoWithOffset(seconds, zone), expected);
+        },
+      ),
       { numRuns: 500 },
     );
   });

@@ -43,7 +43,7 @@ describe('WordPress errors of platform errors', () => {
     }
   });
 
-  it('say what happened, with the error\'s data', () => {
+  it("say what happened, with the error's data", () => {
     assert.deepEqual(toWpError(ONE_ERROR_PER_REASON.json_too_deep, 'req-1').body, {
       code: 'rest_invalid_json',
       message: 'The request body nests arrays and objects deeper than 32 levels.',
@@ -73,7 +73,7 @@ describe('WordPress errors of platform errors', () => {
     }
   });
 
-  it('render the calendar\'s own errors with their codes', () => {
+  it("render the calendar's own errors with their codes", () => {
     const { status, body } = toWpError(new AppError(410, 'event-is-in-trash', 'The event is already trashed'), 'req-1');
     assert.equal(status, 410);
     assert.deepEqual(body, { code: 'event-is-in-trash', message: 'The event is already trashed', data: { status: 410 } });

@@ -112,7 +112,8 @@ describe('GET /events', () => {
 
     it('paginates with followable links, page last, and 404 beyond the last page', async () => {
       const word = token();
-      for (let day = 1; day <= 5; day += 1) await makeEvent(server, admin, { title: `${word} ${day}`, start_date: secondsFromNow(day), end_date: secondsFromNow(day, 1) });
+      for (let day = 1; day <= 5; day += 1)
+        await makeEvent(server, admin, { title: `${word} ${day}`, start_date: secondsFromNow(day), end_date: secondsFromNow(day, 1) });
       const first = await list(`per_page=2&search=${word}`);
       assert.equal(first.status, 200);
       assert.deepEqual(Object.keys(first.body), ['events', 'rest_url', 'next_rest_url', 'total', 'total_pages']);
@@ -139,11 +140,16 @@ describe('GET /events', () => {
 
     it('echoes arguments in the reference order, as sent, and leaves default bounds out', async () => {
       const word = token();
-      const response = await list(`translation_language=en&strict_dates=false&featured=false&organizer=&search=${word}&ends_after=2017-12-31&per_page=3`);
+      const response = await list(
+        `translation_language=en&strict_dates=false&featured=false&organizer=&search=${word}&ends_after=2017-12-31&per_page=3`,
+      );
       assert.equal(response.status, 400); // organizer= is an empty list
       const ok = await list(`translation_language=en&strict_dates=false&featured=false&search=${word}&ends_after=2017-12-31&per_page=3`);
       const url = new URL(ok.body.rest_url);
-      assert.deepEqual([...url.searchParams.keys()], ['page', 'per_page', 'search', 'status', 'ends_after', 'featured', 'strict_dates', 'translation_language']);
+      assert.deepEqual(
+        [...url.searchParams.keys()],
+        ['page', 'per_page', 'search', 'status', 'ends_after', 'featured', 'strict_dates', 'translation_language'],
+      );
       assert.equal(url.searchParams.get('status'), 'publish');
       const plain = new URL((await list('')).body.rest_url);
       assert.deepEqual([...plain.searchParams.keys()], ['page', 'per_page', 'status']);
@@ -154,12 +160,36 @@ describe('GET /events', () => {
 
     it('orders by local start, then publication date, then id', async () => {
       const word = token();
-      const later = await makeEvent(server, admin, { title: `${word} later`, start_date: '2030-01-01 12:00', end_date: '2030-01-01 13:00' });
-      const sameA = await makeEvent(server, admin, { title: `${word} a`, start_date: '2030-01-01 09:00', end_date: '2030-01-01 10:00', date: '2020-01-02 00:00:00' });
-      const sameB = await makeEvent(server, admin, { title: `${word} b`, start_date: '2030-01-01 09:00', end_date: '2030-01-01 10:00', date: '2020-01-01 00:00:00' });
-      const sameC = await makeEvent(server, admin, { title: `${word} c`, start_date: '2030-01-01 09:00', end_date: '2030-01-01 10:00', date: '2020-01-01 00:00:00' });
+      const later = await makeEvent(server, admin, {
+        title: `${word} later`,
+        start_date: '2030-01-01 12:00',
+        end_date: '2030-01-01 13:00',
+      });
+      const sameA = await makeEvent(server, admin, {
+        title: `${word} a`,
+        start_date: '2030-01-01 09:00',
+        end_date: '2030-01-01 10:00',
+        date: '2020-01-02 00:00:00',
+      });
+      const sameB = await makeEvent(server, admin, {
+        title: `${word} b`,
+        start_date: '2030-01-01 09:00',
+        end_date: '2030-01-01 10:00',
+        date: '2020-01-01 00:00:00',
+      });
+      const sameC = await makeEvent(server, admin, {
+        title: `${word} c`,
+        start_date: '2030-01-01 09:00',
+        end_date: '2030-01-01 10:00',
+        date: '2020-01-01 00:00:00',
+      });
       // A Tokyo event at 08:00 local starts earlier in local time though later as an instant.
-      const tokyo = await makeEvent(server, admin, { title: `${word} tokyo`, start_date: '2030-01-01 08:00', end_date: '2030-01-01 09:00', timezone: 'Asia/Tokyo' });
+      const tokyo = await makeEvent(server, admin, {
+        title: `${word} tokyo`,
+        start_date: '2030-01-01 08:00',
+        end_date: '2030-01-01 09:00',
+        timezone: 'Asia/Tokyo',
+      });
       const response = await list(`search=${word}&start_date=2029-12-31&end_date=2030-01-02`);
       assert.deepEqual(ids(response.body), [tokyo.id, sameB.id, sameC.id, sameA.id, later.id]);
     });
@@ -168,11 +198,31 @@ describe('GET /events', () => {
   describe('date window', () => {
     it('lists events still running today by default and hides those that ended before today', async () => {
       const word = token();
-      const running = await makeEvent(server, admin, { title: `${word} running`, start_date: secondsFromNow(-3), end_date: secondsFromNow(3) });
-      const marathon = await makeEvent(server, admin, { title: `${word} marathon`, start_date: secondsFromNow(-400), end_date: secondsFromNow(2) });
-      const endedYesterday = await makeEvent(server, admin, { title: `${word} ended`, start_date: `${utcDay(-3)} 10:00`, end_date: `${utcDay(-2)} 10:00` });
-      const upcoming = await makeEvent(server, admin, { title: `${word} upcoming`, start_date: secondsFromNow(10), end_date: secondsFromNow(10, 1) });
-      const tooFar = await makeEvent(server, admin, { title: `${word} far`, start_date: secondsFromNow(800), end_date: secondsFromNow(800, 1) });
+      const running = await makeEvent(server, admin, {
+        title: `${word} running`,
+        start_date: secondsFromNow(-3),
+        end_date: secondsFromNow(3),
+      });
+      const marathon = await makeEvent(server, admin, {
+        title: `${word} marathon`,
+        start_date: secondsFromNow(-400),
+        end_date: secondsFromNow(2),
+      });
+      const endedYesterday = await makeEvent(server, admin, {
+        title: `${word} ended`,
+        start_date: `${utcDay(-3)} 10:00`,
+        end_date: `${utcDay(-2)} 10:00`,
+      });
+      const upcoming = await makeEvent(server, admin, {
+        title: `${word} upcoming`,
+        start_date: secondsFromNow(10),
+        end_date: secondsFromNow(10, 1),
+      });
+      const tooFar = await makeEvent(server, admin, {
+        title: `${word} far`,
+        start_date: secondsFromNow(800),
+        end_date: secondsFromNow(800, 1),
+      });
       const response = await list(`search=${word}`);
       assert.deepEqual(ids(response.body), [marathon.id, running.id, upcoming.id]);
       assert.ok(![endedYesterday.id, tooFar.id].some((id) => ids(response.body).includes(id)));
@@ -181,7 +231,11 @@ describe('GET /events', () => {
     it('start_date=<timestamp +5 weeks> includes the whole day (6 of 10 weekly events)', async () => {
       const word = token();
       for (let week = 1; week <= 10; week += 1) {
-        await makeEvent(server, admin, { title: `${word} ${week}`, start_date: secondsFromNow(week * 7), end_date: secondsFromNow(week * 7, 2) });
+        await makeEvent(server, admin, {
+          title: `${word} ${week}`,
+          start_date: secondsFromNow(week * 7),
+          end_date: secondsFromNow(week * 7, 2),
+        });
       }
       const response = await list(`search=${word}&start_date=${secondsFromNow(35)}`);
       assert.equal(response.body.total, 6);
@@ -193,8 +247,16 @@ describe('GET /events', () => {
 
     it('compares whole days unless strict_dates is true', async () => {
       const word = token();
-      const four = await makeEvent(server, admin, { title: `${word} four`, start_date: '2018-01-01 16:00:00', end_date: '2018-01-01 16:30:00' });
-      const eight = await makeEvent(server, admin, { title: `${word} eight`, start_date: '2018-01-01 20:00:00', end_date: '2018-01-01 20:30:00' });
+      const four = await makeEvent(server, admin, {
+        title: `${word} four`,
+        start_date: '2018-01-01 16:00:00',
+        end_date: '2018-01-01 16:30:00',
+      });
+      const eight = await makeEvent(server, admin, {
+        title: `${word} eight`,
+        start_date: '2018-01-01 20:00:00',
+        end_date: '2018-01-01 20:30:00',
+      });
       const query = `search=${word}&start_date=2018-01-01%2015:00:00&end_date=2018-01-01%2018:00:00`;
       assert.deepEqual(ids((await list(query)).body), [four.id, eight.id]);
       assert.deepEqual(ids((await list(`${query}&strict_dates=true`)).body), [four.id]);
@@ -202,7 +264,8 @@ describe('GET /events', () => {
 
     it('applies relative bounds, dropping the default window (reference §3.3 example)', async () => {
       const word = token();
-      const make = (name: string, start: string, end: string) => makeEvent(server, admin, { title: `${word} ${name}`, start_date: start, end_date: end });
+      const make = (name: string, start: string, end: string) =>
+        makeEvent(server, admin, { title: `${word} ${name}`, start_date: start, end_date: end });
       const a = await make('A', '2017-12-31 17:00:00', '2017-12-31 19:00:00');
       const b = await make('B', '2018-01-01 16:00:00', '2018-01-01 17:00:00');
       const c = await make('C', '2018-01-01 19:00:00', '2018-01-01 20:00:00');
@@ -222,8 +285,18 @@ describe('GET /events', () => {
 
     it('include ignores every date filter (deviation 6) and orders by publication date', async () => {
       const word = token();
-      const old = await makeEvent(server, admin, { title: `${word} old`, start_date: '2001-01-01 10:00', end_date: '2001-01-01 11:00', date: '2020-01-02 00:00:00' });
-      const soon = await makeEvent(server, admin, { title: `${word} soon`, start_date: secondsFromNow(2), end_date: secondsFromNow(2, 1), date: '2020-01-01 00:00:00' });
+      const old = await makeEvent(server, admin, {
+        title: `${word} old`,
+        start_date: '2001-01-01 10:00',
+        end_date: '2001-01-01 11:00',
+        date: '2020-01-02 00:00:00',
+      });
+      const soon = await makeEvent(server, admin, {
+        title: `${word} soon`,
+        start_date: secondsFromNow(2),
+        end_date: secondsFromNow(2, 1),
+        date: '2020-01-01 00:00:00',
+      });
       const response = await list(`include=${old.id},${soon.id},999999&start_date=2025-01-01`);
       assert.deepEqual(ids(response.body), [soon.id, old.id]);
     });
@@ -259,7 +332,11 @@ describe('GET /events', () => {
     it('filters by venue, organizer, categories and tags (OR within, AND across)', async () => {
       const word = token();
       const one = await makeEvent(server, admin, {
-        title: word, venue: { venue: `Hall ${word}`, address: '1 Road' }, organizer: [{ organizer: `Org ${word}` }], categories: [`Cat ${word}`], tags: [`tag-a-${word}`],
+        title: word,
+        venue: { venue: `Hall ${word}`, address: '1 Road' },
+        organizer: [{ organizer: `Org ${word}` }],
+        categories: [`Cat ${word}`],
+        tags: [`tag-a-${word}`],
       });
       const two = await makeEvent(server, admin, { title: word, categories: [`Other ${word}`], tags: [`tag-b-${word}`] });
       const venueId = one.venue.id;
@@ -267,7 +344,10 @@ describe('GET /events', () => {
       assert.deepEqual(ids((await list(`search=${word}&venue=${venueId}`)).body), [one.id]);
       assert.deepEqual(ids((await list(`search=${word}&organizer[]=${organizerId}`)).body), [one.id]);
       assert.deepEqual(ids((await list(`search=${word}&categories=${one.categories[0].slug}`)).body), [one.id]);
-      assert.deepEqual(ids((await list(`search=${word}&categories=${encodeURIComponent(`Cat ${word}`)},${two.categories[0].id}`)).body), [one.id, two.id]);
+      assert.deepEqual(ids((await list(`search=${word}&categories=${encodeURIComponent(`Cat ${word}`)},${two.categories[0].id}`)).body), [
+        one.id,
+        two.id,
+      ]);
       assert.deepEqual(ids((await list(`search=${word}&tags=tag-a-${word},tag-b-${word}`)).body), [one.id, two.id]);
       assert.deepEqual(ids((await list(`search=${word}&tags=tag-b-${word}&categories=${one.categories[0].id}`)).body), []);
       assert.equal((await list(`venue=${one.id}`)).status, 400);
@@ -283,8 +363,14 @@ describe('GET /events', () => {
 
     it('geoloc filters events by their venue coordinates within a radius', async () => {
       const word = token();
-      const near = await makeEvent(server, admin, { title: word, venue: { venue: `Duomo ${word}`, address: 'Piazza', geo_lat: 45.4642, geo_lng: 9.19 } });
-      const far = await makeEvent(server, admin, { title: word, venue: { venue: `Colosseo ${word}`, address: 'Via', geo_lat: 41.8902, geo_lng: 12.4922 } });
+      const near = await makeEvent(server, admin, {
+        title: word,
+        venue: { venue: `Duomo ${word}`, address: 'Piazza', geo_lat: 45.4642, geo_lng: 9.19 },
+      });
+      const far = await makeEvent(server, admin, {
+        title: word,
+        venue: { venue: `Colosseo ${word}`, address: 'Via', geo_lat: 41.8902, geo_lng: 12.4922 },
+      });
       const nowhere = await makeEvent(server, admin, { title: word });
       assert.equal(near.venue.geo_lat, 45.4642);
       assert.deepEqual(ids((await list(`search=${word}&geoloc_lat=45.47&geoloc_lng=9.2`)).body), [near.id]);
@@ -336,13 +422,30 @@ describe('GET /events', () => {
     it('lists them stripped, and whole with the password or context=edit for editors', async () => {
       const word = token();
       const locked = await makeEvent(server, admin, {
-        title: `${word} locked`, password: 'sesame', description: 'secret', cost: '10', website: 'https://example.com', categories: [`Secret ${word}`],
+        title: `${word} locked`,
+        password: 'sesame',
+        description: 'secret',
+        cost: '10',
+        website: 'https://example.com',
+        categories: [`Secret ${word}`],
       });
       const stripped = (await list(`search=${word}`)).body.events[0];
       assert.equal(stripped.id, locked.id);
       assert.equal(stripped.title, `${word} locked`);
       assert.deepEqual(
-        [stripped.description, stripped.excerpt, stripped.image, stripped.all_day, stripped.cost, stripped.website, stripped.show_map, stripped.featured, stripped.categories, stripped.venue, stripped.organizer],
+        [
+          stripped.description,
+          stripped.excerpt,
+          stripped.image,
+          stripped.all_day,
+          stripped.cost,
+          stripped.website,
+          stripped.show_map,
+          stripped.featured,
+          stripped.categories,
+          stripped.venue,
+          stripped.organizer,
+        ],
         ['', '', false, null, '', '', null, null, [], [], []],
       );
       assert.deepEqual(stripped.cost_details, { currency_symbol: '', currency_code: '', currency_position: '', values: [] });
@@ -360,7 +463,12 @@ describe('GET /events', () => {
     it('costs the same number of queries for 1 and 50 events', async () => {
       const word = token();
       for (let index = 0; index < 12; index += 1) {
-        await makeEvent(server, admin, { title: word, venue: { venue: `V${index} ${word}`, address: `${index}` }, organizer: [{ organizer: `O${index} ${word}` }], categories: [`c${index}${word}`] });
+        await makeEvent(server, admin, {
+          title: word,
+          venue: { venue: `V${index} ${word}`, address: `${index}` },
+          organizer: [{ organizer: `O${index} ${word}` }],
+          categories: [`c${index}${word}`],
+        });
       }
       const counting = countingStatements(server.server.store.db);
       const service = new EventsService({
@@ -370,14 +478,19 @@ describe('GET /events', () => {
       });
       const costOf = async (perPage: number, language: 'en' | 'it' = 'en') => {
         counting.reset();
-        const page = await service.listEvents({ search: word, per_page: perPage, page: 1 }, contextFor(server, null, { language, db: counting.db }));
+        const page = await service.listEvents(
+          { search: word, per_page: perPage, page: 1 },
+          contextFor(server, null, { language, db: counting.db }),
+        );
         return { queries: counting.count(), page };
       };
       const one = await costOf(1);
       const many = await costOf(50);
       assert.equal(one.page.events.length, 1);
       assert.equal(many.page.events.length, 12);
-      assert.ok(many.page.events.every((event: any) => event.venue.id > 0 && event.organizer.length === 1 && event.categories.length === 1));
+      assert.ok(
+        many.page.events.every((event: any) => event.venue.id > 0 && event.organizer.length === 1 && event.categories.length === 1),
+      );
       // Not more for twelve events than for one; fewer when the first page left term counts remembered (terms.counts.ts).
       assert.ok(many.queries <= one.queries, `${one.queries} queries for one event, ${many.queries} for twelve`);
       assert.ok(one.queries <= 14, `${one.queries} queries`);

@@ -24,7 +24,11 @@ describe('single events', () => {
       for (const id of [0, 13, 999999, 99999999999]) {
         const response = await server.request(`${EVENTS}/${id}`);
         assert.equal(response.status, 404);
-        assert.deepEqual(response.body, { code: 'rest-event-not-found', message: `Event with ID ${id} does not exist.`, data: { status: 404 } });
+        assert.deepEqual(response.body, {
+          code: 'rest-event-not-found',
+          message: `Event with ID ${id} does not exist.`,
+          data: { status: 404 },
+        });
       }
     });
 
@@ -34,7 +38,11 @@ describe('single events', () => {
       assert.equal(response.status, 400);
       assert.equal(response.body.code, 'rest-invalid-event-id');
       for (const method of ['DELETE', 'POST']) {
-        const write = await server.request(`${EVENTS}/${event.venue.id}`, { method, auth: admin, body: method === 'POST' ? { title: 'x' } : undefined });
+        const write = await server.request(`${EVENTS}/${event.venue.id}`, {
+          method,
+          auth: admin,
+          body: method === 'POST' ? { title: 'x' } : undefined,
+        });
         assert.equal(write.body.code, 'rest-invalid-event-id', method);
       }
     });
@@ -56,7 +64,11 @@ describe('single events', () => {
 
     it('finds events by any language slug, sanitized like WordPress', async () => {
       const event = await makeEvent(server, admin, { title: 'Concerto di Natale' });
-      await server.request(`${EVENTS}/${event.id}?translation_language=it`, { method: 'POST', auth: admin, body: { slug: 'concerto-natale' } });
+      await server.request(`${EVENTS}/${event.id}?translation_language=it`, {
+        method: 'POST',
+        auth: admin,
+        body: { slug: 'concerto-natale' },
+      });
       for (const slug of [event.slug, 'concerto-natale', 'Concerto.Natale']) {
         const response = await server.request(`${EVENTS}/by-slug/${slug}`);
         assert.equal(response.status, 200, slug);
@@ -72,18 +84,64 @@ describe('single events', () => {
       await server.request(`${EVENTS}/${event.id}`, { method: 'DELETE', auth: admin });
       const response = await server.request(`${EVENTS}/${event.id}`, { auth: admin });
       assert.equal(response.status, 403);
-      assert.deepEqual(response.body, { code: 'event-no-longer-available', message: 'This event is no longer available', data: { status: 403 } });
+      assert.deepEqual(response.body, {
+        code: 'event-no-longer-available',
+        message: 'This event is no longer available',
+        data: { status: 403 },
+      });
     });
 
     it('returns the single representation with json_ld, in the reference order', async () => {
-      const event = await makeEvent(server, admin, { cost: '$23', timezone: 'America/New_York', start_date: '2030-01-05 14:23:36', end_date: '2030-01-05 16:23:36' });
+      const event = await makeEvent(server, admin, {
+        cost: '$23',
+        timezone: 'America/New_York',
+        start_date: '2030-01-05 14:23:36',
+        end_date: '2030-01-05 16:23:36',
+      });
       const response = await server.request(`${EVENTS}/${event.id}`);
       assert.equal(response.status, 200);
       assert.deepEqual(Object.keys(response.body), [
-        'id', 'global_id', 'global_id_lineage', 'author', 'status', 'date', 'date_utc', 'modified', 'modified_utc', 'url', 'rest_url', 'title',
-        'description', 'excerpt', 'slug', 'image', 'all_day', 'start_date', 'start_date_details', 'end_date', 'end_date_details', 'utc_start_date',
-        'utc_start_date_details', 'utc_end_date', 'utc_end_date_details', 'timezone', 'timezone_abbr', 'cost', 'cost_details', 'website', 'show_map',
-        'show_map_link', 'hide_from_listings', 'sticky', 'featured', 'categories', 'tags', 'venue', 'organizer', 'custom_fields', 'json_ld',
+        'id',
+        'global_id',
+        'global_id_lineage',
+        'author',
+        'status',
+        'date',
+        'date_utc',
+        'modified',
+        'modified_utc',
+        'url',
+        'rest_url',
+        'title',
+        'description',
+        'excerpt',
+        'slug',
+        'image',
+        'all_day',
+        'start_date',
+        'start_date_details',
+        'end_date',
+        'end_date_details',
+        'utc_start_date',
+        'utc_start_date_details',
+        'utc_end_date',
+        'utc_end_date_details',
+        'timezone',
+        'timezone_abbr',
+        'cost',
+        'cost_details',
+        'website',
+        'show_map',
+        'show_map_link',
+        'hide_from_listings',
+        'sticky',
+        'featured',
+        'categories',
+        'tags',
+        'venue',
+        'organizer',
+        'custom_fields',
+        'json_ld',
       ]);
       assert.equal(response.body.author, String(admin.id));
       assert.equal(response.body.json_ld['@type'], 'Event');
@@ -99,10 +157,18 @@ describe('single events', () => {
       const draft = await makeEvent(server, contributor, { status: 'draft' });
       const privateOne = await makeEvent(server, admin, { status: 'private' });
       const expected: Record<string, [number, number]> = {
-        anonymous: [403, 403], subscriber: [403, 403], contributor: [200, 403], author: [403, 403], editor: [200, 200], administrator: [200, 200],
+        anonymous: [403, 403],
+        subscriber: [403, 403],
+        contributor: [200, 403],
+        author: [403, 403],
+        editor: [200, 200],
+        administrator: [200, 200],
       };
       for (const [role, [draftStatus, privateStatus]] of Object.entries(expected)) {
-        for (const [event, status] of [[draft, draftStatus], [privateOne, privateStatus]] as const) {
+        for (const [event, status] of [
+          [draft, draftStatus],
+          [privateOne, privateStatus],
+        ] as const) {
           for (const path of [`${EVENTS}/${event.id}`, `${EVENTS}/by-slug/${event.slug}`]) {
             const response = await server.request(path, as(role as Role | 'anonymous'));
             assert.equal(response.status, status, `${role} ${path}`);
@@ -134,13 +200,24 @@ describe('single events', () => {
       assert.equal(none.body.status, 'draft');
     });
 
-    it('update and delete of an administrator\'s event, by id and by slug', async () => {
-      const expected: Record<string, number> = { anonymous: 401, subscriber: 403, contributor: 403, author: 403, editor: 200, administrator: 200 };
+    it("update and delete of an administrator's event, by id and by slug", async () => {
+      const expected: Record<string, number> = {
+        anonymous: 401,
+        subscriber: 403,
+        contributor: 403,
+        author: 403,
+        editor: 200,
+        administrator: 200,
+      };
       for (const [role, status] of Object.entries(expected)) {
         for (const bySlug of [false, true]) {
           const event = await makeEvent(server, admin);
           const path = bySlug ? `${EVENTS}/by-slug/${event.slug}` : `${EVENTS}/${event.id}`;
-          const update = await server.request(path, { method: 'PATCH', body: { title: `Changed by ${role}` }, ...as(role as Role | 'anonymous') });
+          const update = await server.request(path, {
+            method: 'PATCH',
+            body: { title: `Changed by ${role}` },
+            ...as(role as Role | 'anonymous'),
+          });
           assert.equal(update.status, status, `update ${role} ${path}`);
           if (status !== 200) assert.equal(update.body.code, 'rest_forbidden');
           const remove = await server.request(path, { method: 'DELETE', ...as(role as Role | 'anonymous') });
@@ -158,23 +235,41 @@ describe('single events', () => {
       const ownDraft = await makeEvent(server, contributor, { status: 'draft' });
       const ownPublished = await makeEvent(server, admin, { author: contributor.id });
       assert.equal(ownPublished.author, String(contributor.id));
-      assert.equal((await server.request(`${EVENTS}/${ownDraft.id}`, { method: 'POST', auth: contributor, body: { title: 'ok' } })).status, 200);
-      assert.equal((await server.request(`${EVENTS}/by-slug/${ownPublished.slug}`, { method: 'PUT', auth: contributor, body: { title: 'no' } })).status, 403);
+      assert.equal(
+        (await server.request(`${EVENTS}/${ownDraft.id}`, { method: 'POST', auth: contributor, body: { title: 'ok' } })).status,
+        200,
+      );
+      assert.equal(
+        (await server.request(`${EVENTS}/by-slug/${ownPublished.slug}`, { method: 'PUT', auth: contributor, body: { title: 'no' } }))
+          .status,
+        403,
+      );
       assert.equal((await server.request(`${EVENTS}/by-slug/${ownPublished.slug}`, { method: 'DELETE', auth: contributor })).status, 403);
       assert.equal((await server.request(`${EVENTS}/by-slug/${ownDraft.slug}`, { method: 'DELETE', auth: contributor })).status, 200);
       const authorsOwn = await makeEvent(server, author);
       assert.equal(authorsOwn.status, 'publish');
-      assert.equal((await server.request(`${EVENTS}/${authorsOwn.id}`, { method: 'PATCH', auth: author, body: { title: 'mine' } })).status, 200);
+      assert.equal(
+        (await server.request(`${EVENTS}/${authorsOwn.id}`, { method: 'PATCH', auth: author, body: { title: 'mine' } })).status,
+        200,
+      );
       assert.equal((await server.request(`${EVENTS}/${authorsOwn.id}`, { method: 'DELETE', auth: author })).status, 200);
     });
 
     it('only editors and above may give an event to another user (403 and nothing changes)', async () => {
       const author = user('author');
       const event = await makeEvent(server, author);
-      const refused = await server.request(`${EVENTS}/${event.id}`, { method: 'POST', auth: author, body: { author: admin.id, title: 'stolen' } });
+      const refused = await server.request(`${EVENTS}/${event.id}`, {
+        method: 'POST',
+        auth: author,
+        body: { author: admin.id, title: 'stolen' },
+      });
       assert.deepEqual([refused.status, refused.body.code], [403, 'rest_forbidden']);
       assert.equal((await server.request(`${EVENTS}/${event.id}`)).body.title, event.title);
-      const created = await server.request(EVENTS, { method: 'POST', auth: author, body: { title: 't', start_date: 'tomorrow', end_date: 'tomorrow 1am', author: admin.id } });
+      const created = await server.request(EVENTS, {
+        method: 'POST',
+        auth: author,
+        body: { title: 't', start_date: 'tomorrow', end_date: 'tomorrow 1am', author: admin.id },
+      });
       assert.equal(created.status, 403);
       const given = await server.request(`${EVENTS}/${event.id}`, { method: 'POST', auth: user('editor'), body: { author: author.id } });
       assert.equal(given.status, 200);
@@ -197,13 +292,20 @@ describe('single events', () => {
       assert.equal(created.headers.get('content-language'), 'it');
       const id = created.body.id;
       const english = await server.request(`${EVENTS}/${id}`);
-      assert.deepEqual([english.body.title, english.body.description], ['Sagra del tartufo', '<p>Degustazioni</p>'], 'falls back to Italian');
+      assert.deepEqual(
+        [english.body.title, english.body.description],
+        ['Sagra del tartufo', '<p>Degustazioni</p>'],
+        'falls back to Italian',
+      );
       await server.request(`${EVENTS}/${id}`, { method: 'PATCH', auth: admin, body: { title: 'Truffle fair' } });
       const both = await server.request(`${EVENTS}/${id}`);
       assert.deepEqual([both.body.title, both.body.description], ['Truffle fair', '<p>Degustazioni</p>']);
       assert.equal((await server.request(`${EVENTS}/${id}?translation_language=it`)).body.title, 'Sagra del tartufo');
       const found = await server.request(`${EVENTS}?search=tartufo&translation_language=it`);
-      assert.deepEqual(found.body.events.map((event: any) => event.id), [id]);
+      assert.deepEqual(
+        found.body.events.map((event: any) => event.id),
+        [id],
+      );
       assert.match(found.body.rest_url, /translation_language=it$/);
     });
   });
@@ -215,7 +317,11 @@ describe('single events', () => {
       assert.deepEqual(archive.methods, ['GET', 'POST']);
       assert.equal(archive.endpoints[0].args.page.required, false);
       assert.equal(archive.endpoints[0].args.page.default, 1);
-      assert.ok(['start_date', 'categories', 'geoloc_radius', 'strict_dates', 'translation_language'].every((arg) => arg in archive.endpoints[0].args));
+      assert.ok(
+        ['start_date', 'categories', 'geoloc_radius', 'strict_dates', 'translation_language'].every(
+          (arg) => arg in archive.endpoints[0].args,
+        ),
+      );
       assert.equal(archive.endpoints[1].args.title.required, true);
       assert.deepEqual(index.routes['/calendar/events/v1/events/(?P<id>\\d+)'].methods, ['GET', 'DELETE', 'POST', 'PUT', 'PATCH']);
       assert.ok('/calendar/events/v1/events/by-slug/(?P<slug>[^/]+)' in index.routes);
@@ -226,11 +332,17 @@ describe('single events', () => {
     });
 
     it('validates arguments before checking permissions, as WordPress does', async () => {
-      const response = await server.request(EVENTS, { method: 'POST', body: { title: 'x', start_date: 'tomorrow', end_date: 'tomorrow', all_day: 'maybe' } });
+      const response = await server.request(EVENTS, {
+        method: 'POST',
+        body: { title: 'x', start_date: 'tomorrow', end_date: 'tomorrow', all_day: 'maybe' },
+      });
       assert.equal(response.status, 400);
       const missing = await server.request(EVENTS, { method: 'POST', body: {} });
       assert.equal(missing.body.code, 'rest_missing_callback_param');
-      const forbidden = await server.request(EVENTS, { method: 'POST', body: { title: 'x', start_date: 'tomorrow', end_date: 'tomorrow' } });
+      const forbidden = await server.request(EVENTS, {
+        method: 'POST',
+        body: { title: 'x', start_date: 'tomorrow', end_date: 'tomorrow' },
+      });
       assert.equal(forbidden.status, 401);
     });
   });
@@ -276,7 +388,11 @@ describe('single events', () => {
       assert.equal(event.password, undefined);
       assert.doesNotMatch(JSON.stringify(event), /sesame/);
       const locked = await server.request(`${EVENTS}/${event.id}`);
-      assert.deepEqual(locked.body, { code: 'event-password-protected', message: 'The requested event is not accessible without a password', data: { status: 403 } });
+      assert.deepEqual(locked.body, {
+        code: 'event-password-protected',
+        message: 'The requested event is not accessible without a password',
+        data: { status: 403 },
+      });
       assert.equal((await server.request(`${EVENTS}/${event.id}`, { auth: admin })).status, 403, 'editors need context=edit');
       assert.equal((await server.request(`${EVENTS}/${event.id}?context=edit`, { auth: admin })).status, 200);
       assert.equal((await server.request(`${EVENTS}/${event.id}?context=edit`, { auth: user('author') })).status, 403);
@@ -298,7 +414,11 @@ describe('single events', () => {
       assert.equal(throttled.status, 429);
       assert.ok(throttled.headers.get('retry-after'));
       const other = await makeEvent(server, admin, { password: 'right' });
-      assert.equal((await server.request(`${EVENTS}/${other.id}?password=right`)).status, 429, 'a lock on one post would let lists guess on');
+      assert.equal(
+        (await server.request(`${EVENTS}/${other.id}?password=right`)).status,
+        429,
+        'a lock on one post would let lists guess on',
+      );
       assert.equal((await server.request(`${EVENTS}/${other.id}`)).status, 403, 'without a password: no attempt, no 429');
     });
 

@@ -5,7 +5,12 @@ import { eventTotal } from '../../src/calendar/events/events.totals.ts';
 import { CalendarVersion } from '../../src/calendar/shared/calendar-version.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 
-const base: EventListFilter = { visibility: { kind: 'published' }, exposure: 'unprotected', nowUtc: '2030-01-01 00:00:00', endFrom: '2030-01-01 00:00:00' };
+const base: EventListFilter = {
+  visibility: { kind: 'published' },
+  exposure: 'unprotected',
+  nowUtc: '2030-01-01 00:00:00',
+  endFrom: '2030-01-01 00:00:00',
+};
 const versionAt = (revision: number) => new CalendarVersion(revision, '2030-01-01 00:00:00', null);
 
 describe('event list totals', () => {
@@ -13,7 +18,13 @@ describe('event list totals', () => {
     const version = versionAt(7);
     let counted = 0;
     const count = async () => ++counted;
-    for (const extra of [{}, { venueIds: [1] }, { categoryIds: [2] }, { search: { words: ['a'], languages: ['en'] } }, { geolocated: true }]) {
+    for (const extra of [
+      {},
+      { venueIds: [1] },
+      { categoryIds: [2] },
+      { search: { words: ['a'], languages: ['en'] } },
+      { geolocated: true },
+    ]) {
       const first = await eventTotal(version, { ...base, ...extra }, count);
       assert.equal(await eventTotal(version, { ...base, ...extra, nowUtc: '2030-01-01 00:00:09' }, count), first, JSON.stringify(extra));
     }

@@ -14,8 +14,13 @@ describe('event writes', () => {
   after(async () => server.close());
 
   const create = (body: Record<string, unknown>, auth: Credentials | undefined = admin) =>
-    server.request(EVENTS, { method: 'POST', body: { title: 'T', start_date: '2030-06-01 10:00', end_date: '2030-06-01 12:00', ...body }, ...(auth ? { auth } : {}) });
-  const update = (id: number, body: Record<string, unknown>, auth: Credentials = admin) => server.request(`${EVENTS}/${id}`, { method: 'PATCH', body, auth });
+    server.request(EVENTS, {
+      method: 'POST',
+      body: { title: 'T', start_date: '2030-06-01 10:00', end_date: '2030-06-01 12:00', ...body },
+      ...(auth ? { auth } : {}),
+    });
+  const update = (id: number, body: Record<string, unknown>, auth: Credentials = admin) =>
+    server.request(`${EVENTS}/${id}`, { method: 'PATCH', body, auth });
 
   describe('create arguments', () => {
     it('requires title, start_date and end_date', async () => {
@@ -69,7 +74,14 @@ describe('event writes', () => {
     });
 
     it('ignores unknown and read-only keys', async () => {
-      const response = await create({ url: 'x', rest_url: 'y', utc_start_date: '2000-01-01 00:00:00', timezone_abbr: 'ZZZ', cost_details: { a: 1 }, whatever: 1 });
+      const response = await create({
+        url: 'x',
+        rest_url: 'y',
+        utc_start_date: '2000-01-01 00:00:00',
+        timezone_abbr: 'ZZZ',
+        cost_details: { a: 1 },
+        whatever: 1,
+      });
       assert.equal(response.status, 201);
       assert.equal(response.body.utc_start_date, '2030-06-01 14:00:00');
       assert.equal(response.body.timezone_abbr, 'EDT');
@@ -103,16 +115,20 @@ describe('event writes', () => {
       assert.deepEqual(event.global_id_lineage, [event.global_id]);
       assert.equal(event.description, '<p>Event 01 description</p>');
       assert.equal(event.excerpt, '<p>Event 01 excerpt</p>');
-      assert.deepEqual([event.start_date, event.end_date, event.utc_start_date, event.utc_end_date], [
-        '2030-01-05 14:23:36', '2030-01-05 16:23:36', '2030-01-05 13:23:36', '2030-01-05 15:23:36',
-      ]);
+      assert.deepEqual(
+        [event.start_date, event.end_date, event.utc_start_date, event.utc_end_date],
+        ['2030-01-05 14:23:36', '2030-01-05 16:23:36', '2030-01-05 13:23:36', '2030-01-05 15:23:36'],
+      );
       assert.deepEqual(event.start_date_details, { year: '2030', month: '01', day: '05', hour: '14', minutes: '23', seconds: '36' });
       assert.deepEqual([event.timezone, event.timezone_abbr], ['Europe/Rome', 'CET']);
       assert.deepEqual([event.date, event.date_utc], ['2029-01-01 10:00:00', '2029-01-01 15:00:00']);
       assert.equal(event.cost, '$23');
       assert.deepEqual(event.cost_details, { currency_symbol: '$', currency_code: '', currency_position: 'prefix', values: ['23'] });
       assert.equal(event.website, 'http://tri.be/?a=1&b=2');
-      assert.deepEqual([event.show_map, event.show_map_link, event.hide_from_listings, event.sticky, event.featured], [true, true, false, true, true]);
+      assert.deepEqual(
+        [event.show_map, event.show_map_link, event.hide_from_listings, event.sticky, event.featured],
+        [true, true, false, true, true],
+      );
       assert.deepEqual(event.image, { url: 'http://example.com/images/image.png', id: event.image.id, extension: 'png' });
       assert.deepEqual([event.venue, event.organizer, event.categories, event.tags, event.custom_fields], [[], [], [], [], []]);
       assert.equal(event.status, 'draft');
@@ -177,23 +193,38 @@ describe('event writes', () => {
 
     it('treats numeric timestamps as instants rendered in the event zone (deviation 4)', async () => {
       const event = (await create({ start_date: 1893456000, end_date: '1893459600', timezone: 'Europe/Rome' })).body;
-      assert.deepEqual([event.utc_start_date, event.start_date, event.end_date], ['2030-01-01 00:00:00', '2030-01-01 01:00:00', '2030-01-01 02:00:00']);
+      assert.deepEqual(
+        [event.utc_start_date, event.start_date, event.end_date],
+        ['2030-01-01 00:00:00', '2030-01-01 01:00:00', '2030-01-01 02:00:00'],
+      );
     });
 
     it('moves wall times in a DST gap forward and reads overlaps with the daylight offset', async () => {
       const romeGap = (await create({ start_date: '2030-03-31 02:30', end_date: '2030-03-31 04:00', timezone: 'Europe/Rome' })).body;
-      assert.deepEqual([romeGap.start_date, romeGap.utc_start_date, romeGap.timezone_abbr], ['2030-03-31 03:30:00', '2030-03-31 01:30:00', 'CEST']);
+      assert.deepEqual(
+        [romeGap.start_date, romeGap.utc_start_date, romeGap.timezone_abbr],
+        ['2030-03-31 03:30:00', '2030-03-31 01:30:00', 'CEST'],
+      );
       const romeOverlap = (await create({ start_date: '2030-10-27 02:30', end_date: '2030-10-27 04:00', timezone: 'Europe/Rome' })).body;
-      assert.deepEqual([romeOverlap.start_date, romeOverlap.utc_start_date, romeOverlap.timezone_abbr], ['2030-10-27 02:30:00', '2030-10-27 00:30:00', 'CEST']);
+      assert.deepEqual(
+        [romeOverlap.start_date, romeOverlap.utc_start_date, romeOverlap.timezone_abbr],
+        ['2030-10-27 02:30:00', '2030-10-27 00:30:00', 'CEST'],
+      );
       const nyGap = (await create({ start_date: '2030-03-10 02:30', end_date: '2030-03-10 04:00' })).body;
       assert.deepEqual([nyGap.start_date, nyGap.utc_start_date], ['2030-03-10 03:30:00', '2030-03-10 07:30:00']);
       const nyOverlap = (await create({ start_date: '2030-11-03 01:30', end_date: '2030-11-03 03:00' })).body;
-      assert.deepEqual([nyOverlap.start_date, nyOverlap.utc_start_date, nyOverlap.timezone_abbr], ['2030-11-03 01:30:00', '2030-11-03 05:30:00', 'EDT']);
+      assert.deepEqual(
+        [nyOverlap.start_date, nyOverlap.utc_start_date, nyOverlap.timezone_abbr],
+        ['2030-11-03 01:30:00', '2030-11-03 05:30:00', 'EDT'],
+      );
     });
 
     it('all_day covers whole days, across several days', async () => {
       const event = (await create({ start_date: '2030-06-01 10:00', end_date: '2030-06-03 09:00', all_day: true })).body;
-      assert.deepEqual([event.all_day, event.start_date, event.end_date, event.utc_start_date], [true, '2030-06-01 00:00:00', '2030-06-03 23:59:59', '2030-06-01 04:00:00']);
+      assert.deepEqual(
+        [event.all_day, event.start_date, event.end_date, event.utc_start_date],
+        [true, '2030-06-01 00:00:00', '2030-06-03 23:59:59', '2030-06-01 04:00:00'],
+      );
     });
 
     it('rejects an end before the start (deviation 3), on create and on update', async () => {
@@ -210,7 +241,11 @@ describe('event writes', () => {
       assert.equal(event.status, 'future');
       const local = (await create({ date: '2020-02-02 09:00' })).body;
       assert.deepEqual([local.date, local.date_utc, local.status], ['2020-02-02 09:00:00', '2020-02-02 14:00:00', 'publish']);
-      assert.equal((await update(local.id, { date: '+1 year' })).body.status, 'future', 'a published event moved to a future date is scheduled');
+      assert.equal(
+        (await update(local.id, { date: '+1 year' })).body.status,
+        'future',
+        'a published event moved to a future date is scheduled',
+      );
       assert.equal((await update(local.id, { date: '2020-02-02 09:00' })).body.status, 'publish');
     });
   });
@@ -219,15 +254,42 @@ describe('event writes', () => {
     it('changes only what is sent', async () => {
       const contributor = await server.createUser('contributor');
       const editor = await server.createUser('editor');
-      const original = (await create({
-        title: 'Keep', cost: '5$', website: 'https://keep.example', image: 'https://img.example/k.jpg', featured: true, show_map: true,
-        timezone: 'Europe/Rome', organizer: [{ organizer: 'Keeper', email: 'keeper@example.com' }], venue: { venue: 'Keep hall', address: '1' },
-        categories: ['keepcat'], status: 'draft', author: contributor.id,
-      })).body;
+      const original = (
+        await create({
+          title: 'Keep',
+          cost: '5$',
+          website: 'https://keep.example',
+          image: 'https://img.example/k.jpg',
+          featured: true,
+          show_map: true,
+          timezone: 'Europe/Rome',
+          organizer: [{ organizer: 'Keeper', email: 'keeper@example.com' }],
+          venue: { venue: 'Keep hall', address: '1' },
+          categories: ['keepcat'],
+          status: 'draft',
+          author: contributor.id,
+        })
+      ).body;
       const response = await update(original.id, { title: 'Changed' }, editor);
       assert.equal(response.status, 200);
       const changed = response.body;
-      for (const key of ['status', 'cost', 'cost_details', 'website', 'image', 'featured', 'show_map', 'timezone', 'start_date', 'end_date', 'organizer', 'categories', 'author', 'slug', 'date']) {
+      for (const key of [
+        'status',
+        'cost',
+        'cost_details',
+        'website',
+        'image',
+        'featured',
+        'show_map',
+        'timezone',
+        'start_date',
+        'end_date',
+        'organizer',
+        'categories',
+        'author',
+        'slug',
+        'date',
+      ]) {
         assert.deepEqual(changed[key], original[key], key);
       }
       assert.equal(changed.venue.id, original.venue.id);
@@ -239,7 +301,10 @@ describe('event writes', () => {
       const moved = (await update(event.id, { end_date: '2030-06-01 18:00' })).body;
       assert.deepEqual([moved.start_date, moved.end_date], ['2030-06-01 10:00:00', '2030-06-01 18:00:00']);
       const paris = (await update(event.id, { timezone: 'Europe/Paris' })).body;
-      assert.deepEqual([paris.start_date, paris.utc_start_date, paris.timezone], ['2030-06-01 10:00:00', '2030-06-01 08:00:00', 'Europe/Paris']);
+      assert.deepEqual(
+        [paris.start_date, paris.utc_start_date, paris.timezone],
+        ['2030-06-01 10:00:00', '2030-06-01 08:00:00', 'Europe/Paris'],
+      );
     });
 
     it('unlinks a venue and organizers only when asked (deviation 2)', async () => {
@@ -259,7 +324,10 @@ describe('event writes', () => {
       const one = (await create({ organizer: [{ organizer: 'First org' }] })).body.organizer[0].id;
       const two = (await create({ organizer: [{ organizer: 'Second org' }] })).body.organizer[0].id;
       const event = (await create({ organizer: `${two},${one}` })).body;
-      assert.deepEqual(event.organizer.map((organizer: any) => organizer.id), [two, one]);
+      assert.deepEqual(
+        event.organizer.map((organizer: any) => organizer.id),
+        [two, one],
+      );
       const venueA = (await create({ venue: { venue: 'A hall', address: 'a' } })).body.venue.id;
       const venueB = (await create({ venue: { venue: 'B hall', address: 'b' } })).body.venue.id;
       const response = await create({ venue: [venueA, venueB] });
@@ -276,17 +344,31 @@ describe('event writes', () => {
       assert.equal((await create({ tags: ['brand-new-tag'] }, author)).status, 403);
       assert.equal((await create({ categories: ['Brand new category'] }, contributor)).status, 201, 'existing terms may be assigned');
       const event = (await create({ categories: 'Brand new category', tags: 'x1,x2' })).body;
-      assert.deepEqual(event.tags.map((tag: any) => tag.name), ['x1', 'x2']);
+      assert.deepEqual(
+        event.tags.map((tag: any) => tag.name),
+        ['x1', 'x2'],
+      );
       assert.deepEqual((await update(event.id, { tags: '' })).body.tags, []);
     });
 
     it('accepts form-encoded bodies and query parameters', async () => {
       const form = await server.request(EVENTS, {
-        method: 'POST', auth: admin, form: { title: 'Form event', start_date: '2030-06-01 10:00', end_date: '2030-06-01 11:00', featured: '1', tags: 'formtag,formtag2' },
+        method: 'POST',
+        auth: admin,
+        form: {
+          title: 'Form event',
+          start_date: '2030-06-01 10:00',
+          end_date: '2030-06-01 11:00',
+          featured: '1',
+          tags: 'formtag,formtag2',
+        },
       });
       assert.equal(form.status, 201, form.text);
       assert.equal(form.body.featured, true);
-      assert.deepEqual(form.body.tags.map((tag: any) => tag.name), ['formtag', 'formtag2']);
+      assert.deepEqual(
+        form.body.tags.map((tag: any) => tag.name),
+        ['formtag', 'formtag2'],
+      );
       const query = await server.request(`${EVENTS}/${form.body.id}?title=From%20query`, { method: 'POST', auth: admin });
       assert.equal(query.body.title, 'From query');
     });
@@ -294,10 +376,12 @@ describe('event writes', () => {
 
   describe('hostile input', () => {
     it('stores HTML and SQL harmlessly and never answers 5xx', async () => {
-      const html = (await create({
-        title: '<script>alert(1)</script>Nice<img src=x onerror=alert(1)>',
-        description: '<p onclick="evil()">Hi</p><script>alert(1)</script><a href="javascript:alert(1)">link</a><iframe src="x"></iframe>',
-      })).body;
+      const html = (
+        await create({
+          title: '<script>alert(1)</script>Nice<img src=x onerror=alert(1)>',
+          description: '<p onclick="evil()">Hi</p><script>alert(1)</script><a href="javascript:alert(1)">link</a><iframe src="x"></iframe>',
+        })
+      ).body;
       assert.equal(html.title, 'Nice');
       assert.doesNotMatch(html.description, /script|onclick|javascript|iframe/);
       const sql = (await create({ title: "Robert'); DROP TABLE events;--", excerpt: "' OR 1=1 --" })).body;
@@ -313,20 +397,49 @@ describe('event writes', () => {
     });
 
     it('rejects invalid UTF-8, wrong types and absurd values with 4xx', async () => {
-      const bad = Buffer.concat([Buffer.from('{"title":"'), Buffer.from([0xff, 0xfe]), Buffer.from('","start_date":"tomorrow","end_date":"tomorrow 1am"}')]);
-      const raw = await fetch(`${server.url}${EVENTS}`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: admin.bearer }, body: bad });
+      const bad = Buffer.concat([
+        Buffer.from('{"title":"'),
+        Buffer.from([0xff, 0xfe]),
+        Buffer.from('","start_date":"tomorrow","end_date":"tomorrow 1am"}'),
+      ]);
+      const raw = await fetch(`${server.url}${EVENTS}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: admin.bearer },
+        body: bad,
+      });
       assert.ok(raw.status < 500, String(raw.status));
-      for (const body of [{ title: ['a', 'b'] }, { title: { a: 1 } }, { start_date: '9'.repeat(500) }, { start_date: -99999999999999 }, { all_day: 2 }, { cost: { nested: true } }, { venue: { id: 'x' } }, { organizer: [{ nope: 1 }] }, { image: ['x'] }]) {
+      for (const body of [
+        { title: ['a', 'b'] },
+        { title: { a: 1 } },
+        { start_date: '9'.repeat(500) },
+        { start_date: -99999999999999 },
+        { all_day: 2 },
+        { cost: { nested: true } },
+        { venue: { id: 'x' } },
+        { organizer: [{ nope: 1 }] },
+        { image: ['x'] },
+      ]) {
         const response = await create(body);
         assert.ok(response.status >= 400 && response.status < 500, `${JSON.stringify(body).slice(0, 60)} → ${response.status}`);
       }
-      for (const body of [{ title: 'a\u0000b' }, { description: '\u0000' }, { website: 'http://a.example/\u0000' }, { image: 'http://a.example/\u0000.png' }, { cost: 'x\u0000' }]) {
+      for (const body of [
+        { title: 'a\u0000b' },
+        { description: '\u0000' },
+        { website: 'http://a.example/\u0000' },
+        { image: 'http://a.example/\u0000.png' },
+        { cost: 'x\u0000' },
+      ]) {
         const response = await create(body);
         assert.equal(response.status, 400, JSON.stringify(body));
       }
       assert.equal((await server.request(`${EVENTS}?search=a%00b`)).status, 400);
       assert.equal((await server.request(`${EVENTS}/by-slug/a%00b`)).status, 400);
-      const notJson = await server.request(EVENTS, { method: 'POST', auth: admin, body: '{"title":', headers: { 'content-type': 'application/json' } });
+      const notJson = await server.request(EVENTS, {
+        method: 'POST',
+        auth: admin,
+        body: '{"title":',
+        headers: { 'content-type': 'application/json' },
+      });
       assert.equal(notJson.body.code, 'rest_invalid_json');
     });
   });

@@ -28,8 +28,19 @@ const TAGS = ['tag-one'] as const;
 
 type Status = 'publish' | 'draft' | 'private';
 
-interface VenueSpec { status: Status; password: boolean; name: string; city: string; point: number | null }
-interface OrganizerSpec { status: Status; password: boolean; name: string; email: string }
+interface VenueSpec {
+  status: Status;
+  password: boolean;
+  name: string;
+  city: string;
+  point: number | null;
+}
+interface OrganizerSpec {
+  status: Status;
+  password: boolean;
+  name: string;
+  email: string;
+}
 interface EventSpec {
   status: Status;
   password: boolean;
@@ -42,12 +53,19 @@ interface EventSpec {
   featured: boolean;
   day: number;
 }
-interface Scenario { venues: VenueSpec[]; organizers: OrganizerSpec[]; events: EventSpec[] }
+interface Scenario {
+  venues: VenueSpec[];
+  organizers: OrganizerSpec[];
+  events: EventSpec[];
+}
 
 const word = fc.constantFrom(...WORDS);
 const status = fc.constantFrom<Status>('publish', 'publish', 'draft', 'private');
 const scenarioArb: fc.Arbitrary<Scenario> = fc.record({
-  venues: fc.array(fc.record({ status, password: fc.boolean(), name: word, city: word, point: fc.option(fc.constantFrom(0, 1), { nil: null }) }), { maxLength: 3 }),
+  venues: fc.array(
+    fc.record({ status, password: fc.boolean(), name: word, city: word, point: fc.option(fc.constantFrom(0, 1), { nil: null }) }),
+    { maxLength: 3 },
+  ),
   organizers: fc.array(fc.record({ status, password: fc.boolean(), name: word, email: word }), { maxLength: 2 }),
   events: fc.array(
     fc.record({
@@ -76,7 +94,12 @@ function venueBody(spec: VenueSpec, withHidden: boolean): Record<string, unknown
   if (!withHidden && !shown(spec)) return { ...body, venue: 'x' };
   if (!withHidden && spec.password) return body;
   const point = spec.point === null ? undefined : POINTS[spec.point];
-  return { ...body, city: spec.city, address: `${spec.city} street`, ...(point === undefined ? {} : { geo_lat: point[0], geo_lng: point[1] }) };
+  return {
+    ...body,
+    city: spec.city,
+    address: `${spec.city} street`,
+    ...(point === undefined ? {} : { geo_lat: point[0], geo_lng: point[1] }),
+  };
 }
 
 function organizerBody(spec: OrganizerSpec, withHidden: boolean): Record<string, unknown> {
@@ -87,7 +110,13 @@ function organizerBody(spec: OrganizerSpec, withHidden: boolean): Record<string,
   return { ...body, email: `${spec.email}@example.org` };
 }
 
-function eventBody(spec: EventSpec, scenario: Scenario, ids: { venues: number[]; organizers: number[] }, year: number, withHidden: boolean) {
+function eventBody(
+  spec: EventSpec,
+  scenario: Scenario,
+  ids: { venues: number[]; organizers: number[] },
+  year: number,
+  withHidden: boolean,
+) {
   const day = String(spec.day).padStart(2, '0');
   const body: Record<string, unknown> = {
     status: spec.status,
@@ -130,9 +159,15 @@ describe('invisible means absent: the anonymous answers over hidden content equa
     [full, model] = await Promise.all([startTestServer(), startTestServer()]);
     [fullAdmin, modelAdmin] = await Promise.all([full.admin(), model.admin()]);
     // Terms exist on both from the start: creating one through a hidden link would itself be a difference.
-    for (const [taxonomy, names] of [['categories', CATEGORIES], ['tags', TAGS]] as const) {
+    for (const [taxonomy, names] of [
+      ['categories', CATEGORIES],
+      ['tags', TAGS],
+    ] as const) {
       for (const name of names) {
-        for (const [server, admin] of [[full, fullAdmin], [model, modelAdmin]] as const) {
+        for (const [server, admin] of [
+          [full, fullAdmin],
+          [model, modelAdmin],
+        ] as const) {
           const created = await server.request(`${NS}/${taxonomy}`, { method: 'POST', auth: admin, body: { name } });
           assert.equal(created.status, 201, created.text);
         }
@@ -160,21 +195,31 @@ describe('invisible means absent: the anonymous answers over hidden content equa
         const year = 2040 + run;
         const ids = { venues: [] as number[], organizers: [] as number[], events: [] as number[] };
         for (const spec of scenario.venues) ids.venues.push(await create(VENUES, [venueBody(spec, true), venueBody(spec, false)]));
-        for (const spec of scenario.organizers) ids.organizers.push(await create(ORGANIZERS, [organizerBody(spec, true), organizerBody(spec, false)]));
+        for (const spec of scenario.organizers)
+          ids.organizers.push(await create(ORGANIZERS, [organizerBody(spec, true), organizerBody(spec, false)]));
         for (const spec of scenario.events) {
           ids.events.push(await create(EVENTS, [eventBody(spec, scenario, ids, year, true), eventBody(spec, scenario, ids, year, false)]));
         }
 
         const window = `start_date=${year}-06-01&end_date=${year}-06-30&per_page=50`;
         const queries = [
-          ...WORDS.flatMap((term) => [`${EVENTS}?${window}&search=${term}`, `${VENUES}?per_page=50&search=${term}`, `${ORGANIZERS}?per_page=50&search=${term}`]),
+          ...WORDS.flatMap((term) => [
+            `${EVENTS}?${window}&search=${term}`,
+            `${VENUES}?per_page=50&search=${term}`,
+            `${ORGANIZERS}?per_page=50&search=${term}`,
+          ]),
           ...ids.venues.map((id) => `${EVENTS}?${window}&venue=${id}`),
           ...ids.organizers.map((id) => `${EVENTS}?${window}&organizer=${id}`),
           ...[...CATEGORIES].map((slug) => `${EVENTS}?${window}&categories=${slug}`),
           ...[...TAGS].map((slug) => `${EVENTS}?${window}&tags=${slug}`),
           ...['true', 'false'].flatMap((flag) => [`${EVENTS}?${window}&featured=${flag}`, `${EVENTS}?${window}&geoloc=${flag}`]),
           ...POINTS.map(([lat, lng]) => `${EVENTS}?${window}&geoloc_lat=${lat}&geoloc_lng=${lng}&geoloc_radius=10`),
-          ...ids.events.flatMap((id) => [`${VENUES}?event=${id}`, `${ORGANIZERS}?event=${id}`, `${NS}/categories?hide_empty=false&event=${id}`, `${NS}/tags?hide_empty=false&event=${id}`]),
+          ...ids.events.flatMap((id) => [
+            `${VENUES}?event=${id}`,
+            `${ORGANIZERS}?event=${id}`,
+            `${NS}/categories?hide_empty=false&event=${id}`,
+            `${NS}/tags?hide_empty=false&event=${id}`,
+          ]),
           `${VENUES}?per_page=50&has_events=true`,
           `${ORGANIZERS}?per_page=50&has_events=true`,
           `${VENUES}?per_page=50&only_with_upcoming=true`,

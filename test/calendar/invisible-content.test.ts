@@ -39,7 +39,11 @@ describe('invisible means absent', () => {
     assert.deepEqual(await eventIds('search=zebx'), []);
     assert.deepEqual(await eventIds('search=quiet'), [secret.id], 'the title stays searchable: it is shown');
     assert.deepEqual(await eventIds('search=zebr&password=pw'), [open.id], 'a password opens a representation, not a search');
-    assert.deepEqual((await eventIds('search=zebr&context=edit', admin)).sort(), [secret.id, open.id].sort(), 'editors asking to edit match everything');
+    assert.deepEqual(
+      (await eventIds('search=zebr&context=edit', admin)).sort(),
+      [secret.id, open.id].sort(),
+      'editors asking to edit match everything',
+    );
   });
 
   it('filters on what a protected event strips never match it (venue, organizer, terms, featured, geolocation)', async () => {
@@ -63,7 +67,14 @@ describe('invisible means absent', () => {
 
   it('a protected or unreadable venue lends no coordinates, and a search no stripped field of its own', async () => {
     const secretVenue = await makeVenue(server, admin, {
-      venue: 'Masked Hall', address: 'Via Nascosta 9', city: 'Zanzibar', phone: '+39 555 0199', description: 'aardvark', geo_lat: -33.9, geo_lng: 18.4, password: 'pw',
+      venue: 'Masked Hall',
+      address: 'Via Nascosta 9',
+      city: 'Zanzibar',
+      phone: '+39 555 0199',
+      description: 'aardvark',
+      geo_lat: -33.9,
+      geo_lng: 18.4,
+      password: 'pw',
     });
     const draftVenue = await makeVenue(server, admin, { venue: 'Draft Hall', status: 'draft', geo_lat: -34.9, geo_lng: 138.6 });
     const atSecret = await event({ title: 'At masked', venue: secretVenue.id });
@@ -81,9 +92,15 @@ describe('invisible means absent', () => {
   });
 
   it('a protected organizer is found by its name only; an unreadable one is unknown', async () => {
-    const secret = await makeOrganizer(server, admin, { organizer: 'Veiled Promoter', email: 'quokka@example.org', phone: '+39 555 0177', password: 'pw' });
+    const secret = await makeOrganizer(server, admin, {
+      organizer: 'Veiled Promoter',
+      email: 'quokka@example.org',
+      phone: '+39 555 0177',
+      password: 'pw',
+    });
     const draft = await makeOrganizer(server, admin, { organizer: 'Draft Promoter', status: 'draft' });
-    for (const search of ['quokka', '0177']) assert.deepEqual(ids((await server.request(`${ORGANIZERS}?search=${search}`)).body.organizers), [], search);
+    for (const search of ['quokka', '0177'])
+      assert.deepEqual(ids((await server.request(`${ORGANIZERS}?search=${search}`)).body.organizers), [], search);
     assert.deepEqual(ids((await server.request(`${ORGANIZERS}?search=veiled`)).body.organizers), [secret.id]);
     assert.equal((await server.request(`${EVENTS}?${WINDOW}&organizer=${draft.id}`)).status, 400);
   });

@@ -1,10 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import {
-  assertOrganizersReadable,
-  resolveOrganizersForWrite,
-  setEventOrganizers,
-} from '../../src/calendar/organizers/organizers.links.ts';
+import { assertOrganizersReadable, resolveOrganizersForWrite, setEventOrganizers } from '../../src/calendar/organizers/organizers.links.ts';
 import { embedsOf } from './embeds.helper.ts';
 import { startTestServer, type Credentials, type TestServer } from '../helpers/server.ts';
 import { contextOf, insertEventRow, makeOrganizer, NS, ORGANIZERS } from './venues-organizers.factories.ts';
@@ -25,7 +21,11 @@ const db = () => server.server.store.db;
 
 describe('resolveOrganizersForWrite', () => {
   it('reads an id, ids in order, a CSV string (deviation 13), {id} objects and mixes', async () => {
-    const [a, b, c] = [await makeOrganizer(server, admin, {}), await makeOrganizer(server, admin, {}), await makeOrganizer(server, admin, {})];
+    const [a, b, c] = [
+      await makeOrganizer(server, admin, {}),
+      await makeOrganizer(server, admin, {}),
+      await makeOrganizer(server, admin, {}),
+    ];
     const ctx = contextOf(server, admin);
     assert.deepEqual(await resolveOrganizersForWrite(db(), a.id, ctx), [a.id]);
     assert.deepEqual(await resolveOrganizersForWrite(db(), String(b.id), ctx), [b.id]);
@@ -45,13 +45,17 @@ describe('resolveOrganizersForWrite', () => {
   it('matches inline organizers by name and e-mail case-insensitively, else creates them in order (deviation 10)', async () => {
     const existing = await makeOrganizer(server, admin, { organizer: 'Festival Team', email: 'team@festival.example' });
     const known = await makeOrganizer(server, admin, {});
-    const ids = await resolveOrganizersForWrite(db(), [
-      { organizer: 'New One', email: 'new1@example.com' },
-      { id: known.id },
-      { organizer: 'FESTIVAL TEAM', email: 'Team@Festival.example', phone: 'not applied' },
-      { organizer: 'Festival Team', email: 'other@festival.example' },
-      { organizer: 'New Two' },
-    ], contextOf(server, admin));
+    const ids = await resolveOrganizersForWrite(
+      db(),
+      [
+        { organizer: 'New One', email: 'new1@example.com' },
+        { id: known.id },
+        { organizer: 'FESTIVAL TEAM', email: 'Team@Festival.example', phone: 'not applied' },
+        { organizer: 'Festival Team', email: 'other@festival.example' },
+        { organizer: 'New Two' },
+      ],
+      contextOf(server, admin),
+    );
     assert.equal(ids.length, 5);
     assert.equal(ids[1], known.id);
     assert.equal(ids[2], existing.id);
@@ -64,16 +68,42 @@ describe('resolveOrganizersForWrite', () => {
   it('rejects unknown or trashed ids, invalid inline organizers and junk, naming organizer, creating nothing', async () => {
     const trashed = await makeOrganizer(server, admin, {});
     await server.request(`${ORGANIZERS}/${trashed.id}`, { method: 'DELETE', auth: admin });
-    const before = await db().selectFrom('organizers').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
-    for (const input of [23_000, [23_000], `1,foo`, trashed.id, { organizer: '' }, [{ email: 'x@example.com' }], [{ organizer: 'Bad', email: 'not-an-email' }], [{ organizer: 'Bad', website: 'foo' }], 'foo', [true], [[1]]]) {
-      await assert.rejects(resolveOrganizersForWrite(db(), input, contextOf(server, admin)), rejectsNaming('organizer'), JSON.stringify(input));
+    const before = await db()
+      .selectFrom('organizers')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow();
+    for (const input of [
+      23_000,
+      [23_000],
+      `1,foo`,
+      trashed.id,
+      { organizer: '' },
+      [{ email: 'x@example.com' }],
+      [{ organizer: 'Bad', email: 'not-an-email' }],
+      [{ organizer: 'Bad', website: 'foo' }],
+      'foo',
+      [true],
+      [[1]],
+    ]) {
+      await assert.rejects(
+        resolveOrganizersForWrite(db(), input, contextOf(server, admin)),
+        rejectsNaming('organizer'),
+        JSON.stringify(input),
+      );
     }
-    const after = await db().selectFrom('organizers').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    const after = await db()
+      .selectFrom('organizers')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow();
     assert.equal(Number(after.n), Number(before.n));
   });
 
   it('inline organizers of contributors get the contributor status rules', async () => {
-    const [id] = await resolveOrganizersForWrite(db(), [{ organizer: 'By contributor', status: 'publish' }], contextOf(server, contributor, 'contributor'));
+    const [id] = await resolveOrganizersForWrite(
+      db(),
+      [{ organizer: 'By contributor', status: 'publish' }],
+      contextOf(server, contributor, 'contributor'),
+    );
     const organizer = (await server.request(`${ORGANIZERS}/${id}`, { auth: admin })).body;
     assert.equal(organizer.status, 'pending');
     assert.equal(organizer.author, String(contributor.id));
@@ -82,7 +112,11 @@ describe('resolveOrganizersForWrite', () => {
 
 describe('setEventOrganizers, embedded organizers, assertOrganizersReadable', () => {
   it('links in order, re-links in a new order, unlinks; loads per event in link order with stripping', async () => {
-    const [a, b, c] = [await makeOrganizer(server, admin, {}), await makeOrganizer(server, admin, {}), await makeOrganizer(server, admin, { email: 'c@example.com', password: 'pw' })];
+    const [a, b, c] = [
+      await makeOrganizer(server, admin, {}),
+      await makeOrganizer(server, admin, {}),
+      await makeOrganizer(server, admin, { email: 'c@example.com', password: 'pw' }),
+    ];
     const first = await insertEventRow(server);
     const second = await insertEventRow(server);
     const empty = await insertEventRow(server);
@@ -91,14 +125,23 @@ describe('setEventOrganizers, embedded organizers, assertOrganizersReadable', ()
     const organizersOf = async (ids: number[], ctx: ReturnType<typeof contextOf>) =>
       new Map([...(await embedsOf(db(), ids, ctx))].map(([id, embeds]) => [id, embeds.organizers]));
     let loaded = await organizersOf([first, second, empty], contextOf(server, null));
-    assert.deepEqual((loaded.get(first) as any[]).map((organizer) => organizer.id), [c.id, a.id]);
+    assert.deepEqual(
+      (loaded.get(first) as any[]).map((organizer) => organizer.id),
+      [c.id, a.id],
+    );
     assert.equal((loaded.get(first) as any[])[0].email, '', 'stripped: the organizer has a password');
     assert.equal((loaded.get(first) as any[])[0].organizer, c.organizer);
-    assert.deepEqual((loaded.get(second) as any[]).map((organizer) => organizer.id), [b.id]);
+    assert.deepEqual(
+      (loaded.get(second) as any[]).map((organizer) => organizer.id),
+      [b.id],
+    );
     assert.deepEqual(loaded.get(empty), []);
     await setEventOrganizers(db(), first, [a.id, b.id, c.id]);
     loaded = await organizersOf([first], contextOf(server, admin));
-    assert.deepEqual((loaded.get(first) as any[]).map((organizer) => organizer.id), [a.id, b.id, c.id]);
+    assert.deepEqual(
+      (loaded.get(first) as any[]).map((organizer) => organizer.id),
+      [a.id, b.id, c.id],
+    );
     await setEventOrganizers(db(), first, []);
     assert.deepEqual((await organizersOf([first], contextOf(server, admin))).get(first), []);
   });
@@ -119,21 +162,39 @@ describe('organizers in event writes (through the events routes)', () => {
     const created = await server.request(`${NS}/events`, {
       method: 'POST',
       auth: admin,
-      body: { title: 'Fair', start_date: 'tomorrow 10:00', end_date: 'tomorrow 18:00', organizer: [{ organizer: 'Org A' }, { id: known.id }, { organizer: 'Org B', email: 'b@example.com' }] },
+      body: {
+        title: 'Fair',
+        start_date: 'tomorrow 10:00',
+        end_date: 'tomorrow 18:00',
+        organizer: [{ organizer: 'Org A' }, { id: known.id }, { organizer: 'Org B', email: 'b@example.com' }],
+      },
     });
     assert.equal(created.status, 201, created.text);
     const names = created.body.organizer.map((organizer: any) => organizer.organizer);
     assert.deepEqual(names, ['Org A', 'Known', 'Org B']);
     const eventUrl = `${NS}/events/${created.body.id}`;
     const untouched = await server.request(eventUrl, { method: 'POST', auth: admin, body: { title: 'Fair 2' } });
-    assert.deepEqual(untouched.body.organizer.map((organizer: any) => organizer.organizer), names, 'omitted means unchanged (deviation 2)');
+    assert.deepEqual(
+      untouched.body.organizer.map((organizer: any) => organizer.organizer),
+      names,
+      'omitted means unchanged (deviation 2)',
+    );
     const ids = created.body.organizer.map((organizer: any) => organizer.id);
     const reordered = await server.request(eventUrl, { method: 'POST', auth: admin, body: { organizer: `${ids[2]},${ids[0]}` } });
-    assert.deepEqual(reordered.body.organizer.map((organizer: any) => organizer.id), [ids[2], ids[0]]);
+    assert.deepEqual(
+      reordered.body.organizer.map((organizer: any) => organizer.id),
+      [ids[2], ids[0]],
+    );
     const filtered = await server.request(`${NS}/events?organizer=${ids[2]}`);
-    assert.deepEqual(filtered.body.events.map((event: any) => event.id), [created.body.id]);
+    assert.deepEqual(
+      filtered.body.events.map((event: any) => event.id),
+      [created.body.id],
+    );
     await server.request(`${ORGANIZERS}/${ids[2]}`, { method: 'DELETE', auth: admin });
-    assert.deepEqual((await server.request(eventUrl)).body.organizer.map((organizer: any) => organizer.id), [ids[0]]);
+    assert.deepEqual(
+      (await server.request(eventUrl)).body.organizer.map((organizer: any) => organizer.id),
+      [ids[0]],
+    );
     const cleared = await server.request(eventUrl, { method: 'POST', auth: admin, body: { organizer: [] } });
     assert.deepEqual(cleared.body.organizer, []);
   });

@@ -16,9 +16,24 @@ before(async () => {
   editor = await server.createUser('editor');
   contributor = await server.createUser('contributor');
   // The reference's organizer search fixtures (§5.1).
-  fixtures.one = await makeOrganizer(server, admin, { organizer: 'Organizer One', email: 'one@common.com', website: 'http://one.com', phone: '111111111' });
-  fixtures.two = await makeOrganizer(server, admin, { organizer: 'Organizer Two', email: 'two@common.com', website: 'http://two.com', phone: '1111' });
-  fixtures.three = await makeOrganizer(server, admin, { organizer: 'Organizer Three', email: 'three@three.com', website: 'http://three.com', phone: '333' });
+  fixtures.one = await makeOrganizer(server, admin, {
+    organizer: 'Organizer One',
+    email: 'one@common.com',
+    website: 'http://one.com',
+    phone: '111111111',
+  });
+  fixtures.two = await makeOrganizer(server, admin, {
+    organizer: 'Organizer Two',
+    email: 'two@common.com',
+    website: 'http://two.com',
+    phone: '1111',
+  });
+  fixtures.three = await makeOrganizer(server, admin, {
+    organizer: 'Organizer Three',
+    email: 'three@three.com',
+    website: 'http://three.com',
+    phone: '333',
+  });
 });
 after(async () => server.close());
 
@@ -46,17 +61,50 @@ describe('POST /organizers', () => {
     const response = await server.request(ORGANIZERS, {
       method: 'POST',
       auth: admin,
-      body: { organizer: 'Pro Loco', description: 'Local events', phone: '+39 02 1234', website: 'https://proloco.example/?x=1&y=2', email: 'info@proloco.example' },
+      body: {
+        organizer: 'Pro Loco',
+        description: 'Local events',
+        phone: '+39 02 1234',
+        website: 'https://proloco.example/?x=1&y=2',
+        email: 'info@proloco.example',
+      },
     });
     assert.equal(response.status, 201);
     assert.deepEqual(Object.keys(response.body), [
-      'id', 'author', 'status', 'date', 'date_utc', 'modified', 'modified_utc', 'url', 'organizer', 'description', 'slug',
-      'phone', 'website', 'email', 'global_id', 'global_id_lineage',
+      'id',
+      'author',
+      'status',
+      'date',
+      'date_utc',
+      'modified',
+      'modified_utc',
+      'url',
+      'organizer',
+      'description',
+      'slug',
+      'phone',
+      'website',
+      'email',
+      'global_id',
+      'global_id_lineage',
     ]);
     assert.equal(response.body.url, `${server.url}/organizer/pro-loco/`);
     assert.equal(response.body.website, 'https://proloco.example/?x=1&y=2');
     const minimal = await makeOrganizer(server, admin, { organizer: 'Minimal' });
-    assert.deepEqual(Object.keys(minimal), ['id', 'author', 'status', 'date', 'date_utc', 'modified', 'modified_utc', 'url', 'organizer', 'slug', 'global_id', 'global_id_lineage']);
+    assert.deepEqual(Object.keys(minimal), [
+      'id',
+      'author',
+      'status',
+      'date',
+      'date_utc',
+      'modified',
+      'modified_utc',
+      'url',
+      'organizer',
+      'slug',
+      'global_id',
+      'global_id_lineage',
+    ]);
   });
 
   it('validates the e-mail address (deviation 16) and the website', async () => {
@@ -64,7 +112,11 @@ describe('POST /organizers', () => {
       invalid(await server.request(ORGANIZERS, { method: 'POST', auth: admin, body: { organizer: 'Bad mail', email: bad } }), 'email');
     }
     for (const good of ['a@b.co', 'first.last+tag@sub.example.org', '']) {
-      assert.equal((await server.request(ORGANIZERS, { method: 'POST', auth: admin, body: { organizer: 'Good mail', email: good } })).status, 201, good);
+      assert.equal(
+        (await server.request(ORGANIZERS, { method: 'POST', auth: admin, body: { organizer: 'Good mail', email: good } })).status,
+        201,
+        good,
+      );
     }
     invalid(await server.request(ORGANIZERS, { method: 'POST', auth: admin, body: { organizer: 'Bad site', website: 'foo' } }), 'website');
     invalid(await server.request(ORGANIZERS, { method: 'POST', auth: admin, body: { organizer: '' } }), 'organizer');
@@ -86,13 +138,23 @@ describe('POST /organizers', () => {
 
 describe('single organizers', () => {
   it('GET by id and slug with json_ld (a Person); 400 for unknown ones; 403 organizer-not-accessible for drafts', async () => {
-    const organizer = await makeOrganizer(server, admin, { organizer: 'Jane Doe', email: 'jane@example.com', phone: '555', website: 'https://jane.example' });
+    const organizer = await makeOrganizer(server, admin, {
+      organizer: 'Jane Doe',
+      email: 'jane@example.com',
+      phone: '555',
+      website: 'https://jane.example',
+    });
     for (const path of [`${ORGANIZERS}/${organizer.id}`, `${ORGANIZERS}/by-slug/jane-doe`]) {
       const response = await server.request(path);
       assert.equal(response.status, 200);
       assert.deepEqual(Object.keys(response.body).slice(-3), ['json_ld', 'global_id', 'global_id_lineage']);
       assert.deepEqual(response.body.json_ld, {
-        '@type': 'Person', name: 'Jane Doe', url: 'https://jane.example', telephone: '555', email: 'jane@example.com', sameAs: 'https://jane.example',
+        '@type': 'Person',
+        name: 'Jane Doe',
+        url: 'https://jane.example',
+        telephone: '555',
+        email: 'jane@example.com',
+        sameAs: 'https://jane.example',
       });
     }
     invalid(await server.request(`${ORGANIZERS}/23000`), 'id');
@@ -100,27 +162,45 @@ describe('single organizers', () => {
     assert.equal((await server.request(`${ORGANIZERS}/foo%20bar`)).body.code, 'rest_no_route');
     const draft = await makeOrganizer(server, admin, { status: 'draft' });
     const denied = await server.request(`${ORGANIZERS}/${draft.id}`);
-    assert.deepEqual(denied.body, { code: 'organizer-not-accessible', message: 'The requested organizer is not accessible', data: { status: 403 } });
+    assert.deepEqual(denied.body, {
+      code: 'organizer-not-accessible',
+      message: 'The requested organizer is not accessible',
+      data: { status: 403 },
+    });
     assert.equal((await server.request(`${ORGANIZERS}/by-slug/${draft.slug}`, { auth: contributor })).status, 403);
     assert.equal((await server.request(`${ORGANIZERS}/by-slug/${draft.slug}`, { auth: editor })).status, 200);
   });
 
   it('keeps e-mail, phone and website on an update without them; empty values clear them', async () => {
     const organizer = await makeOrganizer(server, admin, { email: 'keep@example.com', phone: '1', website: 'https://keep.example' });
-    const renamed = await server.request(`${ORGANIZERS}/${organizer.id}`, { method: 'PATCH', auth: admin, body: { organizer: 'Renamed Org' } });
+    const renamed = await server.request(`${ORGANIZERS}/${organizer.id}`, {
+      method: 'PATCH',
+      auth: admin,
+      body: { organizer: 'Renamed Org' },
+    });
     assert.equal(renamed.body.organizer, 'Renamed Org');
     assert.equal(renamed.body.email, 'keep@example.com');
     assert.equal(renamed.body.phone, '1');
     assert.equal(renamed.body.website, 'https://keep.example');
     assert.equal(renamed.body.slug, organizer.slug, 'the slug stays');
-    const cleared = await server.request(`${ORGANIZERS}/by-slug/${organizer.slug}`, { method: 'PUT', auth: admin, body: { email: '', phone: '', website: '' } });
+    const cleared = await server.request(`${ORGANIZERS}/by-slug/${organizer.slug}`, {
+      method: 'PUT',
+      auth: admin,
+      body: { email: '', phone: '', website: '' },
+    });
     for (const key of ['email', 'phone', 'website']) assert.equal(key in cleared.body, false, key);
     invalid(await server.request(`${ORGANIZERS}/${organizer.id}`, { method: 'POST', auth: admin, body: { email: 'broken' } }), 'email');
     invalid(await server.request(`${ORGANIZERS}/${organizer.id}`, { method: 'POST', auth: admin, body: { organizer: '' } }), 'organizer');
   });
 
   it('strips a password-protected organizer, keeping its name', async () => {
-    const organizer = await makeOrganizer(server, admin, { organizer: 'Secret Org', email: 's@example.com', phone: '9', description: 'Hidden', password: 'pw' });
+    const organizer = await makeOrganizer(server, admin, {
+      organizer: 'Secret Org',
+      email: 's@example.com',
+      phone: '9',
+      description: 'Hidden',
+      password: 'pw',
+    });
     const locked = await server.request(`${ORGANIZERS}/${organizer.id}`);
     assert.equal(locked.body.organizer, 'Secret Org');
     assert.equal(locked.body.email, '');
@@ -160,7 +240,10 @@ describe('single organizers', () => {
       .orderBy('event_id')
       .orderBy('position')
       .execute();
-    assert.deepEqual(links.map((link) => link.organizer_id), [keep1.id, keep2.id]);
+    assert.deepEqual(
+      links.map((link) => link.organizer_id),
+      [keep1.id, keep2.id],
+    );
     const again = await server.request(`${ORGANIZERS}/by-slug/${gone.slug}`, { method: 'DELETE', auth: admin });
     assert.deepEqual(again.body, { code: 'organizer-is-in-trash', message: 'The organizer is already trashed', data: { status: 410 } });
     const forced = await server.request(`${ORGANIZERS}/${keep2.id}?force=true`, { method: 'DELETE', auth: admin });
@@ -202,10 +285,21 @@ describe('GET /organizers archive and languages', () => {
     assert.equal(english.body.email, 'info@musica.example');
     assert.equal((await server.request(`${ORGANIZERS}/${id}?translation_language=it`)).body.organizer, 'Associazione Musicale');
     assert.equal((await server.request(`${ORGANIZERS}?search=associazione&translation_language=it`)).body.total, 1);
-    assert.equal((await server.request(`${ORGANIZERS}?search=associazione`)).body.total, 0, 'English is read first, Italian is not its fallback');
-    assert.equal((await server.request(`${ORGANIZERS}?search=music%20association&translation_language=it`)).body.total, 1, 'the default language is the fallback');
+    assert.equal(
+      (await server.request(`${ORGANIZERS}?search=associazione`)).body.total,
+      0,
+      'English is read first, Italian is not its fallback',
+    );
+    assert.equal(
+      (await server.request(`${ORGANIZERS}?search=music%20association&translation_language=it`)).body.total,
+      1,
+      'the default language is the fallback',
+    );
     invalid(await server.request(`${ORGANIZERS}/${id}?translation_language=de`), 'translation_language');
-    invalid(await server.request(`${ORGANIZERS}/${id}`, { method: 'POST', auth: admin, body: { translation_language: 'xx' } }), 'translation_language');
+    invalid(
+      await server.request(`${ORGANIZERS}/${id}`, { method: 'POST', auth: admin, body: { translation_language: 'xx' } }),
+      'translation_language',
+    );
   });
 });
 
@@ -216,18 +310,26 @@ describe('GET /organizers filters', () => {
     const draftOnly = await makeOrganizer(server, admin, { organizer: 'Draft-event org' });
     const events = [
       await insertEventRow(server, { organizerIds: [pastOnly.id, upcoming.id], startsInDays: -3 }),
-      ...(await Promise.all(Array.from({ length: 15 }, (_, day) => insertEventRow(server, { organizerIds: [fixtures.one.id], startsInDays: day + 1 })))),
+      ...(await Promise.all(
+        Array.from({ length: 15 }, (_, day) => insertEventRow(server, { organizerIds: [fixtures.one.id], startsInDays: day + 1 })),
+      )),
       await insertEventRow(server, { organizerIds: [upcoming.id], startsInDays: 100 }),
       await insertEventRow(server, { organizerIds: [draftOnly.id], status: 'pending' }),
     ];
     assert.deepEqual(idsOf((await server.request(`${ORGANIZERS}?event=${events[0]}`)).body.organizers), [upcoming.id, pastOnly.id]);
     invalid(await server.request(`${ORGANIZERS}?event=23000`), 'event');
-    assert.deepEqual(idsOf((await server.request(`${ORGANIZERS}?has_events=true`)).body.organizers), [fixtures.one.id, upcoming.id, pastOnly.id].sort((a, b) => a - b));
+    assert.deepEqual(
+      idsOf((await server.request(`${ORGANIZERS}?has_events=true`)).body.organizers),
+      [fixtures.one.id, upcoming.id, pastOnly.id].sort((a, b) => a - b),
+    );
     const without = idsOf((await server.request(`${ORGANIZERS}?has_events=false&per_page=50`)).body.organizers);
     assert.ok(without.includes(draftOnly.id) && without.includes(fixtures.two.id) && !without.includes(upcoming.id));
     const withUpcoming = await server.request(`${ORGANIZERS}?only_with_upcoming=1&per_page=1`);
     assert.equal(withUpcoming.body.total, 2);
-    assert.deepEqual(idsOf([...withUpcoming.body.organizers, ...(await server.request(withUpcoming.body.next_rest_url)).body.organizers]), [fixtures.one.id, upcoming.id]);
+    assert.deepEqual(idsOf([...withUpcoming.body.organizers, ...(await server.request(withUpcoming.body.next_rest_url)).body.organizers]), [
+      fixtures.one.id,
+      upcoming.id,
+    ]);
     await server.server.store.db.deleteFrom('events').where('id', 'in', events).execute();
   });
 });

@@ -27,12 +27,14 @@ describe('post-password throttling', () => {
   const protectedEvents = async (count: number, month: string) => {
     const events = [];
     for (let index = 0; index < count; index += 1) {
-      events.push(await makeEvent(server, admin, {
-        start_date: `2035-${month}-1${index} 10:00`,
-        end_date: `2035-${month}-1${index} 11:00`,
-        password: `secret-${month}-${index}`,
-        description: `hidden ${month}`,
-      }));
+      events.push(
+        await makeEvent(server, admin, {
+          start_date: `2035-${month}-1${index} 10:00`,
+          end_date: `2035-${month}-1${index} 11:00`,
+          password: `secret-${month}-${index}`,
+          description: `hidden ${month}`,
+        }),
+      );
     }
     return events;
   };
@@ -46,7 +48,11 @@ describe('post-password throttling', () => {
       const list = await listMonth('01', 'secret-01-0');
       assert.equal(list.status, 200);
       const opened = list.body.events.filter((event: { description: string }) => event.description !== '');
-      assert.deepEqual(opened.map((event: { id: number }) => event.id), [known.id], 'the known event is open, the others stay stripped');
+      assert.deepEqual(
+        opened.map((event: { id: number }) => event.id),
+        [known.id],
+        'the known event is open, the others stay stripped',
+      );
     }
     assert.equal((await server.request(`${EVENTS}/${known.id}?password=secret-01-0`)).status, 200);
     assert.equal((await server.request(`${EVENTS}?${WINDOW}`, { auth: editor.basic })).status, 200, 'Basic logins still work');
@@ -65,7 +71,11 @@ describe('post-password throttling', () => {
     for (let attempt = 0; attempt < 3; attempt += 1) {
       assert.equal((await server.request(`${EVENTS}/${event.id}?password=guess${attempt}`)).status, 403);
     }
-    assert.equal((await server.request(`${EVENTS}/${event.id}?password=secret-03-0`)).status, 429, 'the guessed event is locked for this address');
+    assert.equal(
+      (await server.request(`${EVENTS}/${event.id}?password=secret-03-0`)).status,
+      429,
+      'the guessed event is locked for this address',
+    );
     for (let attempt = 0; attempt < 3; attempt += 1) await server.request(`${VENUES}/${venue.id}?password=guess${attempt}`);
     const venueLocked = await server.request(`${VENUES}/${venue.id}?password=venue-secret`);
     assert.equal(venueLocked.status, 429, 'venues share the post-password bucket of the address');

@@ -12,7 +12,13 @@ import { EVENTS, makeEvent } from './events.factories.ts';
 
 /** Sets an event's title straight in the database, as another process would. */
 async function retitle(db: Kysely<Database>, id: number, title: string): Promise<void> {
-  await db.updateTable('translations').set({ value: title }).where('resource_type', '=', 'event').where('resource_id', '=', id).where('field', '=', 'title').execute();
+  await db
+    .updateTable('translations')
+    .set({ value: title })
+    .where('resource_type', '=', 'event')
+    .where('resource_id', '=', id)
+    .where('field', '=', 'title')
+    .execute();
 }
 
 /** Puts the calendar revision back: a write the revision does not tell about, to see what a server remembered. */
@@ -48,7 +54,11 @@ describe('remembered anonymous calendar answers', () => {
 
   it('remembers each language and each list query apart, with the list headers', async () => {
     const event = await makeEvent(server, admin, { title: 'Bilingual' });
-    const italian = await server.request(`${EVENTS}/${event.id}?translation_language=it`, { method: 'POST', auth: admin, body: { title: 'Bilingue' } });
+    const italian = await server.request(`${EVENTS}/${event.id}?translation_language=it`, {
+      method: 'POST',
+      auth: admin,
+      body: { title: 'Bilingue' },
+    });
     assert.equal(italian.status, 200, italian.text);
     for (let round = 0; round < 2; round += 1) {
       assert.equal((await server.request(`${EVENTS}/${event.id}`)).body.title, 'Bilingual');
@@ -64,10 +74,17 @@ describe('remembered anonymous calendar answers', () => {
   });
 
   it('never serves what a signed-in caller sees to anonymous callers, nor the reverse', async () => {
-    const venue = await server.request('/calendar/events/v1/venues', { method: 'POST', auth: admin, body: { venue: 'Back room', status: 'draft' } });
+    const venue = await server.request('/calendar/events/v1/venues', {
+      method: 'POST',
+      auth: admin,
+      body: { venue: 'Back room', status: 'draft' },
+    });
     const event = await makeEvent(server, admin, { title: 'Public with a draft venue', venue: venue.body.id });
     const draft = await makeEvent(server, admin, { title: 'Draft only', status: 'draft' });
-    for (const order of [['anonymous', 'admin'], ['admin', 'anonymous']] as const) {
+    for (const order of [
+      ['anonymous', 'admin'],
+      ['admin', 'anonymous'],
+    ] as const) {
       for (const who of order) {
         const auth = who === 'admin' ? admin : undefined;
         const single = await server.request(`${EVENTS}/${event.id}`, auth === undefined ? {} : { auth });
@@ -174,7 +191,7 @@ describe('ByteBoundedMap', () => {
     assert.equal(map.size, 2);
   });
 
-  it('counts long keys against the budget (a key is the caller\'s to choose)', () => {
+  it("counts long keys against the budget (a key is the caller's to choose)", () => {
     const map = new ByteBoundedMap(100);
     map.set('small', entry(10));
     map.set(`junk=${'x'.repeat(80)}`, entry(1));
@@ -209,7 +226,10 @@ describe('Generation', () => {
       throw new Error('no such event');
     };
     const results = await Promise.allSettled([generation.produceOnce('k', failing), generation.produceOnce('k', failing)]);
-    assert.deepEqual(results.map((result) => result.status), ['rejected', 'rejected']);
+    assert.deepEqual(
+      results.map((result) => result.status),
+      ['rejected', 'rejected'],
+    );
     assert.equal(attempts, 1);
     assert.equal(generation.entries.get('k'), undefined);
     await assert.rejects(generation.produceOnce('k', failing));

@@ -41,9 +41,20 @@ describe('bounded searches', () => {
     const organizer = await makeOrganizer(server, admin, { organizer: `Org ${phrase}` });
     const event = await makeEvent(server, admin, { title: `Show ${phrase}`, start_date: '2037-01-01 10:00', end_date: '2037-01-01 11:00' });
     const search = encodeURIComponent(phrase);
-    assert.deepEqual((await server.request(`${VENUES}?search=${search}`)).body.venues.map((item: { id: number }) => item.id), [venue.id]);
-    assert.deepEqual((await server.request(`${ORGANIZERS}?search=${search}`)).body.organizers.map((item: { id: number }) => item.id), [organizer.id]);
-    assert.deepEqual((await server.request(`${EVENTS}?start_date=2037-01-01&end_date=2037-01-02&search=${search}`)).body.events.map((item: { id: number }) => item.id), [event.id]);
+    assert.deepEqual(
+      (await server.request(`${VENUES}?search=${search}`)).body.venues.map((item: { id: number }) => item.id),
+      [venue.id],
+    );
+    assert.deepEqual(
+      (await server.request(`${ORGANIZERS}?search=${search}`)).body.organizers.map((item: { id: number }) => item.id),
+      [organizer.id],
+    );
+    assert.deepEqual(
+      (await server.request(`${EVENTS}?start_date=2037-01-01&end_date=2037-01-02&search=${search}`)).body.events.map(
+        (item: { id: number }) => item.id,
+      ),
+      [event.id],
+    );
     const nine = encodeURIComponent('one two three four five six seven eight nine');
     assert.deepEqual(
       (await server.request(`${VENUES}?search=${nine}`)).body.venues.map((item: { id: number }) => item.id).sort(),

@@ -21,13 +21,35 @@ describe('statements per request', () => {
   it('creates and lists events within their statement budgets', async () => {
     const admin = await server.admin();
     const counting = countingStatements(server.server.store.db);
-    const service = new EventsService({ db: counting.db, config: server.config, passwords: new PostPasswords(server.server.store.db, server.config) });
+    const service = new EventsService({
+      db: counting.db,
+      config: server.config,
+      passwords: new PostPasswords(server.server.store.db, server.config),
+    });
     const editor = contextFor(server, { id: admin.id, username: 'admin', displayName: 'admin', role: 'administrator' });
     counting.reset();
-    await service.createEvent({ title: 'A', start_date: '2030-01-01 10:00:00', end_date: '2030-01-01 11:00:00', venue: { venue: 'Hall', address: 'Main St 1' }, categories: ['Music'], organizer: [{ organizer: 'Org', email: 'o@example.com' }] } as any, editor);
+    await service.createEvent(
+      {
+        title: 'A',
+        start_date: '2030-01-01 10:00:00',
+        end_date: '2030-01-01 11:00:00',
+        venue: { venue: 'Hall', address: 'Main St 1' },
+        categories: ['Music'],
+        organizer: [{ organizer: 'Org', email: 'o@example.com' }],
+      } as any,
+      editor,
+    );
     const createFull = counting.count();
     counting.reset();
-    await service.createEvent({ title: 'B', start_date: '2030-01-02 10:00:00', end_date: '2030-01-02 11:00:00', venue: { venue: 'Hall2', address: 'Main St 2' } } as any, editor);
+    await service.createEvent(
+      {
+        title: 'B',
+        start_date: '2030-01-02 10:00:00',
+        end_date: '2030-01-02 11:00:00',
+        venue: { venue: 'Hall2', address: 'Main St 2' },
+      } as any,
+      editor,
+    );
     const createVenue = counting.count();
     counting.reset();
     await service.createEvent({ title: 'C', start_date: '2030-01-02 10:00:00', end_date: '2030-01-02 11:00:00' } as any, editor);
@@ -35,7 +57,10 @@ describe('statements per request', () => {
     counting.reset();
     const versions = new CalendarVersions(counting.db);
     const anonymous = () => contextFor(server, null, { versions });
-    const listed = await service.listEvents({ page: 1, per_page: 10, start_date: '2030-01-01', end_date: '2030-12-31' } as any, anonymous());
+    const listed = await service.listEvents(
+      { page: 1, per_page: 10, start_date: '2030-01-01', end_date: '2030-12-31' } as any,
+      anonymous(),
+    );
     const listCold = counting.count();
     counting.reset();
     await service.listEvents({ page: 1, per_page: 10, start_date: '2030-01-01', end_date: '2030-12-31' } as any, anonymous());
@@ -44,7 +69,10 @@ describe('statements per request', () => {
     const counts = { createFull, createVenue, createPlain, listCold, listWarm };
     const budgets = { createFull: 31, createVenue: 14, createPlain: 8, listCold: 9, listWarm: 5 };
     for (const [path, budget] of Object.entries(budgets)) {
-      assert.ok(counts[path as keyof typeof counts] <= budget, `${path}: ${counts[path as keyof typeof counts]} statements, budget ${budget}`);
+      assert.ok(
+        counts[path as keyof typeof counts] <= budget,
+        `${path}: ${counts[path as keyof typeof counts]} statements, budget ${budget}`,
+      );
     }
   });
 });

@@ -40,7 +40,10 @@ describe('categories and tags through the events routes', () => {
     const tag = await createTerm('tags', { name: unique('Life tag') });
     const created = await createEvent({ categories: [category.id], tags: tag.slug });
     assert.equal(created.status, 201, created.text);
-    assert.deepEqual(created.body.categories.map((t: any) => [t.id, t.count]), [[category.id, 1]]);
+    assert.deepEqual(
+      created.body.categories.map((t: any) => [t.id, t.count]),
+      [[category.id, 1]],
+    );
     const id = created.body.id;
     const draft = await createEvent({ categories: String(category.id), status: 'draft' });
     assert.equal(draft.status, 201);
@@ -76,7 +79,10 @@ describe('categories and tags through the events routes', () => {
     assert.equal(postFilter.status, 200);
     assert.deepEqual(postFilter.body.categories, []);
     const postFilterAll = await server.request(`${NS}/categories?post=${draft.body.id}&hide_empty=0`, { auth: admin });
-    assert.deepEqual(postFilterAll.body.categories.map((t: any) => t.id), [category.id]);
+    assert.deepEqual(
+      postFilterAll.body.categories.map((t: any) => t.id),
+      [category.id],
+    );
   });
 
   it('counts concurrent event writes exactly and creates a new tag named by all of them once', async () => {
@@ -92,9 +98,7 @@ describe('categories and tags through the events routes', () => {
     assert.equal(await countOf('tags', tagId), 7);
     assert.equal(await countOf('categories', category.id), 7);
     await Promise.all(
-      responses.slice(0, 4).map((response) =>
-        server.request(`${NS}/events/${response.body.id}`, { method: 'DELETE', auth: admin }),
-      ),
+      responses.slice(0, 4).map((response) => server.request(`${NS}/events/${response.body.id}`, { method: 'DELETE', auth: admin })),
     );
     assert.equal(await countOf('tags', tagId), 3);
   });
@@ -112,7 +116,10 @@ describe('categories and tags through the events routes', () => {
     assert.equal((await server.request(`${NS}/categories?hide_empty=0&search=${encodeURIComponent(denied)}`)).body.total, 0);
     const reuses = await createEvent({ tags: existing.name }, contributor);
     assert.equal(reuses.status, 201);
-    assert.deepEqual(reuses.body.tags.map((t: any) => t.id), [existing.id]);
+    assert.deepEqual(
+      reuses.body.tags.map((t: any) => t.id),
+      [existing.id],
+    );
 
     const authorCategory = unique('Author cat');
     const allowed = await createEvent({ categories: authorCategory }, author);

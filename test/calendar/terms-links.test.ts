@@ -14,7 +14,19 @@ import { loadEventEmbeds } from '../../src/calendar/events/events.embeds.ts';
 import { makeEvent, setEventStatus } from './terms.factory.ts';
 
 const NS = '/calendar/events/v1';
-const EMBEDDED_KEYS = ['name', 'slug', 'term_group', 'term_taxonomy_id', 'taxonomy', 'description', 'parent', 'count', 'filter', 'id', 'urls'];
+const EMBEDDED_KEYS = [
+  'name',
+  'slug',
+  'term_group',
+  'term_taxonomy_id',
+  'taxonomy',
+  'description',
+  'parent',
+  'count',
+  'filter',
+  'id',
+  'urls',
+];
 
 describe('term counts and the links events use', () => {
   let server: TestServer;
@@ -27,7 +39,12 @@ describe('term counts and the links events use', () => {
   /** The embedded terms of events by id; every asked id gets an entry. */
   const termsOf = async (handle: Kysely<Database>, ids: number[], ctx: RequestContext) => {
     const embeds = await embedsOf(handle, ids, ctx);
-    return new Map(ids.map((id) => [id, { categories: [...(embeds.get(id)?.categories ?? [])] as any[], tags: [...(embeds.get(id)?.tags ?? [])] as any[] }]));
+    return new Map(
+      ids.map((id) => [
+        id,
+        { categories: [...(embeds.get(id)?.categories ?? [])] as any[], tags: [...(embeds.get(id)?.tags ?? [])] as any[] },
+      ]),
+    );
   };
 
   before(async () => {
@@ -78,7 +95,9 @@ describe('term counts and the links events use', () => {
       }
       const second = await makeEvent(db(), { status: 'publish', terms: [tag.id] });
       assert.equal(await countOf('tags', tag.id), 2);
-      await db().transaction().execute((trx) => setEventTerms(trx, second, 'tag', []));
+      await db()
+        .transaction()
+        .execute((trx) => setEventTerms(trx, second, 'tag', []));
       assert.equal(await countOf('tags', tag.id), 1);
       await deleteEvent(db(), event);
       assert.equal(await countOf('tags', tag.id), 0);
@@ -90,10 +109,12 @@ describe('term counts and the links events use', () => {
       const other = await create('tags', { name: unique('busy-other') });
       await Promise.all(
         Array.from({ length: 16 }, (_, i) =>
-          db().transaction().execute(async (trx) => {
-            const event = await makeEvent(trx, { status: i % 4 === 0 ? 'draft' : 'publish' });
-            await setEventTerms(trx, event, 'tag', [tag.id, other.id, tag.id]);
-          }),
+          db()
+            .transaction()
+            .execute(async (trx) => {
+              const event = await makeEvent(trx, { status: i % 4 === 0 ? 'draft' : 'publish' });
+              await setEventTerms(trx, event, 'tag', [tag.id, other.id, tag.id]);
+            }),
         ),
       );
       assert.equal(await countOf('tags', tag.id), 12);
@@ -103,7 +124,11 @@ describe('term counts and the links events use', () => {
     it('creates one term when concurrent event writes name the same new tag', async () => {
       const name = unique('Brand New');
       const ids = await Promise.all(
-        Array.from({ length: 8 }, () => db().transaction().execute((trx) => resolveTermsForWrite(trx, 'tag', [name], ctxOf('editor')))),
+        Array.from({ length: 8 }, () =>
+          db()
+            .transaction()
+            .execute((trx) => resolveTermsForWrite(trx, 'tag', [name], ctxOf('editor'))),
+        ),
       );
       assert.equal(new Set(ids.flat()).size, 1);
       const found = await server.request(`${NS}/tags?hide_empty=0&search=${encodeURIComponent(name)}`);
@@ -118,14 +143,21 @@ describe('term counts and the links events use', () => {
       const zeta = await create('categories', { name: `${prefix} Zeta`, parent: parent.id, description: 'Last' });
       const alpha = await create('categories', { name: `${prefix} alpha` });
       const tag = await create('tags', { name: `${prefix} tag` });
-      await server.request(`${NS}/categories/${alpha.id}?translation_language=it`, { method: 'PATCH', auth: admin, body: { name: `${prefix} zz italiano` } });
+      await server.request(`${NS}/categories/${alpha.id}?translation_language=it`, {
+        method: 'PATCH',
+        auth: admin,
+        body: { name: `${prefix} zz italiano` },
+      });
       const event = await makeEvent(db(), { status: 'publish', terms: [zeta.id, alpha.id, tag.id] });
       const bare = await makeEvent(db(), { status: 'publish' });
       const terms = await termsOf(db(), [event, bare, 999999], ctxOf(null));
       assert.deepEqual(terms.get(bare), { categories: [], tags: [] });
       assert.deepEqual(terms.get(999999), { categories: [], tags: [] });
       const { categories, tags } = terms.get(event)!;
-      assert.deepEqual(categories.map((t: any) => t.id), [alpha.id, zeta.id]);
+      assert.deepEqual(
+        categories.map((t: any) => t.id),
+        [alpha.id, zeta.id],
+      );
       assert.deepEqual(Object.keys(categories[1]!), EMBEDDED_KEYS);
       assert.deepEqual(categories[1], {
         name: `${prefix} Zeta`,
@@ -150,9 +182,14 @@ describe('term counts and the links events use', () => {
       assert.equal(tags[0]!.parent, 0);
       assert.equal(tags[0]!.urls.self, `${server.url}${NS}/tags/${tag.id}`);
       const italian = (await termsOf(db(), [event], ctxOf(null, 'it'))).get(event)!;
-      assert.deepEqual(italian.categories.map((t: any) => t.name), [`${prefix} Zeta`, `${prefix} zz italiano`]);
+      assert.deepEqual(
+        italian.categories.map((t: any) => t.name),
+        [`${prefix} Zeta`, `${prefix} zz italiano`],
+      );
       // Inside a transaction too (the events module answers writes from one).
-      const inTrx = await db().transaction().execute((trx) => termsOf(trx, [event], ctxOf(null)));
+      const inTrx = await db()
+        .transaction()
+        .execute((trx) => termsOf(trx, [event], ctxOf(null)));
       assert.equal(inTrx.get(event)!.categories.length, 2);
     });
 
@@ -161,7 +198,8 @@ describe('term counts and the links events use', () => {
       for (let i = 0; i < 5; i += 1) tags.push((await create('tags', { name: unique('q') })).id);
       const category = await create('categories', { name: unique('q') });
       const events = [];
-      for (let i = 0; i < 12; i += 1) events.push(await makeEvent(db(), { status: 'publish', terms: [category.id, ...tags.slice(0, i % 5)] }));
+      for (let i = 0; i < 12; i += 1)
+        events.push(await makeEvent(db(), { status: 'publish', terms: [category.id, ...tags.slice(0, i % 5)] }));
       const counted = async (ids: number[]) => {
         const rows = await db().selectFrom('events').selectAll().where('id', 'in', ids).execute();
         const counting = countingStatements(db());
@@ -180,12 +218,21 @@ describe('term counts and the links events use', () => {
       const prefix = unique('w');
       const a = await create('tags', { name: `${prefix} Alpha` });
       const b = await create('tags', { name: `${prefix} Beta`, slug: `${prefix}-bee` });
-      await server.request(`${NS}/tags/${a.id}?translation_language=it`, { method: 'PATCH', auth: admin, body: { name: `${prefix} Alfa` } });
+      await server.request(`${NS}/tags/${a.id}?translation_language=it`, {
+        method: 'PATCH',
+        auth: admin,
+        body: { name: `${prefix} Alfa` },
+      });
       const category = await create('categories', { name: `${prefix} cat` });
       const resolve = (items: unknown, role: Role | null = 'editor', taxonomy: 'tag' | 'category' = 'tag') =>
-        db().transaction().execute((trx) => resolveTermsForWrite(trx, taxonomy, items, ctxOf(role)));
+        db()
+          .transaction()
+          .execute((trx) => resolveTermsForWrite(trx, taxonomy, items, ctxOf(role)));
       assert.deepEqual(await resolve(`${a.id}, ${prefix}-bee`), [a.id, b.id]);
-      assert.deepEqual(await resolve([b.id, String(a.id), `${prefix} alpha`, `${prefix} ALFA`, 987654, '99999999999999999999']), [b.id, a.id]);
+      assert.deepEqual(await resolve([b.id, String(a.id), `${prefix} alpha`, `${prefix} ALFA`, 987654, '99999999999999999999']), [
+        b.id,
+        a.id,
+      ]);
       assert.deepEqual(await resolve(String(category.id)), []);
       assert.deepEqual(await resolve(''), []);
       assert.deepEqual(await resolve([]), []);
@@ -203,7 +250,9 @@ describe('term counts and the links events use', () => {
 
     it('creates unknown names only for users who may create terms of the taxonomy (deviation 8)', async () => {
       const resolve = (items: unknown, role: Role | null, taxonomy: 'tag' | 'category') =>
-        db().transaction().execute((trx) => resolveTermsForWrite(trx, taxonomy, items, ctxOf(role, 'it')));
+        db()
+          .transaction()
+          .execute((trx) => resolveTermsForWrite(trx, taxonomy, items, ctxOf(role, 'it')));
       for (const role of [null, 'subscriber', 'contributor'] as const) {
         for (const taxonomy of ['tag', 'category'] as const) {
           const error = await rejection(resolve(unique('denied'), role, taxonomy));
@@ -233,11 +282,21 @@ describe('term counts and the links events use', () => {
       const tagB = await create('tags', { name: unique('sb') });
       const category = await create('categories', { name: unique('sc') });
       const event = await makeEvent(db(), { status: 'publish', terms: [tagA.id, category.id] });
-      await db().transaction().execute((trx) => setEventTerms(trx, event, 'tag', [tagB.id]));
+      await db()
+        .transaction()
+        .execute((trx) => setEventTerms(trx, event, 'tag', [tagB.id]));
       const terms = (await termsOf(db(), [event], ctxOf(null))).get(event)!;
-      assert.deepEqual(terms.tags.map((t: any) => t.id), [tagB.id]);
-      assert.deepEqual(terms.categories.map((t: any) => t.id), [category.id]);
-      await db().transaction().execute((trx) => setEventTerms(trx, event, 'category', []));
+      assert.deepEqual(
+        terms.tags.map((t: any) => t.id),
+        [tagB.id],
+      );
+      assert.deepEqual(
+        terms.categories.map((t: any) => t.id),
+        [category.id],
+      );
+      await db()
+        .transaction()
+        .execute((trx) => setEventTerms(trx, event, 'category', []));
       const cleared = (await termsOf(db(), [event], ctxOf(null))).get(event)!;
       assert.deepEqual(cleared.categories, []);
       assert.equal(cleared.tags.length, 1);
@@ -252,7 +311,11 @@ describe('term counts and the links events use', () => {
       const grandchild = await create('categories', { name: `${prefix} grandchild`, parent: child.id });
       const lonely = await create('categories', { name: `${prefix} lonely` });
       const tag = await create('tags', { name: `${prefix} tag` });
-      await server.request(`${NS}/tags/${tag.id}?translation_language=it`, { method: 'PATCH', auth: admin, body: { name: `${prefix} etichetta` } });
+      await server.request(`${NS}/tags/${tag.id}?translation_language=it`, {
+        method: 'PATCH',
+        auth: admin,
+        body: { name: `${prefix} etichetta` },
+      });
       const numericName = await create('tags', { name: `${tag.id + 100000}` });
       const filter = (taxonomy: 'category' | 'tag', items: unknown, param: 'categories' | 'tags') =>
         resolveTermFilter(db(), taxonomy, items, ctxOf(null), param);

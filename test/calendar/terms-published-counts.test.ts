@@ -43,15 +43,21 @@ describe('published counts kept by the database', () => {
         events.push(await makeEvent(db(), { status: operation.status, terms: operation.terms.map((term) => terms[term]!) }));
         return;
       case 'link':
-        if (event !== undefined) await sql`insert into event_terms (event_id, term_id) values (${event}, ${terms[operation.term]}) on conflict do nothing`.execute(db());
+        if (event !== undefined)
+          await sql`insert into event_terms (event_id, term_id) values (${event}, ${terms[operation.term]}) on conflict do nothing`.execute(
+            db(),
+          );
         return;
       case 'unlink':
-        if (event !== undefined) await db().deleteFrom('event_terms').where('event_id', '=', event).where('term_id', '=', terms[operation.term]!).execute();
+        if (event !== undefined)
+          await db().deleteFrom('event_terms').where('event_id', '=', event).where('term_id', '=', terms[operation.term]!).execute();
         return;
       case 'move':
         if (event !== undefined && operation.from !== operation.to) {
           await sql`update event_terms set term_id = ${terms[operation.to]} where event_id = ${event} and term_id = ${terms[operation.from]}
-            and not exists (select 1 from event_terms other where other.event_id = ${event} and other.term_id = ${terms[operation.to]})`.execute(db());
+            and not exists (select 1 from event_terms other where other.event_id = ${event} and other.term_id = ${terms[operation.to]})`.execute(
+            db(),
+          );
         }
         return;
       case 'status':
@@ -66,7 +72,12 @@ describe('published counts kept by the database', () => {
   }
 
   async function assertCountsMatch(terms: readonly number[]): Promise<void> {
-    const stored = await db().selectFrom('terms').select(['id', 'published_count']).where('id', 'in', [...terms]).orderBy('id').execute();
+    const stored = await db()
+      .selectFrom('terms')
+      .select(['id', 'published_count'])
+      .where('id', 'in', [...terms])
+      .orderBy('id')
+      .execute();
     const recounted = await db()
       .selectFrom('terms')
       .select((eb) => [
@@ -93,16 +104,33 @@ describe('published counts kept by the database', () => {
     // unpublishing one updates the count from the event's row. On PostgreSQL both also update the revision
     // row: unless every calendar write takes that row first, the two orders deadlock (and, at READ
     // COMMITTED, each could miss the other's uncommitted row and leave the count wrong).
-    const { id: term } = await db().insertInto('terms').values({ taxonomy: 'category', parent_id: null }).returning('id').executeTakeFirstOrThrow();
+    const { id: term } = await db()
+      .insertInto('terms')
+      .values({ taxonomy: 'category', parent_id: null })
+      .returning('id')
+      .executeTakeFirstOrThrow();
     const existing: number[] = [];
     for (let index = 0; index < 6; index += 1) existing.push(await makeEvent(db(), { status: 'publish', terms: [term] }));
     const writes: Promise<unknown>[] = [];
     for (let index = 0; index < 40; index += 1) {
-      writes.push(db().transaction().execute((trx) => makeEvent(trx, { status: 'publish', terms: [term] })));
-      writes.push(db().updateTable('events').set({ status: index % 2 === 0 ? 'draft' : 'publish' }).where('id', '=', existing[index % 6]!).execute());
+      writes.push(
+        db()
+          .transaction()
+          .execute((trx) => makeEvent(trx, { status: 'publish', terms: [term] })),
+      );
+      writes.push(
+        db()
+          .updateTable('events')
+          .set({ status: index % 2 === 0 ? 'draft' : 'publish' })
+          .where('id', '=', existing[index % 6]!)
+          .execute(),
+      );
     }
     const failures = (await Promise.allSettled(writes)).filter((result) => result.status === 'rejected');
-    assert.deepEqual(failures.map((failure) => String((failure as PromiseRejectedResult).reason)), []);
+    assert.deepEqual(
+      failures.map((failure) => String((failure as PromiseRejectedResult).reason)),
+      [],
+    );
     await assertCountsMatch([term]);
   });
 
@@ -111,7 +139,11 @@ describe('published counts kept by the database', () => {
       fc.asyncProperty(fc.array(operationArb, { maxLength: 25 }), async (operations) => {
         const terms: number[] = [];
         for (let term = 0; term < 4; term += 1) {
-          const { id } = await db().insertInto('terms').values({ taxonomy: term % 2 === 0 ? 'category' : 'tag', parent_id: null }).returning('id').executeTakeFirstOrThrow();
+          const { id } = await db()
+            .insertInto('terms')
+            .values({ taxonomy: term % 2 === 0 ? 'category' : 'tag', parent_id: null })
+            .returning('id')
+            .executeTakeFirstOrThrow();
           terms.push(id);
         }
         const events: number[] = [];

@@ -46,7 +46,10 @@ export async function makeEvent(
     })
     .execute();
   if (options.terms !== undefined && options.terms.length > 0) {
-    await db.insertInto('event_terms').values(options.terms.map((term_id) => ({ event_id: id, term_id }))).execute();
+    await db
+      .insertInto('event_terms')
+      .values(options.terms.map((term_id) => ({ event_id: id, term_id })))
+      .execute();
   }
   return id;
 }

@@ -95,7 +95,10 @@ describe('categories and tags endpoints', () => {
       assert.equal(far.status, 200);
       assert.deepEqual(far.body.tags, []);
       const offset = await list('tags', `search=${prefix}&hide_empty=0&per_page=2&offset=3`);
-      assert.deepEqual(offset.body.tags.map((t: any) => t.id), [...second.body.tags, ...third.body.tags].slice(1).map((t: any) => t.id));
+      assert.deepEqual(
+        offset.body.tags.map((t: any) => t.id),
+        [...second.body.tags, ...third.body.tags].slice(1).map((t: any) => t.id),
+      );
       for (const bad of ['', 'foo', '-1']) invalid(await list('tags', `offset=${bad}`), 'offset');
       const all = [first, second, third].flatMap((r) => r.body.tags.map((t: any) => t.id));
       assert.equal(new Set(all).size, 5);
@@ -120,7 +123,11 @@ describe('categories and tags endpoints', () => {
       const prefix = unique('Srch');
       const a = await create('tags', { name: `${prefix} Alpha` });
       const b = await create('tags', { name: `${prefix} Beta`, slug: `${prefix}-special-slug` });
-      await server.request(`${NS}/tags/${a.id}?translation_language=it`, { method: 'POST', auth: admin, body: { name: `${prefix} Alfa italiana` } });
+      await server.request(`${NS}/tags/${a.id}?translation_language=it`, {
+        method: 'POST',
+        auth: admin,
+        body: { name: `${prefix} Alfa italiana` },
+      });
       const ids = async (query: string) => (await list('tags', `hide_empty=0&${query}`)).body.tags.map((t: any) => t.id);
       assert.deepEqual(await ids(`search=${prefix.toUpperCase()} alpha`), [a.id]);
       assert.deepEqual(await ids(`search=special-slug`), [b.id]);
@@ -137,7 +144,8 @@ describe('categories and tags endpoints', () => {
       const b = await create('categories', { name: `${prefix} B` });
       const c = await create('categories', { name: `${prefix} C` });
       const tag = await create('tags', { name: `${prefix} tag` });
-      const ids = async (query: string) => (await list('categories', `hide_empty=0&search=${prefix}&${query}`)).body.categories.map((t: any) => t.id);
+      const ids = async (query: string) =>
+        (await list('categories', `hide_empty=0&search=${prefix}&${query}`)).body.categories.map((t: any) => t.id);
       assert.deepEqual(await ids(`include=${a.id},${c.slug}`), [a.id, c.id]);
       assert.deepEqual(await ids(`include[]=${a.id}&include[]=${encodeURIComponent(b.name)}`), [a.id, b.id]);
       assert.deepEqual(await ids(`exclude=${b.id}`), [a.id, c.id]);
@@ -167,7 +175,8 @@ describe('categories and tags endpoints', () => {
       assert.deepEqual(await ids('orderby=description'), [b.id, a.id, c.id]);
       assert.deepEqual(await ids(`orderby=include&include=${b.id},${c.id},${a.id}`), [b.id, c.id, a.id]);
       assert.deepEqual(await ids('orderby=term_group'), [c.id, a.id, b.id]);
-      for (const bad of ['', 'foo', 'slug_order', 'name;drop table terms']) invalid(await list('tags', `orderby=${encodeURIComponent(bad)}`), 'orderby');
+      for (const bad of ['', 'foo', 'slug_order', 'name;drop table terms'])
+        invalid(await list('tags', `orderby=${encodeURIComponent(bad)}`), 'orderby');
       for (const bad of ['', 'foo', 'ascending']) invalid(await list('tags', `order=${bad}`), 'order');
     });
 
@@ -181,7 +190,8 @@ describe('categories and tags endpoints', () => {
       assert.deepEqual(await ids(`parent=${root.id}`), [child.id]);
       assert.deepEqual(await ids(`parent=${child.id}`), [grandchild.id]);
       assert.deepEqual(await ids(`parent=${grandchild.id}`), []);
-      for (const bad of ['', 'foo', '0', '2389', String(tag.id), '-1', '99999999999999999999']) invalid(await list('categories', `parent=${bad}`), 'parent');
+      for (const bad of ['', 'foo', '0', '2389', String(tag.id), '-1', '99999999999999999999'])
+        invalid(await list('categories', `parent=${bad}`), 'parent');
       // `parent` is not an argument of the tag archive: ignored, as WordPress ignores unknown arguments.
       assert.equal((await list('tags', 'parent=foo')).status, 200);
     });
@@ -200,18 +210,26 @@ describe('categories and tags endpoints', () => {
       assert.deepEqual(await ids(`post=${eventA}&event=${eventB}`), [one.id, two.id]);
       assert.deepEqual(await ids(`post=${eventB}&event=${eventA}`), [one.id]);
       for (const param of ['post', 'event']) {
-        for (const bad of ['', 'foo', '23000', '0', '99999999999999999999', String(one.id)]) invalid(await list('tags', `${param}=${bad}`), param);
+        for (const bad of ['', 'foo', '23000', '0', '99999999999999999999', String(one.id)])
+          invalid(await list('tags', `${param}=${bad}`), param);
         invalid(await list('tags', `${param}=${draft}`), param);
         const editorView = await server.request(`${NS}/tags?${param}=${draft}&hide_empty=0`, { auth: users.editor });
         assert.equal(editorView.status, 200);
-        assert.deepEqual(editorView.body.tags.map((t: any) => t.id), [two.id]);
+        assert.deepEqual(
+          editorView.body.tags.map((t: any) => t.id),
+          [two.id],
+        );
       }
     });
 
     it('filters by exact slug in any language; an empty slug is 400', async () => {
       const prefix = unique('slug');
       const term = await create('tags', { name: `${prefix} en` });
-      await server.request(`${NS}/tags/${term.id}?translation_language=it`, { method: 'PATCH', auth: admin, body: { slug: `${prefix}-it` } });
+      await server.request(`${NS}/tags/${term.id}?translation_language=it`, {
+        method: 'PATCH',
+        auth: admin,
+        body: { slug: `${prefix}-it` },
+      });
       const ids = async (query: string) => (await list('tags', `hide_empty=0&${query}`)).body.tags.map((t: any) => t.id);
       assert.deepEqual(await ids(`slug=${term.slug}`), [term.id]);
       assert.deepEqual(await ids(`slug=${prefix}-it`), [term.id]);
@@ -272,7 +290,11 @@ describe('categories and tags endpoints', () => {
   describe('create', () => {
     it('creates with 201, a Location to our item route, and the term in the body', async () => {
       const name = unique('Created');
-      const response = await server.request(`${NS}/categories`, { method: 'POST', auth: admin, body: { name, description: 'Some <b>bold</b> text' } });
+      const response = await server.request(`${NS}/categories`, {
+        method: 'POST',
+        auth: admin,
+        body: { name, description: 'Some <b>bold</b> text' },
+      });
       assert.equal(response.status, 201);
       assert.equal(response.headers.get('location'), `${server.url}${NS}/categories/${response.body.id}`);
       assert.deepEqual(Object.keys(response.body), TERM_KEYS);
@@ -353,7 +375,11 @@ describe('categories and tags endpoints', () => {
     it('refuses a duplicate explicit slug with duplicate_term_slug, and suffixes derived slugs', async () => {
       const prefix = unique('slugdup');
       const first = await create('tags', { name: `${prefix} one`, slug: `${prefix}-taken` });
-      const again = await server.request(`${NS}/tags`, { method: 'POST', auth: admin, body: { name: `${prefix} two`, slug: `${prefix}-taken` } });
+      const again = await server.request(`${NS}/tags`, {
+        method: 'POST',
+        auth: admin,
+        body: { name: `${prefix} two`, slug: `${prefix}-taken` },
+      });
       assert.equal(again.status, 400);
       assert.equal(again.body.code, 'duplicate_term_slug');
       assert.equal(again.body.message, `The slug “${prefix}-taken” is already in use by another term.`);
@@ -376,9 +402,15 @@ describe('categories and tags endpoints', () => {
       assert.equal(read.body.name, name);
       assert.equal(read.body.description, 'Ünïcödé — ok');
       const found = await server.request(`${NS}/tags?hide_empty=0&search=${encodeURIComponent('日本語 🎉')}`);
-      assert.deepEqual(found.body.tags.map((t: any) => t.id), [term.id]);
+      assert.deepEqual(
+        found.body.tags.map((t: any) => t.id),
+        [term.id],
+      );
       const byName = await server.request(`${NS}/tags?hide_empty=0&include=${encodeURIComponent(name.toUpperCase())}`);
-      assert.deepEqual(byName.body.tags.map((t: any) => t.id), [term.id]);
+      assert.deepEqual(
+        byName.body.tags.map((t: any) => t.id),
+        [term.id],
+      );
       const dup = await server.request(`${NS}/tags`, { method: 'POST', auth: admin, body: { name: name.toUpperCase() } });
       assert.equal(dup.body.code, 'term_exists');
     });
@@ -401,7 +433,11 @@ describe('categories and tags endpoints', () => {
       const en = await server.request(`${NS}/categories/${term.id}`);
       assert.equal(en.body.name, name);
       assert.equal(en.headers.get('content-language'), 'en');
-      await server.request(`${NS}/categories/${term.id}`, { method: 'PATCH', auth: admin, body: { name: `${name} EN`, description: 'Description' } });
+      await server.request(`${NS}/categories/${term.id}`, {
+        method: 'PATCH',
+        auth: admin,
+        body: { name: `${name} EN`, description: 'Description' },
+      });
       const enAfter = await server.request(`${NS}/categories/${term.id}`);
       assert.equal(enAfter.body.name, `${name} EN`);
       assert.equal(enAfter.body.description, 'Description');
@@ -426,7 +462,11 @@ describe('categories and tags endpoints', () => {
         assert.equal(response.body.name, term.name);
         assert.equal(response.body.slug, term.slug);
       }
-      const renamed = await server.request(`${NS}/categories/${term.id}`, { method: 'PATCH', auth: admin, body: { name: `${prefix} new`, slug: `${prefix}-new` } });
+      const renamed = await server.request(`${NS}/categories/${term.id}`, {
+        method: 'PATCH',
+        auth: admin,
+        body: { name: `${prefix} new`, slug: `${prefix}-new` },
+      });
       assert.equal(renamed.body.name, `${prefix} new`);
       assert.equal(renamed.body.slug, `${prefix}-new`);
       assert.equal(renamed.body.description, 'changed by PATCH');
@@ -442,7 +482,8 @@ describe('categories and tags endpoints', () => {
       const prefix = unique('updv');
       const a = await create('categories', { name: `${prefix} a`, slug: `${prefix}-a` });
       const b = await create('categories', { name: `${prefix} b` });
-      const patch = (id: number, body: Record<string, unknown>) => server.request(`${NS}/categories/${id}`, { method: 'PATCH', auth: admin, body });
+      const patch = (id: number, body: Record<string, unknown>) =>
+        server.request(`${NS}/categories/${id}`, { method: 'PATCH', auth: admin, body });
       invalid(await patch(b.id, { name: '' }), 'name');
       invalid(await patch(b.id, { description: '' }), 'description');
       invalid(await patch(b.id, { slug: '' }), 'slug');
@@ -525,7 +566,11 @@ describe('categories and tags endpoints', () => {
           const denied = role === 'anonymous' ? 401 : 403;
           const existing = await create(collection, { name: unique(`${role}-existing`) });
           const created = await server.request(`${NS}/${collection}`, { method: 'POST', ...options, body: { name: unique(role) } });
-          const updated = await server.request(`${NS}/${collection}/${existing.id}`, { method: 'PATCH', ...options, body: { description: 'by role' } });
+          const updated = await server.request(`${NS}/${collection}/${existing.id}`, {
+            method: 'PATCH',
+            ...options,
+            body: { description: 'by role' },
+          });
           const deleted = await server.request(`${NS}/${collection}/${existing.id}`, { method: 'DELETE', ...options });
           if (may) {
             assert.equal(created.status, 201);
@@ -566,7 +611,21 @@ describe('categories and tags endpoints', () => {
       'x'.repeat(10_000),
       '1,2,foo,,',
     ];
-    const listArgs = ['page', 'per_page', 'search', 'exclude', 'include', 'order', 'orderby', 'hide_empty', 'parent', 'post', 'event', 'slug', 'translation_language'];
+    const listArgs = [
+      'page',
+      'per_page',
+      'search',
+      'exclude',
+      'include',
+      'order',
+      'orderby',
+      'hide_empty',
+      'parent',
+      'post',
+      'event',
+      'slug',
+      'translation_language',
+    ];
 
     it('answers every list argument with 200 or 400, never a 5xx', async () => {
       for (const collection of ['categories', 'tags']) {
@@ -588,13 +647,21 @@ describe('categories and tags endpoints', () => {
           for (const value of values) {
             const body = { name: unique('hostile'), [field]: value };
             const created = await server.request(`${NS}/${collection}`, { method: 'POST', auth: admin, body });
-            assert.ok([201, 400].includes(created.status), `${collection} ${field}=${JSON.stringify(value).slice(0, 20)}: ${created.status}`);
+            assert.ok(
+              [201, 400].includes(created.status),
+              `${collection} ${field}=${JSON.stringify(value).slice(0, 20)}: ${created.status}`,
+            );
             if (created.status === 201) {
               assert.ok(!JSON.stringify(created.body).includes('<script'));
             }
           }
         }
-        const raw = await server.request(`${NS}/${collection}`, { method: 'POST', auth: admin, body: '{"name":', headers: { 'content-type': 'application/json' } });
+        const raw = await server.request(`${NS}/${collection}`, {
+          method: 'POST',
+          auth: admin,
+          body: '{"name":',
+          headers: { 'content-type': 'application/json' },
+        });
         assert.equal(raw.status, 400);
         const array = await server.request(`${NS}/${collection}`, { method: 'POST', auth: admin, body: [1, 2] });
         assert.equal(array.status, 400);
@@ -605,11 +672,14 @@ describe('categories and tags endpoints', () => {
   it('lists the routes in the namespace index', async () => {
     const index = await server.request(`${NS}/`);
     const keys = Object.keys(index.body.routes).filter((key) => /categories|tags/.test(key));
-    assert.deepEqual(keys.map((key) => key.replace(/\(.*\)/, '{id}')), [
-      '/calendar/events/v1/categories',
-      '/calendar/events/v1/categories/{id}',
-      '/calendar/events/v1/tags',
-      '/calendar/events/v1/tags/{id}',
-    ]);
+    assert.deepEqual(
+      keys.map((key) => key.replace(/\(.*\)/, '{id}')),
+      [
+        '/calendar/events/v1/categories',
+        '/calendar/events/v1/categories/{id}',
+        '/calendar/events/v1/tags',
+        '/calendar/events/v1/tags/{id}',
+      ],
+    );
   });
 });

@@ -60,7 +60,10 @@ describe('content in English and Italian (translation_language)', () => {
     }
     const search = await get(`/events?search=${encodeURIComponent('vendemmia CITTÀ')}&start_date=2027-01-01`, 'it');
     assert.equal(search.status, 200);
-    assert.deepEqual(search.body.events.map((event: { id: number }) => event.id), [id]);
+    assert.deepEqual(
+      search.body.events.map((event: { id: number }) => event.id),
+      [id],
+    );
     const none = await get(`/events?search=vendemmia&start_date=2027-01-01`, 'en');
     assert.equal(none.body.total, 0, 'English search does not see Italian-only text');
   });
@@ -121,7 +124,10 @@ describe('content in English and Italian (translation_language)', () => {
     for (const slug of [category.body.slug, italianCategory.body.slug]) {
       const filtered = await get(`/events?categories=${slug}&start_date=2027-01-01`, 'it');
       assert.equal(filtered.status, 200, slug);
-      assert.deepEqual(filtered.body.events.map((e: { id: number }) => e.id), [event.body.id]);
+      assert.deepEqual(
+        filtered.body.events.map((e: { id: number }) => e.id),
+        [event.body.id],
+      );
     }
     assert.equal((await get(`/venues/by-slug/${(await get(`/venues/${venue.body.id}`, 'it')).body.slug}`)).body.id, venue.body.id);
     assert.equal((await get(`/categories/${category.body.id}`, 'en')).body.name, 'Markets');
@@ -159,7 +165,10 @@ describe('content in English and Italian (translation_language)', () => {
       }
       const search = await get(`/${resource}?search=${encodeURIComponent('CITTÀ')}&hide_empty=false`, 'it');
       assert.equal(search.status, 200, JSON.stringify(search.body));
-      assert.ok(search.body[listKey].some((item: { id: number }) => item.id === id), `${resource} Italian search`);
+      assert.ok(
+        search.body[listKey].some((item: { id: number }) => item.id === id),
+        `${resource} Italian search`,
+      );
     });
   }
 
@@ -204,6 +213,9 @@ describe('form bodies', () => {
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
     });
     assert.equal(created.status, 201);
-    assert.deepEqual(created.body.tags.map((tag: { name: string }) => tag.name), ['alpha', 'beta']);
+    assert.deepEqual(
+      created.body.tags.map((tag: { name: string }) => tag.name),
+      ['alpha', 'beta'],
+    );
   });
 });

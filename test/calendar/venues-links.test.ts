@@ -1,7 +1,12 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { loadTranslations } from '../../src/calendar/posts/posts.texts.ts';
-import { assertVenuesReadable, findEmbeddableVenues, presentEmbeddedVenues, resolveVenueForWrite } from '../../src/calendar/venues/venues.links.ts';
+import {
+  assertVenuesReadable,
+  findEmbeddableVenues,
+  presentEmbeddedVenues,
+  resolveVenueForWrite,
+} from '../../src/calendar/venues/venues.links.ts';
 import { startTestServer, type Credentials, type TestServer } from '../helpers/server.ts';
 import { contextOf, makeVenue, NS, VENUES } from './venues-organizers.factories.ts';
 import { rejectsNaming } from '../helpers/assertions.ts';
@@ -25,7 +30,16 @@ describe('resolveVenueForWrite', () => {
   it('accepts an id, a numeric string, a one-item list and {id}', async () => {
     const venue = await makeVenue(server, admin, {});
     const ctx = contextOf(server, admin);
-    for (const input of [venue.id, String(venue.id), [venue.id], [String(venue.id)], { id: venue.id }, { id: String(venue.id) }, [{ id: venue.id }], ` ${venue.id}`]) {
+    for (const input of [
+      venue.id,
+      String(venue.id),
+      [venue.id],
+      [String(venue.id)],
+      { id: venue.id },
+      { id: String(venue.id) },
+      [{ id: venue.id }],
+      ` ${venue.id}`,
+    ]) {
       assert.equal(await resolveVenueForWrite(db(), input, ctx), venue.id, JSON.stringify(input));
     }
   });
@@ -41,7 +55,19 @@ describe('resolveVenueForWrite', () => {
     const second = await makeVenue(server, admin, {});
     const trashed = await makeVenue(server, admin, {});
     await server.request(`${VENUES}/${trashed.id}`, { method: 'DELETE', auth: admin });
-    for (const input of [[first.id, second.id], `${first.id},${second.id}`, 23_000, { id: 23_000 }, trashed.id, 'foo', -3, 1.5, true, { id: 'foo' }, [[first.id]]]) {
+    for (const input of [
+      [first.id, second.id],
+      `${first.id},${second.id}`,
+      23_000,
+      { id: 23_000 },
+      trashed.id,
+      'foo',
+      -3,
+      1.5,
+      true,
+      { id: 'foo' },
+      [[first.id]],
+    ]) {
       await assert.rejects(resolveVenueForWrite(db(), input, contextOf(server, admin)), rejectsNaming('venue'), JSON.stringify(input));
     }
   });
@@ -63,10 +89,25 @@ describe('resolveVenueForWrite', () => {
 
   it('creates inline venues with the validation of POST /venues, errors naming venue', async () => {
     const ctx = contextOf(server, admin);
-    for (const input of [{ city: 'no name' }, { venue: '' }, { venue: 'X', website: 'foo' }, { venue: 'X', geo_lat: 91, geo_lng: 0 }, { venue: 'X', geo_lat: 'NaN', geo_lng: 1 }, { venue: 'X', geo_lat: 45 }, { venue: 'X', show_map: 'yes' }, { venue: 'X', status: 'bogus' }, { venue: 'X', image: 'foo bar' }, { venue: 'X', author: 23_000 }]) {
+    for (const input of [
+      { city: 'no name' },
+      { venue: '' },
+      { venue: 'X', website: 'foo' },
+      { venue: 'X', geo_lat: 91, geo_lng: 0 },
+      { venue: 'X', geo_lat: 'NaN', geo_lng: 1 },
+      { venue: 'X', geo_lat: 45 },
+      { venue: 'X', show_map: 'yes' },
+      { venue: 'X', status: 'bogus' },
+      { venue: 'X', image: 'foo bar' },
+      { venue: 'X', author: 23_000 },
+    ]) {
       await assert.rejects(resolveVenueForWrite(db(), input, ctx), rejectsNaming('venue'), JSON.stringify(input));
     }
-    const id = await resolveVenueForWrite(db(), { venue: 'Inline Geo', geo_lat: '45.69', geo_lng: '9.67', show_map: 'false', zip: 24121 }, ctx);
+    const id = await resolveVenueForWrite(
+      db(),
+      { venue: 'Inline Geo', geo_lat: '45.69', geo_lng: '9.67', show_map: 'false', zip: 24121 },
+      ctx,
+    );
     const venue = (await server.request(`${VENUES}/${id}`)).body;
     assert.equal(venue.geo_lat, 45.69);
     assert.equal(venue.show_map, false);
@@ -74,11 +115,18 @@ describe('resolveVenueForWrite', () => {
   });
 
   it('creates with the rights and status rules of POST /venues', async () => {
-    const id = await resolveVenueForWrite(db(), { venue: 'Contributor inline', status: 'publish' }, contextOf(server, contributor, 'contributor'));
+    const id = await resolveVenueForWrite(
+      db(),
+      { venue: 'Contributor inline', status: 'publish' },
+      contextOf(server, contributor, 'contributor'),
+    );
     const venue = (await server.request(`${VENUES}/${id}`, { auth: admin })).body;
     assert.equal(venue.status, 'pending');
     assert.equal(venue.author, String(contributor.id));
-    await assert.rejects(resolveVenueForWrite(db(), { venue: 'Subscriber inline' }, contextOf(server, subscriber, 'subscriber')), rejectsNaming('venue', 403));
+    await assert.rejects(
+      resolveVenueForWrite(db(), { venue: 'Subscriber inline' }, contextOf(server, subscriber, 'subscriber')),
+      rejectsNaming('venue', 403),
+    );
     await assert.rejects(
       resolveVenueForWrite(db(), { venue: 'Not mine', author: admin.id }, contextOf(server, contributor, 'contributor')),
       (error: any) => error.status === 403 && error.code === 'rest_forbidden',
@@ -92,7 +140,13 @@ describe('embedded venues and assertVenuesReadable', () => {
     const locked = await makeVenue(server, admin, { venue: 'Locked', address: 'Locked St', password: 'pw' });
     const embedded = async (ids: number[], ctx: ReturnType<typeof contextOf>) => {
       const rows = await findEmbeddableVenues(db(), ids, ctx);
-      const texts = await loadTranslations(db(), 'venue', rows.map((row) => row.id), ctx.language, ctx.defaultLanguage);
+      const texts = await loadTranslations(
+        db(),
+        'venue',
+        rows.map((row) => row.id),
+        ctx.language,
+        ctx.defaultLanguage,
+      );
       return presentEmbeddedVenues(rows, ctx, { texts, images: new Map() });
     };
     const loaded = await embedded([open.id, locked.id, 23_000], contextOf(server, admin));
@@ -100,7 +154,10 @@ describe('embedded venues and assertVenuesReadable', () => {
     const openItem = loaded.get(open.id) as any;
     assert.equal(openItem.address, 'Open St');
     assert.equal('json_ld' in openItem, false);
-    assert.deepEqual(Object.keys(openItem), Object.keys((await server.request(`${VENUES}/${open.id}`)).body).filter((key) => key !== 'json_ld'));
+    assert.deepEqual(
+      Object.keys(openItem),
+      Object.keys((await server.request(`${VENUES}/${open.id}`)).body).filter((key) => key !== 'json_ld'),
+    );
     const lockedItem = loaded.get(locked.id) as any;
     assert.equal(lockedItem.venue, 'Locked');
     assert.equal(lockedItem.address, '');
@@ -124,7 +181,12 @@ describe('venues in event writes (through the events routes)', () => {
     const created = await server.request(`${NS}/events`, {
       method: 'POST',
       auth: admin,
-      body: { title: 'Concert', start_date: 'tomorrow 20:00', end_date: 'tomorrow 22:00', venue: { venue: 'Inline Hall', address: 'Hall St 1', city: 'Bergamo' } },
+      body: {
+        title: 'Concert',
+        start_date: 'tomorrow 20:00',
+        end_date: 'tomorrow 22:00',
+        venue: { venue: 'Inline Hall', address: 'Hall St 1', city: 'Bergamo' },
+      },
     });
     assert.equal(created.status, 201, created.text);
     assert.equal(created.body.venue.venue, 'Inline Hall');
@@ -133,10 +195,19 @@ describe('venues in event writes (through the events routes)', () => {
     const again = await server.request(`${NS}/events`, {
       method: 'POST',
       auth: admin,
-      body: { title: 'Concert 2', start_date: 'tomorrow 20:00', end_date: 'tomorrow 22:00', venue: { venue: 'inline hall', address: 'hall st 1' } },
+      body: {
+        title: 'Concert 2',
+        start_date: 'tomorrow 20:00',
+        end_date: 'tomorrow 22:00',
+        venue: { venue: 'inline hall', address: 'hall st 1' },
+      },
     });
     assert.equal(again.body.venue.id, venueId, 'matched by name and address');
-    const several = await server.request(`${NS}/events/${created.body.id}`, { method: 'POST', auth: admin, body: { venue: [venueId, venueId + 1000] } });
+    const several = await server.request(`${NS}/events/${created.body.id}`, {
+      method: 'POST',
+      auth: admin,
+      body: { venue: [venueId, venueId + 1000] },
+    });
     assert.equal(several.status, 400);
     assert.equal(several.body.code, 'rest_invalid_param');
     const unlinked = await server.request(`${NS}/events/${created.body.id}`, { method: 'POST', auth: admin, body: { venue: 0 } });

@@ -20,13 +20,31 @@ before(async () => {
   subscriber = await server.createUser('subscriber');
   // The reference's search fixtures (§5.1).
   fixtures.one = await makeVenue(server, admin, {
-    venue: 'Venue One', address: '10 Downing Street', city: 'London', province: 'Greater London', country: 'United Kingdom', zip: 'SW1A 2AA', phone: '+44 223345 01',
+    venue: 'Venue One',
+    address: '10 Downing Street',
+    city: 'London',
+    province: 'Greater London',
+    country: 'United Kingdom',
+    zip: 'SW1A 2AA',
+    phone: '+44 223345 01',
   });
   fixtures.two = await makeVenue(server, admin, {
-    venue: 'Venue Two', address: '221B Baker Street', city: 'London', province: 'Greater London', country: 'United Kingdom', zip: '223345', phone: '3333333',
+    venue: 'Venue Two',
+    address: '221B Baker Street',
+    city: 'London',
+    province: 'Greater London',
+    country: 'United Kingdom',
+    zip: '223345',
+    phone: '3333333',
   });
   fixtures.three = await makeVenue(server, admin, {
-    venue: 'Venue Three', address: '100, Avenue du Temple', city: 'Paris', province: 'Ile de France', country: 'France', zip: '75003', phone: '+33 1 44',
+    venue: 'Venue Three',
+    address: '100, Avenue du Temple',
+    city: 'Paris',
+    province: 'Ile de France',
+    country: 'France',
+    zip: '75003',
+    phone: '+33 1 44',
     description: 'Un théâtre parisien',
   });
   fixtures.draft = await makeVenue(server, admin, { venue: 'Draft London venue', city: 'London', status: 'draft' });
@@ -68,7 +86,11 @@ describe('GET /venues search', () => {
     assert.equal((await server.request(`${VENUES}?search=TH%C3%89%C3%82TRE`)).body.total, 1, 'case-insensitive beyond ASCII');
     assert.equal((await server.request(`${VENUES}?search=nothing-like-this`)).body.total, 0);
     assert.equal((await server.request(`${VENUES}?search=100%25`)).body.total, 1, '% is literal');
-    assert.equal((await server.request(`${VENUES}?search=venue%20two&translation_language=it`)).body.total, 1, 'falls back to the default language');
+    assert.equal(
+      (await server.request(`${VENUES}?search=venue%20two&translation_language=it`)).body.total,
+      1,
+      'falls back to the default language',
+    );
   });
 
   it('an empty match is an empty page with zero totals (not the reference quirk)', async () => {
@@ -155,10 +177,19 @@ describe('GET /venues pagination and envelope', () => {
 describe('GET /venues status and visibility (deviation 9)', () => {
   it('shows published venues to anonymous users and subscribers, plus own drafts to contributors, everything but trash to editors', async () => {
     const published = [fixtures.one.id, fixtures.two.id, fixtures.three.id];
-    assert.deepEqual(idsOf((await server.request(VENUES)).body.venues), published.sort((a, b) => a - b));
+    assert.deepEqual(
+      idsOf((await server.request(VENUES)).body.venues),
+      published.sort((a, b) => a - b),
+    );
     assert.deepEqual(idsOf((await server.request(VENUES, { auth: subscriber })).body.venues), published);
-    assert.deepEqual(idsOf((await server.request(VENUES, { auth: contributor })).body.venues), [...published, fixtures.contributorDraft.id]);
-    assert.deepEqual(idsOf((await server.request(VENUES, { auth: editor })).body.venues), [...published, fixtures.draft.id, fixtures.contributorDraft.id].sort((a, b) => a - b));
+    assert.deepEqual(idsOf((await server.request(VENUES, { auth: contributor })).body.venues), [
+      ...published,
+      fixtures.contributorDraft.id,
+    ]);
+    assert.deepEqual(
+      idsOf((await server.request(VENUES, { auth: editor })).body.venues),
+      [...published, fixtures.draft.id, fixtures.contributorDraft.id].sort((a, b) => a - b),
+    );
   });
 
   it('accepts status=publish from anyone and other statuses only from users who may list unpublished', async () => {
@@ -166,9 +197,15 @@ describe('GET /venues status and visibility (deviation 9)', () => {
     invalid(await server.request(`${VENUES}?status=publish,draft`), 'status');
     invalid(await server.request(`${VENUES}?status=draft`, { auth: subscriber }), 'status');
     invalid(await server.request(`${VENUES}?status=any`), 'status');
-    for (const bad of ['foo', 'foo,bar', 'foo,%20bar,%20publish']) invalid(await server.request(`${VENUES}?status=${bad}`, { auth: editor }), 'status');
-    assert.deepEqual(idsOf((await server.request(`${VENUES}?status=draft`, { auth: editor })).body.venues), [fixtures.draft.id, fixtures.contributorDraft.id]);
-    assert.deepEqual(idsOf((await server.request(`${VENUES}?status[]=draft`, { auth: contributor })).body.venues), [fixtures.contributorDraft.id]);
+    for (const bad of ['foo', 'foo,bar', 'foo,%20bar,%20publish'])
+      invalid(await server.request(`${VENUES}?status=${bad}`, { auth: editor }), 'status');
+    assert.deepEqual(idsOf((await server.request(`${VENUES}?status=draft`, { auth: editor })).body.venues), [
+      fixtures.draft.id,
+      fixtures.contributorDraft.id,
+    ]);
+    assert.deepEqual(idsOf((await server.request(`${VENUES}?status[]=draft`, { auth: contributor })).body.venues), [
+      fixtures.contributorDraft.id,
+    ]);
     assert.equal((await server.request(`${VENUES}?status=any`, { auth: editor })).body.total, 5);
     assert.equal((await server.request(`${VENUES}?status=publish,%20draft`, { auth: editor })).body.total, 5);
   });
@@ -176,7 +213,10 @@ describe('GET /venues status and visibility (deviation 9)', () => {
   it('lists trashed venues only when asked by status=trash', async () => {
     const trashed = await makeVenue(server, admin, { venue: 'Soon trashed' });
     await server.request(`${VENUES}/${trashed.id}`, { method: 'DELETE', auth: admin });
-    assert.equal((await server.request(VENUES, { auth: editor })).body.venues.some((venue: any) => venue.id === trashed.id), false);
+    assert.equal(
+      (await server.request(VENUES, { auth: editor })).body.venues.some((venue: any) => venue.id === trashed.id),
+      false,
+    );
     assert.deepEqual(idsOf((await server.request(`${VENUES}?status=trash`, { auth: editor })).body.venues), [trashed.id]);
     await server.request(`${VENUES}/${trashed.id}?force=true`, { method: 'DELETE', auth: admin });
   });
@@ -188,7 +228,9 @@ describe('GET /venues event filters', () => {
     assert.deepEqual(idsOf((await server.request(`${VENUES}?event=${event}`)).body.venues), [fixtures.two.id]);
     const draftVenueEvent = await insertEventRow(server, { venueId: fixtures.draft.id });
     assert.deepEqual((await server.request(`${VENUES}?event=${draftVenueEvent}`)).body.venues, [], 'drafts stay hidden');
-    assert.deepEqual(idsOf((await server.request(`${VENUES}?event=${draftVenueEvent}`, { auth: editor })).body.venues), [fixtures.draft.id]);
+    assert.deepEqual(idsOf((await server.request(`${VENUES}?event=${draftVenueEvent}`, { auth: editor })).body.venues), [
+      fixtures.draft.id,
+    ]);
     invalid(await server.request(`${VENUES}?event=23000`), 'event');
     invalid(await server.request(`${VENUES}?event=${fixtures.one.id}`), 'event');
     invalid(await server.request(`${VENUES}?event=foo`), 'event');
@@ -241,12 +283,21 @@ describe('GET /venues event filters', () => {
     created.push(await insertEventRow(server, { venueId: hidden.id, startsInDays: 3, hidden: true }));
     created.push(await insertEventRow(server, { venueId: draftOnly.id, startsInDays: 3, status: 'draft', authorId: editor.id }));
     for (const value of ['true', '1']) {
-      assert.deepEqual(idsOf((await server.request(`${VENUES}?only_with_upcoming=${value}&per_page=1`)).body.venues.concat(
-        (await server.request(`${VENUES}?only_with_upcoming=${value}&per_page=1&page=2`)).body.venues,
-      )), [fixtures.one.id, late.id]);
+      assert.deepEqual(
+        idsOf(
+          (await server.request(`${VENUES}?only_with_upcoming=${value}&per_page=1`)).body.venues.concat(
+            (await server.request(`${VENUES}?only_with_upcoming=${value}&per_page=1&page=2`)).body.venues,
+          ),
+        ),
+        [fixtures.one.id, late.id],
+      );
       assert.equal((await server.request(`${VENUES}?only_with_upcoming=${value}&per_page=1`)).body.total, 2);
     }
-    assert.deepEqual(idsOf((await server.request(`${VENUES}?only_with_upcoming=true`, { auth: editor })).body.venues), [fixtures.one.id, late.id, draftOnly.id]);
+    assert.deepEqual(idsOf((await server.request(`${VENUES}?only_with_upcoming=true`, { auth: editor })).body.venues), [
+      fixtures.one.id,
+      late.id,
+      draftOnly.id,
+    ]);
     const all = (await server.request(`${VENUES}?per_page=50`)).body.total;
     assert.equal((await server.request(`${VENUES}?only_with_upcoming=false&per_page=50`)).body.total, all, 'false is no filter');
     invalid(await server.request(`${VENUES}?only_with_upcoming=yes`), 'only_with_upcoming');

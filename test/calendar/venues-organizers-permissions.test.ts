@@ -45,7 +45,8 @@ for (const [label, collection, make, nameField] of [
             const item = await make(server, admin, { status });
             let response;
             if (name.startsWith('read')) response = await server.request(path(item), { auth: auth(caller) });
-            else if (name.startsWith('update')) response = await server.request(path(item), { method: 'POST', auth: auth(caller), body: { [nameField]: 'Changed' } });
+            else if (name.startsWith('update'))
+              response = await server.request(path(item), { method: 'POST', auth: auth(caller), body: { [nameField]: 'Changed' } });
             else if (name.startsWith('trash')) response = await server.request(path(item), { method: 'DELETE', auth: auth(caller) });
             else response = await server.request(`${path(item)}?force=true`, { method: 'DELETE', auth: auth(caller) });
             assert.equal(response.status, expected[index], `${caller}: ${response.text}`);
@@ -64,15 +65,24 @@ for (const [label, collection, make, nameField] of [
         const author = users.author as Credentials;
         const draft = await make(server, contributor, {});
         assert.equal(draft.status, 'draft');
-        assert.equal((await server.request(path(draft), { method: 'PATCH', auth: contributor, body: { [nameField]: 'Mine' } })).status, 200);
+        assert.equal(
+          (await server.request(path(draft), { method: 'PATCH', auth: contributor, body: { [nameField]: 'Mine' } })).status,
+          200,
+        );
         const renamed = (await server.request(`${collection}/${draft.id}`, { auth: contributor })).body;
         assert.equal((await server.request(path(renamed), { method: 'DELETE', auth: contributor })).status, 200);
         const published = await make(server, admin, { author: contributor.id });
-        assert.equal((await server.request(path(published), { method: 'POST', auth: contributor, body: { [nameField]: 'X' } })).status, 403);
+        assert.equal(
+          (await server.request(path(published), { method: 'POST', auth: contributor, body: { [nameField]: 'X' } })).status,
+          403,
+        );
         assert.equal((await server.request(path(published), { method: 'DELETE', auth: contributor })).status, 403);
         const authored = await make(server, author, {});
         assert.equal(authored.status, 'publish');
-        assert.equal((await server.request(path(authored), { method: 'PUT', auth: author, body: { [nameField]: 'Still mine' } })).status, 200);
+        assert.equal(
+          (await server.request(path(authored), { method: 'PUT', auth: author, body: { [nameField]: 'Still mine' } })).status,
+          200,
+        );
         const current = (await server.request(`${collection}/${authored.id}`)).body;
         assert.equal((await server.request(`${path(current)}?force=1`, { method: 'DELETE', auth: author })).status, 403);
         assert.equal((await server.request(path(current), { method: 'DELETE', auth: author })).status, 200);

@@ -94,7 +94,10 @@ export async function insertEventRow(server: TestServer, fields: EventRowFields 
 
 /** The request context the link functions get from the events module. */
 export function contextOf(server: TestServer, credentials: Credentials | null, role: Role = 'administrator'): RequestContext {
-  return contextFor(server, credentials === null ? null : { id: credentials.id, username: credentials.username, displayName: credentials.username, role });
+  return contextFor(
+    server,
+    credentials === null ? null : { id: credentials.id, username: credentials.username, displayName: credentials.username, role },
+  );
 }
 
 export function idsOf(list: any[]): number[] {

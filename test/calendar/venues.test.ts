@@ -26,13 +26,42 @@ describe('POST /venues', () => {
     const response = await server.request(VENUES, {
       method: 'POST',
       auth: admin,
-      body: { venue: 'Teatro alla Scala', address: 'Via Filodrammatici 2', city: 'Milano', country: 'Italy', province: 'MI', zip: '20121', website: 'https://www.teatroallascala.org/?a=1&b=2', description: 'Opera house' },
+      body: {
+        venue: 'Teatro alla Scala',
+        address: 'Via Filodrammatici 2',
+        city: 'Milano',
+        country: 'Italy',
+        province: 'MI',
+        zip: '20121',
+        website: 'https://www.teatroallascala.org/?a=1&b=2',
+        description: 'Opera house',
+      },
     });
     assert.equal(response.status, 201);
     const venue = response.body;
     assert.deepEqual(Object.keys(venue), [
-      'id', 'author', 'status', 'date', 'date_utc', 'modified', 'modified_utc', 'url', 'venue', 'description', 'slug',
-      'address', 'city', 'country', 'province', 'zip', 'website', 'stateprovince', 'show_map', 'show_map_link', 'global_id', 'global_id_lineage',
+      'id',
+      'author',
+      'status',
+      'date',
+      'date_utc',
+      'modified',
+      'modified_utc',
+      'url',
+      'venue',
+      'description',
+      'slug',
+      'address',
+      'city',
+      'country',
+      'province',
+      'zip',
+      'website',
+      'stateprovince',
+      'show_map',
+      'show_map_link',
+      'global_id',
+      'global_id_lineage',
     ]);
     assert.equal(venue.author, String(admin.id));
     assert.equal(venue.status, 'publish');
@@ -57,7 +86,15 @@ describe('POST /venues', () => {
   });
 
   it('reads show_map and show_map_link as booleans of deviation 12 and rejects other strings', async () => {
-    for (const [sent, expected] of [[false, false], ['false', false], ['0', false], [0, false], ['true', true], ['1', true], [true, true]] as const) {
+    for (const [sent, expected] of [
+      [false, false],
+      ['false', false],
+      ['0', false],
+      [0, false],
+      ['true', true],
+      ['1', true],
+      [true, true],
+    ] as const) {
       const venue = await makeVenue(server, admin, { show_map: sent, show_map_link: sent });
       assert.equal(venue.show_map, expected, `show_map=${String(sent)}`);
       assert.equal(venue.show_map_link, expected);
@@ -67,7 +104,10 @@ describe('POST /venues', () => {
     assert.equal(form.body.show_map, false);
     for (const bad of ['yes', '', 'on']) {
       invalid(await server.request(VENUES, { method: 'POST', auth: admin, body: { venue: 'Bad flag', show_map: bad } }), 'show_map');
-      invalid(await server.request(VENUES, { method: 'POST', auth: admin, body: { venue: 'Bad flag', show_map_link: bad } }), 'show_map_link');
+      invalid(
+        await server.request(VENUES, { method: 'POST', auth: admin, body: { venue: 'Bad flag', show_map_link: bad } }),
+        'show_map_link',
+      );
     }
   });
 
@@ -79,7 +119,11 @@ describe('POST /venues', () => {
     const derived = await makeVenue(server, admin, { state: 'NY' });
     const moved = await server.request(`${VENUES}/${derived.id}`, { method: 'PATCH', auth: admin, body: { state: 'CA' } });
     assert.equal(moved.body.stateprovince, 'CA', 'a derived value follows the state');
-    const abroad = await server.request(`${VENUES}/${derived.id}`, { method: 'PATCH', auth: admin, body: { country: 'Italy', province: 'Bergamo' } });
+    const abroad = await server.request(`${VENUES}/${derived.id}`, {
+      method: 'PATCH',
+      auth: admin,
+      body: { country: 'Italy', province: 'Bergamo' },
+    });
     assert.equal(abroad.body.stateprovince, 'Bergamo');
     const explicit = await makeVenue(server, admin, { state: 'NY', stateprovince: 'New York State' });
     const kept = await server.request(`${VENUES}/${explicit.id}`, { method: 'PATCH', auth: admin, body: { state: 'CA' } });
@@ -94,7 +138,10 @@ describe('POST /venues', () => {
     invalid(await server.request(VENUES, { method: 'POST', auth: admin, body: { venue: 'V', author: 'foo' } }), 'author');
     invalid(await server.request(VENUES, { method: 'POST', auth: admin, body: { venue: 'V', date: 'foo' } }), 'date');
     invalid(await server.request(VENUES, { method: 'POST', auth: admin, body: { venue: 'V', date_utc: 'foo' } }), 'date_utc');
-    invalid(await server.request(VENUES, { method: 'POST', auth: admin, body: { venue: 'V', status: 'kinda_thinking_about_it' } }), 'status');
+    invalid(
+      await server.request(VENUES, { method: 'POST', auth: admin, body: { venue: 'V', status: 'kinda_thinking_about_it' } }),
+      'status',
+    );
     invalid(await server.request(VENUES, { method: 'POST', auth: admin, body: { venue: 'V', website: 'foo' } }), 'website');
     invalid(await server.request(VENUES, { method: 'POST', auth: admin, body: { venue: 'V', website: 'javascript:alert(1)' } }), 'website');
     invalid(await server.request(VENUES, { method: 'POST', auth: admin, body: { venue: 'V', image: 'foo bar' } }), 'image');
@@ -158,7 +205,10 @@ describe('POST /venues', () => {
     assert.equal(venue.image.extension, 'jpg');
     const again = await makeVenue(server, admin, { image: venue.image.id });
     assert.equal(again.image.id, venue.image.id);
-    invalid(await server.request(VENUES, { method: 'POST', auth: contributor, body: { venue: 'V', image: 'https://example.com/a.png' } }), 'image');
+    invalid(
+      await server.request(VENUES, { method: 'POST', auth: contributor, body: { venue: 'V', image: 'https://example.com/a.png' } }),
+      'image',
+    );
   });
 });
 
@@ -169,7 +219,11 @@ describe('geolocation of venues', () => {
     assert.equal(venue.geo_lng, 9.19);
     const keys = Object.keys(venue);
     assert.ok(keys.indexOf('geo_lng') === keys.indexOf('geo_lat') + 1 && keys.indexOf('geo_lng') < keys.indexOf('show_map'));
-    const form = await server.request(VENUES, { method: 'POST', auth: admin, form: { venue: 'Form geo', geo_lat: '-33.86', geo_lng: '151.2' } });
+    const form = await server.request(VENUES, {
+      method: 'POST',
+      auth: admin,
+      form: { venue: 'Form geo', geo_lat: '-33.86', geo_lng: '151.2' },
+    });
     assert.equal(form.status, 201);
     assert.equal(form.body.geo_lat, -33.86);
     const edges = await makeVenue(server, admin, { geo_lat: -90, geo_lng: 180 });
@@ -180,11 +234,22 @@ describe('geolocation of venues', () => {
   });
 
   it('rejects bad coordinates: NaN strings, out of range, one without the other', async () => {
-    for (const [field, value] of [['geo_lat', 'NaN'], ['geo_lat', 91], ['geo_lat', -90.5], ['geo_lng', -181], ['geo_lng', 180.01], ['geo_lat', 'abc'], ['geo_lng', 'Infinity']] as const) {
+    for (const [field, value] of [
+      ['geo_lat', 'NaN'],
+      ['geo_lat', 91],
+      ['geo_lat', -90.5],
+      ['geo_lng', -181],
+      ['geo_lng', 180.01],
+      ['geo_lat', 'abc'],
+      ['geo_lng', 'Infinity'],
+    ] as const) {
       const other = field === 'geo_lat' ? { geo_lng: 10 } : { geo_lat: 10 };
       invalid(await server.request(VENUES, { method: 'POST', auth: admin, body: { venue: 'Bad geo', ...other, [field]: value } }), field);
     }
-    invalid(await server.request(VENUES, { method: 'POST', auth: admin, form: { venue: 'Bad geo', geo_lat: 'NaN', geo_lng: '10' } }), 'geo_lat');
+    invalid(
+      await server.request(VENUES, { method: 'POST', auth: admin, form: { venue: 'Bad geo', geo_lat: 'NaN', geo_lng: '10' } }),
+      'geo_lat',
+    );
     invalid(await server.request(VENUES, { method: 'POST', auth: admin, body: { venue: 'Half', geo_lat: 45 } }), 'geo_lng');
     invalid(await server.request(VENUES, { method: 'POST', auth: admin, body: { venue: 'Half', geo_lng: 9 } }), 'geo_lat');
   });
@@ -204,7 +269,13 @@ describe('geolocation of venues', () => {
 
 describe('GET /venues/{id} and /venues/by-slug/{slug}', () => {
   it('returns the single representation with json_ld (a Place without @context)', async () => {
-    const venue = await makeVenue(server, admin, { venue: 'Arena', address: 'Piazza Bra 1', city: 'Verona', phone: '+39 045', website: 'https://arena.it' });
+    const venue = await makeVenue(server, admin, {
+      venue: 'Arena',
+      address: 'Piazza Bra 1',
+      city: 'Verona',
+      phone: '+39 045',
+      website: 'https://arena.it',
+    });
     for (const path of [`${VENUES}/${venue.id}`, `${VENUES}/by-slug/${venue.slug}`]) {
       const response = await server.request(path);
       assert.equal(response.status, 200);
@@ -251,7 +322,11 @@ describe('GET /venues/{id} and /venues/by-slug/{slug}', () => {
       for (const auth of [undefined, subscriber, contributor, author]) {
         const response = await server.request(path, { auth });
         assert.equal(response.status, 403);
-        assert.deepEqual(response.body, { code: 'venue-not-accessible', message: 'The requested venue is not accessible', data: { status: 403 } });
+        assert.deepEqual(response.body, {
+          code: 'venue-not-accessible',
+          message: 'The requested venue is not accessible',
+          data: { status: 403 },
+        });
       }
       for (const auth of [editor, admin]) assert.equal((await server.request(path, { auth })).status, 200);
     }
@@ -264,8 +339,17 @@ describe('GET /venues/{id} and /venues/by-slug/{slug}', () => {
 
   it('strips a password-protected venue but keeps its name (deviation 11); the password or context=edit unlock it', async () => {
     const venue = await makeVenue(server, admin, {
-      venue: 'Secret Club', address: 'Hidden St 1', city: 'Turin', state: 'TO', zip: '10100', phone: '123', website: 'https://secret.example',
-      description: 'Members only', geo_lat: 45.07, geo_lng: 7.68, password: 'open sesame',
+      venue: 'Secret Club',
+      address: 'Hidden St 1',
+      city: 'Turin',
+      state: 'TO',
+      zip: '10100',
+      phone: '123',
+      website: 'https://secret.example',
+      description: 'Members only',
+      geo_lat: 45.07,
+      geo_lng: 7.68,
+      password: 'open sesame',
     });
     assert.equal(venue.address, 'Hidden St 1', 'the writer sees the full venue');
     const locked = await server.request(`${VENUES}/${venue.id}`);
@@ -307,7 +391,15 @@ describe('GET /venues/{id} and /venues/by-slug/{slug}', () => {
 
 describe('updating venues', () => {
   it('changes only the fields sent (deviation 1)', async () => {
-    const venue = await makeVenue(server, admin, { venue: 'Partial', address: 'A 1', city: 'Pisa', show_map: false, status: 'draft', image: 'https://example.com/p.png', website: 'https://p.example' });
+    const venue = await makeVenue(server, admin, {
+      venue: 'Partial',
+      address: 'A 1',
+      city: 'Pisa',
+      show_map: false,
+      status: 'draft',
+      image: 'https://example.com/p.png',
+      website: 'https://p.example',
+    });
     const response = await server.request(`${VENUES}/${venue.id}`, { method: 'PUT', auth: admin, body: { city: 'Lucca' } });
     assert.equal(response.status, 200);
     const updated = response.body;
@@ -324,11 +416,20 @@ describe('updating venues', () => {
   });
 
   it('sets excerpt and slug, removes the image with an empty value, and keeps slugs per type', async () => {
-    const venue = await makeVenue(server, admin, { venue: 'Slugged', slug: 'Custom Slug!', excerpt: 'Short', image: 'https://example.com/s.png' });
+    const venue = await makeVenue(server, admin, {
+      venue: 'Slugged',
+      slug: 'Custom Slug!',
+      excerpt: 'Short',
+      image: 'https://example.com/s.png',
+    });
     assert.equal(venue.slug, 'custom-slug');
     assert.equal(venue.excerpt, '<p>Short</p>');
     for (const empty of ['', 0]) {
-      const withImage = await server.request(`${VENUES}/${venue.id}`, { method: 'POST', auth: admin, body: { image: 'https://example.com/s.png' } });
+      const withImage = await server.request(`${VENUES}/${venue.id}`, {
+        method: 'POST',
+        auth: admin,
+        body: { image: 'https://example.com/s.png' },
+      });
       assert.equal(withImage.body.image.url, 'https://example.com/s.png');
       const removed = await server.request(`${VENUES}/${venue.id}`, { method: 'POST', auth: admin, body: { image: empty } });
       assert.equal('image' in removed.body, false, JSON.stringify(empty));
@@ -345,13 +446,21 @@ describe('updating venues', () => {
       assert.equal(response.status, 200);
       assert.equal(response.body.phone, method);
     }
-    const cleared = await server.request(`${VENUES}/${venue.id}`, { method: 'POST', auth: admin, body: { address: '', zip: '', website: '' } });
+    const cleared = await server.request(`${VENUES}/${venue.id}`, {
+      method: 'POST',
+      auth: admin,
+      body: { address: '', zip: '', website: '' },
+    });
     for (const key of ['address', 'zip', 'website']) assert.equal(key in cleared.body, false, key);
     invalid(await server.request(`${VENUES}/${venue.id}`, { method: 'POST', auth: admin, body: { venue: '' } }), 'venue');
     invalid(await server.request(`${VENUES}/${venue.id}`, { method: 'POST', auth: admin, body: { website: 'not a url' } }), 'website');
     invalid(await server.request(`${VENUES}/23000`, { method: 'POST', auth: admin, body: { city: 'X' } }), 'id');
     invalid(await server.request(`${VENUES}/by-slug/nope-nope`, { method: 'POST', auth: admin, body: { city: 'X' } }), 'slug');
-    const renamed = await server.request(`${VENUES}/${venue.id}`, { method: 'POST', auth: admin, body: { venue: 'Renamed', slug: 'renamed-venue' } });
+    const renamed = await server.request(`${VENUES}/${venue.id}`, {
+      method: 'POST',
+      auth: admin,
+      body: { venue: 'Renamed', slug: 'renamed-venue' },
+    });
     assert.equal(renamed.body.venue, 'Renamed');
     assert.equal(renamed.body.slug, 'renamed-venue');
     assert.equal((await server.request(`${VENUES}/by-slug/renamed-venue`)).body.id, venue.id);
@@ -361,7 +470,11 @@ describe('updating venues', () => {
   it('path ids win over a body or query id', async () => {
     const first = await makeVenue(server, admin, { city: 'One' });
     const second = await makeVenue(server, admin, { city: 'Two' });
-    const response = await server.request(`${VENUES}/${first.id}?id=${second.id}`, { method: 'POST', auth: admin, body: { id: second.id, city: 'Changed' } });
+    const response = await server.request(`${VENUES}/${first.id}?id=${second.id}`, {
+      method: 'POST',
+      auth: admin,
+      body: { id: second.id, city: 'Changed' },
+    });
     assert.equal(response.body.id, first.id);
     assert.equal((await server.request(`${VENUES}/${second.id}`)).body.city, 'Two');
   });
@@ -381,13 +494,20 @@ describe('deleting venues', () => {
   it('trashes (200, status trash), then 410 venue-is-in-trash; trashing removes the venue from every event', async () => {
     const venue = await makeVenue(server, admin, {});
     const other = await makeVenue(server, admin, {});
-    const events = [await insertEventRow(server, { venueId: venue.id }), await insertEventRow(server, { venueId: venue.id, status: 'draft' })];
+    const events = [
+      await insertEventRow(server, { venueId: venue.id }),
+      await insertEventRow(server, { venueId: venue.id, status: 'draft' }),
+    ];
     const kept = await insertEventRow(server, { venueId: other.id });
     const first = await server.request(`${VENUES}/${venue.id}`, { method: 'DELETE', auth: admin });
     assert.equal(first.status, 200);
     assert.equal(first.body.status, 'trash');
     assert.equal(first.body.id, venue.id);
-    const rows = await server.server.store.db.selectFrom('events').select(['id', 'venue_id']).where('id', 'in', [...events, kept]).execute();
+    const rows = await server.server.store.db
+      .selectFrom('events')
+      .select(['id', 'venue_id'])
+      .where('id', 'in', [...events, kept])
+      .execute();
     for (const row of rows) assert.equal(row.venue_id, row.id === kept ? other.id : null);
     const second = await server.request(`${VENUES}/${venue.id}`, { method: 'DELETE', auth: admin });
     assert.equal(second.status, 410);
@@ -425,8 +545,14 @@ describe('deleting venues', () => {
     const response = await server.request(`${VENUES}/${venue.id}?password=whatever`, { method: 'DELETE', auth: admin });
     assert.equal(response.status, 200);
     assert.equal(response.body.status, 'trash');
-    invalid(await server.request(`${VENUES}/${venue.id}?translation_language=fr`, { method: 'DELETE', auth: admin }), 'translation_language');
-    invalid(await server.request(VENUES, { method: 'POST', auth: admin, body: { venue: 'Lang', translation_language: 'fr' } }), 'translation_language');
+    invalid(
+      await server.request(`${VENUES}/${venue.id}?translation_language=fr`, { method: 'DELETE', auth: admin }),
+      'translation_language',
+    );
+    invalid(
+      await server.request(VENUES, { method: 'POST', auth: admin, body: { venue: 'Lang', translation_language: 'fr' } }),
+      'translation_language',
+    );
   });
 
   it('validates the id before authorization: anonymous DELETE of an unknown id is a 400', async () => {

@@ -27,7 +27,8 @@ describe('wire conventions of WordPress clients', () => {
   });
   after(async () => server.close());
 
-  const count = async () => (await server.request(`${EVENTS}?status=any&per_page=1&start_date=2000-01-01`, { auth: admin })).body.total as number;
+  const count = async () =>
+    (await server.request(`${EVENTS}?status=any&per_page=1&start_date=2000-01-01`, { auth: admin })).body.total as number;
 
   describe('bracket parameters', () => {
     it('creates an event from a PHP form body with organizer ids, an inline venue, categories and a cost array', async () => {
@@ -49,7 +50,10 @@ describe('wire conventions of WordPress clients', () => {
       ]);
       const created = await server.request(EVENTS, { method: 'POST', auth: admin, headers: FORM, body });
       assert.equal(created.status, 201, created.text);
-      assert.deepEqual(created.body.organizer.map((organizer: { id: number }) => organizer.id), [second.id, first.id]);
+      assert.deepEqual(
+        created.body.organizer.map((organizer: { id: number }) => organizer.id),
+        [second.id, first.id],
+      );
       assert.equal(created.body.venue.venue, 'Bracket Hall');
       assert.equal(created.body.venue.city, 'Rome');
       assert.deepEqual(created.body.categories.map((category: { slug: string }) => category.slug).sort(), ['jazz', 'music']);
@@ -74,10 +78,21 @@ describe('wire conventions of WordPress clients', () => {
       const organizer = await makeOrganizer(server, admin);
       const linked = await makeEvent(server, admin, { venue: venue.id, organizer: [organizer.id], categories: ['brackets'] });
       await makeEvent(server, admin);
-      for (const query of [`organizer[]=${organizer.id}`, `organizer[0]=${organizer.id}`, `venue[0]=${venue.id}`, `venue[]=${venue.id}`, 'categories[]=brackets', 'categories[0]=brackets']) {
+      for (const query of [
+        `organizer[]=${organizer.id}`,
+        `organizer[0]=${organizer.id}`,
+        `venue[0]=${venue.id}`,
+        `venue[]=${venue.id}`,
+        'categories[]=brackets',
+        'categories[0]=brackets',
+      ]) {
         const list = await server.request(`${EVENTS}?${query}`);
         assert.equal(list.status, 200, query);
-        assert.deepEqual(list.body.events.map((event: { id: number }) => event.id), [linked.id], query);
+        assert.deepEqual(
+          list.body.events.map((event: { id: number }) => event.id),
+          [linked.id],
+          query,
+        );
       }
       const none = await server.request(`${EVENTS}?organizer[]=${organizer.id}&venue[]=${venue.id + 100000}`);
       assert.equal(none.status, 400, 'an unknown venue id is a 400, as in the reference');
@@ -99,10 +114,20 @@ describe('wire conventions of WordPress clients', () => {
       assert.equal(index.status, 400);
       assert.ok('include' in index.body.data.params);
       const many = Array.from({ length: PARAMETER_LIMITS.parameters + 1 }, (_, at) => `x${at}=1`).join('&');
-      const tooMany = await server.request(EVENTS, { method: 'POST', auth: admin, headers: FORM, body: `title=T&start_date=tomorrow&end_date=tomorrow&${many}` });
+      const tooMany = await server.request(EVENTS, {
+        method: 'POST',
+        auth: admin,
+        headers: FORM,
+        body: `title=T&start_date=tomorrow&end_date=tomorrow&${many}`,
+      });
       assert.equal(tooMany.status, 400);
       assert.ok('parameters' in tooMany.body.data.params);
-      const deepBody = await server.request(EVENTS, { method: 'POST', auth: admin, headers: FORM, body: `title=T&start_date=tomorrow&end_date=tomorrow&venue${'[a]'.repeat(9)}=1` });
+      const deepBody = await server.request(EVENTS, {
+        method: 'POST',
+        auth: admin,
+        headers: FORM,
+        body: `title=T&start_date=tomorrow&end_date=tomorrow&venue${'[a]'.repeat(9)}=1`,
+      });
       assert.equal(deepBody.status, 400);
       assert.equal(await count(), before);
     });
@@ -175,7 +200,12 @@ describe('wire conventions of WordPress clients', () => {
 
     it('honours ?_method=DELETE and ?_method=PATCH on POST', async () => {
       const event = await makeEvent(server, admin, { title: 'Before' });
-      const patched = await server.request(`${EVENTS}/${event.id}?_method=PATCH`, { method: 'POST', auth: admin, headers: FORM, body: 'title=After' });
+      const patched = await server.request(`${EVENTS}/${event.id}?_method=PATCH`, {
+        method: 'POST',
+        auth: admin,
+        headers: FORM,
+        body: 'title=After',
+      });
       assert.equal(patched.body.title, 'After');
       const trashed = await server.request(`${EVENTS}/${event.id}?_method=delete`, { method: 'POST', auth: admin });
       assert.equal(trashed.status, 200);
@@ -199,13 +229,22 @@ describe('wire conventions of WordPress clients', () => {
       const entities = '/apiservice/api/services/entity-management/customers';
       const created = await server.request(entities, { method: 'POST', auth: admin, body: { key, CompanyName: 'Override S.r.l.' } });
       assert.equal(created.status, 201, created.text);
-      const removed = await server.request(`${entities}/${key}`, { method: 'POST', auth: admin, headers: { 'x-http-method-override': 'DELETE' } });
+      const removed = await server.request(`${entities}/${key}`, {
+        method: 'POST',
+        auth: admin,
+        headers: { 'x-http-method-override': 'DELETE' },
+      });
       assert.equal(removed.status, 200, removed.text);
       assert.equal((await server.request(`${entities}/${key}`, { auth: admin })).status, 404);
     });
 
     it('reads an empty JSON body and a body-less POST as no arguments', async () => {
-      const emptyJson = await server.request(EVENTS, { method: 'POST', auth: admin, headers: { 'content-type': 'application/json' }, body: '' });
+      const emptyJson = await server.request(EVENTS, {
+        method: 'POST',
+        auth: admin,
+        headers: { 'content-type': 'application/json' },
+        body: '',
+      });
       assert.equal(emptyJson.body.code, 'rest_missing_callback_param');
       const noBody = await server.request(EVENTS, { method: 'POST', auth: admin });
       assert.equal(noBody.body.code, 'rest_missing_callback_param');
@@ -213,7 +252,12 @@ describe('wire conventions of WordPress clients', () => {
       const touched = await server.request(`${VENUES}/${venue.id}`, { method: 'POST', auth: admin });
       assert.equal(touched.status, 200, touched.text);
       assert.equal(touched.body.venue, 'Quiet hall');
-      const reload = await server.request('/apiservice/api/services/actions/reload', { method: 'POST', auth: admin, headers: { 'content-type': 'application/json' }, body: '' });
+      const reload = await server.request('/apiservice/api/services/actions/reload', {
+        method: 'POST',
+        auth: admin,
+        headers: { 'content-type': 'application/json' },
+        body: '',
+      });
       assert.equal(reload.status, 200, reload.text);
     });
 
@@ -228,7 +272,11 @@ describe('wire conventions of WordPress clients', () => {
       const unknown = await server.request('/?rest_route=/calendar/events/v1/nothing-here');
       assert.equal(unknown.status, 404);
       assert.equal(unknown.body.code, 'rest_no_route');
-      const created = await server.request(`/?rest_route=/calendar/events/v1/events`, { method: 'POST', auth: admin, body: { title: 'Via rest_route', start_date: 'tomorrow', end_date: 'tomorrow' } });
+      const created = await server.request(`/?rest_route=/calendar/events/v1/events`, {
+        method: 'POST',
+        auth: admin,
+        body: { title: 'Via rest_route', start_date: 'tomorrow', end_date: 'tomorrow' },
+      });
       assert.equal(created.status, 201, created.text);
     });
 

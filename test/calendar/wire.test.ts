@@ -17,7 +17,10 @@ describe('wire primitives', () => {
     assert.deepEqual(parseList('a,,b'), ['a', 'b']);
     assert.deepEqual(parseIdList(['23', '89,23'], 'include'), [23, 89]);
     assert.throws(() => parseIdList(['foo-bar,23,89'], 'include'), /include/);
-    assert.deepEqual([parsePositiveInt('0'), parsePositiveInt('-1'), parsePositiveInt('1.5'), parsePositiveInt(' 7 '), parsePositiveInt('2147483648')], [undefined, undefined, undefined, 7, undefined]);
+    assert.deepEqual(
+      [parsePositiveInt('0'), parsePositiveInt('-1'), parsePositiveInt('1.5'), parsePositiveInt(' 7 '), parsePositiveInt('2147483648')],
+      [undefined, undefined, undefined, 7, undefined],
+    );
   });
 
   it('builds global ids and permalinks like the reference', () => {
@@ -30,7 +33,10 @@ describe('wire primitives', () => {
 
 describe('archive links', () => {
   it('puts page first in rest_url and last in next/previous links, encoded like URLSearchParams', () => {
-    const pairs: [string, string][] = [['per_page', '2'], ['start_date', '2024-05-09 00:00:00']];
+    const pairs: [string, string][] = [
+      ['per_page', '2'],
+      ['start_date', '2024-05-09 00:00:00'],
+    ];
     const links = archiveLinks('http://s.test/events/', pairs, 2, 3);
     assert.equal(links.rest_url, 'http://s.test/events/?page=2&per_page=2&start_date=2024-05-09+00%3A00%3A00');
     assert.equal(links.next_rest_url, 'http://s.test/events/?per_page=2&start_date=2024-05-09+00%3A00%3A00&page=3');
@@ -43,7 +49,10 @@ describe('archive links', () => {
 
 describe('content', () => {
   it('sanitizes HTML with an allowlist and wraps paragraphs', () => {
-    assert.equal(sanitizeContent('<p onclick="x()">Hi</p><script>alert(1)</script><a href="javascript:alert(1)">x</a>'), '<p>Hi</p><a>x</a>');
+    assert.equal(
+      sanitizeContent('<p onclick="x()">Hi</p><script>alert(1)</script><a href="javascript:alert(1)">x</a>'),
+      '<p>Hi</p><a>x</a>',
+    );
     assert.equal(renderParagraphs('Event 01 description'), '<p>Event 01 description</p>');
     assert.equal(renderParagraphs('one\n\ntwo\nthree'), '<p>one</p>\n<p>two<br />\nthree</p>');
     assert.equal(renderParagraphs('<p>already</p>'), '<p>already</p>');

@@ -28,10 +28,7 @@ describe('@wordpress/api-fetch against the calendar', () => {
     editor = await server.admin();
     // The root and the credentials are middlewares, as a site's script registers them.
     const rootAndAuth: APIFetchMiddleware = (options, next) =>
-      apiFetch.createRootURLMiddleware(root)(
-        { ...options, headers: { ...options.headers, Authorization: editor.bearer } },
-        next,
-      );
+      apiFetch.createRootURLMiddleware(root)({ ...options, headers: { ...options.headers, Authorization: editor.bearer } }, next);
     apiFetch.use(rootAndAuth);
     apiFetch.setFetchHandler((options) => {
       const headers = new Headers(options.headers);
@@ -54,24 +51,37 @@ describe('@wordpress/api-fetch against the calendar', () => {
         data: { title: 'Block editor event', start_date: '2031-07-01 18:00', end_date: '2031-07-01 20:00', categories: ['talks'] },
       });
       assert.equal(created.title, 'Block editor event');
-      assert.deepEqual(created.categories.map((category: { slug: string }) => category.slug), ['talks']);
+      assert.deepEqual(
+        created.categories.map((category: { slug: string }) => category.slug),
+        ['talks'],
+      );
 
       const list = await apiFetch<any>({ path: `${EVENTS}?start_date=2031-07-01&end_date=2031-07-02&categories=talks` });
       assert.ok(list.events.some((event: { id: number }) => event.id === created.id));
 
-      const updated = await apiFetch<any>({ path: `${EVENTS}/${created.id}`, method: 'PUT', data: { title: 'Block editor event, renamed' } });
+      const updated = await apiFetch<any>({
+        path: `${EVENTS}/${created.id}`,
+        method: 'PUT',
+        data: { title: 'Block editor event, renamed' },
+      });
       assert.equal(updated.title, 'Block editor event, renamed');
       assert.equal(updated.start_date, '2031-07-01 18:00:00', 'PUT through the override is partial');
 
       const trashed = await apiFetch<any>({ path: `${EVENTS}/${created.id}`, method: 'DELETE' });
       assert.equal(trashed.status, 'trash');
       await apiFetch({ path: `${EVENTS}/${created.id}?force=true`, method: 'DELETE' });
-      await assert.rejects(apiFetch({ path: `${EVENTS}/${created.id}` }), (error: any) => error.code === 'rest-event-not-found' && error.data?.status === 404);
+      await assert.rejects(
+        apiFetch({ path: `${EVENTS}/${created.id}` }),
+        (error: any) => error.code === 'rest-event-not-found' && error.data?.status === 404,
+      );
 
       // The default middlewares did what the block editor relies on.
       assert.ok(sent.every((request) => new URL(request.url).searchParams.get('_locale') === 'user'));
       const overridden = sent.filter((request) => request.override !== null);
-      assert.deepEqual(overridden.map((request) => `${request.method} ${request.override}`), ['POST PUT', 'POST DELETE', 'POST DELETE']);
+      assert.deepEqual(
+        overridden.map((request) => `${request.method} ${request.override}`),
+        ['POST PUT', 'POST DELETE', 'POST DELETE'],
+      );
       if (root.includes('rest_route')) {
         assert.ok(sent.every((request) => new URL(request.url).searchParams.get('rest_route')?.startsWith(EVENTS)));
       }

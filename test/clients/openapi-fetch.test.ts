@@ -49,10 +49,14 @@ describe('openapi-typescript + openapi-fetch', () => {
   });
 
   it('runs the round: calendar CRUD, by-slug, typed errors, entity CRUD', async () => {
-    const { stdout } = await runFile(process.execPath, ['--import', 'tsx', path.join(project, 'crud-round.ts'), server.url, editor.bearer], {
-      cwd: project,
-      timeout: 60_000,
-    });
+    const { stdout } = await runFile(
+      process.execPath,
+      ['--import', 'tsx', path.join(project, 'crud-round.ts'), server.url, editor.bearer],
+      {
+        cwd: project,
+        timeout: 60_000,
+      },
+    );
     const result = JSON.parse(stdout);
     assert.equal(result.steps, 'ok');
     assert.equal((await server.request(`/calendar/events/v1/events/${result.event}`)).status, 404);

@@ -40,7 +40,9 @@ describe('wpapi against the calendar', () => {
     const calendar = site.namespace(NAMESPACE);
     const created: number[] = [];
     for (let day = 1; day <= 5; day += 1) {
-      const event = await calendar.events().create({ title: `Paged ${day}`, start_date: `2031-05-0${day} 10:00`, end_date: `2031-05-0${day} 11:00` });
+      const event = await calendar
+        .events()
+        .create({ title: `Paged ${day}`, start_date: `2031-05-0${day} 10:00`, end_date: `2031-05-0${day} 11:00` });
       created.push(event.id);
     }
     const window = { start_date: '2031-05-01', end_date: '2031-05-31' };
@@ -55,7 +57,10 @@ describe('wpapi against the calendar', () => {
     const seen = [first, second, third].flatMap((page) => page.events.map((event: { id: number }) => event.id));
     assert.deepEqual(seen, created);
     const back = await third._paging.prev;
-    assert.deepEqual(back.events.map((event: { id: number }) => event.id), created.slice(2, 4));
+    assert.deepEqual(
+      back.events.map((event: { id: number }) => event.id),
+      created.slice(2, 4),
+    );
   });
 
   it('creates, reads, updates and deletes with Basic authentication', async () => {
@@ -72,7 +77,10 @@ describe('wpapi against the calendar', () => {
       cost: ['10', '25'],
     });
     assert.equal(event.venue.id, venue.id);
-    assert.deepEqual(event.categories.map((category: { slug: string }) => category.slug), ['music']);
+    assert.deepEqual(
+      event.categories.map((category: { slug: string }) => category.slug),
+      ['music'],
+    );
     assert.deepEqual(event.cost_details.values, ['10', '25']);
 
     const read = await calendar.events().id(event.id);
@@ -85,7 +93,10 @@ describe('wpapi against the calendar', () => {
     const trashed = await calendar.events().id(event.id).delete();
     assert.equal(trashed.status, 'trash');
     await calendar.events().id(event.id).param('force', true).delete();
-    await assert.rejects(calendar.events().id(event.id).get(), (error: any) => error.code === 'rest-event-not-found' && error.data?.status === 404);
+    await assert.rejects(
+      calendar.events().id(event.id).get(),
+      (error: any) => error.code === 'rest-event-not-found' && error.data?.status === 404,
+    );
   });
 
   it('writes with a Bearer token set as a header, and is refused without one', async () => {
@@ -99,7 +110,10 @@ describe('wpapi against the calendar', () => {
     assert.equal(renamed.organizer, 'wpapi Promoters');
     const tag = await calendar.tags().create({ name: 'wpapi-tag' });
     const tags = await calendar.tags().param({ search: 'wpapi', hide_empty: false });
-    assert.deepEqual(tags.tags.map((item: { id: number }) => item.id), [tag.id]);
+    assert.deepEqual(
+      tags.tags.map((item: { id: number }) => item.id),
+      [tag.id],
+    );
     const deleted = await calendar.tags().id(tag.id).param('force', true).delete();
     assert.equal(deleted.id, tag.id);
   });

@@ -227,10 +227,20 @@ describe('entity-management actions', () => {
       const broken: Array<[string, unknown, unknown, RegExp]> = [
         ['BROKEN_JSON', validParams, '{"steps": [', /not valid JSON/],
         ['BROKEN_ENTITY', validParams, { steps: [{ op: 'get', entity: 'NOPE', key: '{{key}}' }] }, /unknown entity code/],
-        ['BROKEN_FIELD', validParams, { steps: [{ op: 'update', entity: 'H3£TDO', key: '{{key}}', values: { NOPE: 1 } }] }, /unknown field/],
+        [
+          'BROKEN_FIELD',
+          validParams,
+          { steps: [{ op: 'update', entity: 'H3£TDO', key: '{{key}}', values: { NOPE: 1 } }] },
+          /unknown field/,
+        ],
         ['BROKEN_PLACEHOLDER', validParams, { steps: [{ op: 'get', entity: 'CNCLI', key: '{{other}}' }] }, /not a declared parameter/],
         ['BROKEN_OP', validParams, { steps: [{ op: 'sql', entity: 'CNCLI', query: 'DROP TABLE x' }] }, /op must be one of/],
-        ['BROKEN_TYPE', [{ name: 'n', type: 'number', required: true }], { steps: [{ op: 'list', entity: 'CNCLI', filter: { RAGSO: '{{n}}' } }] }, /does not fit/],
+        [
+          'BROKEN_TYPE',
+          [{ name: 'n', type: 'number', required: true }],
+          { steps: [{ op: 'list', entity: 'CNCLI', filter: { RAGSO: '{{n}}' } }] },
+          /does not fit/,
+        ],
         ['BROKEN_PARAMS', [{ name: 'x', type: 'date', required: true }], { steps: [{ op: 'get', entity: 'CNCLI', key: 'C1' }] }, /params/],
         ['BROKEN_EXTRA', validParams, { steps: [{ op: 'get', entity: 'CNCLI', key: '{{key}}', shell: 'rm -rf /' }] }, /step 1/],
       ];

@@ -133,7 +133,10 @@ describe('entity-management interactive docs', () => {
       });
       assert.equal(list.status, '200');
       assert.equal(list.body.messages[0]!.code, 'OK');
-      assert.ok(list.body.payload.some((record: { key: string }) => record.key === customer.key), JSON.stringify(list.body));
+      assert.ok(
+        list.body.payload.some((record: { key: string }) => record.key === customer.key),
+        JSON.stringify(list.body),
+      );
 
       const got = await tryItOut('getEntityById', async (operation) => {
         await operation.locator('tr[data-param-name="entity-type"] select').selectOption('customers');

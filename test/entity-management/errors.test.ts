@@ -34,7 +34,7 @@ const EXPECTED: Readonly<Record<Reason, readonly [number, ErrorCode]>> = {
 };
 
 describe('entity-management envelopes of platform errors', () => {
-  it('give every platform reason this surface\'s status and code', () => {
+  it("give every platform reason this surface's status and code", () => {
     for (const reason of reasons) {
       const { status, body } = toErrorEnvelope(ONE_ERROR_PER_REASON[reason], 'req-1');
       assert.deepEqual([status, body.messages[0]?.code], EXPECTED[reason], reason);
@@ -59,7 +59,7 @@ describe('entity-management envelopes of platform errors', () => {
     });
   });
 
-  it('keep the challenge and Retry-After headers, and the error\'s details', () => {
+  it("keep the challenge and Retry-After headers, and the error's details", () => {
     assert.deepEqual(toErrorEnvelope(ONE_ERROR_PER_REASON.wrong_credentials, 'req-1').headers, {
       'www-authenticate': 'Basic realm="almanac"',
     });
@@ -73,15 +73,20 @@ describe('entity-management envelopes of platform errors', () => {
       assert.deepEqual(toErrorEnvelope(error, 'req-1'), {
         status: 500,
         headers: {},
-        body: { messages: [{ level: 'error', code: 'INTERNAL_ERROR', text: 'internal error', details: { request_id: 'req-1' } }], payload: null },
+        body: {
+          messages: [{ level: 'error', code: 'INTERNAL_ERROR', text: 'internal error', details: { request_id: 'req-1' } }],
+          payload: null,
+        },
       });
     }
   });
 
-  it('render this surface\'s own errors with their codes, and another surface\'s code as the bug it is', () => {
+  it("render this surface's own errors with their codes, and another surface's code as the bug it is", () => {
     const { status, body } = toErrorEnvelope(EntityErrors.recordNotFound('c-1'), 'req-1');
     assert.equal(status, 404);
-    assert.deepEqual(body.messages, [{ level: 'error', code: 'RECORD_NOT_FOUND', text: 'No record with key "c-1"', details: { key: 'c-1' } }]);
+    assert.deepEqual(body.messages, [
+      { level: 'error', code: 'RECORD_NOT_FOUND', text: 'No record with key "c-1"', details: { key: 'c-1' } },
+    ]);
     assert.equal(toErrorEnvelope(new AppError(404, 'rest-event-not-found', 'Event with ID 1 does not exist.'), 'req-1').status, 500);
   });
 });

@@ -105,7 +105,7 @@ describe('entity-management hostile input', () => {
       '{{city}}',
       '${process.exit(1)}',
       '<script>alert(1)</script>',
-      'Robert\'); DELETE FROM em_record_values; --',
+      "Robert'); DELETE FROM em_record_values; --",
     ];
     const city = uniqueKey('Inj');
     const victim = await server.request(`${ENTITIES}/customers`, {
@@ -116,7 +116,9 @@ describe('entity-management hostile input', () => {
     assert.equal(victim.status, 201);
     for (const text of injections) {
       const encoded = encodeURIComponent(text);
-      const filtered = await server.request(`${ENTITIES}/customers?filter[CompanyName]=${encoded}&filter[CDPAG]=${encoded}`, { auth: editor });
+      const filtered = await server.request(`${ENTITIES}/customers?filter[CompanyName]=${encoded}&filter[CDPAG]=${encoded}`, {
+        auth: editor,
+      });
       assert.equal(filtered.status, 200, text);
       assert.deepEqual(filtered.body.payload, [], text);
       const searched = await server.request(`${ENTITIES}/customers?q=${encoded}&filter[CityCodeDescription]=${city}`, { auth: editor });
@@ -173,7 +175,13 @@ describe('entity-management hostile input', () => {
     assert.equal(xml.body.messages[0].code, 'UNSUPPORTED_MEDIA_TYPE');
     const array = await raw('POST', `${ENTITIES}/customers`, '[{"key":"X"}]');
     assert.equal(array.status, 400);
-    for (const query of ['page=99999999999999999999', 'per_page=-1', 'per_page=1e3', `q=${'x'.repeat(5000)}`, `fields=${'a,'.repeat(500)}`]) {
+    for (const query of [
+      'page=99999999999999999999',
+      'per_page=-1',
+      'per_page=1e3',
+      `q=${'x'.repeat(5000)}`,
+      `fields=${'a,'.repeat(500)}`,
+    ]) {
       const response = await server.request(`${ENTITIES}/customers?${query}`, { auth: editor });
       assert.equal(response.status, 400, query);
     }

@@ -56,7 +56,11 @@ describe('non-finite numbers on the entity-management surface', () => {
   it('refuses a JSON number that overflows to Infinity on create, naming the field, and stores nothing', async () => {
     for (const literal of JSON_LITERALS) {
       const key = uniqueKey('INF');
-      assertRefused(await sendJson('POST', `${ENTITIES}/customers`, `{"key":"${key}","CompanyName":"Overflow","CreditLimit":${literal}}`), 'CreditLimit', literal);
+      assertRefused(
+        await sendJson('POST', `${ENTITIES}/customers`, `{"key":"${key}","CompanyName":"Overflow","CreditLimit":${literal}}`),
+        'CreditLimit',
+        literal,
+      );
       assert.equal((await read('customers', key)).status, 404);
       // In an unmapped or text field too: nothing would ever turn it back into a number.
       assertRefused(await sendJson('POST', `${ENTITIES}/customers`, `{"key":"${key}","CompanyName":${literal}}`), 'CompanyName', literal);
@@ -71,7 +75,11 @@ describe('non-finite numbers on the entity-management surface', () => {
       assertRefused(await sendForm('POST', `${ENTITIES}/customers`, { key: formKey, CreditLimit: text }), 'CreditLimit', text);
       assert.equal((await read('customers', formKey)).status, 404);
       const jsonKey = uniqueKey('INF');
-      assertRefused(await server.request(`${ENTITIES}/todo`, { method: 'POST', body: { key: jsonKey, Priority: text }, auth: editor }), 'Priority', text);
+      assertRefused(
+        await server.request(`${ENTITIES}/todo`, { method: 'POST', body: { key: jsonKey, Priority: text }, auth: editor }),
+        'Priority',
+        text,
+      );
       assert.equal((await read('todo', jsonKey)).status, 404);
     }
     await assertIndexFinite();
@@ -87,7 +95,11 @@ describe('non-finite numbers on the entity-management surface', () => {
     for (const text of TEXTS) {
       assertRefused(await sendForm('PUT', `${ENTITIES}/customers/${key}`, { CreditLimit: text }), 'CreditLimit', text);
       assertRefused(await sendForm('PUT', `${ENTITIES}/customers`, { key, CreditLimit: text }), 'CreditLimit', text);
-      assertRefused(await server.request(`${ENTITIES}/customers/${key}`, { method: 'PUT', body: { CreditLimit: text }, auth: editor }), 'CreditLimit', text);
+      assertRefused(
+        await server.request(`${ENTITIES}/customers/${key}`, { method: 'PUT', body: { CreditLimit: text }, auth: editor }),
+        'CreditLimit',
+        text,
+      );
     }
     assert.equal((await read('customers', key)).body.payload.CreditLimit, 1500);
     await assertIndexFinite();
@@ -96,8 +108,16 @@ describe('non-finite numbers on the entity-management surface', () => {
   it('refuses non-finite filter values, page and per_page by name', async () => {
     for (const text of TEXTS) {
       const value = encodeURIComponent(text);
-      assertRefused(await server.request(`${ENTITIES}/customers?filter%5BCreditLimit%5D=${value}`, { auth: editor }), 'filter[CreditLimit]', text);
-      assertRefused(await server.request(`${ENTITIES}/todo?filter%5BPriority%5D=${value}&sort=-Priority`, { auth: editor }), 'filter[Priority]', text);
+      assertRefused(
+        await server.request(`${ENTITIES}/customers?filter%5BCreditLimit%5D=${value}`, { auth: editor }),
+        'filter[CreditLimit]',
+        text,
+      );
+      assertRefused(
+        await server.request(`${ENTITIES}/todo?filter%5BPriority%5D=${value}&sort=-Priority`, { auth: editor }),
+        'filter[Priority]',
+        text,
+      );
       assertRefused(await server.request(`${ENTITIES}/customers?page=${value}`, { auth: editor }), 'page', text);
       assertRefused(await server.request(`${ENTITIES}/customers?per_page=${value}`, { auth: editor }), 'per_page', text);
     }
@@ -106,7 +126,11 @@ describe('non-finite numbers on the entity-management surface', () => {
   it('refuses a non-finite number given to an action, and changes nothing', async () => {
     const item = await create('items', { key: uniqueKey('ART'), Description: 'Bullone M8', Price: 0.12 });
     for (const literal of JSON_LITERALS) {
-      assertRefused(await sendJson('POST', `${ACTIONS}/ITEM_REPRICE/run`, `{"item":"${String(item.key)}","price":${literal}}`), 'price', literal);
+      assertRefused(
+        await sendJson('POST', `${ACTIONS}/ITEM_REPRICE/run`, `{"item":"${String(item.key)}","price":${literal}}`),
+        'price',
+        literal,
+      );
     }
     for (const text of TEXTS) {
       const response = await sendForm('POST', `${ACTIONS}/ITEM_REPRICE/run`, { item: String(item.key), price: text });
@@ -123,7 +147,10 @@ describe('non-finite numbers on the entity-management surface', () => {
     const response = await server.request(`${ACTIONS}/reload`, { method: 'POST', auth: await server.admin() });
     assert.equal(response.status, 200, response.text);
     assert.equal(response.body.messages[0].code, 'RELOAD_REFUSED');
-    assert.deepEqual(response.body.payload.errors.map((error: { code: string }) => error.code), ['INFINITE_PRICE']);
+    assert.deepEqual(
+      response.body.payload.errors.map((error: { code: string }) => error.code),
+      ['INFINITE_PRICE'],
+    );
     assert.equal((await server.request(`${ACTIONS}/INFINITE_PRICE`, { auth: editor })).status, 404);
   });
 
@@ -135,7 +162,10 @@ describe('non-finite numbers on the entity-management surface', () => {
     assert.equal(form.body.payload.CreditLimit, -1.5e308);
     const filtered = await server.request(`${ENTITIES}/customers?filter%5BCreditLimit%5D=1e308`, { auth: editor });
     assert.equal(filtered.status, 200, filtered.text);
-    assert.deepEqual(filtered.body.payload.map((record: { key: string }) => record.key), [json.key]);
+    assert.deepEqual(
+      filtered.body.payload.map((record: { key: string }) => record.key),
+      [json.key],
+    );
     const sorted = await server.request(`${ENTITIES}/customers?sort=-CreditLimit&per_page=100`, { auth: editor });
     assert.equal(sorted.body.payload[0].key, json.key);
     assert.equal(sorted.body.payload.at(-1).key, form.body.payload.key);

@@ -25,10 +25,10 @@ describe('entity-management definitions across processes', () => {
   before(async () => {
     first = await startTestServer();
     // A second process on the same database (same code path as `npm start`).
-    second = await startServer(
-      loadConfig({ HOST: '127.0.0.1', PORT: '0', DATABASE_URL: first.config.databaseUrl, LOG_LEVEL: 'silent' }),
-      { print: () => undefined, logDestination: new Writable({ write: (_chunk, _encoding, done) => done() }) },
-    );
+    second = await startServer(loadConfig({ HOST: '127.0.0.1', PORT: '0', DATABASE_URL: first.config.databaseUrl, LOG_LEVEL: 'silent' }), {
+      print: () => undefined,
+      logDestination: new Writable({ write: (_chunk, _encoding, done) => done() }),
+    });
     admin = await first.admin();
   });
   after(async () => {
@@ -68,7 +68,11 @@ describe('entity-management definitions across processes', () => {
     assert.equal(await read(), 'Meccanica Rossi S.p.A.');
     assert.equal(await read(), 'Meccanica Rossi S.p.A.');
     const before = await listed();
-    const renamed = await first.request(`${ENTITIES}/customers/${String(customer.key)}`, { method: 'PUT', auth: admin, body: { CompanyName: 'Fonderia Bianchi' } });
+    const renamed = await first.request(`${ENTITIES}/customers/${String(customer.key)}`, {
+      method: 'PUT',
+      auth: admin,
+      body: { CompanyName: 'Fonderia Bianchi' },
+    });
     assert.equal(renamed.status, 200, renamed.text);
     assert.equal(await read(), 'Fonderia Bianchi');
     await first.request(`${ENTITIES}/customers`, { method: 'POST', auth: admin, body: makeCustomer({ CityCodeDescription: 'Cremona' }) });

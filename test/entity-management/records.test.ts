@@ -25,16 +25,29 @@ describe('entity-management records', () => {
     it('serves a read from memory while the entities revision holds, and afresh once it moves', async () => {
       const db = server.server.store.db;
       const customer = await create('customers', makeCustomer());
-      const read = async () => (await server.request(`${ENTITIES}/customers/${String(customer.key)}`, { auth: editor })).body.payload.CompanyName;
+      const read = async () =>
+        (await server.request(`${ENTITIES}/customers/${String(customer.key)}`, { auth: editor })).body.payload.CompanyName;
       assert.equal(await read(), 'Meccanica Rossi S.p.A.');
       const revision = await readRevision(db, 'entities');
-      const row = await db.selectFrom('em_records').select(['id', 'data']).where('record_key', '=', String(customer.key)).executeTakeFirstOrThrow();
-      await db.updateTable('em_records').set({ data: row.data.replace('Meccanica Rossi S.p.A.', 'Changed behind its back') }).where('id', '=', row.id).execute();
+      const row = await db
+        .selectFrom('em_records')
+        .select(['id', 'data'])
+        .where('record_key', '=', String(customer.key))
+        .executeTakeFirstOrThrow();
+      await db
+        .updateTable('em_records')
+        .set({ data: row.data.replace('Meccanica Rossi S.p.A.', 'Changed behind its back') })
+        .where('id', '=', row.id)
+        .execute();
       await db.updateTable('revisions').set({ value: revision }).where('name', '=', 'entities').execute();
       assert.equal(await read(), 'Meccanica Rossi S.p.A.', 'the answer came from memory');
       const anonymous = await server.request(`${ENTITIES}/customers/${String(customer.key)}`);
       assert.equal(anonymous.status, 401, 'who may not read is refused before any answer is looked up');
-      await db.updateTable('revisions').set({ value: revision + 1 }).where('name', '=', 'entities').execute();
+      await db
+        .updateTable('revisions')
+        .set({ value: revision + 1 })
+        .where('name', '=', 'entities')
+        .execute();
       assert.equal(await read(), 'Changed behind its back');
     });
   });
@@ -431,8 +444,8 @@ describe('entity-management records', () => {
       await make('c', { CreditLimit: 20, ZONA: 'C' });
       await make('d', { CreditLimit: null, ZONA: null });
       const keys = async (sort: string) =>
-        (await list(`filter[CityCodeDescription]=${encodeURIComponent(city)}&sort=${sort}`)).body.payload.map(
-          (record: { key: string }) => record.key.slice(-1),
+        (await list(`filter[CityCodeDescription]=${encodeURIComponent(city)}&sort=${sort}`)).body.payload.map((record: { key: string }) =>
+          record.key.slice(-1),
         );
       assert.deepEqual(await keys('CreditLimit'), ['c', 'a', 'b', 'd'], 'numeric, not text, order');
       assert.deepEqual(await keys('-CreditLimit'), ['b', 'a', 'c', 'd']);

@@ -29,7 +29,9 @@ describe('entity-management security', () => {
   };
 
   /** Each route with the request to send and whether it reads, writes or reloads. */
-  const routes = async (): Promise<Array<{ name: string; need: 'read' | 'write' | 'reload'; send: (caller: Caller) => Promise<number> }>> => {
+  const routes = async (): Promise<
+    Array<{ name: string; need: 'read' | 'write' | 'reload'; send: (caller: Caller) => Promise<number> }>
+  > => {
     const key = await seedCustomer();
     const send = (method: string, path: string, body?: unknown) => async (caller: Caller) =>
       (await server.request(path, { method, body, auth: authOf(caller) })).status;
@@ -49,7 +51,11 @@ describe('entity-management security', () => {
       { name: 'updateEntityByKey', need: 'write', send: fresh('PUT', (k) => [`${ENTITIES}/customers/${k}`, { Province: 'MI' }]) },
       { name: 'deleteEntity', need: 'write', send: fresh('DELETE', (k) => [`${ENTITIES}/customers?entity-key=${k}`]) },
       { name: 'deleteEntityByKey', need: 'write', send: fresh('DELETE', (k) => [`${ENTITIES}/customers/${k}`]) },
-      { name: 'runAction (write steps)', need: 'write', send: fresh('POST', (k) => [`${ACTIONS}/ITEM_REPRICE/run`, { item: k, price: 1 }]) },
+      {
+        name: 'runAction (write steps)',
+        need: 'write',
+        send: fresh('POST', (k) => [`${ACTIONS}/ITEM_REPRICE/run`, { item: k, price: 1 }]),
+      },
       { name: 'reloadActions', need: 'reload', send: send('POST', `${ACTIONS}/reload`) },
     ];
   };

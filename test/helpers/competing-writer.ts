@@ -42,7 +42,10 @@ export async function competingWrite(server: TestServer, statements: readonly St
   await client.query('BEGIN');
   for (const [text, ...parameters] of statements) {
     let index = 0;
-    await client.query(text.replace(/\?/g, () => `$${(index += 1)}`), parameters);
+    await client.query(
+      text.replace(/\?/g, () => `$${(index += 1)}`),
+      parameters,
+    );
   }
   return {
     async commitOnceBlocked() {

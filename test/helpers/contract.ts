@@ -53,7 +53,13 @@ function pathPattern(template: string, parameters: readonly Json[]): RegExp {
 }
 
 /** Where a request lands, as the server routes it: `rest_route` on the root, a POST's method override. */
-function effectiveTarget(method: string, url: URL, query: Parameters, headers: Readonly<Record<string, string>>, basePath: string): { method: string; path: string } {
+function effectiveTarget(
+  method: string,
+  url: URL,
+  query: Parameters,
+  headers: Readonly<Record<string, string>>,
+  basePath: string,
+): { method: string; path: string } {
   let path = url.pathname.slice(basePath.length) || '/';
   const route = query.rest_route;
   if (typeof route === 'string' && (path === '/' || path === '/index.php')) path = route.startsWith('/') ? route : `/${route}`;
@@ -112,10 +118,12 @@ export class Contract {
     const target = effectiveTarget(method, url, query, headers, this.basePath);
     if (UNDOCUMENTED.some((pattern) => pattern.test(target.path))) return;
     // A CORS preflight is answered before routing, by the CORS rules (platform.md), on any path.
-    const preflight = target.method === 'OPTIONS' && Object.keys(headers).some((name) => name.toLowerCase() === 'access-control-request-method');
+    const preflight =
+      target.method === 'OPTIONS' && Object.keys(headers).some((name) => name.toLowerCase() === 'access-control-request-method');
     if (preflight && status === 204) return;
     // `_envelope`: a 200 whose body carries the answer's status and body.
-    const enveloped = status === 200 && query._envelope !== undefined && body !== null && typeof body === 'object' && 'status' in body && 'body' in body;
+    const enveloped =
+      status === 200 && query._envelope !== undefined && body !== null && typeof body === 'object' && 'status' in body && 'body' in body;
     const answeredStatus = enveloped ? Number((body as Json).status) : status;
     const answered = enveloped ? (body as Json).body : body;
     const lookup = target.method === 'HEAD' ? 'GET' : target.method;
@@ -126,9 +134,16 @@ export class Contract {
       throw new Error(`contract: ${where} answered by an operation the document does not list`);
     }
     if (answeredStatus === 414 || answeredStatus === 431) return;
-    const declared = operation.responses[String(answeredStatus)] !== undefined ? String(answeredStatus) : operation.responses.default !== undefined ? 'default' : undefined;
+    const declared =
+      operation.responses[String(answeredStatus)] !== undefined
+        ? String(answeredStatus)
+        : operation.responses.default !== undefined
+          ? 'default'
+          : undefined;
     if (declared === undefined) {
-      throw new Error(`contract: ${operation.template} ${lookup} does not document status ${answeredStatus} (${where}): ${JSON.stringify(answered)?.slice(0, 300)}`);
+      throw new Error(
+        `contract: ${operation.template} ${lookup} does not document status ${answeredStatus} (${where}): ${JSON.stringify(answered)?.slice(0, 300)}`,
+      );
     }
     if (target.method === 'HEAD' || !contentType.startsWith('application/json') || answered === undefined) return;
     const media = operation.responses[declared]?.content?.['application/json'];
@@ -136,7 +151,10 @@ export class Contract {
     const pointer = `${operation.pointer}/responses/${declared}/content/${escapePointer('application/json')}/schema`;
     const validate = this.validator(pointer, query._fields !== undefined);
     if (!validate(answered)) {
-      const problems = (validate.errors ?? []).slice(0, 5).map((error) => `${error.instancePath || '/'} ${error.message ?? ''}`).join('; ');
+      const problems = (validate.errors ?? [])
+        .slice(0, 5)
+        .map((error) => `${error.instancePath || '/'} ${error.message ?? ''}`)
+        .join('; ');
       throw new Error(`contract: ${where} body does not match ${operation.template} ${lookup} ${declared}: ${problems}`);
     }
   }

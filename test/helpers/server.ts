@@ -185,11 +185,7 @@ export async function startTestServer(env: Record<string, string> = {}): Promise
     },
     admin() {
       adminCredentials ??= (async () => {
-        const row = await server.store.db
-          .selectFrom('users')
-          .select('id')
-          .where('username', '=', ADMIN.username)
-          .executeTakeFirstOrThrow();
+        const row = await server.store.db.selectFrom('users').select('id').where('username', '=', ADMIN.username).executeTakeFirstOrThrow();
         return credentialsFor(row.id, ADMIN.username, ADMIN.password);
       })();
       return adminCredentials;

@@ -74,7 +74,8 @@ describe('authentication', () => {
 
   it('follows a role change or a removed user written by another process at once, even for a remembered token', async () => {
     const user = await server.createUser('editor');
-    const create = () => server.request('/calendar/events/v1/categories', { method: 'POST', auth: user, body: { name: `Role probe ${Math.random()}` } });
+    const create = () =>
+      server.request('/calendar/events/v1/categories', { method: 'POST', auth: user, body: { name: `Role probe ${Math.random()}` } });
     assert.equal((await create()).status, 201);
     const db = server.server.store.db;
     await db.updateTable('users').set({ role: 'subscriber' }).where('id', '=', user.id).execute();
@@ -83,7 +84,7 @@ describe('authentication', () => {
     assert.equal((await server.request('/', { auth: user })).status, 401);
   });
 
-  it('records a token\'s use without moving the auth revision (a read is no write), while a revocation moves it', async () => {
+  it("records a token's use without moving the auth revision (a read is no write), while a revocation moves it", async () => {
     const user = await server.createUser('editor');
     const db = server.server.store.db;
     const before = await readRevision(db, 'auth');

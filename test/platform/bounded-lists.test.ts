@@ -41,7 +41,10 @@ describe('boundListShapes', () => {
   it('makes at most 11 texts of lists of 1 to 1,000 values', () => {
     const texts = new Set<string>();
     for (let length = 1; length <= 1000; length += 1) {
-      const query = CompiledQuery.raw(`select id from t where id in (${placeholders(length)})`, Array.from({ length }, (_, index) => index));
+      const query = CompiledQuery.raw(
+        `select id from t where id in (${placeholders(length)})`,
+        Array.from({ length }, (_, index) => index),
+      );
       texts.add(boundListShapes(query).sql);
     }
     assert.equal(texts.size, 11);

@@ -43,7 +43,11 @@ describe('capabilities', () => {
     const registered = CAPABILITY_SETS.flatMap((set) => [...set.grants.keys()]);
     assert.deepEqual([...registered].sort(), Object.keys(EXPECTED).sort());
     for (const [capability, roles] of Object.entries(EXPECTED)) {
-      assert.deepEqual(ROLES.filter((role) => registry.can(role, capability)), roles, capability);
+      assert.deepEqual(
+        ROLES.filter((role) => registry.can(role, capability)),
+        roles,
+        capability,
+      );
       assert.equal(registry.can(null, capability), false, `anonymous holds ${capability}`);
     }
   });

@@ -65,7 +65,13 @@ describe('CLI users and tokens', () => {
     assert.deepEqual(Object.keys(JSON.parse(json.stdout)), ['id', 'username', 'role']);
 
     const listed = JSON.parse(almanac(['users', 'list', '--json'], env).stdout) as { username: string; role: string }[];
-    assert.deepEqual(listed.map((user) => [user.username, user.role]), [['ed', 'editor'], ['sue', 'subscriber']]);
+    assert.deepEqual(
+      listed.map((user) => [user.username, user.role]),
+      [
+        ['ed', 'editor'],
+        ['sue', 'subscriber'],
+      ],
+    );
     assert.ok(!JSON.stringify(listed).includes('scrypt'), 'no password hashes in listings');
 
     assert.equal(almanac(['users', 'role', '--username', 'sue', '--role', 'author'], env).code, 0);
@@ -78,7 +84,8 @@ describe('CLI users and tokens', () => {
     for (const args of [
       ['users', 'add', '--username', 'dup', '--password', 'password-1', '--role', 'editor'],
       ['users', 'add', '--username', 'dup', '--password', 'password-1', '--role', 'editor'],
-    ]) almanac(args, env);
+    ])
+      almanac(args, env);
     const duplicate = almanac(['users', 'add', '--username', 'dup', '--password', 'password-1', '--role', 'editor'], env);
     assert.equal(duplicate.code, 1);
     assert.match(duplicate.stderr, /already exists/);
@@ -122,7 +129,11 @@ describe('seed', () => {
     const { createDb } = await import('../../src/platform/db/database.ts');
     const store = createDb(env.DATABASE_URL!);
     try {
-      const row = await store.db.selectFrom('em_records').select((eb) => eb.fn.countAll<number>().as('n')).where('record_key', 'like', 'BULK%').executeTakeFirstOrThrow();
+      const row = await store.db
+        .selectFrom('em_records')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where('record_key', 'like', 'BULK%')
+        .executeTakeFirstOrThrow();
       assert.equal(Number(row.n), 3000);
     } finally {
       await store.close();
@@ -160,10 +171,19 @@ describe('serve', () => {
 
     // A request in flight (its body still arriving) is answered before the process exits 0.
     const inFlight = new Promise<number>((resolve, reject) => {
-      const req = request({ host: '127.0.0.1', port, method: 'POST', path: '/calendar/events/v1/nope', headers: { 'content-type': 'application/json', 'content-length': '2' } }, (res) => {
-        res.resume();
-        res.on('end', () => resolve(res.statusCode ?? 0));
-      });
+      const req = request(
+        {
+          host: '127.0.0.1',
+          port,
+          method: 'POST',
+          path: '/calendar/events/v1/nope',
+          headers: { 'content-type': 'application/json', 'content-length': '2' },
+        },
+        (res) => {
+          res.resume();
+          res.on('end', () => resolve(res.statusCode ?? 0));
+        },
+      );
       req.on('error', reject);
       req.write('{');
       setTimeout(() => {

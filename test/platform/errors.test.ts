@@ -4,7 +4,7 @@ import { AppError, PlatformError, STATUS_OF_KIND, type ErrorKind } from '../../s
 import { ONE_ERROR_PER_REASON, reasons } from '../helpers/platform-errors.ts';
 
 describe('platform errors', () => {
-  it('are AppErrors whose code is their reason and whose status is their kind\'s', () => {
+  it("are AppErrors whose code is their reason and whose status is their kind's", () => {
     for (const reason of reasons) {
       const error = ONE_ERROR_PER_REASON[reason];
       assert.ok(error instanceof PlatformError && error instanceof AppError, reason);
@@ -15,7 +15,7 @@ describe('platform errors', () => {
     }
   });
 
-  it('name no surface\'s codes: reasons are neutral snake_case words', () => {
+  it("name no surface's codes: reasons are neutral snake_case words", () => {
     for (const reason of reasons) assert.match(reason, /^(?!rest_)[a-z]+(_[a-z]+)*$/);
   });
 

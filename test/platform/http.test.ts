@@ -103,7 +103,11 @@ describe('HTTP platform', () => {
   });
 
   it('marks calendar responses with their language: refusals too, and a language given in a write body', async () => {
-    for (const path of ['/calendar/events/v1/nope', '/calendar/events/v1/events?per_page=0', '/calendar/events/v1/events?translation_language=it&per_page=0']) {
+    for (const path of [
+      '/calendar/events/v1/nope',
+      '/calendar/events/v1/events?per_page=0',
+      '/calendar/events/v1/events?translation_language=it&per_page=0',
+    ]) {
       const refused = await server.request(path);
       assert.ok(refused.status === 400 || refused.status === 404, path);
       assert.equal(refused.headers.get('content-language'), path.includes('=it') ? 'it' : 'en', path);
@@ -137,9 +141,7 @@ describe('discovery and OpenAPI documents', () => {
     assert.equal(response.status, 200);
     assert.equal(response.body.namespace, 'calendar/events/v1');
     assert.deepEqual(response.body._links.up, [{ href: `${server.url}/` }]);
-    const registered = server.server.app
-      .printRoutes({ commonPrefix: false })
-      .includes('calendar/events/v1');
+    const registered = server.server.app.printRoutes({ commonPrefix: false }).includes('calendar/events/v1');
     assert.ok(registered);
     const whole = await server.request('/docs/openapi.json');
     const calendarPaths = Object.keys(whole.body.paths).filter((path) => path.startsWith('/calendar/events/v1'));
@@ -191,7 +193,10 @@ describe('discovery and OpenAPI documents', () => {
 describe('constraint errors', () => {
   it('are a 409 Conflict (a concurrent write), never a 500: a constraint only a concurrent change can break', () => {
     const sqlite = Object.assign(new Error('FOREIGN KEY constraint failed'), { code: 'SQLITE_CONSTRAINT_FOREIGNKEY' });
-    const postgres = Object.assign(new Error('duplicate key value violates unique constraint "slugs_pkey"'), { code: '23505', constraint: 'slugs_pkey' });
+    const postgres = Object.assign(new Error('duplicate key value violates unique constraint "slugs_pkey"'), {
+      code: '23505',
+      constraint: 'slugs_pkey',
+    });
     for (const error of [sqlite, postgres]) {
       const classified = classifyError(error);
       assert.ok(classified instanceof ConflictError);

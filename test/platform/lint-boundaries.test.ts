@@ -29,10 +29,13 @@ const MIGRATION = 'src/platform/db/migrations/2030-01-01T0000-example.ts';
 describe('surfaces are independent', () => {
   it('refuses a surface importing another surface', async () => {
     assert.deepEqual(await refusedBy(SERVICE, "import { x } from '../../entity-management/errors.ts';"), ['layers/surfaces-independent']);
-    assert.deepEqual(await refusedBy('src/soap/ping.service.ts', "export { x } from '../calendar/shared/dates.ts';"), ['layers/surfaces-independent']);
-    assert.deepEqual(await refusedBy('src/entity-management/provider/sql/sql-provider.ts', "import type { X } from '../../../soap/xml.ts';"), [
+    assert.deepEqual(await refusedBy('src/soap/ping.service.ts', "export { x } from '../calendar/shared/dates.ts';"), [
       'layers/surfaces-independent',
     ]);
+    assert.deepEqual(
+      await refusedBy('src/entity-management/provider/sql/sql-provider.ts', "import type { X } from '../../../soap/xml.ts';"),
+      ['layers/surfaces-independent'],
+    );
   });
 
   it('lets a surface import itself and the platform', async () => {
@@ -43,7 +46,9 @@ describe('surfaces are independent', () => {
 
 describe('the platform knows no surface', () => {
   it('refuses src/platform and src/config importing a surface', async () => {
-    assert.deepEqual(await refusedBy('src/platform/http/x.ts', "import { x } from '../../calendar/events/events.service.ts';"), ['layers/platform-knows-no-surface']);
+    assert.deepEqual(await refusedBy('src/platform/http/x.ts', "import { x } from '../../calendar/events/events.service.ts';"), [
+      'layers/platform-knows-no-surface',
+    ]);
     assert.deepEqual(await refusedBy('src/config/x.ts', "import type { X } from '../soap/xml.ts';"), ['layers/platform-knows-no-surface']);
   });
 
@@ -83,8 +88,12 @@ describe('migrations are frozen in time', () => {
 
 describe('SQL only in repositories', () => {
   it('refuses importing sql or CompiledQuery from kysely elsewhere', async () => {
-    assert.deepEqual(await refusedBy('src/soap/ping.service.ts', "import { sql, type Kysely } from 'kysely';"), ['layers/sql-imports-in-repositories']);
-    assert.deepEqual(await refusedBy('src/platform/x.ts', "import { CompiledQuery } from 'kysely';"), ['layers/sql-imports-in-repositories']);
+    assert.deepEqual(await refusedBy('src/soap/ping.service.ts', "import { sql, type Kysely } from 'kysely';"), [
+      'layers/sql-imports-in-repositories',
+    ]);
+    assert.deepEqual(await refusedBy('src/platform/x.ts', "import { CompiledQuery } from 'kysely';"), [
+      'layers/sql-imports-in-repositories',
+    ]);
   });
 
   it('refuses starting a query elsewhere', async () => {

@@ -40,7 +40,10 @@ describe('per-request loggers', () => {
     const child = lazyChildLogger(createLogger('warn', destination), { reqId: 'r-2' }, { level: 'debug' });
     child.debug('debug on this route');
     await new Promise((resolve) => setImmediate(resolve));
-    assert.deepEqual(lines.map((line) => [line.msg, line.reqId]), [['debug on this route', 'r-2']]);
+    assert.deepEqual(
+      lines.map((line) => [line.msg, line.reqId]),
+      [['debug on this route', 'r-2']],
+    );
   });
 });
 
@@ -59,7 +62,10 @@ describe('request log lines', () => {
         assert.equal(response.status, 200);
         await new Promise((resolve) => setImmediate(resolve));
         const lines = messagesOf(server.logs).filter((line) => line.reqId === `log-${level}`);
-        assert.deepEqual(lines.map((line) => line.msg), expected);
+        assert.deepEqual(
+          lines.map((line) => line.msg),
+          expected,
+        );
       } finally {
         await server.close();
       }

@@ -46,7 +46,12 @@ describe('migrations', () => {
     const first = folderWith('first', ['2026-01-01T0100-one', '2026-01-01T0400-four']);
     const second = folderWith('second', ['2026-01-01T0300-three', '2026-01-01T0200-two']);
     await onFreshDatabase(async (migrate) => {
-      assert.deepEqual(await migrate([first, second]), ['2026-01-01T0100-one', '2026-01-01T0200-two', '2026-01-01T0300-three', '2026-01-01T0400-four']);
+      assert.deepEqual(await migrate([first, second]), [
+        '2026-01-01T0100-one',
+        '2026-01-01T0200-two',
+        '2026-01-01T0300-three',
+        '2026-01-01T0400-four',
+      ]);
       assert.deepEqual(await migrate([second, first]), []);
     });
   });
@@ -89,7 +94,9 @@ describe('migrations', () => {
     // Inside the project, so the bundle resolves its packages from node_modules as dist/ does.
     const out = path.resolve(`.bundle-test-${process.pid}`);
     after(() => rmSync(out, { recursive: true, force: true }));
-    const { buildBundle } = (await import(pathToFileURL(path.resolve('scripts/bundle.mjs')).href)) as { buildBundle: (out: string) => Promise<void> };
+    const { buildBundle } = (await import(pathToFileURL(path.resolve('scripts/bundle.mjs')).href)) as {
+      buildBundle: (out: string) => Promise<void>;
+    };
     await buildBundle(out);
     const database = await freshDatabase();
     try {
@@ -107,7 +114,9 @@ describe('migrations', () => {
   it('keeps migrations frozen: they import Kysely only, never application code', () => {
     for (const folder of MIGRATION_FOLDERS) {
       for (const file of filesOf(folder)) {
-        const imported = [...readFileSync(path.join(folder, file), 'utf8').matchAll(/^import .* from '([^']+)';$/gm)].map((match) => match[1]);
+        const imported = [...readFileSync(path.join(folder, file), 'utf8').matchAll(/^import .* from '([^']+)';$/gm)].map(
+          (match) => match[1],
+        );
         assert.deepEqual([...new Set(imported)], ['kysely'], file);
       }
     }

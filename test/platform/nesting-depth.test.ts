@@ -67,7 +67,10 @@ describe('jsonNestingDepth', () => {
     fc.assert(
       fc.property(fc.array(fc.constantFrom('array', 'object'), { minLength: 1_000, maxLength: 20_000 }), tricky, (kinds, bottom) => {
         const open = kinds.map((kind) => (kind === 'array' ? '[' : '{"k\\"[":')).join('');
-        const close = kinds.map((kind) => (kind === 'array' ? ']' : '}')).reverse().join('');
+        const close = kinds
+          .map((kind) => (kind === 'array' ? ']' : '}'))
+          .reverse()
+          .join('');
         const text = `${open}${JSON.stringify(bottom)}${close}`;
         assert.equal(jsonNestingDepth(text), kinds.length);
         assert.equal(jsonNestingDepth(text, LIMIT), LIMIT + 1);
@@ -111,7 +114,8 @@ describe('nesting depth of request bodies and query strings', () => {
   const postJson = (path: string, text: string, method = 'POST') =>
     server.request(path, { method, body: text, auth: admin, headers: { 'content-type': 'application/json' } });
 
-  const eventBody = (title: string, rest: string) => `{"title":${JSON.stringify(title)},"start_date":"tomorrow","end_date":"tomorrow",${rest}}`;
+  const eventBody = (title: string, rest: string) =>
+    `{"title":${JSON.stringify(title)},"start_date":"tomorrow","end_date":"tomorrow",${rest}}`;
 
   const eventsTitled = async (title: string) =>
     (await server.request(`${CALENDAR}/events?status=any&search=${encodeURIComponent(title)}`, { auth: admin })).body.events.length;
@@ -155,12 +159,18 @@ describe('nesting depth of request bodies and query strings', () => {
   it('takes an event whose inline venue reaches exactly the limit, and refuses one level more', async () => {
     // The body is level 1, the venue object level 2: its ignored extra argument fills the rest.
     const atLimit = unique('At the limit');
-    const accepted = await postJson(`${CALENDAR}/events`, eventBody(atLimit, `"venue":{"venue":${JSON.stringify(atLimit)},"extra":${nestedArrays(LIMIT - 2)}}`));
+    const accepted = await postJson(
+      `${CALENDAR}/events`,
+      eventBody(atLimit, `"venue":{"venue":${JSON.stringify(atLimit)},"extra":${nestedArrays(LIMIT - 2)}}`),
+    );
     assert.equal(accepted.status, 201, accepted.text);
     assert.equal(accepted.body.venue.venue, atLimit);
     const overLimit = unique('Over the limit');
     assertTooDeepOnCalendar(
-      await postJson(`${CALENDAR}/events`, eventBody(overLimit, `"venue":{"venue":${JSON.stringify(overLimit)},"extra":${nestedArrays(LIMIT - 1)}}`)),
+      await postJson(
+        `${CALENDAR}/events`,
+        eventBody(overLimit, `"venue":{"venue":${JSON.stringify(overLimit)},"extra":${nestedArrays(LIMIT - 1)}}`),
+      ),
     );
     assert.equal(await eventsTitled(overLimit), 0);
   });
@@ -202,7 +212,11 @@ describe('nesting depth of request bodies and query strings', () => {
       assert.equal(event.body.code, 'rest_invalid_param');
       assert.match(event.body.data.params.organizer, new RegExp(`deeper than ${PARAMETER_LIMITS.depth} levels`));
       const key = `DEEPFORM-${levels}`;
-      const record = await server.request(`${ENTITIES}/customers`, { method: 'POST', auth: admin, form: { key, [deepName('CompanyName', levels)]: 'x' } });
+      const record = await server.request(`${ENTITIES}/customers`, {
+        method: 'POST',
+        auth: admin,
+        form: { key, [deepName('CompanyName', levels)]: 'x' },
+      });
       assert.equal(record.status, 400, record.text);
       assert.equal(record.body.messages[0].code, 'INVALID_PARAMETER');
       assert.match(record.body.messages[0].details.CompanyName, /deeper than/);

@@ -31,7 +31,10 @@ describe('the OpenAPI contract', () => {
   it('names every operation with a unique operationId, in both documents', () => {
     for (const document of [whole, calendar]) {
       const ids = operations(document).map(({ operation }) => operation.operationId);
-      assert.ok(ids.every((id) => typeof id === 'string' && id !== ''), 'every operation has an id');
+      assert.ok(
+        ids.every((id) => typeof id === 'string' && id !== ''),
+        'every operation has an id',
+      );
       assert.equal(new Set(ids).size, ids.length, 'ids are unique');
     }
     const byId = new Map(operations(calendar).map(({ path, method, operation }) => [operation.operationId, `${method} ${path}`]));
@@ -45,19 +48,27 @@ describe('the OpenAPI contract', () => {
       assert.ok(Array.isArray(operation.security) && operation.security.length > 0, `${method} ${path}`);
     }
     const list = calendar.paths['/events'].get.security;
-    assert.ok(list.some((requirement: Json) => Object.keys(requirement).length === 0), 'anonymous reads allowed');
+    assert.ok(
+      list.some((requirement: Json) => Object.keys(requirement).length === 0),
+      'anonymous reads allowed',
+    );
     const create = calendar.paths['/events'].post.security;
-    assert.ok(create.every((requirement: Json) => Object.keys(requirement).length > 0), 'a write needs credentials');
+    assert.ok(
+      create.every((requirement: Json) => Object.keys(requirement).length > 0),
+      'a write needs credentials',
+    );
   });
 
   it('documents the platform statuses of every operation with the surface’s error body', () => {
     for (const { path, method, operation } of operations(whole)) {
       for (const status of ['400', '401', '429']) assert.ok(operation.responses[status], `${method} ${path} ${status}`);
-      if (method !== 'get') for (const status of ['413', '415', '503']) assert.ok(operation.responses[status], `${method} ${path} ${status}`);
+      if (method !== 'get')
+        for (const status of ['413', '415', '503']) assert.ok(operation.responses[status], `${method} ${path} ${status}`);
     }
     const tagCreate = calendar.paths['/tags'].post.responses;
     assert.ok(tagCreate['403'] && tagCreate['401'] && tagCreate['400']);
-    const entityError = whole.paths['/apiservice/api/services/entity-management/{entity-type}'].post.responses['415'].content['application/json'].schema;
+    const entityError =
+      whole.paths['/apiservice/api/services/entity-management/{entity-type}'].post.responses['415'].content['application/json'].schema;
     assert.ok(JSON.stringify(entityError).includes('messages'), 'the entity surface documents its envelope');
     const pings = whole.paths['/soap/pings'].get.responses;
     assert.ok(pings['401'] && pings['403']);
@@ -78,15 +89,26 @@ describe('the OpenAPI contract', () => {
     const body = calendar.paths['/events'].post.requestBody.content;
     assert.deepEqual(Object.keys(body), ['application/json', 'application/x-www-form-urlencoded']);
     const cost = body['application/json'].schema.properties.cost;
-    assert.deepEqual(cost.anyOf.map((member: Json) => member.type), ['string', 'array']);
+    assert.deepEqual(
+      cost.anyOf.map((member: Json) => member.type),
+      ['string', 'array'],
+    );
     const categories = calendar.paths['/events'].get.parameters.find((parameter: Json) => parameter.name === 'categories');
     assert.equal(categories.schema.type, 'array', 'a query list: one value is a list of one');
-    const filter = whole.paths['/apiservice/api/services/entity-management/{entity-type}'].get.parameters.find((parameter: Json) => parameter.name === 'filter');
+    const filter = whole.paths['/apiservice/api/services/entity-management/{entity-type}'].get.parameters.find(
+      (parameter: Json) => parameter.name === 'filter',
+    );
     assert.equal(filter.style, 'deepObject');
   });
 
   it('requires the fields a list always has', () => {
-    for (const [path, key] of [['/events', 'events'], ['/venues', 'venues'], ['/organizers', 'organizers'], ['/categories', 'categories'], ['/tags', 'tags']] as const) {
+    for (const [path, key] of [
+      ['/events', 'events'],
+      ['/venues', 'venues'],
+      ['/organizers', 'organizers'],
+      ['/categories', 'categories'],
+      ['/tags', 'tags'],
+    ] as const) {
       const schema = calendar.paths[path].get.responses['200'].content['application/json'].schema;
       for (const field of [key, 'rest_url', 'total', 'total_pages']) assert.ok(schema.required?.includes(field), `${path} ${field}`);
       assert.ok(!JSON.stringify(schema).includes('x-always-present'));
@@ -105,7 +127,11 @@ describe('the OpenAPI contract', () => {
         '/things/{id}': {
           get: {
             parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'integer' } }],
-            responses: { 200: { content: { 'application/json': { schema: { type: 'object', required: ['id'], properties: { id: { type: 'integer' } } } } } } },
+            responses: {
+              200: {
+                content: { 'application/json': { schema: { type: 'object', required: ['id'], properties: { id: { type: 'integer' } } } } },
+              },
+            },
           },
         },
       },

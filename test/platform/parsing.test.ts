@@ -16,7 +16,11 @@ import { AppError } from '../../src/platform/errors.ts';
 describe('parseParameters', () => {
   it('reads PHP and jQuery bracket notation: lists in index order, objects, nesting', () => {
     assert.deepEqual(
-      plain(parseParameters('organizer[1]=7&organizer[0]=2&venue[venue]=Hall&venue[city]=Rome&categories[]=music&categories[]=jazz&cost[0]=0&cost[1]=20')),
+      plain(
+        parseParameters(
+          'organizer[1]=7&organizer[0]=2&venue[venue]=Hall&venue[city]=Rome&categories[]=music&categories[]=jazz&cost[0]=0&cost[1]=20',
+        ),
+      ),
       { organizer: ['2', '7'], venue: { venue: 'Hall', city: 'Rome' }, categories: ['music', 'jazz'], cost: ['0', '20'] },
     );
     assert.deepEqual(plain(parseParameters('organizer[0][organizer]=Ann&organizer[0][email]=a%40x.it&organizer[1]=5')), {

@@ -191,7 +191,9 @@ describe('a write that cannot get the SQLite write lock within SQLITE_BUSY_WAIT_
     assert.equal(refused.status, 503, refused.text);
     assert.equal(refused.headers.get('retry-after'), '1');
     assert.deepEqual(refused.body, {
-      messages: [{ level: 'error', code: 'DATABASE_BUSY', text: 'The database is busy with another write; nothing was changed, try again shortly.' }],
+      messages: [
+        { level: 'error', code: 'DATABASE_BUSY', text: 'The database is busy with another write; nothing was changed, try again shortly.' },
+      ],
       payload: null,
     });
     assert.equal((await server.request(`${ENTITIES}/customers/${String(customer.key)}`, { auth: admin })).status, 404);
@@ -240,17 +242,23 @@ describe('retryWhileBusy', () => {
     const constraint = Object.assign(new Error('UNIQUE constraint failed'), { code: 'SQLITE_CONSTRAINT_UNIQUE' });
     const pause = async () => assert.fail('no pause');
     await assert.rejects(
-      retryWhileBusy(() => {
-        attempts += 1;
-        throw constraint;
-      }, { budgetMs: 1_000, pause }),
+      retryWhileBusy(
+        () => {
+          attempts += 1;
+          throw constraint;
+        },
+        { budgetMs: 1_000, pause },
+      ),
       (error) => error === constraint,
     );
     await assert.rejects(
-      retryWhileBusy(() => {
-        attempts += 1;
-        throw busy();
-      }, { budgetMs: 0, pause }),
+      retryWhileBusy(
+        () => {
+          attempts += 1;
+          throw busy();
+        },
+        { budgetMs: 0, pause },
+      ),
       DatabaseBusyError,
     );
     assert.equal(attempts, 2);
@@ -274,8 +282,7 @@ describe('the SQLite store while another connection holds the write lock', () =>
     rmSync(directory, { recursive: true, force: true });
   });
 
-  const count = async (db: Kysely<Schema> = store.db) =>
-    (await sql<{ n: number }>`select count(*) as n from notes`.execute(db)).rows[0]!.n;
+  const count = async (db: Kysely<Schema> = store.db) => (await sql<{ n: number }>`select count(*) as n from notes`.execute(db)).rows[0]!.n;
 
   it('lets reads of the same store run while a write waits, and makes the write when the lock is free', async () => {
     other.exec('begin immediate');
@@ -306,7 +313,10 @@ describe('the SQLite store while another connection holds the write lock', () =>
         other.exec('rollback');
       }
       await db.transaction().execute(async (trx) => sql`insert into notes (text) values ('then written')`.execute(trx));
-      assert.equal((await sql<{ text: string }>`select text from notes order by rowid desc limit 1`.execute(db)).rows[0]!.text, 'then written');
+      assert.equal(
+        (await sql<{ text: string }>`select text from notes order by rowid desc limit 1`.execute(db)).rows[0]!.text,
+        'then written',
+      );
     } finally {
       await db.destroy();
     }
@@ -314,20 +324,18 @@ describe('the SQLite store while another connection holds the write lock', () =>
 
   it('does not retry a statement inside an open transaction: it fails at once and the transaction is rolled back', async () => {
     // A deferred transaction whose snapshot another connection made stale: its write can never succeed.
-    const failure = await store.db
-      .connection()
-      .execute(async (connection) => {
-        await sql`begin`.execute(connection);
-        try {
-          await count(connection);
-          other.exec("insert into notes (text) values ('from the other connection')");
-          const started = performance.now();
-          const error = await sql`insert into notes (text) values ('stale')`.execute(connection).catch((caught: unknown) => caught);
-          return { error, ms: performance.now() - started };
-        } finally {
-          await sql`rollback`.execute(connection);
-        }
-      });
+    const failure = await store.db.connection().execute(async (connection) => {
+      await sql`begin`.execute(connection);
+      try {
+        await count(connection);
+        other.exec("insert into notes (text) values ('from the other connection')");
+        const started = performance.now();
+        const error = await sql`insert into notes (text) values ('stale')`.execute(connection).catch((caught: unknown) => caught);
+        return { error, ms: performance.now() - started };
+      } finally {
+        await sql`rollback`.execute(connection);
+      }
+    });
     assert.ok(failure.error instanceof DatabaseBusyError, String(failure.error));
     assert.ok(failure.ms < 500, `failed after ${failure.ms.toFixed(0)} ms`);
     assert.equal(store.raw.inTransaction, false);

@@ -43,8 +43,15 @@ for (const resource of ['events', 'venues', 'organizers'] as const) {
       if (!surfaces[resource]) return t.skip(`${resource} routes are not in /docs/openapi.json yet`);
       const item = await createCalendarItem(server, resource, admin);
       const name = NAME_FIELD[resource];
-      const responses = await burst(PARALLEL, (i) => ({ method: 'POST', path: `${CALENDAR}/${resource}/${item.id}`, body: { [name]: `write ${i}`, description: `description of write ${i}` } }));
-      assert.deepEqual(responses.map((r) => r.status), Array(PARALLEL).fill(200));
+      const responses = await burst(PARALLEL, (i) => ({
+        method: 'POST',
+        path: `${CALENDAR}/${resource}/${item.id}`,
+        body: { [name]: `write ${i}`, description: `description of write ${i}` },
+      }));
+      assert.deepEqual(
+        responses.map((r) => r.status),
+        Array(PARALLEL).fill(200),
+      );
       const final = (await server.request(`${CALENDAR}/${resource}/${item.id}`, { auth: admin })).body;
       const winner = /^write (\d+)$/.exec(final[name])?.[1];
       assert.ok(winner !== undefined, `final ${name} is not one of the writes: ${final[name]}`);
@@ -54,8 +61,15 @@ for (const resource of ['events', 'venues', 'organizers'] as const) {
     it(`${PARALLEL} parallel creates with one slug get ${PARALLEL} unique slugs`, async (t) => {
       if (!surfaces[resource]) return t.skip(`${resource} routes are not in /docs/openapi.json yet`);
       const slug = `same-${randomBytes(4).toString('hex')}`;
-      const responses = await burst(PARALLEL, () => ({ method: 'POST', path: `${CALENDAR}/${resource}`, body: calendarBody(resource, 'Same name', { slug, status: 'publish' }) }));
-      assert.deepEqual(responses.map((r) => r.status), Array(PARALLEL).fill(201));
+      const responses = await burst(PARALLEL, () => ({
+        method: 'POST',
+        path: `${CALENDAR}/${resource}`,
+        body: calendarBody(resource, 'Same name', { slug, status: 'publish' }),
+      }));
+      assert.deepEqual(
+        responses.map((r) => r.status),
+        Array(PARALLEL).fill(201),
+      );
       const slugs = responses.map((r) => (r.json as { slug: string }).slug);
       assert.equal(new Set(slugs).size, PARALLEL, `duplicate slugs: ${slugs.join(', ')}`);
       assert.ok(slugs.includes(slug));
@@ -83,10 +97,13 @@ for (const taxonomy of ['categories', 'tags'] as const) {
 
 describe('concurrent term assignment', () => {
   it(`${PARALLEL} events tagged in parallel with the same terms give exact counts`, async (t) => {
-    if (!surfaces.events || !surfaces.categories || !surfaces.tags) return t.skip('events, categories and tags are not all in /docs/openapi.json yet');
+    if (!surfaces.events || !surfaces.categories || !surfaces.tags)
+      return t.skip('events, categories and tags are not all in /docs/openapi.json yet');
     const categories = await Promise.all([0, 1, 2].map(() => createCalendarItem(server, 'categories', admin)));
     const tags = await Promise.all([0, 1].map(() => createCalendarItem(server, 'tags', admin)));
-    const events = await Promise.all(Array.from({ length: PARALLEL }, () => createCalendarItem(server, 'events', admin, { status: 'publish' })));
+    const events = await Promise.all(
+      Array.from({ length: PARALLEL }, () => createCalendarItem(server, 'events', admin, { status: 'publish' })),
+    );
     await burst(PARALLEL, (i) => ({
       method: 'POST',
       path: `${CALENDAR}/events/${events[i]!.id}`,
@@ -94,7 +111,11 @@ describe('concurrent term assignment', () => {
     }));
     // And the same event re-tagged by 16 writers at once: it ends with one of the sets, no duplicates.
     const contested = events[0]!;
-    await burst(PARALLEL, (i) => ({ method: 'POST', path: `${CALENDAR}/events/${contested.id}`, body: { categories: [categories[i % 3]!.id, categories[(i + 1) % 3]!.id] } }));
+    await burst(PARALLEL, (i) => ({
+      method: 'POST',
+      path: `${CALENDAR}/events/${contested.id}`,
+      body: { categories: [categories[i % 3]!.id, categories[(i + 1) % 3]!.id] },
+    }));
     const final = (await server.request(`${CALENDAR}/events/${contested.id}`, { auth: admin })).body;
     const ids = (final.categories as { id: number }[]).map((c) => c.id);
     assert.equal(ids.length, 2, `categories of the contested event: ${ids.join(',')}`);
@@ -116,15 +137,26 @@ describe('concurrent writes: entity management', () => {
   it(`${PARALLEL} parallel updates of one record leave one of the writes; parallel creates of one key make one record`, async (t) => {
     if (!surfaces.entities) return t.skip('entity-management routes are not in /docs/openapi.json yet');
     const key = await createCustomer(server, admin);
-    const updates = await burst(PARALLEL, (i) => ({ method: 'PUT', path: `${ENTITIES}/customers/${key}`, body: { CompanyName: `write ${i}`, VatNumber: `IT${String(i).padStart(11, '0')}` } }));
-    assert.deepEqual(updates.map((r) => r.status), Array(PARALLEL).fill(200));
+    const updates = await burst(PARALLEL, (i) => ({
+      method: 'PUT',
+      path: `${ENTITIES}/customers/${key}`,
+      body: { CompanyName: `write ${i}`, VatNumber: `IT${String(i).padStart(11, '0')}` },
+    }));
+    assert.deepEqual(
+      updates.map((r) => r.status),
+      Array(PARALLEL).fill(200),
+    );
     const final = (await server.request(`${ENTITIES}/customers/${key}`, { auth: admin })).body.payload;
     const winner = /^write (\d+)$/.exec(final.CompanyName)?.[1];
     assert.ok(winner !== undefined, `final CompanyName: ${final.CompanyName}`);
     assert.equal(final.VatNumber, `IT${winner.padStart(11, '0')}`, 'fields of different writes are mixed');
 
     const same = `K${randomBytes(5).toString('hex')}`;
-    const creates = await burst(PARALLEL, (i) => ({ method: 'POST', path: `${ENTITIES}/customers`, body: { key: same, CompanyName: `creator ${i}` } }));
+    const creates = await burst(PARALLEL, (i) => ({
+      method: 'POST',
+      path: `${ENTITIES}/customers`,
+      body: { key: same, CompanyName: `creator ${i}` },
+    }));
     const statuses = creates.map((r) => r.status).sort();
     assert.deepEqual(statuses, [201, ...Array(PARALLEL - 1).fill(409)]);
   });

@@ -27,7 +27,15 @@ const CONCURRENCY = 16;
 const ADMIN_PASSWORD = `crash-${randomBytes(6).toString('hex')}`;
 
 const database = await freshDatabase();
-const env = { ...process.env, LOG_LEVEL: 'info', HOST: '127.0.0.1', PORT: '0', DATABASE_URL: database.url, ADMIN_USER: 'admin', ADMIN_PASSWORD };
+const env = {
+  ...process.env,
+  LOG_LEVEL: 'info',
+  HOST: '127.0.0.1',
+  PORT: '0',
+  DATABASE_URL: database.url,
+  ADMIN_USER: 'admin',
+  ADMIN_PASSWORD,
+};
 
 interface Child {
   readonly process: ChildProcess;
@@ -78,7 +86,12 @@ const TARGETS: Record<'events' | 'venues' | 'entities', Target> = {
   events: {
     name: 'calendar event creates',
     async create(url, auth, label) {
-      const response = await send({ method: 'POST', url: `${url}${CALENDAR}/events`, headers: json(auth), body: JSON.stringify(calendarBody('events', label, { status: 'publish' })) });
+      const response = await send({
+        method: 'POST',
+        url: `${url}${CALENDAR}/events`,
+        headers: json(auth),
+        body: JSON.stringify(calendarBody('events', label, { status: 'publish' })),
+      });
       return { status: response.status, ref: (response.json as { id?: number } | undefined)?.id?.toString() };
     },
     async read(url, auth, ref) {
@@ -89,7 +102,12 @@ const TARGETS: Record<'events' | 'venues' | 'entities', Target> = {
   venues: {
     name: 'calendar venue creates',
     async create(url, auth, label) {
-      const response = await send({ method: 'POST', url: `${url}${CALENDAR}/venues`, headers: json(auth), body: JSON.stringify(calendarBody('venues', label, { status: 'publish' })) });
+      const response = await send({
+        method: 'POST',
+        url: `${url}${CALENDAR}/venues`,
+        headers: json(auth),
+        body: JSON.stringify(calendarBody('venues', label, { status: 'publish' })),
+      });
       return { status: response.status, ref: (response.json as { id?: number } | undefined)?.id?.toString() };
     },
     async read(url, auth, ref) {
@@ -100,12 +118,24 @@ const TARGETS: Record<'events' | 'venues' | 'entities', Target> = {
   entities: {
     name: 'entity-management customer creates',
     async create(url, auth, label) {
-      const response = await send({ method: 'POST', url: `${url}${ENTITIES}/customers`, headers: json(auth), body: JSON.stringify({ key: label, CompanyName: label }) });
+      const response = await send({
+        method: 'POST',
+        url: `${url}${ENTITIES}/customers`,
+        headers: json(auth),
+        body: JSON.stringify({ key: label, CompanyName: label }),
+      });
       return { status: response.status, ref: label };
     },
     async read(url, auth, ref) {
-      const response = await send({ method: 'GET', url: `${url}${ENTITIES}/customers/${encodeURIComponent(ref)}`, headers: { authorization: auth } });
-      return { status: response.status, label: (response.json as { payload?: { CompanyName?: string } } | undefined)?.payload?.CompanyName };
+      const response = await send({
+        method: 'GET',
+        url: `${url}${ENTITIES}/customers/${encodeURIComponent(ref)}`,
+        headers: { authorization: auth },
+      });
+      return {
+        status: response.status,
+        label: (response.json as { payload?: { CompanyName?: string } } | undefined)?.payload?.CompanyName,
+      };
     },
   },
 };
@@ -114,7 +144,9 @@ async function integrityCheck(): Promise<string[]> {
   if (database.url.startsWith('sqlite:')) {
     const db = new Database(database.url.slice('sqlite:'.length), { readonly: true });
     try {
-      return (db.pragma('integrity_check') as { integrity_check: string }[]).map((row) => row.integrity_check).filter((result) => result !== 'ok');
+      return (db.pragma('integrity_check') as { integrity_check: string }[])
+        .map((row) => row.integrity_check)
+        .filter((result) => result !== 'ok');
     } finally {
       db.close();
     }
@@ -151,7 +183,11 @@ describe(`crash safety: kill -9 during a burst of writes, ${LOOPS} times, on ${d
     const surfaces = surfacesOf(operationsOf(document as Record<string, unknown>), CALENDAR);
     const target = surfaces.events ? TARGETS.events : surfaces.venues ? TARGETS.venues : surfaces.entities ? TARGETS.entities : undefined;
     assert.ok(target !== undefined, 'no write route to exercise');
-    const tokenRun = spawnSync(process.execPath, [BIN, 'tokens', 'create', '--username', 'admin', '--json'], { cwd: ROOT, env, encoding: 'utf8' });
+    const tokenRun = spawnSync(process.execPath, [BIN, 'tokens', 'create', '--username', 'admin', '--json'], {
+      cwd: ROOT,
+      env,
+      encoding: 'utf8',
+    });
     assert.equal(tokenRun.status, 0, tokenRun.stderr);
     const auth = `Bearer ${(JSON.parse(tokenRun.stdout) as { token: string }).token}`;
 
@@ -205,6 +241,8 @@ describe(`crash safety: kill -9 during a burst of writes, ${LOOPS} times, on ${d
     // A supplied administrator password is never echoed; tokens never reach the log.
     assert.ok(!allOutput.includes(ADMIN_PASSWORD), 'the server printed the administrator password');
     assert.ok(!allOutput.includes(auth.slice('Bearer '.length)), 'the server printed the API token');
-    console.log(`crash: ${LOOPS} kill -9 loops of ${target.name}, ${acknowledged.length} acknowledged writes, 0 lost, ${unanswered} cut off unanswered`);
+    console.log(
+      `crash: ${LOOPS} kill -9 loops of ${target.name}, ${acknowledged.length} acknowledged writes, 0 lost, ${unanswered} cut off unanswered`,
+    );
   });
 });

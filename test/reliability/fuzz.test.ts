@@ -73,8 +73,18 @@ const actionCodes: string[] = [];
 
 /** Which resource a parameter names: by its own name (`venue`, `categories`, `parent`…), else the route's resource. */
 function poolFor(name: string, resource: string | undefined): Pool {
-  const byName: Record<string, string> = { venue: 'venues', organizer: 'organizers', categories: 'categories', tags: 'tags', parent: 'categories', post: 'events', event: 'events' };
-  return pools[byName[name] ?? ''] ?? (resource !== undefined && /^(id|slug|include|exclude)$/.test(name) ? pools[resource] : undefined) ?? pool;
+  const byName: Record<string, string> = {
+    venue: 'venues',
+    organizer: 'organizers',
+    categories: 'categories',
+    tags: 'tags',
+    parent: 'categories',
+    post: 'events',
+    event: 'events',
+  };
+  return (
+    pools[byName[name] ?? ''] ?? (resource !== undefined && /^(id|slug|include|exclude)$/.test(name) ? pools[resource] : undefined) ?? pool
+  );
 }
 async function seed(auth: Credentials): Promise<void> {
   for (const resource of ['venues', 'organizers', 'categories', 'tags', 'events'] as const) {
@@ -118,13 +128,28 @@ const CONTENT_TYPES = [
 const BAD_ENCODINGS = ['%', '%ZZ', '%FF', '%ED%A0%80', '%C0%AF', '%00', '%E2%80%AE'];
 
 const queryKey = fc.oneof(
-  fc.constantFrom('__proto__', 'constructor', '__proto__[admin]', 'constructor[prototype][admin]', 'filter[__proto__]', 'x[]', '[]', 'password', 'per_page', 'page', 'status', 'context', 'force'),
+  fc.constantFrom(
+    '__proto__',
+    'constructor',
+    '__proto__[admin]',
+    'constructor[prototype][admin]',
+    'filter[__proto__]',
+    'x[]',
+    '[]',
+    'password',
+    'per_page',
+    'page',
+    'status',
+    'context',
+    'force',
+  ),
   fc.string({ maxLength: 12 }),
 );
 
 function pathValue(schema: JsonSchema, name: string, hostile: boolean, resource: string | undefined): fc.Arbitrary<string> {
   const valid = validValue(schema, poolFor(name, resource), name).map((value) => String(value));
-  if (name === 'code' && actionCodes.length > 0) return hostile ? fc.oneof(fc.constantFrom(...actionCodes), evilString({ maxHuge: 600 })) : fc.constantFrom(...actionCodes);
+  if (name === 'code' && actionCodes.length > 0)
+    return hostile ? fc.oneof(fc.constantFrom(...actionCodes), evilString({ maxHuge: 600 })) : fc.constantFrom(...actionCodes);
   if (!hostile) return /key/i.test(name) && pool.keys.length > 0 ? fc.constantFrom(...pool.keys) : valid;
   return fc.oneof(
     { weight: 4, arbitrary: valid },
@@ -135,7 +160,9 @@ function pathValue(schema: JsonSchema, name: string, hostile: boolean, resource:
 }
 
 function queryValue(schema: JsonSchema, name: string, hostile: boolean, resource: string | undefined): fc.Arbitrary<string | string[]> {
-  const valid = validValue(schema, poolFor(name, resource), name).map((value) => (Array.isArray(value) ? value.map(String) : typeof value === 'object' ? JSON.stringify(value) : String(value)));
+  const valid = validValue(schema, poolFor(name, resource), name).map((value) =>
+    Array.isArray(value) ? value.map(String) : typeof value === 'object' ? JSON.stringify(value) : String(value),
+  );
   if (!hostile) return valid;
   return fc.oneof(
     { weight: 4, arbitrary: valid },
@@ -191,9 +218,37 @@ function bodyFor(op: Operation, hostile: boolean): fc.Arbitrary<Encoded> {
     { weight: 6, arbitrary: object.map((value) => ({ contentType: 'application/json', body: JSON.stringify(value) })) },
     { weight: 2, arbitrary: object.map((value) => ({ contentType: 'application/x-www-form-urlencoded', body: formOf(value) })) },
     { weight: 1, arbitrary: evilJson().map((value) => ({ contentType: 'application/json', body: JSON.stringify(value) ?? 'null' })) },
-    { weight: 1, arbitrary: fc.constantFrom('{', '{"a":', '[1,', '{"title":"x"}}', '\u0000', '', 'null', '{"__proto__":{"x":1}}', '{"constructor":{"prototype":{"x":1}}}').map((body) => ({ contentType: 'application/json', body })) },
-    { weight: 1, arbitrary: fc.tuple(fc.constantFrom(...CONTENT_TYPES), evilString({ maxHuge: 4096 })).map(([contentType, body]) => ({ contentType, body })) },
-    { weight: 1, arbitrary: fc.uint8Array({ maxLength: 64 }).map((bytes) => ({ contentType: 'application/json', body: Buffer.concat([Buffer.from('{"title":"'), Buffer.from(bytes), Buffer.from('"}')]) })) },
+    {
+      weight: 1,
+      arbitrary: fc
+        .constantFrom(
+          '{',
+          '{"a":',
+          '[1,',
+          '{"title":"x"}}',
+          '\u0000',
+          '',
+          'null',
+          '{"__proto__":{"x":1}}',
+          '{"constructor":{"prototype":{"x":1}}}',
+        )
+        .map((body) => ({ contentType: 'application/json', body })),
+    },
+    {
+      weight: 1,
+      arbitrary: fc
+        .tuple(fc.constantFrom(...CONTENT_TYPES), evilString({ maxHuge: 4096 }))
+        .map(([contentType, body]) => ({ contentType, body })),
+    },
+    {
+      weight: 1,
+      arbitrary: fc
+        .uint8Array({ maxLength: 64 })
+        .map((bytes) => ({
+          contentType: 'application/json',
+          body: Buffer.concat([Buffer.from('{"title":"'), Buffer.from(bytes), Buffer.from('"}')]),
+        })),
+    },
     { weight: 1, arbitrary: fc.constant({ contentType: undefined, body: undefined }) },
   );
 }
@@ -206,24 +261,29 @@ const xmlEscape = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&
 
 function soapBody(): fc.Arbitrary<Encoded> {
   const ping = (input: string) => `<p:pingStringInput xmlns:p="${SOAP_NS}"><pingInput>${input}</pingInput></p:pingStringInput>`;
-  return fc.oneof(
-    evilString({ maxHuge: 60 * 1024 }).map((text) => soapEnvelope(ping(xmlEscape(text)))),
-    evilString({ maxHuge: 1024 }).map((text) => soapEnvelope(ping(text))),
-    fc.constantFrom(
-      `<?xml version="1.0"?><!DOCTYPE lolz [<!ENTITY lol "lol"><!ENTITY lol2 "&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;">]>${soapEnvelope(ping('&lol2;'))}`,
-      `<?xml version="1.0"?><!DOCTYPE x [<!ENTITY e SYSTEM "file:///etc/passwd">]>${soapEnvelope(ping('&e;'))}`,
-      soapEnvelope(ping('x'), `<w:Security xmlns:w="http://docs.oasis-open.org/wss/2004/01/oasis-200401-wss-wssecurity-secext-1.0.xsd" soap:mustUnderstand="1"><w:UsernameToken><w:Username>admin</w:Username><w:Password>wrong</w:Password></w:UsernameToken></w:Security>`),
-      soapEnvelope(ping('x'), `<x:Unknown xmlns:x="urn:x" soap:mustUnderstand="1"/>`),
-      soapEnvelope('<p:other xmlns:p="urn:other"/>'),
-      soapEnvelope(''),
-      `<soap:Envelope xmlns:soap="http://www.w3.org/2003/05/soap-envelope"><soap:Body>${ping('x')}</soap:Body></soap:Envelope>`,
-      '<not-soap/>',
-      '<unclosed>',
-      '',
-      `${soapEnvelope(ping('x'))}<trailing/>`,
-      `<soap:Envelope xmlns:soap="${SOAP_ENV}"><soap:Body>${'<a>'.repeat(5000)}</soap:Body></soap:Envelope>`,
-    ),
-  ).map((body) => ({ contentType: 'text/xml; charset=utf-8', body }));
+  return fc
+    .oneof(
+      evilString({ maxHuge: 60 * 1024 }).map((text) => soapEnvelope(ping(xmlEscape(text)))),
+      evilString({ maxHuge: 1024 }).map((text) => soapEnvelope(ping(text))),
+      fc.constantFrom(
+        `<?xml version="1.0"?><!DOCTYPE lolz [<!ENTITY lol "lol"><!ENTITY lol2 "&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;">]>${soapEnvelope(ping('&lol2;'))}`,
+        `<?xml version="1.0"?><!DOCTYPE x [<!ENTITY e SYSTEM "file:///etc/passwd">]>${soapEnvelope(ping('&e;'))}`,
+        soapEnvelope(
+          ping('x'),
+          `<w:Security xmlns:w="http://docs.oasis-open.org/wss/2004/01/oasis-200401-wss-wssecurity-secext-1.0.xsd" soap:mustUnderstand="1"><w:UsernameToken><w:Username>admin</w:Username><w:Password>wrong</w:Password></w:UsernameToken></w:Security>`,
+        ),
+        soapEnvelope(ping('x'), `<x:Unknown xmlns:x="urn:x" soap:mustUnderstand="1"/>`),
+        soapEnvelope('<p:other xmlns:p="urn:other"/>'),
+        soapEnvelope(''),
+        `<soap:Envelope xmlns:soap="http://www.w3.org/2003/05/soap-envelope"><soap:Body>${ping('x')}</soap:Body></soap:Envelope>`,
+        '<not-soap/>',
+        '<unclosed>',
+        '',
+        `${soapEnvelope(ping('x'))}<trailing/>`,
+        `<soap:Envelope xmlns:soap="${SOAP_ENV}"><soap:Body>${'<a>'.repeat(5000)}</soap:Body></soap:Envelope>`,
+      ),
+    )
+    .map((body) => ({ contentType: 'text/xml; charset=utf-8', body }));
 }
 
 function authHeader(auth: FuzzRequest['auth'], garbage: string): string | undefined {
@@ -258,7 +318,9 @@ function buildRequest(op: Operation, hostile: boolean): fc.Arbitrary<FuzzRequest
   const never = fc.constant(null);
   return fc
     .record({
-      method: hostile ? fc.oneof({ weight: 17, arbitrary: fc.constant(op.method) }, { weight: 3, arbitrary: fc.constantFrom(...RANDOM_METHODS) }) : fc.constant(op.method),
+      method: hostile
+        ? fc.oneof({ weight: 17, arbitrary: fc.constant(op.method) }, { weight: 3, arbitrary: fc.constantFrom(...RANDOM_METHODS) })
+        : fc.constant(op.method),
       pathValues: fc.tuple(...pathParams.map((p) => pathValue(p.schema, p.name, hostile, resource))),
       query: fc.tuple(...queryParams.map((p) => sometimes(queryValue(p.schema, p.name, hostile, resource), hostile ? 2 : 3))),
       extraQuery: hostile ? sometimes(fc.dictionary(queryKey, evilString({ maxHuge: 1024 }), { maxKeys: 3 }), 3) : never,
@@ -266,7 +328,9 @@ function buildRequest(op: Operation, hostile: boolean): fc.Arbitrary<FuzzRequest
       hugeQuery: hostile ? sometimes(fc.constant('q=' + 'x'.repeat(100 * 1024)), 200) : never,
       encoded: isSoap ? soapBody() : bodyFor(op, hostile),
       soapAction: fc.constantFrom('"pingOperation"', 'pingOperation', '', '"other"', undefined),
-      auth: hostile ? fc.constantFrom<FuzzRequest['auth']>('anonymous', 'anonymous', 'admin', 'admin', 'admin', 'garbage') : fc.constantFrom<FuzzRequest['auth']>('anonymous', 'admin', 'admin', 'admin', 'admin'),
+      auth: hostile
+        ? fc.constantFrom<FuzzRequest['auth']>('anonymous', 'anonymous', 'admin', 'admin', 'admin', 'garbage')
+        : fc.constantFrom<FuzzRequest['auth']>('anonymous', 'admin', 'admin', 'admin', 'admin'),
       garbage: fc.constantFrom(
         `Bearer ${SECRET_TOKEN}`,
         'Basic !!!',
@@ -310,7 +374,8 @@ function buildRequest(op: Operation, hostile: boolean): fc.Arbitrary<FuzzRequest
 }
 
 function describeRequest(request: FuzzRequest): string {
-  const body = request.body === undefined ? '' : ` body(${request.headers['content-type'] ?? 'none'})=${String(request.body).slice(0, 200)}`;
+  const body =
+    request.body === undefined ? '' : ` body(${request.headers['content-type'] ?? 'none'})=${String(request.body).slice(0, 200)}`;
   return `${request.auth} ${request.method} ${request.path.slice(0, 300)}${body}`;
 }
 
@@ -324,14 +389,22 @@ let schemaChecked = 0;
 let baseline = await fingerprints.take();
 
 async function check(op: Operation, request: FuzzRequest): Promise<void> {
-  const response: RawResponse = await send({ method: request.method, url: `${server.url}${request.path}`, headers: request.headers, body: request.body });
+  const response: RawResponse = await send({
+    method: request.method,
+    url: `${server.url}${request.path}`,
+    headers: request.headers,
+    body: request.body,
+  });
   sent += 1;
   statusCounts.set(response.status, (statusCounts.get(response.status) ?? 0) + 1);
-  const record = (kind: Violation['kind'], detail: string) => violations.push({ kind, request: describeRequest(request), status: response.status, detail });
+  const record = (kind: Violation['kind'], detail: string) =>
+    violations.push({ kind, request: describeRequest(request), status: response.status, detail });
   const isSoap = op.path === SOAP_PATH;
   // A HEAD answer has no body: a fault is recognisable by its SOAP content type only.
   const soapFault =
-    isSoap && response.status === 500 && (request.method === 'HEAD' ? /^text\/xml/.test(response.headers.get('content-type') ?? '') : isSoapFault(response));
+    isSoap &&
+    response.status === 500 &&
+    (request.method === 'HEAD' ? /^text\/xml/.test(response.headers.get('content-type') ?? '') : isSoapFault(response));
   if (soapFault) soapFaults += 1;
 
   if (response.closed) {
@@ -367,7 +440,9 @@ const knownDefectsExcluded = process.env.FUZZ_KNOWN_DEFECTS !== '1';
 
 describe(`fuzzing ${targets.length} operations from /docs/openapi.json (seed ${SEED}, ${runsPerOperation} requests each)`, () => {
   after(async () => {
-    console.log(`fuzz: ${sent} requests (${skippedKnown} known-defect cases held back), ${fiveHundreds} non-SOAP 5xx, ${soapFaults} SOAP faults, ${schemaChecked} responses checked against the document, statuses ${JSON.stringify(Object.fromEntries([...statusCounts].sort((a, b) => a[0] - b[0])))}, surfaces ${JSON.stringify(surfaces)}, soap ${soapMounted}`);
+    console.log(
+      `fuzz: ${sent} requests (${skippedKnown} known-defect cases held back), ${fiveHundreds} non-SOAP 5xx, ${soapFaults} SOAP faults, ${schemaChecked} responses checked against the document, statuses ${JSON.stringify(Object.fromEntries([...statusCounts].sort((a, b) => a[0] - b[0])))}, surfaces ${JSON.stringify(surfaces)}, soap ${soapMounted}`,
+    );
     await server.close();
   });
 
@@ -386,13 +461,23 @@ describe(`fuzzing ${targets.length} operations from /docs/openapi.json (seed ${S
       );
       const found = violations.slice(before);
       const unique = new Map(found.map((v) => [`${v.kind} ${v.status} ${v.detail.slice(0, 80)}`, v]));
-      assert.equal(found.length, 0, `${found.length} violation(s) (seed ${SEED + index}):\n${[...unique.values()].slice(0, 8).map((v) => `- ${v.kind} ${v.status}: ${v.request}\n    ${v.detail}`).join('\n')}`);
+      assert.equal(
+        found.length,
+        0,
+        `${found.length} violation(s) (seed ${SEED + index}):\n${[...unique.values()]
+          .slice(0, 8)
+          .map((v) => `- ${v.kind} ${v.status}: ${v.request}\n    ${v.detail}`)
+          .join('\n')}`,
+      );
     });
   }
 
   it('never logged a password or token it sent (query parameters in any spelling, Authorization headers)', () => {
     const leaked = server.logs.filter((line) => line.includes(SECRET_PASSWORD) || line.includes(SECRET_TOKEN));
-    assert.deepEqual(leaked.map((line) => line.slice(0, 300)), []);
+    assert.deepEqual(
+      leaked.map((line) => line.slice(0, 300)),
+      [],
+    );
   });
 
   it(`sent at least ${TOTAL_RUNS} requests`, () => {

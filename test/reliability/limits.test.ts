@@ -33,7 +33,11 @@ describe('rate limiting (RATE_LIMIT_PER_MINUTE)', () => {
   after(async () => server.close());
 
   const from = (address: string, path: string, auth?: Credentials) =>
-    send({ method: 'GET', url: `${server.url}${path}`, headers: { 'x-forwarded-for': address, ...(auth ? { authorization: auth.bearer } : {}) } });
+    send({
+      method: 'GET',
+      url: `${server.url}${path}`,
+      headers: { 'x-forwarded-for': address, ...(auth ? { authorization: auth.bearer } : {}) },
+    });
 
   it('announces the budget in RateLimit-* headers, counting down, then answers 429 with Retry-After', async () => {
     const remaining: string[] = [];
@@ -78,11 +82,19 @@ describe('rate limiting (RATE_LIMIT_PER_MINUTE)', () => {
       t.diagnostic('entity-management routes absent: its 429 not checked');
     }
     const ping = () =>
-      send({ method: 'POST', url: `${server.url}/soap/PingService`, headers: { 'content-type': 'text/xml', 'x-forwarded-for': '10.9.4.1' }, body: SOAP_PING });
+      send({
+        method: 'POST',
+        url: `${server.url}/soap/PingService`,
+        headers: { 'content-type': 'text/xml', 'x-forwarded-for': '10.9.4.1' },
+        body: SOAP_PING,
+      });
     for (let i = 0; i < LIMIT; i += 1) assert.equal((await ping()).status, 202);
     // SOAP answers with a soap:Client fault (HTTP 500, the binding's status for faults) that still carries Retry-After.
     const limited = await ping();
-    assert.ok(limited.status === 429 || (isSoapFault(limited) && /faultcode>[^<]*Client</.test(limited.text)), `${limited.status} ${limited.text}`);
+    assert.ok(
+      limited.status === 429 || (isSoapFault(limited) && /faultcode>[^<]*Client</.test(limited.text)),
+      `${limited.status} ${limited.text}`,
+    );
     assert.ok(Number(limited.headers.get('retry-after')) >= 1);
   });
 });
@@ -91,7 +103,12 @@ describe('password lockout (AUTH_MAX_FAILURES)', () => {
   let server: TestServer;
   let surfaces: Surfaces;
   before(async () => {
-    server = await startTestServer({ AUTH_MAX_FAILURES: '3', AUTH_MAX_FAILURES_PER_ADDRESS: '6', AUTH_LOCKOUT_SECONDS: '60', TRUST_PROXY: 'true' });
+    server = await startTestServer({
+      AUTH_MAX_FAILURES: '3',
+      AUTH_MAX_FAILURES_PER_ADDRESS: '6',
+      AUTH_LOCKOUT_SECONDS: '60',
+      TRUST_PROXY: 'true',
+    });
     surfaces = await surfacesOfServer(server);
   });
   after(async () => server.close());
@@ -101,7 +118,11 @@ describe('password lockout (AUTH_MAX_FAILURES)', () => {
   it('locks the (username, address) pair on every surface after the failures, even with the right password, with Retry-After', async () => {
     const editor = await server.createUser('editor');
     const at = (address: string, password: string, path = '/') =>
-      send({ method: 'GET', url: `${server.url}${path}`, headers: { 'x-forwarded-for': address, authorization: basic(editor.username, password) } });
+      send({
+        method: 'GET',
+        url: `${server.url}${path}`,
+        headers: { 'x-forwarded-for': address, authorization: basic(editor.username, password) },
+      });
     for (let i = 0; i < 3; i += 1) assert.equal((await at('10.8.0.1', 'wrong')).status, 401);
     const locked = await at('10.8.0.1', editor.password);
     assert.equal(locked.status, 429);
@@ -113,7 +134,10 @@ describe('password lockout (AUTH_MAX_FAILURES)', () => {
       headers: { 'content-type': 'text/xml', 'x-forwarded-for': '10.8.0.1', authorization: basic(editor.username, editor.password) },
       body: SOAP_PING,
     });
-    assert.ok(soap.status === 429 || (isSoapFault(soap) && soap.headers.get('retry-after') !== null), `SOAP while locked: ${soap.status} ${soap.text}`);
+    assert.ok(
+      soap.status === 429 || (isSoapFault(soap) && soap.headers.get('retry-after') !== null),
+      `SOAP while locked: ${soap.status} ${soap.text}`,
+    );
     assert.doesNotMatch(soap.text, /PING/);
     assert.equal((await at('10.8.0.2', editor.password)).status, 200, 'another address is not locked');
   });
@@ -121,9 +145,17 @@ describe('password lockout (AUTH_MAX_FAILURES)', () => {
   it('locks an address after failures across usernames (password spraying)', async () => {
     const victim = await server.createUser('author');
     const spray = (username: string) =>
-      send({ method: 'GET', url: `${server.url}/`, headers: { 'x-forwarded-for': '10.8.1.1', authorization: basic(username, 'Summer2026!') } });
+      send({
+        method: 'GET',
+        url: `${server.url}/`,
+        headers: { 'x-forwarded-for': '10.8.1.1', authorization: basic(username, 'Summer2026!') },
+      });
     for (let i = 0; i < 6; i += 1) assert.equal((await spray(`nobody-${i}`)).status, 401);
-    const blocked = await send({ method: 'GET', url: `${server.url}/`, headers: { 'x-forwarded-for': '10.8.1.1', authorization: victim.basic } });
+    const blocked = await send({
+      method: 'GET',
+      url: `${server.url}/`,
+      headers: { 'x-forwarded-for': '10.8.1.1', authorization: victim.basic },
+    });
     assert.equal(blocked.status, 429);
   });
 });
@@ -154,7 +186,12 @@ describe('sizes, page caps, slow clients, header floods', () => {
       assert.equal((await server.request(`${ENTITIES}/customers/BIG`, { auth: admin })).status, 404);
     }
     // SOAP's own limit is 64 KiB, answered with a soap:Client fault and HTTP 413.
-    const soap = await send({ method: 'POST', url: `${server.url}/soap/PingService`, headers: { 'content-type': 'text/xml' }, body: SOAP_PING.replace('PING', 'p'.repeat(70 * 1024)) });
+    const soap = await send({
+      method: 'POST',
+      url: `${server.url}/soap/PingService`,
+      headers: { 'content-type': 'text/xml' },
+      body: SOAP_PING.replace('PING', 'p'.repeat(70 * 1024)),
+    });
     assert.equal(soap.status, 413);
     assert.match(soap.text, /faultcode>[^<]*Client</);
   });
@@ -176,7 +213,11 @@ describe('sizes, page caps, slow clients, header floods', () => {
     const lists = (['events', 'venues', 'organizers', 'categories', 'tags'] as const).filter((r) => surfaces[r]);
     if (lists.length === 0) return t.skip('no calendar lists yet');
     for (const resource of lists) {
-      await Promise.all(Array.from({ length: 52 }, () => createCalendarItem(server, resource, admin, resource === 'categories' || resource === 'tags' ? {} : { status: 'publish' })));
+      await Promise.all(
+        Array.from({ length: 52 }, () =>
+          createCalendarItem(server, resource, admin, resource === 'categories' || resource === 'tags' ? {} : { status: 'publish' }),
+        ),
+      );
       const window = resource === 'events' ? '&start_date=2030-01-01&end_date=2032-12-31' : '';
       const response = await server.request(`${CALENDAR}/${resource}?per_page=100&hide_empty=false${window}`, { auth: admin });
       assert.equal(response.status, 200, `${resource}: ${response.text.slice(0, 200)}`);
@@ -232,7 +273,10 @@ describe('sizes, page caps, slow clients, header floods', () => {
       const headers = await closedWithin([`GET ${CALENDAR} HTTP/1.1\r\nHost: x\r\nX-Slow: `], 6_000);
       assert.ok(headers.ms < 6_000);
       assert.ok(headers.response === '' || /^HTTP\/1\.1 408/.test(headers.response), headers.response.slice(0, 80));
-      const body = await closedWithin([`POST ${CALENDAR}/events HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"title":`], 8_000);
+      const body = await closedWithin(
+        [`POST ${CALENDAR}/events HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"title":`],
+        8_000,
+      );
       assert.ok(body.response === '' || /^HTTP\/1\.1 (408|400)/.test(body.response), body.response.slice(0, 80));
     } finally {
       http.headersTimeout = defaults.headersTimeout;

@@ -118,7 +118,11 @@ async function postIn(resource: PostResource, state: State, ownerId: number, mar
   const db = server.server.store.db;
   await db
     .updateTable(TABLES[resource])
-    .set(state === 'future' ? { status: dbStatus, author_id: ownerId, date_utc: FUTURE_UTC, date: FUTURE_UTC } : { status: dbStatus, author_id: ownerId })
+    .set(
+      state === 'future'
+        ? { status: dbStatus, author_id: ownerId, date_utc: FUTURE_UTC, date: FUTURE_UTC }
+        : { status: dbStatus, author_id: ownerId },
+    )
     .where('id', '=', id)
     .execute();
   return { id, slug: created.body.slug as string };
@@ -155,7 +159,10 @@ function cellsFor(): Cell[] {
   const cells: Cell[] = [];
   for (const op of OPS) {
     for (const caller of CALLERS) {
-      const ownerships: Ownership[] = caller === 'contributor' || caller === 'author' || caller === 'editor' || caller === 'administrator' ? ['own', 'others'] : ['others'];
+      const ownerships: Ownership[] =
+        caller === 'contributor' || caller === 'author' || caller === 'editor' || caller === 'administrator'
+          ? ['own', 'others']
+          : ['others'];
       for (const ownership of ownerships) for (const state of STATES) cells.push({ op, caller, ownership, state });
     }
   }
@@ -235,7 +242,11 @@ for (const taxonomy of ['categories', 'tags'] as const) {
       const manage = taxonomy === 'categories' ? 'manage_categories' : 'manage_tags';
       const failures: string[] = [];
       const newTerm = async () => {
-        const response = await server.request(`${CALENDAR}/${taxonomy}`, { method: 'POST', auth: admin, body: { name: `term ${randomBytes(5).toString('hex')}` } });
+        const response = await server.request(`${CALENDAR}/${taxonomy}`, {
+          method: 'POST',
+          auth: admin,
+          body: { name: `term ${randomBytes(5).toString('hex')}` },
+        });
         assert.equal(response.status, 201, response.text);
         return response.body.id as number;
       };
@@ -243,9 +254,16 @@ for (const taxonomy of ['categories', 'tags'] as const) {
       await Promise.all(
         CALLERS.map(async (caller) => {
           const role = caller === 'anonymous' || caller === 'wrong-password' || caller === 'revoked-token' ? null : caller;
-          const denied = caller === 'wrong-password' || caller === 'revoked-token' || role === null ? 401 : can(role, manage) ? undefined : 403;
+          const denied =
+            caller === 'wrong-password' || caller === 'revoked-token' || role === null ? 401 : can(role, manage) ? undefined : 403;
           const cases: [string, string, string, unknown, number][] = [
-            ['read', 'GET', `${CALENDAR}/${taxonomy}/${readable}`, undefined, caller === 'wrong-password' || caller === 'revoked-token' ? 401 : 200],
+            [
+              'read',
+              'GET',
+              `${CALENDAR}/${taxonomy}/${readable}`,
+              undefined,
+              caller === 'wrong-password' || caller === 'revoked-token' ? 401 : 200,
+            ],
             ['create', 'POST', `${CALENDAR}/${taxonomy}`, { name: `term ${randomBytes(5).toString('hex')}` }, denied ?? 201],
             ['update', 'POST', `${CALENDAR}/${taxonomy}/${await newTerm()}`, { description: 'changed' }, denied ?? 200],
             ['delete', 'DELETE', `${CALENDAR}/${taxonomy}/${await newTerm()}`, undefined, denied ?? 200],
@@ -253,7 +271,8 @@ for (const taxonomy of ['categories', 'tags'] as const) {
           for (const [name, method, path, body, expected] of cases) {
             const response = await call(caller, method, path, body);
             matrixCells += 1;
-            if (response.status !== expected) failures.push(`${name} as ${caller}: expected ${expected}, got ${response.status} ${response.text.slice(0, 160)}`);
+            if (response.status !== expected)
+              failures.push(`${name} as ${caller}: expected ${expected}, got ${response.status} ${response.text.slice(0, 160)}`);
           }
         }),
       );
@@ -276,7 +295,11 @@ describe('permission matrix: entity management', () => {
     const key = () => `K${randomBytes(5).toString('hex')}`;
     const seeded = async () => {
       const k = key();
-      const response = await server.request(`${ENTITIES}/customers`, { method: 'POST', auth: admin, body: { key: k, CompanyName: 'Seeded S.r.l.' } });
+      const response = await server.request(`${ENTITIES}/customers`, {
+        method: 'POST',
+        auth: admin,
+        body: { key: k, CompanyName: 'Seeded S.r.l.' },
+      });
       assert.equal(response.status, 201, response.text);
       return k;
     };
@@ -299,7 +322,8 @@ describe('permission matrix: entity management', () => {
       for (const [name, method, path, body, expected] of cases) {
         const response = await call(caller, method, path, body);
         matrixCells += 1;
-        if (response.status !== expected) failures.push(`${name} as ${caller}: expected ${expected}, got ${response.status} ${response.text.slice(0, 160)}`);
+        if (response.status !== expected)
+          failures.push(`${name} as ${caller}: expected ${expected}, got ${response.status} ${response.text.slice(0, 160)}`);
       }
     }
     assert.deepEqual(failures, []);
@@ -360,7 +384,11 @@ describe('leak checks', () => {
       // Title and slug of a password-protected item are public (reference §7); its content is not.
       const marker = plant(`password-protected ${resource} description`);
       const locked = await postIn(resource, 'password', admin.id, `open-${randomBytes(3).toString('hex')}`);
-      await server.request(`${CALENDAR}/${resource}/${locked.id}`, { method: 'POST', auth: admin, body: { description: `Body ${marker}` } });
+      await server.request(`${CALENDAR}/${resource}/${locked.id}`, {
+        method: 'POST',
+        auth: admin,
+        body: { description: `Body ${marker}` },
+      });
       items.push({ resource, ...locked });
     }
     // A published event that links a private venue and a draft organizer: the embedded objects must not show them.
@@ -375,10 +403,17 @@ describe('leak checks', () => {
     }
     const pages = ['/', CALENDAR, `${CALENDAR}/doc`, '/docs/openapi.json'];
     if (surfaces.events) {
-      const host = await server.request(`${CALENDAR}/events`, { method: 'POST', auth: admin, body: calendarBody('events', 'Public host event', { ...linked, status: 'publish' }) });
+      const host = await server.request(`${CALENDAR}/events`, {
+        method: 'POST',
+        auth: admin,
+        body: calendarBody('events', 'Public host event', { ...linked, status: 'publish' }),
+      });
       assert.equal(host.status, 201, host.text);
       pages.push(`${CALENDAR}/events/${host.body.id}`, `${CALENDAR}/events/by-slug/${host.body.slug}`);
-      pages.push(`${CALENDAR}/events?start_date=2000-01-01&end_date=2100-01-01&per_page=50`, `${CALENDAR}/events?start_date=2000-01-01&end_date=2100-01-01&status=any&per_page=50`);
+      pages.push(
+        `${CALENDAR}/events?start_date=2000-01-01&end_date=2100-01-01&per_page=50`,
+        `${CALENDAR}/events?start_date=2000-01-01&end_date=2100-01-01&status=any&per_page=50`,
+      );
       for (const [marker] of markers) pages.push(`${CALENDAR}/events?search=${marker}&start_date=2000-01-01`);
     }
     for (const resource of (['events', 'venues', 'organizers'] as const).filter((r) => surfaces[r])) {
@@ -395,7 +430,8 @@ describe('leak checks', () => {
       pages.push(`${CALENDAR}/${item.resource}/${item.id}`, `${CALENDAR}/${item.resource}/by-slug/${encodeURIComponent(item.slug)}`);
     }
     for (const [marker] of markers) {
-      for (const resource of (['venues', 'organizers'] as const).filter((r) => surfaces[r])) pages.push(`${CALENDAR}/${resource}?search=${marker}`);
+      for (const resource of (['venues', 'organizers'] as const).filter((r) => surfaces[r]))
+        pages.push(`${CALENDAR}/${resource}?search=${marker}`);
     }
     if (surfaces.categories) pages.push(`${CALENDAR}/categories?hide_empty=false`);
     if (surfaces.tags) pages.push(`${CALENDAR}/tags?hide_empty=false`);

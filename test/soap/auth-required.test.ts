@@ -57,7 +57,11 @@ describe('SOAP PingService with SOAP_AUTH=required (and no SOAP_SECRET_KEY)', ()
     const { pings } = await listPings(server);
     assert.deepEqual(
       pings.map((ping) => [ping.ping_input, ping.username]),
-      [['bearer', author.username], ['basic', author.username], ['wsse', author.username]],
+      [
+        ['bearer', author.username],
+        ['basic', author.username],
+        ['wsse', author.username],
+      ],
     );
   });
 });

@@ -7,15 +7,7 @@ import { startServer } from '../../src/server.ts';
 import { NS } from '../../src/soap/namespaces.ts';
 import { issueWsSecuritySecret } from '../../src/soap/ws-secrets.service.ts';
 import { startTestServer, type Credentials, type TestServer } from '../helpers/server.ts';
-import {
-  assertFault,
-  assertFaultStoresNothing,
-  envelope,
-  pingBody,
-  postSoap,
-  SECRET_KEY,
-  securityHeader,
-} from './soap-fixtures.ts';
+import { assertFault, assertFaultStoresNothing, envelope, pingBody, postSoap, SECRET_KEY, securityHeader } from './soap-fixtures.ts';
 
 describe('SOAP PingService faults', () => {
   let server: TestServer;
@@ -92,7 +84,11 @@ describe('SOAP PingService faults', () => {
     });
 
     it('refuses an undeclared namespace prefix', async () => {
-      await assertFaultStoresNothing(server, client(envelope({ body: '<q:pingStringInput><pingInput>x</pingInput></q:pingStringInput>' })), 'soap:Client');
+      await assertFaultStoresNothing(
+        server,
+        client(envelope({ body: '<q:pingStringInput><pingInput>x</pingInput></q:pingStringInput>' })),
+        'soap:Client',
+      );
     });
   });
 
@@ -151,34 +147,65 @@ describe('SOAP PingService faults', () => {
     const wsse = (token: Parameters<typeof securityHeader>[0]) => client(envelope({ header: securityHeader(token) }));
 
     it('refuses a wrong PasswordText password, with the same answer as an unknown user', async () => {
-      const wrong = await assertFaultStoresNothing(server, wsse({ username: editor.username, password: 'wrong-password' }), 'wsse:FailedAuthentication');
-      const unknown = await assertFaultStoresNothing(server, wsse({ username: 'nobody', password: 'wrong-password' }), 'wsse:FailedAuthentication');
+      const wrong = await assertFaultStoresNothing(
+        server,
+        wsse({ username: editor.username, password: 'wrong-password' }),
+        'wsse:FailedAuthentication',
+      );
+      const unknown = await assertFaultStoresNothing(
+        server,
+        wsse({ username: 'nobody', password: 'wrong-password' }),
+        'wsse:FailedAuthentication',
+      );
       assert.equal(wrong, unknown);
     });
 
     it('refuses a wrong PasswordDigest secret, with the same answer as an unknown user', async () => {
-      const wrong = await assertFaultStoresNothing(server, wsse({ username: editor.username, password: 'not-the-secret', type: 'digest' }), 'wsse:FailedAuthentication');
-      const unknown = await assertFaultStoresNothing(server, wsse({ username: 'nobody', password: secret, type: 'digest' }), 'wsse:FailedAuthentication');
+      const wrong = await assertFaultStoresNothing(
+        server,
+        wsse({ username: editor.username, password: 'not-the-secret', type: 'digest' }),
+        'wsse:FailedAuthentication',
+      );
+      const unknown = await assertFaultStoresNothing(
+        server,
+        wsse({ username: 'nobody', password: secret, type: 'digest' }),
+        'wsse:FailedAuthentication',
+      );
       assert.equal(wrong, unknown);
     });
 
     it('refuses a digest of the login password: PasswordDigest uses the WS-Security secret', async () => {
-      await assertFaultStoresNothing(server, wsse({ username: editor.username, password: editor.password, type: 'digest' }), 'wsse:FailedAuthentication');
+      await assertFaultStoresNothing(
+        server,
+        wsse({ username: editor.username, password: editor.password, type: 'digest' }),
+        'wsse:FailedAuthentication',
+      );
     });
 
     it('refuses a Created time older than 5 minutes, even with a valid digest', async () => {
       const created = new Date(Date.now() - 6 * 60_000).toISOString();
-      const faultstring = await assertFaultStoresNothing(server, wsse({ username: editor.username, password: secret, type: 'digest', created }), 'wsse:FailedAuthentication');
+      const faultstring = await assertFaultStoresNothing(
+        server,
+        wsse({ username: editor.username, password: secret, type: 'digest', created }),
+        'wsse:FailedAuthentication',
+      );
       assert.match(faultstring, /Created/);
     });
 
     it('refuses a Created time more than 5 minutes ahead', async () => {
       const created = new Date(Date.now() + 6 * 60_000).toISOString();
-      await assertFaultStoresNothing(server, wsse({ username: editor.username, password: secret, type: 'digest', created }), 'wsse:FailedAuthentication');
+      await assertFaultStoresNothing(
+        server,
+        wsse({ username: editor.username, password: secret, type: 'digest', created }),
+        'wsse:FailedAuthentication',
+      );
     });
 
     it('refuses a digest without Nonce and Created', async () => {
-      const header = securityHeader({ username: editor.username, password: secret, type: 'digest' }).replace(/<wsse:Nonce>.*<\/wsu:Created>/, '');
+      const header = securityHeader({ username: editor.username, password: secret, type: 'digest' }).replace(
+        /<wsse:Nonce>.*<\/wsu:Created>/,
+        '',
+      );
       await assertFaultStoresNothing(server, client(envelope({ header })), 'wsse:FailedAuthentication');
     });
 
@@ -194,7 +221,9 @@ describe('SOAP PingService faults', () => {
         logDestination: new Writable({ write: (_chunk, _encoding, callback) => callback() }),
       });
       try {
-        const message2 = envelope({ header: securityHeader({ username: editor.username, password: secret, type: 'digest', nonce: randomBytes(16) }) });
+        const message2 = envelope({
+          header: securityHeader({ username: editor.username, password: secret, type: 'digest', nonce: randomBytes(16) }),
+        });
         assert.equal((await postSoap(server, message2)).status, 202);
         assertFault(await postSoap(other, message2), 'wsse:FailedAuthentication');
       } finally {

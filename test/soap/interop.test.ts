@@ -69,7 +69,11 @@ describe('SOAP PingService interoperability', () => {
 
   for (const [name, body, headers] of [
     ['a qualified pingInput', `<p:pingStringInput xmlns:p="${NS.ping}"><p:pingInput>qualified</p:pingInput></p:pingStringInput>`, {}],
-    ['a default-namespace pingStringInput', `<pingStringInput xmlns="${NS.ping}"><pingInput xmlns="">default ns</pingInput></pingStringInput>`, {}],
+    [
+      'a default-namespace pingStringInput',
+      `<pingStringInput xmlns="${NS.ping}"><pingInput xmlns="">default ns</pingInput></pingStringInput>`,
+      {},
+    ],
     ['an empty quoted SOAPAction', pingBody('empty action'), { soapaction: '""' }],
     ['a blank SOAPAction', pingBody('blank action'), { soapaction: '' }],
     ['no SOAPAction header', pingBody('no action'), { soapaction: undefined }],

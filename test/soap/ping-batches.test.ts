@@ -29,8 +29,16 @@ describe('group commit of pings', () => {
     const batches = new PingBatches(counting.db);
     await Promise.all(['one', 'two', 'three'].map((input) => batches.write(ping(`ordered-${input}`))));
     assert.equal(counting.count(), 1);
-    const ids = await server.server.store.db.selectFrom('soap_pings').select(['id', 'ping_input']).where('ping_input', 'like', 'ordered-%').orderBy('id').execute();
-    assert.deepEqual(ids.map((row) => row.ping_input), ['ordered-one', 'ordered-two', 'ordered-three']);
+    const ids = await server.server.store.db
+      .selectFrom('soap_pings')
+      .select(['id', 'ping_input'])
+      .where('ping_input', 'like', 'ordered-%')
+      .orderBy('id')
+      .execute();
+    assert.deepEqual(
+      ids.map((row) => row.ping_input),
+      ['ordered-one', 'ordered-two', 'ordered-three'],
+    );
   });
 
   it('while a batch is being committed, gathers every ping that arrives into the next one', async () => {
@@ -78,7 +86,10 @@ describe('group commit of pings', () => {
     try {
       const batches = new PingBatches(db);
       const results = await Promise.allSettled(['a', 'b', 'c'].map((input) => batches.write(ping(`lost-${input}`))));
-      assert.deepEqual(results.map((result) => result.status), ['rejected', 'rejected', 'rejected']);
+      assert.deepEqual(
+        results.map((result) => result.status),
+        ['rejected', 'rejected', 'rejected'],
+      );
     } finally {
       await sql`alter table soap_pings_away rename to soap_pings`.execute(db);
     }

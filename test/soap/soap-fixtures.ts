@@ -11,7 +11,11 @@ export function pingBody(pingInput: string): string {
 }
 
 /** A SOAP 1.1 envelope (or another version's, with `namespace`) around a header and a body. */
-export function envelope({ header, body = pingBody('hello'), namespace = NS.soap11 }: { header?: string; body?: string; namespace?: string } = {}) {
+export function envelope({
+  header,
+  body = pingBody('hello'),
+  namespace = NS.soap11,
+}: { header?: string; body?: string; namespace?: string } = {}) {
   const headerXml = header === undefined ? '' : `<soap:Header>${header}</soap:Header>`;
   return `<?xml version="1.0" encoding="UTF-8"?>\n<soap:Envelope xmlns:soap="${namespace}">${headerXml}<soap:Body>${body}</soap:Body></soap:Envelope>`;
 }

@@ -25,7 +25,13 @@ const NamespaceIndexSchema = Type.Object({
 
 const Free = (description: string) => Type.Object({}, { additionalProperties: true, description });
 const OpenApiDocumentSchema = Type.Object(
-  { openapi: Type.String(), info: Free('Title, version, description'), servers: Type.Array(Free('A server')), components: Free('Schemas and security schemes'), paths: Free('The operations') },
+  {
+    openapi: Type.String(),
+    info: Free('Title, version, description'),
+    servers: Type.Array(Free('A server')),
+    components: Free('Schemas and security schemes'),
+    paths: Free('The operations'),
+  },
   { additionalProperties: true },
 );
 

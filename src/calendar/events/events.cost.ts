@@ -25,7 +25,11 @@ export function parseCurrency(costs: readonly string[]): CurrencyFacts {
     const before = cost.slice(0, first.index).trim();
     const after = cost.slice(last.index + last[0].length).trim();
     const facts: CurrencyFacts =
-      before !== '' ? { symbol: before, position: 'prefix' } : after !== '' ? { symbol: after, position: 'postfix' } : { symbol: '', position: '' };
+      before !== ''
+        ? { symbol: before, position: 'prefix' }
+        : after !== ''
+          ? { symbol: after, position: 'postfix' }
+          : { symbol: '', position: '' };
     if (found !== undefined && (found.symbol !== facts.symbol || found.position !== facts.position)) return { symbol: '', position: '' };
     found = facts;
   }

@@ -25,9 +25,29 @@ type MutableFilter = { -readonly [K in keyof EventListFilter]: EventListFilter[K
 
 /** Echo order of list arguments in archive links (reference §3.7, then deviation 9's additions). */
 const ECHO_ORDER = [
-  'per_page', 'start_date', 'end_date', 'search', 'geoloc', 'geoloc_lat', 'geoloc_lng', 'status', 'post_parent', 'include',
-  'starts_before', 'starts_after', 'ends_before', 'ends_after', 'ticketed', 'venue', 'organizer', 'featured',
-  'categories', 'tags', 'strict_dates', 'geoloc_radius', 'translation_language',
+  'per_page',
+  'start_date',
+  'end_date',
+  'search',
+  'geoloc',
+  'geoloc_lat',
+  'geoloc_lng',
+  'status',
+  'post_parent',
+  'include',
+  'starts_before',
+  'starts_after',
+  'ends_before',
+  'ends_after',
+  'ticketed',
+  'venue',
+  'organizer',
+  'featured',
+  'categories',
+  'tags',
+  'strict_dates',
+  'geoloc_radius',
+  'translation_language',
 ] as const;
 
 const RELATIVE_BOUNDS = ['starts_before', 'starts_after', 'ends_before', 'ends_after'] as const;
@@ -152,7 +172,13 @@ async function venuesNear(db: Db, filter: MutableFilter, latitude: number, longi
   return venues.filter((venue) => distanceKm(latitude, longitude, venue.geo_lat, venue.geo_lng) <= radiusKm).map((venue) => venue.id);
 }
 
-export async function listFilter(db: Db, config: Config, query: ListEventsQuery, caller: RequestContext, now: Date): Promise<EventListFilter> {
+export async function listFilter(
+  db: Db,
+  config: Config,
+  query: ListEventsQuery,
+  caller: RequestContext,
+  now: Date,
+): Promise<EventListFilter> {
   const filter: MutableFilter = {
     visibility: listVisibility(caller.user),
     exposure: exposureOf(caller.user, query.context),

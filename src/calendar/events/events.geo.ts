@@ -22,8 +22,22 @@ export function boundingBox(latitude: number, longitude: number, radiusKm: numbe
   const west = longitude - deltaLng;
   const east = longitude + deltaLng;
   if (deltaLng >= 180) return { latitude: [south, north], longitudes: [[-180, 180]] };
-  if (west < -180) return { latitude: [south, north], longitudes: [[-180, east], [west + 360, 180]] };
-  if (east > 180) return { latitude: [south, north], longitudes: [[west, 180], [-180, east - 360]] };
+  if (west < -180)
+    return {
+      latitude: [south, north],
+      longitudes: [
+        [-180, east],
+        [west + 360, 180],
+      ],
+    };
+  if (east > 180)
+    return {
+      latitude: [south, north],
+      longitudes: [
+        [west, 180],
+        [-180, east - 360],
+      ],
+    };
   return { latitude: [south, north], longitudes: [[west, east]] };
 }
 

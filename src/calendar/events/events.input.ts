@@ -51,7 +51,14 @@ export function scheduleOf(
     end = fromWallTime(endOfDay(end.local), zone) ?? end;
   }
   if (end.epochMs < start.epochMs) throw invalidParam('end_date', 'The end date must not be before the start date.');
-  return { timezone: zone, all_day: allDay ? 1 : 0, start_local: start.local, end_local: end.local, start_utc: start.utc, end_utc: end.utc };
+  return {
+    timezone: zone,
+    all_day: allDay ? 1 : 0,
+    start_local: start.local,
+    end_local: end.local,
+    start_utc: start.utc,
+    end_utc: end.utc,
+  };
 }
 
 /** `website`: empty or an http(s) URL. */

@@ -1,4 +1,13 @@
-import { sql, type ExpressionBuilder, type Insertable, type Kysely, type Selectable, type SqlBool, type Expression, type Updateable } from 'kysely';
+import {
+  sql,
+  type ExpressionBuilder,
+  type Insertable,
+  type Kysely,
+  type Selectable,
+  type SqlBool,
+  type Expression,
+  type Updateable,
+} from 'kysely';
 import { lockingRows } from '../../platform/db/row-locks.ts';
 import type { Database } from '../../platform/db/schema.ts';
 import type { EventTable, PostType } from '../calendar.tables.ts';
@@ -44,10 +53,7 @@ export interface EventListFilter {
 }
 
 function isPublished(eb: Eb, nowUtc: string): Expression<SqlBool> {
-  return eb.or([
-    eb('events.status', '=', 'publish'),
-    eb.and([eb('events.status', '=', 'future'), eb('events.date_utc', '<=', nowUtc)]),
-  ]);
+  return eb.or([eb('events.status', '=', 'publish'), eb.and([eb('events.status', '=', 'future'), eb('events.date_utc', '<=', nowUtc)])]);
 }
 
 function statusCondition(eb: Eb, status: string, nowUtc: string): Expression<SqlBool> {
@@ -123,7 +129,8 @@ function conditions(eb: Eb, filter: EventListFilter): Expression<SqlBool> {
     );
   }
   if (filter.venueIds !== undefined) onStripped(eb('events.venue_id', 'in', [...filter.venueIds]));
-  if (filter.nearVenueIds !== undefined) onStripped(eb('events.venue_id', 'in', filter.nearVenueIds.length > 0 ? [...filter.nearVenueIds] : [-1]));
+  if (filter.nearVenueIds !== undefined)
+    onStripped(eb('events.venue_id', 'in', filter.nearVenueIds.length > 0 ? [...filter.nearVenueIds] : [-1]));
   if (filter.organizerIds !== undefined) {
     onStripped(
       eb.exists(
@@ -242,5 +249,7 @@ export async function findVenuesInBox(
     .where('geo_lat', '<=', latitude[1])
     .where((eb) => eb.or(longitudes.map(([from, to]) => eb.and([eb('geo_lng', '>=', from), eb('geo_lng', '<=', to)]))))
     .execute();
-  return rows.flatMap((row) => (row.geo_lat === null || row.geo_lng === null ? [] : [{ id: row.id, geo_lat: Number(row.geo_lat), geo_lng: Number(row.geo_lng) }]));
+  return rows.flatMap((row) =>
+    row.geo_lat === null || row.geo_lng === null ? [] : [{ id: row.id, geo_lat: Number(row.geo_lat), geo_lng: Number(row.geo_lng) }],
+  );
 }

@@ -35,10 +35,18 @@ export const ListEventsQuerySchema = Type.Object({
   featured: Type.Optional(WpBooleanSchema('true: only featured events; false: only events not featured')),
   status: Type.Optional(ListSchema('Post statuses (CSV or array); any for every status the caller may read')),
   geoloc: Type.Optional(WpBooleanSchema('true: only events whose venue has coordinates; false: only events without')),
-  geoloc_lat: Type.Optional(Type.Number({ minimum: -90, maximum: 90, format: 'double', description: 'Latitude of the centre (with geoloc_lng)' })),
-  geoloc_lng: Type.Optional(Type.Number({ minimum: -180, maximum: 180, format: 'double', description: 'Longitude of the centre (with geoloc_lat)' })),
+  geoloc_lat: Type.Optional(
+    Type.Number({ minimum: -90, maximum: 90, format: 'double', description: 'Latitude of the centre (with geoloc_lng)' }),
+  ),
+  geoloc_lng: Type.Optional(
+    Type.Number({ minimum: -180, maximum: 180, format: 'double', description: 'Longitude of the centre (with geoloc_lat)' }),
+  ),
   geoloc_radius: Type.Optional(
-    Type.Number({ exclusiveMinimum: 0, maximum: 20_100, description: `Radius around the centre in kilometres (default ${DEFAULT_GEOLOC_RADIUS_KM})` }),
+    Type.Number({
+      exclusiveMinimum: 0,
+      maximum: 20_100,
+      description: `Radius around the centre in kilometres (default ${DEFAULT_GEOLOC_RADIUS_KM})`,
+    }),
   ),
   post_parent: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_ID, description: 'Only events whose parent is this event' })),
   include: Type.Optional(ListSchema('Only these event ids (CSV or array); date filters are ignored')),
@@ -49,7 +57,9 @@ export const ListEventsQuerySchema = Type.Object({
   strict_dates: Type.Optional(WpBooleanSchema('true: compare date filters to the second instead of whole days (default false)')),
   ticketed: Type.Optional(WpBooleanSchema('Ticketed events (Event Tickets is not installed: only false is accepted)')),
   password: Type.Optional(Type.String({ description: 'Unlocks password-protected events' })),
-  context: Type.Optional(Type.Enum(['view', 'embed', 'edit'], { type: 'string', description: 'edit: events the caller may edit are not stripped' })),
+  context: Type.Optional(
+    Type.Enum(['view', 'embed', 'edit'], { type: 'string', description: 'edit: events the caller may edit are not stripped' }),
+  ),
   ...LanguageQuerySchema.properties,
 });
 export type ListEventsQuery = Static<typeof ListEventsQuerySchema>;
@@ -59,7 +69,9 @@ export const EventSlugParamsSchema = Type.Object({ slug: Type.String({ minLength
 
 export const ReadEventQuerySchema = Type.Object({
   password: Type.Optional(Type.String({ minLength: 1, description: 'The event password, for a password-protected event' })),
-  context: Type.Optional(Type.Enum(['view', 'embed', 'edit'], { type: 'string', description: 'edit: who may edit the event needs no password' })),
+  context: Type.Optional(
+    Type.Enum(['view', 'embed', 'edit'], { type: 'string', description: 'edit: who may edit the event needs no password' }),
+  ),
   ...LanguageQuerySchema.properties,
 });
 export type ReadEventQuery = Static<typeof ReadEventQuerySchema>;
@@ -77,13 +89,20 @@ const writeProperties = {
   title: TextSchema('The event title', { minLength: 1 }),
   start_date: DateArg('The event start, in the event time zone'),
   end_date: DateArg('The event end, in the event time zone; not before the start'),
-  author: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_ID, description: 'The author: an existing user id (editors and above for another user)' })),
+  author: Type.Optional(
+    Type.Integer({ minimum: 1, maximum: MAX_ID, description: 'The author: an existing user id (editors and above for another user)' }),
+  ),
   date: Type.Optional(DateArg('Publication date, in the site time zone')),
   date_utc: Type.Optional(DateArg('Publication date, in UTC')),
   description: Type.Optional(TextSchema('The event description (HTML, sanitized)')),
   slug: Type.Optional(TextSchema('The event slug in the request language; made unique', { minLength: 1 })),
   excerpt: Type.Optional(TextSchema('The event excerpt (HTML, sanitized)')),
-  status: Type.Optional(Type.Enum([...POST_STATUSES], { type: 'string', description: 'The event status; contributors get pending instead of publish, future or private' })),
+  status: Type.Optional(
+    Type.Enum([...POST_STATUSES], {
+      type: 'string',
+      description: 'The event status; contributors get pending instead of publish, future or private',
+    }),
+  ),
   timezone: Type.Optional(TextSchema('IANA time zone, UTC, or UTC±H[:MM]; empty for the site time zone')),
   all_day: Type.Optional(WpBooleanSchema('Whether the event lasts whole days')),
   image: Type.Optional(TextSchema('A stored image id, or an http(s) image URL (author and above); empty or 0 removes it')),
@@ -130,7 +149,10 @@ const DateDetailsSchema = Type.Object({
 const NullableBoolean = (description: string) =>
   Type.Unsafe<boolean | null>({ type: ['boolean', 'null'], description: `${description} (null when stripped by a password)` });
 
-export const EventImageSchema = Type.Union([Type.Object({ url: Type.String(), id: Type.Integer(), extension: Type.String() }), Type.Literal(false)]);
+export const EventImageSchema = Type.Union([
+  Type.Object({ url: Type.String(), id: Type.Integer(), extension: Type.String() }),
+  Type.Literal(false),
+]);
 
 const CostDetailsSchema = Type.Object({
   currency_symbol: Type.String(),
@@ -180,7 +202,9 @@ export const EventSchema = Type.Object({
   featured: NullableBoolean('Featured'),
   categories: Type.Array(EmbeddedObject('An event category')),
   tags: Type.Array(EmbeddedObject('An event tag')),
-  venue: Type.Union([EmbeddedObject('The venue'), Type.Array(Type.Unknown(), { maxItems: 0 })], { description: 'The venue, or [] when none' }),
+  venue: Type.Union([EmbeddedObject('The venue'), Type.Array(Type.Unknown(), { maxItems: 0 })], {
+    description: 'The venue, or [] when none',
+  }),
   organizer: Type.Array(EmbeddedObject('An organizer'), { description: 'Organizers in link order' }),
   custom_fields: Type.Array(Type.Unknown(), { maxItems: 0 }),
   json_ld: Type.Optional(Type.Object({}, { additionalProperties: true, description: 'schema.org JSON-LD (single GET only)' })),

@@ -22,7 +22,11 @@ type Input = Record<string, unknown>;
 /** Values that mean "none": `0`, `""`, `null`, `false`, `[]`. */
 export function isEmptyLink(value: unknown): boolean {
   return (
-    value === null || value === undefined || value === false || value === 0 || (typeof value === 'string' && /^\s*0?\s*$/.test(value)) ||
+    value === null ||
+    value === undefined ||
+    value === false ||
+    value === 0 ||
+    (typeof value === 'string' && /^\s*0?\s*$/.test(value)) ||
     (Array.isArray(value) && value.every(isEmptyLink))
   );
 }
@@ -30,7 +34,11 @@ export function isEmptyLink(value: unknown): boolean {
 /** The entries of a link value: arrays as they are, CSV strings of ids split, anything else one entry. */
 export function linkEntries(value: unknown): unknown[] {
   if (Array.isArray(value)) return value.filter((entry) => !isEmptyLink(entry));
-  if (typeof value === 'string' && value.includes(',')) return value.split(',').map((part) => part.trim()).filter((part) => part !== '');
+  if (typeof value === 'string' && value.includes(','))
+    return value
+      .split(',')
+      .map((part) => part.trim())
+      .filter((part) => part !== '');
   return isEmptyLink(value) ? [] : [value];
 }
 
@@ -69,7 +77,8 @@ export async function resolveLinkEntry(
   ctx: RequestContext,
   param: string,
 ): Promise<number> {
-  const id = isPlainObject(entry) && !isEmptyLink(entry.id) ? parsePositiveInt(entry.id) : isPlainObject(entry) ? null : parsePositiveInt(entry);
+  const id =
+    isPlainObject(entry) && !isEmptyLink(entry.id) ? parsePositiveInt(entry.id) : isPlainObject(entry) ? null : parsePositiveInt(entry);
   if (id === undefined) throw invalidParam(param);
   if (id !== null) {
     if (!(await existingLinkableIds(trx, kind, [id])).has(id)) throw invalidParam(param);
@@ -92,7 +101,13 @@ export async function resolveLinkEntry(
 }
 
 /** 400 naming `param` unless every id is a post of this kind the caller may read (one it may not is unknown to it). */
-export async function assertPostsReadable(db: Db, kind: LinkedPostKind, ids: readonly number[], param: string, ctx: RequestContext): Promise<void> {
+export async function assertPostsReadable(
+  db: Db,
+  kind: LinkedPostKind,
+  ids: readonly number[],
+  param: string,
+  ctx: RequestContext,
+): Promise<void> {
   const now = new Date();
   const readable = new Set((await findPosts(db, kind, ids)).filter((row) => canRead(ctx.user, row, now)).map((row) => row.id));
   if (ids.some((id) => !readable.has(id))) throw invalidParam(param);

@@ -36,7 +36,15 @@ export function withoutEmpty(object: Record<string, unknown>): Record<string, un
 }
 
 function isFalsy(value: unknown): boolean {
-  return value === '' || value === false || value === '0' || value === 0 || value === null || value === undefined || (Array.isArray(value) && value.length === 0);
+  return (
+    value === '' ||
+    value === false ||
+    value === '0' ||
+    value === 0 ||
+    value === null ||
+    value === undefined ||
+    (Array.isArray(value) && value.length === 0)
+  );
 }
 
 /**

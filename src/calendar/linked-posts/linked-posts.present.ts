@@ -35,8 +35,17 @@ export async function presentPosts(
   options: { single: boolean; unlock: Unlock },
 ): Promise<Representation[]> {
   const [texts, images] = await Promise.all([
-    loadTranslations(db, kind.type, rows.map((row) => row.id), ctx.language, ctx.defaultLanguage),
-    loadImages(db, rows.map((row) => row.image_id)),
+    loadTranslations(
+      db,
+      kind.type,
+      rows.map((row) => row.id),
+      ctx.language,
+      ctx.defaultLanguage,
+    ),
+    loadImages(
+      db,
+      rows.map((row) => row.image_id),
+    ),
   ]);
   return presentPostsWith(kind, rows, ctx.site, options, { texts, images });
 }

@@ -32,8 +32,12 @@ function searchCondition(kind: LinkedPostKind, filter: ListFilter): Expression<S
     sql`(${sql.join(filter.fragments.map(fragmentIn), sql` and `)})`;
   const name = allOf((fragment) => translationContains(kind.type, id, [kind.nameField], filter.languages, fragment));
   const stripped = [
-    ...['description', 'excerpt'].map((field) => allOf((fragment) => translationContains(kind.type, id, [field], filter.languages, fragment))),
-    ...kind.searchColumns.map((column) => allOf((fragment) => sql<SqlBool>`lower(${sql.ref(`p.${column}`)}) like ${likePattern(fragment)} escape '\\'`)),
+    ...['description', 'excerpt'].map((field) =>
+      allOf((fragment) => translationContains(kind.type, id, [field], filter.languages, fragment)),
+    ),
+    ...kind.searchColumns.map((column) =>
+      allOf((fragment) => sql<SqlBool>`lower(${sql.ref(`p.${column}`)}) like ${likePattern(fragment)} escape '\\'`),
+    ),
   ];
   return sql<SqlBool>`(${name} or (${exposedIn('p', filter.exposure)} and (${sql.join(stripped, sql` or `)})))`;
 }
@@ -44,7 +48,9 @@ function filtered(db: Db, kind: LinkedPostKind, filter: ListFilter) {
   // A protected event's links are stripped with it: absent unless exposed.
   const linkShown = exposedIn('e', filter.exposure);
   if (filter.eventId !== undefined) {
-    query = filter.eventLinksShown ? query.where('p.id', 'in', kind.linkedIds(sql<SqlBool>`e.id = ${filter.eventId}`)) : query.where(sql<SqlBool>`1 = 0`);
+    query = filter.eventLinksShown
+      ? query.where('p.id', 'in', kind.linkedIds(sql<SqlBool>`e.id = ${filter.eventId}`))
+      : query.where(sql<SqlBool>`1 = 0`);
   }
   if (filter.hasEvents !== undefined) {
     // Drafts and pending events do not count as "having events" (reference §5.1), nor events the caller may not read.
@@ -105,11 +111,18 @@ export async function reservePostId(db: Db, type: LinkedPostKind['type']): Promi
 }
 
 export async function insertPost(db: Db, kind: LinkedPostKind, row: LinkedPostRow): Promise<void> {
-  await db.insertInto(kind.table).values(row as never).execute();
+  await db
+    .insertInto(kind.table)
+    .values(row as never)
+    .execute();
 }
 
 export async function updatePost(db: Db, kind: LinkedPostKind, id: number, changes: Partial<LinkedPostRow>): Promise<void> {
-  await db.updateTable(kind.table).set(changes as never).where('id', '=', id).execute();
+  await db
+    .updateTable(kind.table)
+    .set(changes as never)
+    .where('id', '=', id)
+    .execute();
 }
 
 /** Removes the post for good; its translations and slugs go with it. */
@@ -124,12 +137,7 @@ export async function deletePost(db: Db, kind: LinkedPostKind, id: number): Prom
  * The oldest non-trashed post whose name (in any language) and match column
  * equal the given ones, case-insensitively (deviation 10).
  */
-export async function findMatchingPost(
-  db: Db,
-  kind: LinkedPostKind,
-  name: string,
-  matchValue: string,
-): Promise<number | undefined> {
+export async function findMatchingPost(db: Db, kind: LinkedPostKind, name: string, matchValue: string): Promise<number | undefined> {
   const row = await db
     .selectFrom(`${kind.table} as p` as 'venues as p')
     .select('p.id')

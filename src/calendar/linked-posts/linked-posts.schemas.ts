@@ -57,7 +57,9 @@ export const PostWriteProperties = {
   description: Type.Optional(Type.String({ description: 'HTML description (sanitized)' })),
   excerpt: Type.Optional(Type.String({ description: 'HTML excerpt (sanitized)' })),
   slug: Type.Optional(Type.String({ description: 'The slug in the request language; made unique' })),
-  status: Type.Optional(Type.Enum([...POST_STATUSES], { type: 'string', description: 'Post status; scaled down for users who may not publish' })),
+  status: Type.Optional(
+    Type.Enum([...POST_STATUSES], { type: 'string', description: 'Post status; scaled down for users who may not publish' }),
+  ),
   image: Type.Optional(
     Type.Union([Type.Integer(), Type.String()], { description: 'A stored image id or an http(s) image URL; empty or 0 removes it' }),
   ),
@@ -98,7 +100,6 @@ export const GlobalIdProperties = {
   global_id: Type.Optional(Type.String({ description: 'Always present' })),
   global_id_lineage: Type.Optional(Type.Array(Type.String(), { description: 'Always present' })),
 } satisfies TProperties;
-
 
 /** `{ venues|organizers: [...], rest_url, next_rest_url?, previous_rest_url?, total, total_pages }`, in that order. */
 export function envelopeSchema(plural: string, item: ReturnType<typeof Type.Object>) {

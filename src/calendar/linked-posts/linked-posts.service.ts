@@ -2,7 +2,19 @@ import type { Kysely } from 'kysely';
 import { can } from '../calendar.capabilities.ts';
 import type { Database } from '../../platform/db/schema.ts';
 import { AppError, PlatformErrors } from '../../platform/errors.ts';
-import { canDelete, canEdit, canRead, datedStatus, exposureOf, listVisibility, mayListUnpublished, requestedStatuses, scaleStatus, utcStamp, type StatusScope } from '../posts/posts.access.ts';
+import {
+  canDelete,
+  canEdit,
+  canRead,
+  datedStatus,
+  exposureOf,
+  listVisibility,
+  mayListUnpublished,
+  requestedStatuses,
+  scaleStatus,
+  utcStamp,
+  type StatusScope,
+} from '../posts/posts.access.ts';
 import type { PostPasswords } from '../posts/posts.passwords.ts';
 import { findIdBySlug } from '../posts/posts.repository.ts';
 import { sanitizeSlug } from '../posts/posts.slugs.ts';
@@ -49,7 +61,10 @@ export interface ListResult extends ArchiveLinks {
 /** Search words: runs of letters, digits and dashes (reference §5.1, extended to every alphabet). */
 export function searchFragments(search: string | undefined): string[] {
   const text = (search ?? '').toLowerCase();
-  return boundedSearchWords(text.split(/[^\p{L}\p{N}-]+/u).filter((fragment) => fragment !== ''), text.trim());
+  return boundedSearchWords(
+    text.split(/[^\p{L}\p{N}-]+/u).filter((fragment) => fragment !== ''),
+    text.trim(),
+  );
 }
 
 /**
@@ -67,12 +82,18 @@ export class LinkedPostsService {
     this.errors = {
       notAccessible: () => new AppError(403, `${kind.type}-not-accessible`, `The requested ${kind.type} is not accessible`),
       inTrash: () => new AppError(410, `${kind.type}-is-in-trash`, `The ${kind.type} is already trashed`),
-      pageNotFound: () => new AppError(404, `${kind.type}-archive-page-not-found`, `The requested ${kind.type} archive page does not exist`),
+      pageNotFound: () =>
+        new AppError(404, `${kind.type}-archive-page-not-found`, `The requested ${kind.type} archive page does not exist`),
     };
   }
 
   /** Which of `rows` the read shows unstripped (`PostPasswords`: one attempt per request). */
-  private async unlock(ctx: RequestContext, request: UnlockRequest, rows: readonly LinkedPostRow[], mode: 'single' | 'list'): Promise<Unlock> {
+  private async unlock(
+    ctx: RequestContext,
+    request: UnlockRequest,
+    rows: readonly LinkedPostRow[],
+    mode: 'single' | 'list',
+  ): Promise<Unlock> {
     const attempt = { ...request, address: ctx.address, editable: (row: LinkedPostRow) => canEdit(ctx.user, row) };
     const unlocked = await this.passwords.unlocked(rows, attempt, mode);
     return (row) => unlocked.has(row.id);
@@ -139,7 +160,10 @@ export class LinkedPostsService {
   async get(target: Target, query: UnlockRequest, ctx: RequestContext): Promise<Representation> {
     const row = await this.resolve(target);
     if (!canRead(ctx.user, row)) throw this.errors.notAccessible();
-    const [item] = await presentPosts(this.db, this.kind, [row], ctx, { single: true, unlock: await this.unlock(ctx, query, [row], 'single') });
+    const [item] = await presentPosts(this.db, this.kind, [row], ctx, {
+      single: true,
+      unlock: await this.unlock(ctx, query, [row], 'single'),
+    });
     return item as Representation;
   }
 

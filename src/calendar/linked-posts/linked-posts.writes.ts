@@ -60,7 +60,12 @@ export async function writeTexts(
   fields: { name?: string; description?: string; excerpt?: string; slug?: string },
 ): Promise<void> {
   const slug = await claimLanguageSlug(db, kind.type, id, language, { explicit: fields.slug, title: fields.name });
-  await upsertTexts(db, kind.type, id, language, { [kind.nameField]: fields.name, description: fields.description, excerpt: fields.excerpt, slug });
+  await upsertTexts(db, kind.type, id, language, {
+    [kind.nameField]: fields.name,
+    description: fields.description,
+    excerpt: fields.excerpt,
+    slug,
+  });
 }
 
 /**

@@ -88,11 +88,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('featured', 'integer', (col) => col.notNull().defaultTo(0))
     .addColumn('venue_id', 'integer', (col) => col.references('venues.id').onDelete('set null'))
     .execute();
-  await db.schema
-    .createIndex('events_listing')
-    .on('events')
-    .columns(['hide_from_listings', 'start_local', 'date', 'id'])
-    .execute();
+  await db.schema.createIndex('events_listing').on('events').columns(['hide_from_listings', 'start_local', 'date', 'id']).execute();
   await db.schema.createIndex('events_end_local').on('events').column('end_local').execute();
   await db.schema.createIndex('events_status_start').on('events').columns(['status', 'start_local']).execute();
   await db.schema.createIndex('events_venue').on('events').column('venue_id').execute();
@@ -134,11 +130,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('value', 'text', (col) => col.notNull())
     .addPrimaryKeyConstraint('translations_pk', ['resource_type', 'resource_id', 'language', 'field'])
     .execute();
-  await db.schema
-    .createIndex('translations_lookup')
-    .on('translations')
-    .columns(['resource_type', 'field', 'value'])
-    .execute();
+  await db.schema.createIndex('translations_lookup').on('translations').columns(['resource_type', 'field', 'value']).execute();
 
   // Slugs taken per resource type, across languages: the primary key makes concurrent claims safe.
   await db.schema
@@ -153,7 +145,18 @@ export async function up(db: Kysely<any>): Promise<void> {
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export async function down(db: Kysely<any>): Promise<void> {
-  for (const table of ['slugs', 'translations', 'event_terms', 'terms', 'event_organizers', 'events', 'organizers', 'venues', 'images', 'post_ids']) {
+  for (const table of [
+    'slugs',
+    'translations',
+    'event_terms',
+    'terms',
+    'event_organizers',
+    'events',
+    'organizers',
+    'venues',
+    'images',
+    'post_ids',
+  ]) {
     await db.schema.dropTable(table).execute();
   }
 }

@@ -8,8 +8,7 @@ import { PostgresAdapter, sql, type Kysely } from 'kysely';
 export async function up(db: Kysely<any>): Promise<void> {
   const postgres = db.getExecutor().adapter instanceof PostgresAdapter;
   if (postgres) {
-    const day = (column: string) =>
-      `make_date(substr(${column}, 1, 4)::int, substr(${column}, 6, 2)::int, substr(${column}, 9, 2)::int)`;
+    const day = (column: string) => `make_date(substr(${column}, 1, 4)::int, substr(${column}, 6, 2)::int, substr(${column}, 9, 2)::int)`;
     await sql
       .raw(`alter table events add column duration_days integer generated always as (${day('end_local')} - ${day('start_local')}) stored`)
       .execute(db);

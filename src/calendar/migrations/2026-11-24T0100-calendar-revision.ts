@@ -7,7 +7,18 @@ import { PostgresAdapter, sql, type Kysely } from 'kysely';
 // writes bumped in code. Venues and organizers get the (status, date_utc) index events have: the next
 // scheduled publication of any post ends what a revision may be remembered for. Frozen: Kysely only.
 
-const TABLES = ['events', 'venues', 'organizers', 'images', 'event_organizers', 'terms', 'event_terms', 'translations', 'slugs', 'term_names'];
+const TABLES = [
+  'events',
+  'venues',
+  'organizers',
+  'images',
+  'event_organizers',
+  'terms',
+  'event_terms',
+  'translations',
+  'slugs',
+  'term_names',
+];
 const OPERATIONS = ['insert', 'update', 'delete'];
 const BUMP = sql`update revisions set value = value + 1 where name = 'calendar'`;
 

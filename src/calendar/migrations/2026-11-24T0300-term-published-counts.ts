@@ -22,7 +22,10 @@ const PUBLISH_FLIP = sql`(old.status = 'publish') <> (new.status = 'publish')`;
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export async function up(db: Kysely<any>): Promise<void> {
-  await db.schema.alterTable('terms').addColumn('published_count', 'integer', (col) => col.notNull().defaultTo(0)).execute();
+  await db.schema
+    .alterTable('terms')
+    .addColumn('published_count', 'integer', (col) => col.notNull().defaultTo(0))
+    .execute();
   await sql`update terms set published_count = (select count(*) from event_terms et inner join events e on e.id = et.event_id
     where et.term_id = terms.id and e.status = 'publish')`.execute(db);
   if (db.getExecutor().adapter instanceof PostgresAdapter) {
@@ -30,8 +33,12 @@ export async function up(db: Kysely<any>): Promise<void> {
       if tg_op in ('DELETE', 'UPDATE') then ${LINK_CHANGED}; end if;
       if tg_op in ('INSERT', 'UPDATE') then ${LINK_ADDED}; end if;
       return null; end $$`.execute(db);
-    await sql`create function term_counts_on_status() returns trigger language plpgsql as $$ begin ${STATUS_CHANGED}; return null; end $$`.execute(db);
-    await sql`create function term_counts_on_delete() returns trigger language plpgsql as $$ begin ${PUBLISHED_DELETED}; return old; end $$`.execute(db);
+    await sql`create function term_counts_on_status() returns trigger language plpgsql as $$ begin ${STATUS_CHANGED}; return null; end $$`.execute(
+      db,
+    );
+    await sql`create function term_counts_on_delete() returns trigger language plpgsql as $$ begin ${PUBLISHED_DELETED}; return old; end $$`.execute(
+      db,
+    );
     await sql`create trigger term_counts_link after insert or update or delete on event_terms
       for each row execute function term_counts_on_link()`.execute(db);
     await sql`create trigger term_counts_status after update of status on events
@@ -43,8 +50,12 @@ export async function up(db: Kysely<any>): Promise<void> {
   await sql`create trigger term_counts_link_insert after insert on event_terms begin ${LINK_ADDED}; end`.execute(db);
   await sql`create trigger term_counts_link_update after update on event_terms begin ${LINK_CHANGED}; ${LINK_ADDED}; end`.execute(db);
   await sql`create trigger term_counts_link_delete after delete on event_terms begin ${LINK_CHANGED}; end`.execute(db);
-  await sql`create trigger term_counts_status after update of status on events when ${PUBLISH_FLIP} begin ${STATUS_CHANGED}; end`.execute(db);
-  await sql`create trigger term_counts_delete before delete on events when old.status = 'publish' begin ${PUBLISHED_DELETED}; end`.execute(db);
+  await sql`create trigger term_counts_status after update of status on events when ${PUBLISH_FLIP} begin ${STATUS_CHANGED}; end`.execute(
+    db,
+  );
+  await sql`create trigger term_counts_delete before delete on events when old.status = 'publish' begin ${PUBLISHED_DELETED}; end`.execute(
+    db,
+  );
 }
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -53,9 +64,16 @@ export async function down(db: Kysely<any>): Promise<void> {
     await sql`drop trigger term_counts_link on event_terms`.execute(db);
     await sql`drop trigger term_counts_status on events`.execute(db);
     await sql`drop trigger term_counts_delete on events`.execute(db);
-    for (const name of ['term_counts_on_link', 'term_counts_on_status', 'term_counts_on_delete']) await sql`drop function ${sql.raw(name)}()`.execute(db);
+    for (const name of ['term_counts_on_link', 'term_counts_on_status', 'term_counts_on_delete'])
+      await sql`drop function ${sql.raw(name)}()`.execute(db);
   } else {
-    for (const name of ['term_counts_link_insert', 'term_counts_link_update', 'term_counts_link_delete', 'term_counts_status', 'term_counts_delete']) {
+    for (const name of [
+      'term_counts_link_insert',
+      'term_counts_link_update',
+      'term_counts_link_delete',
+      'term_counts_status',
+      'term_counts_delete',
+    ]) {
       await sql`drop trigger ${sql.raw(name)}`.execute(db);
     }
   }

@@ -9,7 +9,13 @@ type Counted = (alias: string) => RawBuilder<unknown>;
 const PUBLISHED_UNPROTECTED: Counted = (alias) => sql.raw(`(${alias}.status = 'publish' and ${alias}.password_hash is null)`);
 const PUBLISHED: Counted = (alias) => sql.raw(`(${alias}.status = 'publish')`);
 
-const SQLITE_TRIGGERS = ['term_counts_link_insert', 'term_counts_link_update', 'term_counts_link_delete', 'term_counts_status', 'term_counts_delete'];
+const SQLITE_TRIGGERS = [
+  'term_counts_link_insert',
+  'term_counts_link_update',
+  'term_counts_link_delete',
+  'term_counts_status',
+  'term_counts_delete',
+];
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 async function countEvents(db: Kysely<any>, counted: Counted, watched: RawBuilder<unknown>): Promise<void> {
@@ -28,8 +34,12 @@ async function countEvents(db: Kysely<any>, counted: Counted, watched: RawBuilde
       if tg_op in ('DELETE', 'UPDATE') then ${linkRemoved}; end if;
       if tg_op in ('INSERT', 'UPDATE') then ${linkAdded}; end if;
       return null; end $$`.execute(db);
-    await sql`create or replace function term_counts_on_status() returns trigger language plpgsql as $$ begin ${flipped}; return null; end $$`.execute(db);
-    await sql`create or replace function term_counts_on_delete() returns trigger language plpgsql as $$ begin ${deleted}; return old; end $$`.execute(db);
+    await sql`create or replace function term_counts_on_status() returns trigger language plpgsql as $$ begin ${flipped}; return null; end $$`.execute(
+      db,
+    );
+    await sql`create or replace function term_counts_on_delete() returns trigger language plpgsql as $$ begin ${deleted}; return old; end $$`.execute(
+      db,
+    );
     await sql`create trigger term_counts_status after update of ${watched} on events
       for each row when (${flip}) execute function term_counts_on_status()`.execute(db);
     await sql`create trigger term_counts_delete before delete on events

@@ -89,9 +89,7 @@ export function scaleStatus(user: AuthUser | null, requested: string | undefined
  * administrators everything but trash.
  */
 export type ListVisibility =
-  | { readonly kind: 'published' }
-  | { readonly kind: 'published-or-own'; readonly userId: number }
-  | { readonly kind: 'all-but-trash' };
+  { readonly kind: 'published' } | { readonly kind: 'published-or-own'; readonly userId: number } | { readonly kind: 'all-but-trash' };
 
 export function listVisibility(user: AuthUser | null): ListVisibility {
   if (user === null || !can(user.role, 'edit')) return { kind: 'published' };

@@ -127,7 +127,11 @@ export async function upsertTexts(
 
 export async function deleteTexts(db: Db, type: TranslatableType, ids: readonly number[]): Promise<void> {
   if (ids.length === 0) return;
-  await db.deleteFrom('translations').where('resource_type', '=', type).where('resource_id', 'in', [...ids]).execute();
+  await db
+    .deleteFrom('translations')
+    .where('resource_type', '=', type)
+    .where('resource_id', 'in', [...ids])
+    .execute();
 }
 
 /** Escapes LIKE wildcards so user text matches literally (with `ESCAPE '\'`). */

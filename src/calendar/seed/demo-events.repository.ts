@@ -107,6 +107,9 @@ export async function findFirstAdministratorId(db: Db): Promise<number | null> {
 }
 
 export async function countEvents(db: Db): Promise<number> {
-  const row = await db.selectFrom('events').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+  const row = await db
+    .selectFrom('events')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .executeTakeFirstOrThrow();
   return Number(row.n);
 }

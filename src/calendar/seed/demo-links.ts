@@ -104,7 +104,11 @@ export async function ensureVenues(context: SeedContext, count: number): Promise
     const slugs = { en: sanitizeSlug(`${name.en} ${city.name.en}${suffix}`), it: sanitizeSlug(`${name.it} ${city.name.it}${suffix}`) };
     return { index, city, name, slugs };
   });
-  const owners = await findSlugOwners(db, 'venue', wanted.map((venue) => venue.slugs.en));
+  const owners = await findSlugOwners(
+    db,
+    'venue',
+    wanted.map((venue) => venue.slugs.en),
+  );
   const missing = wanted.filter((venue) => !owners.has(venue.slugs.en));
   const ids = await reservePostIds(db, 'venue', missing.length);
 
@@ -157,7 +161,11 @@ export async function ensureOrganizers(context: SeedContext, count: number): Pro
     const name = { en: kind.en.replace('{n}', namesake), it: kind.it.replace('{n}', namesake) };
     return { name, slugs: { en: sanitizeSlug(name.en), it: sanitizeSlug(name.it) } };
   });
-  const owners = await findSlugOwners(db, 'organizer', wanted.map((organizer) => organizer.slugs.en));
+  const owners = await findSlugOwners(
+    db,
+    'organizer',
+    wanted.map((organizer) => organizer.slugs.en),
+  );
   const missing = wanted.filter((organizer) => !owners.has(organizer.slugs.en));
   const ids = await reservePostIds(db, 'organizer', missing.length);
 
@@ -189,12 +197,43 @@ export async function ensureOrganizers(context: SeedContext, count: number): Pro
 }
 
 const VENUE_COLUMNS = [
-  'id', 'author_id', 'status', 'date', 'date_utc', 'modified', 'modified_utc', 'password_hash', 'image_id', 'address', 'city',
-  'country', 'province', 'state', 'stateprovince', 'zip', 'phone', 'website', 'show_map', 'show_map_link', 'geo_lat', 'geo_lng',
+  'id',
+  'author_id',
+  'status',
+  'date',
+  'date_utc',
+  'modified',
+  'modified_utc',
+  'password_hash',
+  'image_id',
+  'address',
+  'city',
+  'country',
+  'province',
+  'state',
+  'stateprovince',
+  'zip',
+  'phone',
+  'website',
+  'show_map',
+  'show_map_link',
+  'geo_lat',
+  'geo_lng',
 ] as const satisfies readonly (keyof BulkRow<'venues'>)[];
 
 const ORGANIZER_COLUMNS = [
-  'id', 'author_id', 'status', 'date', 'date_utc', 'modified', 'modified_utc', 'password_hash', 'image_id', 'phone', 'website', 'email',
+  'id',
+  'author_id',
+  'status',
+  'date',
+  'date_utc',
+  'modified',
+  'modified_utc',
+  'password_hash',
+  'image_id',
+  'phone',
+  'website',
+  'email',
 ] as const satisfies readonly (keyof BulkRow<'organizers'>)[];
 
 const phoneNumber = (random: () => number) => `+39 0${1 + Math.floor(random() * 9)} ${String(Math.floor(random() * 1e7)).padStart(7, '0')}`;

@@ -67,16 +67,36 @@ export function readDateText(input: string): DateText | undefined {
 
 const WEEKDAYS: ReadonlyMap<string, number> = new Map(
   Object.entries({
-    monday: 1, mon: 1, tuesday: 2, tue: 2, tues: 2, wednesday: 3, wed: 3, thursday: 4, thu: 4, thurs: 4,
-    friday: 5, fri: 5, saturday: 6, sat: 6, sunday: 7, sun: 7,
+    monday: 1,
+    mon: 1,
+    tuesday: 2,
+    tue: 2,
+    tues: 2,
+    wednesday: 3,
+    wed: 3,
+    thursday: 4,
+    thu: 4,
+    thurs: 4,
+    friday: 5,
+    fri: 5,
+    saturday: 6,
+    sat: 6,
+    sunday: 7,
+    sun: 7,
   }),
 );
 
 const UNITS: ReadonlyMap<string, { readonly unit: Unit; readonly factor: number }> = new Map(
   Object.entries({
-    sec: { unit: 'seconds', factor: 1 }, second: { unit: 'seconds', factor: 1 }, min: { unit: 'minutes', factor: 1 },
-    minute: { unit: 'minutes', factor: 1 }, hour: { unit: 'hours', factor: 1 }, day: { unit: 'days', factor: 1 },
-    week: { unit: 'days', factor: 7 }, fortnight: { unit: 'days', factor: 14 }, month: { unit: 'months', factor: 1 },
+    sec: { unit: 'seconds', factor: 1 },
+    second: { unit: 'seconds', factor: 1 },
+    min: { unit: 'minutes', factor: 1 },
+    minute: { unit: 'minutes', factor: 1 },
+    hour: { unit: 'hours', factor: 1 },
+    day: { unit: 'days', factor: 1 },
+    week: { unit: 'days', factor: 7 },
+    fortnight: { unit: 'days', factor: 14 },
+    month: { unit: 'months', factor: 1 },
     year: { unit: 'years', factor: 1 },
   } as const),
 );
@@ -108,7 +128,10 @@ const TOKEN_RULES: readonly TokenRule[] = [
   },
   { pattern: /(?<hour>\d{1,2})(?::(?<minute>\d{2})(?::(?<second>\d{2}))?)?\s*(?<meridiem>am|pm|a\.m\.|p\.m\.)/y, read: readTwelveHourTime },
   { pattern: /(?<hour>\d{1,2}):(?<minute>\d{2})(?::(?<second>\d{2}))?/y, read: readClockTime },
-  { pattern: /(?<sign>[+-]?)\s*(?<amount>\d{1,6})\s*(?<unit>second|sec|minute|min|hour|day|week|fortnight|month|year)s?\b/y, read: readAmount },
+  {
+    pattern: /(?<sign>[+-]?)\s*(?<amount>\d{1,6})\s*(?<unit>second|sec|minute|min|hour|day|week|fortnight|month|year)s?\b/y,
+    read: readAmount,
+  },
   { pattern: /(?<direction>next|last|this)\s+(?<word>[a-z]+)/y, read: readDirectedWord },
   { pattern: /(?<word>[a-z]+)/y, read: readWord },
 ];

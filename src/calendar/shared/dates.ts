@@ -335,7 +335,10 @@ export function timezoneAbbr(zoneName: string, epochMs: number): string {
 export function isoWithOffset(epochMs: number, zoneName: string): string {
   const zone = zoneOrThrow(zoneName);
   const offset = offsetAt(zone, epochMs);
-  const local = new Date(epochMs + offset * 60_000).toISOString().replace(/\.000Z$/, '').replace(/Z$/, '');
+  const local = new Date(epochMs + offset * 60_000)
+    .toISOString()
+    .replace(/\.000Z$/, '')
+    .replace(/Z$/, '');
   // luxon's rendering: Z for a universal zone at offset 0, else ±HH:MM.
   if (zone.isUniversal && offset === 0) return `${local}Z`;
   const sign = offset < 0 ? '-' : '+';

@@ -40,7 +40,8 @@ export function textOfSanitized(html: string): string {
   return html.replace(/<[^>]*>/g, '').trim();
 }
 
-const BLOCK_START = /^<(?:address|article|aside|blockquote|div|dl|figure|footer|form|h[1-6]|header|hr|li|main|nav|ol|p|pre|section|table|ul)\b/i;
+const BLOCK_START =
+  /^<(?:address|article|aside|blockquote|div|dl|figure|footer|form|h[1-6]|header|hr|li|main|nav|ol|p|pre|section|table|ul)\b/i;
 
 /** WordPress-style paragraphs: blank-line-separated blocks in `<p>`, single newlines as `<br />`. */
 export function renderParagraphs(html: string): string {

@@ -12,7 +12,11 @@ export interface ImageRow {
 
 export async function findImagesByIds(db: Db, ids: readonly number[]): Promise<ImageRow[]> {
   if (ids.length === 0) return [];
-  return db.selectFrom('images').select(['id', 'url', 'extension']).where('id', 'in', [...new Set(ids)]).execute();
+  return db
+    .selectFrom('images')
+    .select(['id', 'url', 'extension'])
+    .where('id', 'in', [...new Set(ids)])
+    .execute();
 }
 
 export async function findImageByUrl(db: Db, url: string): Promise<ImageRow | undefined> {
@@ -23,7 +27,10 @@ export async function findImageByUrl(db: Db, url: string): Promise<ImageRow | un
  * Records an image URL, or returns the row already holding it. Concurrent
  * inserts of the same URL meet on the unique index (no aborted transaction).
  */
-export async function insertImage(db: Db, row: { url: string; extension: string; author_id: number | null; created_at: string }): Promise<number> {
+export async function insertImage(
+  db: Db,
+  row: { url: string; extension: string; author_id: number | null; created_at: string },
+): Promise<number> {
   const { id } = await db.insertInto('post_ids').values({ type: 'image' }).returning('id').executeTakeFirstOrThrow();
   const inserted = await db
     .insertInto('images')

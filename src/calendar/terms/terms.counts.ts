@@ -17,13 +17,18 @@ type Db = Kysely<Database>;
  * version's `from` instant, which gives the same result at any instant of
  * the version. A write (no version) counts what its transaction sees, now.
  */
-export async function publishedEventCounts(db: Db, termIds: readonly number[], version: CalendarVersion | undefined): Promise<Map<number, number>> {
+export async function publishedEventCounts(
+  db: Db,
+  termIds: readonly number[],
+  version: CalendarVersion | undefined,
+): Promise<Map<number, number>> {
   const unique = [...new Set(termIds)];
   if (unique.length === 0) return new Map();
   if (version === undefined) return withZeros(unique, await countPublishedEvents(db, unique, utcStamp(new Date())));
   const counts = version.memo('term-counts', () => new Map<number, number>());
   const missing = unique.filter((id) => !counts.has(id));
-  if (missing.length > 0) for (const [id, count] of withZeros(missing, await countPublishedEvents(db, missing, version.from))) counts.set(id, count);
+  if (missing.length > 0)
+    for (const [id, count] of withZeros(missing, await countPublishedEvents(db, missing, version.from))) counts.set(id, count);
   return new Map(unique.map((id) => [id, counts.get(id) ?? 0]));
 }
 

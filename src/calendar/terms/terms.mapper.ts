@@ -32,9 +32,7 @@ function urlsOf(view: TermView, namespaceUrl: string): Term['urls'] {
 
 /** The public archive link (calendar-api.md §1 table). */
 export function publicUrlOf(view: TermView, baseUrl: string): string {
-  return view.info.hierarchical
-    ? permalinks.category(baseUrl, view.ancestorSlugs, view.slug)
-    : permalinks.tag(baseUrl, view.slug);
+  return view.info.hierarchical ? permalinks.category(baseUrl, view.ancestorSlugs, view.slug) : permalinks.tag(baseUrl, view.slug);
 }
 
 /** The item route of a term, also the `Location` of a created one (deviation 15). */

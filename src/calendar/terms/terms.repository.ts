@@ -149,8 +149,15 @@ export async function releaseNames(db: Db, termId: number, language?: string): P
  */
 export async function moveNames(db: Db, termIds: readonly number[], parentId: number | null): Promise<void> {
   if (termIds.length === 0) return;
-  const rows = await db.selectFrom('term_names').selectAll().where('term_id', 'in', [...termIds]).execute();
-  await db.deleteFrom('term_names').where('term_id', 'in', [...termIds]).execute();
+  const rows = await db
+    .selectFrom('term_names')
+    .selectAll()
+    .where('term_id', 'in', [...termIds])
+    .execute();
+  await db
+    .deleteFrom('term_names')
+    .where('term_id', 'in', [...termIds])
+    .execute();
   if (rows.length === 0) return;
   await db
     .insertInto('term_names')
@@ -226,10 +233,7 @@ export async function withAncestors(db: Db, ids: readonly number[]): Promise<Ter
         .select(['terms.id', 'terms.taxonomy', 'terms.parent_id'])
         .where('terms.id', 'in', [...ids])
         .union(
-          qb
-            .selectFrom('terms')
-            .innerJoin('tree', 'tree.parent_id', 'terms.id')
-            .select(['terms.id', 'terms.taxonomy', 'terms.parent_id']),
+          qb.selectFrom('terms').innerJoin('tree', 'tree.parent_id', 'terms.id').select(['terms.id', 'terms.taxonomy', 'terms.parent_id']),
         ),
     )
     .selectFrom('tree')
@@ -357,7 +361,10 @@ function orderExpression(filter: TermListFilter, order: TermListOrder): Expressi
       if (include.length === 0) return translatedValue(filter.taxonomy, 'name', order);
       // Parameters, not literals, in a bucketed number of arms (the last repeated): a bounded number of statement texts.
       const arms = bucketed(include.map((id, position) => [id, position] as const));
-      return sql`case ${sql.join(arms.map(([id, position]) => sql`when terms.id = ${id} then cast(${position} as integer)`), sql` `)} end`;
+      return sql`case ${sql.join(
+        arms.map(([id, position]) => sql`when terms.id = ${id} then cast(${position} as integer)`),
+        sql` `,
+      )} end`;
     }
   }
 }

@@ -44,34 +44,30 @@ export type Term = Static<typeof TagSchema> & { parent?: number };
  * The term shape embedded in events (reference §8.4): a WordPress term
  * object plus `urls` — for the events response schemas.
  */
-export const EmbeddedTermSchema = Type.Object(
-  {
-    name: Type.String(),
-    slug: Type.String(),
-    term_group: Type.Integer(),
-    term_taxonomy_id: Type.Integer(),
-    taxonomy: Type.String(),
-    description: Type.String(),
-    parent: Type.Integer(),
-    count: Type.Integer(),
-    filter: Type.String(),
-    id: Type.Integer(),
-    urls: TermUrlsSchema,
-  },
-);
+export const EmbeddedTermSchema = Type.Object({
+  name: Type.String(),
+  slug: Type.String(),
+  term_group: Type.Integer(),
+  term_taxonomy_id: Type.Integer(),
+  taxonomy: Type.String(),
+  description: Type.String(),
+  parent: Type.Integer(),
+  count: Type.Integer(),
+  filter: Type.String(),
+  id: Type.Integer(),
+  urls: TermUrlsSchema,
+});
 export type EmbeddedTerm = Static<typeof EmbeddedTermSchema>;
 
 const termListSchema = (info: TaxonomyInfo, item: typeof CategorySchema | typeof TagSchema) =>
-  Type.Object(
-    {
-      rest_url: Type.String(),
-      total: Type.Integer(),
-      total_pages: Type.Integer(),
-      [info.collection]: Type.Array(item),
-      next_rest_url: Type.Optional(Type.String()),
-      previous_rest_url: Type.Optional(Type.String()),
-    },
-  );
+  Type.Object({
+    rest_url: Type.String(),
+    total: Type.Integer(),
+    total_pages: Type.Integer(),
+    [info.collection]: Type.Array(item),
+    next_rest_url: Type.Optional(Type.String()),
+    previous_rest_url: Type.Optional(Type.String()),
+  });
 
 export const CategoryListSchema = termListSchema(CATEGORIES, CategorySchema);
 export const TagListSchema = termListSchema(TAGS, TagSchema);

@@ -22,7 +22,12 @@ export async function loadTermViews(
   ctx: RequestContext,
   options: { readonly withAncestors: boolean },
 ): Promise<Map<number, TermView>> {
-  const ancestors = options.withAncestors ? await repository.withAncestors(db, rows.filter((row) => row.parent_id !== null).map((row) => row.id)) : [];
+  const ancestors = options.withAncestors
+    ? await repository.withAncestors(
+        db,
+        rows.filter((row) => row.parent_id !== null).map((row) => row.id),
+      )
+    : [];
   const idsByTaxonomy = new Map<Taxonomy, number[]>();
   for (const row of [...rows, ...ancestors]) idsByTaxonomy.set(row.taxonomy, [...(idsByTaxonomy.get(row.taxonomy) ?? []), row.id]);
   const texts = await loadTextsOfTypes(db, idsByTaxonomy, ctx.language, ctx.defaultLanguage);
@@ -48,7 +53,11 @@ export function termViewsOf(
   const ancestorSlugs = (row: TermRow): string[] => {
     const slugs: string[] = [];
     const seen = new Set<number>([row.id]);
-    for (let parent = all.get(row.id)?.parent_id ?? null; parent !== null && !seen.has(parent); parent = all.get(parent)?.parent_id ?? null) {
+    for (
+      let parent = all.get(row.id)?.parent_id ?? null;
+      parent !== null && !seen.has(parent);
+      parent = all.get(parent)?.parent_id ?? null
+    ) {
       seen.add(parent);
       slugs.unshift(textOf(parent).slug ?? String(parent));
     }

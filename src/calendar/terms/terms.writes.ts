@@ -68,13 +68,19 @@ export async function insertTermRecord(
     await repository.deleteTerm(trx, { id, taxonomy: info.taxonomy, parent_id: fields.parentId });
     return { existing: owner };
   }
-  const slug = fields.slug === undefined ? await claimSlug(trx, info.taxonomy, id, fields.name) : await claimExactSlug(trx, info, id, fields.slug);
+  const slug =
+    fields.slug === undefined ? await claimSlug(trx, info.taxonomy, id, fields.name) : await claimExactSlug(trx, info, id, fields.slug);
   await upsertTexts(trx, info.taxonomy, id, language, { name: fields.name, description: fields.description, slug });
   return { id };
 }
 
 /** `parent` of a write: an existing category that is not the term itself or one of its descendants. */
-export async function parentForWrite(trx: Db, info: TaxonomyInfo, body: TermWriteBody, termId?: number): Promise<number | null | undefined> {
+export async function parentForWrite(
+  trx: Db,
+  info: TaxonomyInfo,
+  body: TermWriteBody,
+  termId?: number,
+): Promise<number | null | undefined> {
   if (body.parent === undefined || body.parent === null) return undefined;
   if (!info.hierarchical) {
     throw new AppError(400, 'rest_taxonomy_not_hierarchical', 'Cannot set parent term, taxonomy is not hierarchical.');

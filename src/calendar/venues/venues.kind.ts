@@ -18,14 +18,17 @@ function coordinate(input: Readonly<Record<string, unknown>>, name: string, limi
   const value = input[name];
   if (value === undefined) return current === null || current === undefined ? null : Number(current);
   if (value === null || value === '') return null;
-  const number = typeof value === 'number' ? value : typeof value === 'string' && /^\s*[-+]?(\d+\.?\d*|\.\d+)\s*$/.test(value) ? Number(value) : NaN;
+  const number =
+    typeof value === 'number' ? value : typeof value === 'string' && /^\s*[-+]?(\d+\.?\d*|\.\d+)\s*$/.test(value) ? Number(value) : NaN;
   if (!Number.isFinite(number) || Math.abs(number) > limit) throw invalidParam(name);
   return number;
 }
 
 /** reference save_meta: an empty `stateprovince` is the state for US (or no) country, else the province. */
 function derivedStateProvince(meta: MetaValues): string {
-  const country = String(meta.country ?? '').trim().toLowerCase();
+  const country = String(meta.country ?? '')
+    .trim()
+    .toLowerCase();
   return country === '' || country === 'us' || country === 'united states' ? String(meta.state ?? '') : String(meta.province ?? '');
 }
 

@@ -16,7 +16,11 @@ export async function findEmbeddableVenues(db: Db, venueIds: readonly number[], 
 }
 
 /** Their list representations (stripped when the venue itself has a password), by venue id. */
-export async function presentEmbeddedVenues(rows: readonly LinkedPostRow[], ctx: RequestContext, assets: PostAssets): Promise<Map<number, object>> {
+export async function presentEmbeddedVenues(
+  rows: readonly LinkedPostRow[],
+  ctx: RequestContext,
+  assets: PostAssets,
+): Promise<Map<number, object>> {
   return presentEmbedded(venueKind, rows, ctx, assets);
 }
 

@@ -81,20 +81,12 @@ function checkValue(
   }
 }
 
-function checkStep(
-  code: string,
-  index: number,
-  step: Step,
-  catalog: Catalog,
-  params: ReadonlyMap<string, ParamDeclaration>,
-): void {
+function checkStep(code: string, index: number, step: Step, catalog: Catalog, params: ReadonlyMap<string, ParamDeclaration>): void {
   const fail = (message: string): never => {
     throw new DefinitionError(code, `step ${index + 1}: ${message}`);
   };
-  const mapping: EntityMapping =
-    catalog.findByCode(step.entity) ?? fail(`unknown entity code "${step.entity}"`);
-  const fieldType = (field: string): FieldType =>
-    (mapping.fieldByCode(field) ?? fail(`unknown field "${field}" of ${step.entity}`)).type;
+  const mapping: EntityMapping = catalog.findByCode(step.entity) ?? fail(`unknown entity code "${step.entity}"`);
+  const fieldType = (field: string): FieldType => (mapping.fieldByCode(field) ?? fail(`unknown field "${field}" of ${step.entity}`)).type;
 
   if ('key' in step) checkValue(fail, params, 'the key', 'string', step.key);
   switch (step.op) {

@@ -5,7 +5,6 @@ import Type, { type Static } from 'typebox';
  * definitions when they are loaded and in docs/entity-management.md.
  */
 
-
 const Name = Type.String({ pattern: '^[A-Za-z_][A-Za-z0-9_]{0,63}$' });
 const Scalar = Type.Union([Type.String(), Type.Number(), Type.Boolean(), Type.Null()]);
 /** Field codes → values; strings may hold `{{param}}` placeholders. */
@@ -58,10 +57,10 @@ export type Step = { [Op in StepOperation]: Static<(typeof STEP_SCHEMAS)[Op]> }[
 
 export const CommandSchema = Type.Object(
   {
-    steps: Type.Array(
-      Type.Union([STEP_SCHEMAS.get, STEP_SCHEMAS.list, STEP_SCHEMAS.create, STEP_SCHEMAS.update, STEP_SCHEMAS.delete]),
-      { minItems: 1, maxItems: 20 },
-    ),
+    steps: Type.Array(Type.Union([STEP_SCHEMAS.get, STEP_SCHEMAS.list, STEP_SCHEMAS.create, STEP_SCHEMAS.update, STEP_SCHEMAS.delete]), {
+      minItems: 1,
+      maxItems: 20,
+    }),
   },
   { additionalProperties: false },
 );

@@ -46,12 +46,7 @@ export function getAction(context: EntityContext, code: string): ActionView {
  * Runs an action on the definitions current when it starts (a reload meanwhile
  * does not touch it). The caller needs the rights of the command's steps.
  */
-export async function runAction(
-  context: EntityContext,
-  code: string,
-  role: Role | null,
-  body: unknown,
-): Promise<Record<string, unknown>> {
+export async function runAction(context: EntityContext, code: string, role: Role | null, body: unknown): Promise<Record<string, unknown>> {
   const snapshot = context.definitions.current;
   const action = findAction(snapshot.actions, code);
   if (!can(role, action.capability)) {

@@ -1,12 +1,6 @@
 import { AppError } from '../../platform/errors.ts';
 import { EntityErrors } from '../errors.ts';
-import type {
-  EntityBackend,
-  EntityProvider,
-  EntityRecord,
-  FieldFilter,
-  FieldValue,
-} from '../provider/entity-provider.ts';
+import type { EntityBackend, EntityProvider, EntityRecord, FieldFilter, FieldValue } from '../provider/entity-provider.ts';
 import type { Step } from './action.schemas.ts';
 import type { Action } from './action-definition.ts';
 import { fill, type RunParams } from './placeholders.ts';
@@ -38,9 +32,7 @@ function filledValues(templates: Readonly<Record<string, FieldValue>>, params: R
 }
 
 function filledFilters(templates: Readonly<Record<string, FieldValue>>, params: RunParams): FieldFilter[] {
-  return Object.entries(filledValues(templates, params)).flatMap(([field, value]) =>
-    value === null ? [] : [{ field, value }],
-  );
+  return Object.entries(filledValues(templates, params)).flatMap(([field, value]) => (value === null ? [] : [{ field, value }]));
 }
 
 async function runStep(provider: EntityProvider, step: Step, params: RunParams): Promise<StepResult> {

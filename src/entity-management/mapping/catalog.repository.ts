@@ -31,11 +31,7 @@ export async function listEntityTypes(db: Db): Promise<EntityTypeDefinition[]> {
 }
 
 /** Inserts the types and fields that are not there yet; returns how many rows were new. */
-export async function insertMissingEntityTypes(
-  db: Db,
-  types: readonly EntityTypeTable[],
-  fields: readonly FieldTable[],
-): Promise<number> {
+export async function insertMissingEntityTypes(db: Db, types: readonly EntityTypeTable[], fields: readonly FieldTable[]): Promise<number> {
   if (types.length === 0) return 0;
   const newTypes = await db
     .insertInto('em_entity_types')

@@ -20,7 +20,8 @@ export function toFieldValue(type: FieldType, value: unknown): { value: FieldVal
       // PostgreSQL text cannot hold NUL; refusing it everywhere keeps both databases alike.
       return value.includes('\u0000') ? { problem: 'must not contain NUL characters' } : { value };
     case 'number': {
-      const number = typeof value === 'number' ? value : typeof value === 'string' && NUMBER.test(value.trim()) ? Number(value.trim()) : undefined;
+      const number =
+        typeof value === 'number' ? value : typeof value === 'string' && NUMBER.test(value.trim()) ? Number(value.trim()) : undefined;
       if (number === undefined) return { problem: 'must be a number' };
       // `"1e309"` reads as Infinity: stored as JSON it would be null, while the filter and sort index kept Inf.
       return Number.isFinite(number) ? { value: number } : { problem: 'must be a finite number' };

@@ -12,7 +12,9 @@ const COVERED: Readonly<Record<string, readonly string[]>> = {
 };
 const OPERATIONS = ['insert', 'update', 'delete'];
 /** The columns whose update counts, where not all do. */
-const UPDATED_COLUMNS: Readonly<Record<string, readonly string[]>> = { api_tokens: ['user_id', 'name', 'token_hash', 'created_at', 'revoked_at'] };
+const UPDATED_COLUMNS: Readonly<Record<string, readonly string[]>> = {
+  api_tokens: ['user_id', 'name', 'token_hash', 'created_at', 'revoked_at'],
+};
 
 const updateOf = (table: string) => {
   const columns = UPDATED_COLUMNS[table];

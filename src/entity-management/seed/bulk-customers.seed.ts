@@ -6,8 +6,30 @@ import { seedDefinitions } from './definitions.seed.ts';
 const CUSTOMERS = 'CNCLI';
 const PER_TRANSACTION = 2_000;
 const CITIES = [
-  'Brescia', 'Milano', 'Bergamo', 'Verona', 'Torino', 'Bologna', 'Firenze', 'Roma', 'Napoli', 'Padova', 'Genova', 'Bari',
-  'Trento', 'Udine', 'Parma', 'Modena', 'Pisa', 'Lecce', 'Cagliari', 'Palermo', 'Catania', 'Perugia', 'Ancona', 'Trieste',
+  'Brescia',
+  'Milano',
+  'Bergamo',
+  'Verona',
+  'Torino',
+  'Bologna',
+  'Firenze',
+  'Roma',
+  'Napoli',
+  'Padova',
+  'Genova',
+  'Bari',
+  'Trento',
+  'Udine',
+  'Parma',
+  'Modena',
+  'Pisa',
+  'Lecce',
+  'Cagliari',
+  'Palermo',
+  'Catania',
+  'Perugia',
+  'Ancona',
+  'Trieste',
 ];
 const FORMS = ['S.p.A.', 'S.r.l.', 'S.n.c.', 'S.a.s.'];
 const WORDS = ['Meccanica', 'Tessile', 'Alimentari', 'Logistica', 'Impianti', 'Arredi', 'Elettronica', 'Costruzioni'];
@@ -42,7 +64,7 @@ export async function seedBulkCustomers(store: Store, count: number, onProgress?
     (await backend.transaction((provider) => provider.read(CUSTOMERS, { key: bulkCustomerKey(index), perPage: 1 }))).total > 0;
   // Customers are written in key order, whole transactions at a time: those present are a prefix. Find its end.
   let present = 0;
-  for (let missing = count; present < missing; ) {
+  for (let missing = count; present < missing;) {
     const middle = Math.floor((present + missing) / 2);
     if (await exists(middle)) present = middle + 1;
     else missing = middle;

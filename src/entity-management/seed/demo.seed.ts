@@ -10,28 +10,60 @@ const ROLES = ['Developer', 'Analyst', 'Project manager', 'Consultant', 'Sales m
 const DEPARTMENTS = ['SVIL', 'AMM', 'COMM', 'SVIL', 'CONS'];
 
 const CITIES: readonly (readonly [city: string, province: string])[] = [
-  ['Brescia', 'BS'], ['Milano', 'MI'], ['Bergamo', 'BG'], ['Verona', 'VR'], ['Torino', 'TO'], ['Bologna', 'BO'],
-  ['Firenze', 'FI'], ['Roma', 'RM'], ['Napoli', 'NA'], ['Padova', 'PD'], ['Genova', 'GE'], ['Bari', 'BA'],
+  ['Brescia', 'BS'],
+  ['Milano', 'MI'],
+  ['Bergamo', 'BG'],
+  ['Verona', 'VR'],
+  ['Torino', 'TO'],
+  ['Bologna', 'BO'],
+  ['Firenze', 'FI'],
+  ['Roma', 'RM'],
+  ['Napoli', 'NA'],
+  ['Padova', 'PD'],
+  ['Genova', 'GE'],
+  ['Bari', 'BA'],
 ];
 const COMPANY_WORDS = ['Meccanica', 'Tessile', 'Alimentari', 'Logistica', 'Impianti', 'Arredi'];
 const COMPANY_FORMS = ['S.p.A.', 'S.r.l.', 'S.n.c.'];
 const STREETS = ['Via Roma', 'Via Garibaldi', 'Corso Italia', 'Via Mazzini', 'Viale Europa', 'Via Dante'];
 
 const ITEMS: readonly (readonly [description: string, unit: string, price: number, type: string])[] = [
-  ['Bullone M8 zincato', 'PZ', 0.12, 'PRODUCT'], ['Dado M8', 'PZ', 0.05, 'PRODUCT'], ['Lamiera inox 2 mm', 'KG', 4.8, 'PRODUCT'],
-  ['Cuscinetto a sfere 6204', 'PZ', 3.9, 'PRODUCT'], ['Motore elettrico 1,5 kW', 'PZ', 245, 'PRODUCT'], ['Cinghia trapezoidale A42', 'PZ', 7.5, 'PRODUCT'],
-  ['Olio idraulico ISO 46', 'L', 3.2, 'PRODUCT'], ['Guarnizione NBR 40 mm', 'PZ', 0.9, 'PRODUCT'], ['Pannello di controllo', 'PZ', 1180, 'PRODUCT'],
-  ['Sensore di prossimità', 'PZ', 38, 'PRODUCT'], ['Consulenza tecnica', 'H', 85, 'SERVICE'], ['Installazione in sede', 'H', 65, 'SERVICE'],
-  ['Formazione operatori', 'H', 70, 'SERVICE'], ['Manutenzione programmata', 'H', 60, 'SERVICE'], ['Sviluppo software', 'H', 90, 'SERVICE'],
+  ['Bullone M8 zincato', 'PZ', 0.12, 'PRODUCT'],
+  ['Dado M8', 'PZ', 0.05, 'PRODUCT'],
+  ['Lamiera inox 2 mm', 'KG', 4.8, 'PRODUCT'],
+  ['Cuscinetto a sfere 6204', 'PZ', 3.9, 'PRODUCT'],
+  ['Motore elettrico 1,5 kW', 'PZ', 245, 'PRODUCT'],
+  ['Cinghia trapezoidale A42', 'PZ', 7.5, 'PRODUCT'],
+  ['Olio idraulico ISO 46', 'L', 3.2, 'PRODUCT'],
+  ['Guarnizione NBR 40 mm', 'PZ', 0.9, 'PRODUCT'],
+  ['Pannello di controllo', 'PZ', 1180, 'PRODUCT'],
+  ['Sensore di prossimità', 'PZ', 38, 'PRODUCT'],
+  ['Consulenza tecnica', 'H', 85, 'SERVICE'],
+  ['Installazione in sede', 'H', 65, 'SERVICE'],
+  ['Formazione operatori', 'H', 70, 'SERVICE'],
+  ['Manutenzione programmata', 'H', 60, 'SERVICE'],
+  ['Sviluppo software', 'H', 90, 'SERVICE'],
 ];
 
 const PROJECTS: readonly (readonly [name: string, status: string])[] = [
-  ['Nuovo ERP di stabilimento', 'OPEN'], ['Revamping linea 3', 'OPEN'], ['Portale clienti', 'PLANNED'], ['Magazzino automatico', 'ON_HOLD'],
-  ['Migrazione al cloud', 'OPEN'], ['Certificazione ISO 9001', 'CLOSED'], ['App per i tecnici', 'OPEN'], ['Controllo qualità in linea', 'PLANNED'],
+  ['Nuovo ERP di stabilimento', 'OPEN'],
+  ['Revamping linea 3', 'OPEN'],
+  ['Portale clienti', 'PLANNED'],
+  ['Magazzino automatico', 'ON_HOLD'],
+  ['Migrazione al cloud', 'OPEN'],
+  ['Certificazione ISO 9001', 'CLOSED'],
+  ['App per i tecnici', 'OPEN'],
+  ['Controllo qualità in linea', 'PLANNED'],
 ];
 const TODO_TITLES = [
-  'Raccogliere i requisiti', 'Preparare il preventivo', 'Riunione di avanzamento', 'Collaudo in sede', 'Aggiornare la documentazione',
-  'Formazione utenti', 'Verificare le licenze', 'Pianificare il go-live',
+  'Raccogliere i requisiti',
+  'Preparare il preventivo',
+  'Riunione di avanzamento',
+  'Collaudo in sede',
+  'Aggiornare la documentazione',
+  'Formazione utenti',
+  'Verificare le licenze',
+  'Pianificare il go-live',
 ];
 
 const pad = (n: number, width: number) => String(n).padStart(width, '0');

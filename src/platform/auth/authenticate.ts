@@ -26,8 +26,7 @@ export function hashToken(token: string): string {
 }
 
 export type Credentials =
-  | { readonly kind: 'basic'; readonly username: string; readonly password: string }
-  | { readonly kind: 'bearer'; readonly token: string };
+  { readonly kind: 'basic'; readonly username: string; readonly password: string } | { readonly kind: 'bearer'; readonly token: string };
 
 /** Parses an Authorization header; throws 401 `invalid_authorization_header` when malformed. */
 export function parseAuthorization(header: string): Credentials {

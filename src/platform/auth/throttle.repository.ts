@@ -33,7 +33,12 @@ export async function countFailures(db: Db, bucket: string, username: string, ad
 }
 
 export async function clearFailures(db: Db, bucket: string, username: string, address: string): Promise<void> {
-  await db.deleteFrom('auth_failures').where('bucket', '=', bucket).where('username', '=', username).where('address', '=', address).execute();
+  await db
+    .deleteFrom('auth_failures')
+    .where('bucket', '=', bucket)
+    .where('username', '=', username)
+    .where('address', '=', address)
+    .execute();
 }
 
 export async function pruneFailures(db: Db, bucket: string, beforeMs: number): Promise<void> {

@@ -22,14 +22,7 @@ export function findActiveTokenOwner(db: Db, tokenHash: string) {
   return db
     .selectFrom('api_tokens')
     .innerJoin('users', 'users.id', 'api_tokens.user_id')
-    .select([
-      'api_tokens.id as token_id',
-      'api_tokens.last_used_at',
-      'users.id',
-      'users.username',
-      'users.display_name',
-      'users.role',
-    ])
+    .select(['api_tokens.id as token_id', 'api_tokens.last_used_at', 'users.id', 'users.username', 'users.display_name', 'users.role'])
     .where('api_tokens.token_hash', '=', tokenHash)
     .where('api_tokens.revoked_at', 'is', null)
     .executeTakeFirst();

@@ -17,7 +17,10 @@ export function listUsers(db: Db): Promise<UserRow[]> {
 }
 
 export async function countUsers(db: Db): Promise<number> {
-  const row = await db.selectFrom('users').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+  const row = await db
+    .selectFrom('users')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .executeTakeFirstOrThrow();
   return Number(row.n);
 }
 
@@ -40,11 +43,7 @@ export async function insertUser(
   return row.id;
 }
 
-export async function updateUser(
-  db: Db,
-  username: string,
-  changes: { role?: string; password_hash?: string },
-): Promise<boolean> {
+export async function updateUser(db: Db, username: string, changes: { role?: string; password_hash?: string }): Promise<boolean> {
   const result = await db.updateTable('users').set(changes).where('username', '=', username).executeTakeFirst();
   return Number(result.numUpdatedRows) > 0;
 }

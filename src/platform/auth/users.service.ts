@@ -7,14 +7,7 @@ import { isRole, ROLES, type Role } from './capabilities.ts';
 import { hashToken } from './authenticate.ts';
 import { generatePassword, hashPassword } from './passwords.ts';
 import { insertToken, listTokens, revokeToken } from './tokens.repository.ts';
-import {
-  countUsers,
-  deleteUser,
-  findUserByUsername,
-  insertUser,
-  listUsers,
-  updateUser,
-} from './users.repository.ts';
+import { countUsers, deleteUser, findUserByUsername, insertUser, listUsers, updateUser } from './users.repository.ts';
 
 type Db = Kysely<Database>;
 type TranslateError = (error: unknown) => unknown;

@@ -49,7 +49,9 @@ function describe(issue: AjvIssue, issues: readonly AjvIssue[]): string {
   switch (issue.keyword) {
     case 'type': {
       // A union refuses a value once per member: name every type it would have taken.
-      const types = issues.filter((other) => other.keyword === 'type' && other.instancePath === issue.instancePath).map((other) => String(other.params.type));
+      const types = issues
+        .filter((other) => other.keyword === 'type' && other.instancePath === issue.instancePath)
+        .map((other) => String(other.params.type));
       return `${name} is not of type ${[...new Set(types)].join(' or ')}.`;
     }
     case 'enum':

@@ -100,9 +100,10 @@ function limitProblem(text: string, error: unknown): ValidationError {
     try {
       qs.parse(part, QS_OPTIONS);
     } catch (partError) {
-      const reason = partError instanceof Error && partError.message.startsWith('Input depth')
-        ? `Nested deeper than ${PARAMETER_LIMITS.depth} levels.`
-        : `An array index of ${PARAMETER_LIMITS.arrayItems} or more, or more than ${PARAMETER_LIMITS.arrayItems} items.`;
+      const reason =
+        partError instanceof Error && partError.message.startsWith('Input depth')
+          ? `Nested deeper than ${PARAMETER_LIMITS.depth} levels.`
+          : `An array index of ${PARAMETER_LIMITS.arrayItems} or more, or more than ${PARAMETER_LIMITS.arrayItems} items.`;
       return new ValidationError({ [topLevelName(part)]: reason }, []);
     }
   }
@@ -145,5 +146,5 @@ export function parseQuerystring(text: string): Parameters {
 
 /** The refusal `parseQuerystring` attached to a query, if any. */
 export function unreadableQuery(query: unknown): ValidationError | undefined {
-  return typeof query === 'object' && query !== null ? ((query as { [UNREADABLE]?: ValidationError })[UNREADABLE]) : undefined;
+  return typeof query === 'object' && query !== null ? (query as { [UNREADABLE]?: ValidationError })[UNREADABLE] : undefined;
 }

@@ -96,10 +96,12 @@ export class RememberedAnswers {
       return reply.headers(headers ?? {}).send(payload);
     }
     const generation = await this.currentGeneration(reply.request);
-    const remembered = generation.entries.get(key) ?? (await generation.produceOnce(key, async () => {
-      const { payload, headers = {} } = await produce();
-      return { body: toBuffer(reply.serialize(payload)), headers };
-    }));
+    const remembered =
+      generation.entries.get(key) ??
+      (await generation.produceOnce(key, async () => {
+        const { payload, headers = {} } = await produce();
+        return { body: toBuffer(reply.serialize(payload)), headers };
+      }));
     return reply.headers(remembered.headers).type(JSON_TYPE).send(remembered.body);
   }
 

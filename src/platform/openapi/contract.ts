@@ -55,7 +55,12 @@ function complete(route: RouteOptions, errorSchema: TSchema | undefined): void {
   const config = route.config as { access?: Access; errors?: readonly number[] } | undefined;
   const access = config?.access ?? 'public';
   const readsBody = methods.some((method) => method !== 'GET' && method !== 'HEAD');
-  const statuses = [...ALWAYS, ...(access === 'public' ? [] : GUARDED), ...(readsBody ? [...WITH_BODY, ...WRITES] : []), ...(config?.errors ?? [])];
+  const statuses = [
+    ...ALWAYS,
+    ...(access === 'public' ? [] : GUARDED),
+    ...(readsBody ? [...WITH_BODY, ...WRITES] : []),
+    ...(config?.errors ?? []),
+  ];
   const response = { ...schema.response };
   if (errorSchema !== undefined) {
     for (const status of statuses) response[status] ??= errorSchema;
@@ -122,7 +127,10 @@ function requirePresent(node: unknown): void {
 }
 
 function isObjectSchema(schema: Json | undefined): boolean {
-  return schema?.type === 'object' || (schema?.type === undefined && (schema?.properties !== undefined || schema?.additionalProperties !== undefined));
+  return (
+    schema?.type === 'object' ||
+    (schema?.type === undefined && (schema?.properties !== undefined || schema?.additionalProperties !== undefined))
+  );
 }
 
 /**

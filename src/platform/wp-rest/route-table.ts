@@ -15,7 +15,10 @@ type RouteSchema = Record<string, unknown> & { querystring?: JsonSchema; body?: 
 /** JSON-schema keywords WordPress copies into an argument's description (calendar-reference.md §11.2). */
 const ARG_KEYWORDS = ['type', 'description', 'default', 'items', 'format', 'enum', 'minimum', 'maximum', 'anyOf'];
 
-const ArgSchema = Type.Object({ required: Type.Boolean() }, { additionalProperties: true, description: 'An argument: its JSON-schema keywords' });
+const ArgSchema = Type.Object(
+  { required: Type.Boolean() },
+  { additionalProperties: true, description: 'An argument: its JSON-schema keywords' },
+);
 
 /** A route as WordPress describes it (the indexes' entries, and `OPTIONS`). */
 export const RouteDescriptionSchema = Type.Object(

@@ -72,16 +72,24 @@ const record = await platform.POST('/apiservice/api/services/entity-management/{
   body: { key, Title: 'Typed todo', Status: 'OPEN', Priority: 1 },
 });
 if (record.error) throw new Error(`entity create: ${JSON.stringify(record.error)}`);
-const fetched = await platform.GET(entityPath, { params: { path: { 'entity-type': 'todo', 'entity-key': key }, query: { fields: ['Title'] } } });
+const fetched = await platform.GET(entityPath, {
+  params: { path: { 'entity-type': 'todo', 'entity-key': key }, query: { fields: ['Title'] } },
+});
 if (fetched.error) throw new Error(`entity read: ${JSON.stringify(fetched.error)}`);
 check(fetched.data.payload.Title === 'Typed todo', 'entity read');
-const changed = await platform.PUT(entityPath, { params: { path: { 'entity-type': 'todo', 'entity-key': key } }, body: { Status: 'DONE' } });
+const changed = await platform.PUT(entityPath, {
+  params: { path: { 'entity-type': 'todo', 'entity-key': key } },
+  body: { Status: 'DONE' },
+});
 if (changed.error) throw new Error(`entity update: ${JSON.stringify(changed.error)}`);
 const listed = await platform.GET('/apiservice/api/services/entity-management/{entity-type}', {
   params: { path: { 'entity-type': 'todo' }, query: { filter: { Status: 'DONE' }, q: 'Typed' } },
 });
 if (listed.error) throw new Error(`entity list: ${JSON.stringify(listed.error)}`);
-check(listed.data.payload.some((item) => item.key === key), 'entity filter list');
+check(
+  listed.data.payload.some((item) => item.key === key),
+  'entity filter list',
+);
 const removed = await platform.DELETE(entityPath, { params: { path: { 'entity-type': 'todo', 'entity-key': key } } });
 check(removed.response.status === 200, 'entity delete');
 const gone = await platform.GET(entityPath, { params: { path: { 'entity-type': 'todo', 'entity-key': key } } });

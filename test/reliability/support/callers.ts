@@ -3,7 +3,16 @@ import type { Role } from '../../../src/platform/auth/capabilities.ts';
 import type { Credentials, TestServer } from '../../helpers/server.ts';
 
 /** Everyone who may knock at the door: the five roles, nobody, and two kinds of bad credentials. */
-export const CALLERS = ['anonymous', 'subscriber', 'contributor', 'author', 'editor', 'administrator', 'wrong-password', 'revoked-token'] as const;
+export const CALLERS = [
+  'anonymous',
+  'subscriber',
+  'contributor',
+  'author',
+  'editor',
+  'administrator',
+  'wrong-password',
+  'revoked-token',
+] as const;
 export type Caller = (typeof CALLERS)[number];
 export const ROLE_CALLERS = ['subscriber', 'contributor', 'author', 'editor', 'administrator'] as const satisfies readonly Role[];
 

@@ -20,7 +20,8 @@ export async function send({ method, url, headers = {}, body }: RawRequest): Pro
     const response = await fetch(url, {
       method,
       headers,
-      body: method === 'GET' || method === 'HEAD' || body === undefined ? undefined : typeof body === 'string' ? body : new Uint8Array(body),
+      body:
+        method === 'GET' || method === 'HEAD' || body === undefined ? undefined : typeof body === 'string' ? body : new Uint8Array(body),
       redirect: 'manual',
       signal: AbortSignal.timeout(30_000),
     });

@@ -38,7 +38,8 @@ export class Fingerprinter {
         if (this.postgres) parts.push(`coalesce(cast(sum(cast(hashtext(${text}) as bigint)) as text), '')`);
         else parts.push(`coalesce(min(${text}), '')`, `coalesce(max(${text}), '')`);
         parts.push(`coalesce(cast(sum(length(${text})) as text), '')`);
-        if (/int|real|double|numeric|float|serial/i.test(column.dataType)) parts.push(`coalesce(cast(sum(${quote(column.name)}) as text), '')`);
+        if (/int|real|double|numeric|float|serial/i.test(column.dataType))
+          parts.push(`coalesce(cast(sum(${quote(column.name)}) as text), '')`);
       }
       return `(select ${parts.join(` || '|' || `)} from ${quote(table.name)}) as ${quote(table.name)}`;
     });

@@ -4,7 +4,7 @@ import type { JsonSchema } from './openapi.ts';
 /** Strings that have broken real services: injections, traversal, prototype keys. */
 export const INJECTIONS: readonly string[] = [
   "' OR '1'='1",
-  "1; DROP TABLE events; --",
+  '1; DROP TABLE events; --',
   "1' UNION SELECT username, password_hash FROM users --",
   '%',
   '_',
@@ -62,8 +62,39 @@ export const UNICODE: readonly string[] = [
 ];
 
 export const BOUNDARY_NUMBERS: readonly (number | string)[] = [
-  0, -0, 1, -1, 2, 9, 10, 49, 50, 51, 99, 100, 101, 2 ** 31 - 1, 2 ** 31, -(2 ** 31), 2 ** 32, 2 ** 53 - 1, 2 ** 53 + 2,
-  Number.MAX_VALUE, Number.MIN_VALUE, 1.5, -1.5, 1e-300, '1e309', '-1e309', '0x10', '010', '1_000', ' 1', '1 ', '+1', '١٢',
+  0,
+  -0,
+  1,
+  -1,
+  2,
+  9,
+  10,
+  49,
+  50,
+  51,
+  99,
+  100,
+  101,
+  2 ** 31 - 1,
+  2 ** 31,
+  -(2 ** 31),
+  2 ** 32,
+  2 ** 53 - 1,
+  2 ** 53 + 2,
+  Number.MAX_VALUE,
+  Number.MIN_VALUE,
+  1.5,
+  -1.5,
+  1e-300,
+  '1e309',
+  '-1e309',
+  '0x10',
+  '010',
+  '1_000',
+  ' 1',
+  '1 ',
+  '+1',
+  '١٢',
 ];
 
 const huge = (size: number) => fc.constantFrom('x', 'é', '😀', '<', "'").map((unit) => unit.repeat(Math.ceil(size / unit.length)));
@@ -95,7 +126,10 @@ export function evilJson(): fc.Arbitrary<unknown> {
 
 /** Plausible strings by parameter name, so that a share of the requests gets past validation and reaches handlers. */
 const NAMED_STRINGS: readonly [RegExp, readonly string[]][] = [
-  [/date|_before|_after|starts|ends/i, ['2031-01-01 10:00:00', '2031-01-01', 'tomorrow 9am', '+2 weeks', 'now', '2031-05-06T10:00:00Z', '1924992000']],
+  [
+    /date|_before|_after|starts|ends/i,
+    ['2031-01-01 10:00:00', '2031-01-01', 'tomorrow 9am', '+2 weeks', 'now', '2031-05-06T10:00:00Z', '1924992000'],
+  ],
   [/timezone/i, ['Europe/Rome', 'UTC', 'America/New_York', 'UTC+5']],
   [/email/i, ['someone@example.com', '']],
   [/website|url|image/i, ['https://example.com/poster.png', 'http://example.org/']],
@@ -108,7 +142,11 @@ const NAMED_STRINGS: readonly [RegExp, readonly string[]][] = [
 ];
 
 /** A plausible, valid value for a JSON schema (used so that requests also get past validation and reach handlers). */
-export function validValue(schema: JsonSchema | undefined, pool: { ids: readonly number[]; slugs: readonly string[] }, name = ''): fc.Arbitrary<unknown> {
+export function validValue(
+  schema: JsonSchema | undefined,
+  pool: { ids: readonly number[]; slugs: readonly string[] },
+  name = '',
+): fc.Arbitrary<unknown> {
   if (schema === undefined) return fc.string({ maxLength: 12 });
   if (Array.isArray(schema.enum) && schema.enum.length > 0) return fc.constantFrom(...schema.enum);
   if (schema.const !== undefined) return fc.constant(schema.const);
@@ -127,7 +165,10 @@ export function validValue(schema: JsonSchema | undefined, pool: { ids: readonly
     case 'number': {
       const min = typeof schema.minimum === 'number' ? schema.minimum : 0;
       const max = typeof schema.maximum === 'number' ? schema.maximum : Math.max(min + 100, 1000);
-      const ranged = type === 'integer' ? fc.integer({ min: Math.ceil(min), max: Math.floor(Math.min(max, 2 ** 31)) }) : fc.double({ min, max, noNaN: true });
+      const ranged =
+        type === 'integer'
+          ? fc.integer({ min: Math.ceil(min), max: Math.floor(Math.min(max, 2 ** 31)) })
+          : fc.double({ min, max, noNaN: true });
       return pool.ids.length > 0 && !/page|radius|lat|lng/i.test(name) ? fc.oneof(ranged, fc.constantFrom(...pool.ids)) : ranged;
     }
     case 'boolean':
@@ -139,10 +180,11 @@ export function validValue(schema: JsonSchema | undefined, pool: { ids: readonly
     default: {
       const named = NAMED_STRINGS.find(([pattern]) => pattern.test(name));
       if (named !== undefined) return fc.constantFrom(...named[1]);
-      if (/slug/i.test(name) && pool.slugs.length > 0) return fc.oneof(fc.constantFrom(...pool.slugs), fc.stringMatching(/^[a-z0-9-]{1,12}$/));
+      if (/slug/i.test(name) && pool.slugs.length > 0)
+        return fc.oneof(fc.constantFrom(...pool.slugs), fc.stringMatching(/^[a-z0-9-]{1,12}$/));
       return fc.oneof(
         fc.string({ minLength: 1, maxLength: 16 }),
-        fc.constantFrom('Concert in the park', 'Mostra d\'arte', 'Festa di paese', 'Jazz night'),
+        fc.constantFrom('Concert in the park', "Mostra d'arte", 'Festa di paese', 'Jazz night'),
         pool.slugs.length > 0 ? fc.constantFrom(...pool.slugs) : fc.constant('x'),
       );
     }

@@ -13,7 +13,13 @@ const unique = (prefix: string) => {
 export function calendarBody(resource: string, name: string, extra: Record<string, unknown> = {}): Record<string, unknown> {
   switch (resource) {
     case 'events':
-      return { title: name, description: `${name} description`, start_date: '2031-03-01 10:00:00', end_date: '2031-03-01 12:00:00', ...extra };
+      return {
+        title: name,
+        description: `${name} description`,
+        start_date: '2031-03-01 10:00:00',
+        end_date: '2031-03-01 12:00:00',
+        ...extra,
+      };
     case 'venues':
       return { venue: name, description: `${name} description`, address: '1 Main St', ...extra };
     case 'organizers':

@@ -69,18 +69,12 @@ function likePattern(search: string): string {
  * index does. Other filters are probes on the primary key of the values;
  * `q` scans the type's records (a substring match cannot use a B-tree).
  */
-export async function listRecords(
-  db: Db,
-  entityCode: string,
-  criteria: ListCriteria,
-): Promise<{ rows: RecordRow[]; total: number }> {
+export async function listRecords(db: Db, entityCode: string, criteria: ListCriteria): Promise<{ rows: RecordRow[]; total: number }> {
   const [first, ...rest] = criteria.filters;
   const anchorId = first === undefined ? sql.ref('r.id') : sql.ref('f0.record_id');
   const anchorKey = first === undefined ? sql.ref('r.record_key') : sql.ref('f0.record_key');
   const conditions: RawBuilder<unknown>[] =
-    first === undefined
-      ? [sql`r.entity_code = ${entityCode}`]
-      : [sql`f0.entity_code = ${entityCode}`, matches('f0', first)];
+    first === undefined ? [sql`r.entity_code = ${entityCode}`] : [sql`f0.entity_code = ${entityCode}`, matches('f0', first)];
   for (const filter of rest) {
     conditions.push(sql`exists (select 1 from em_record_values f where f.record_id = ${anchorId} and ${matches('f', filter)})`);
   }
@@ -101,7 +95,8 @@ export async function listRecords(
       ? sql`${anchorKey} ${direction}`
       : sql`(sv.record_id is null) asc, sv.number_value ${direction}, sv.text_value ${direction}, r.record_key asc`;
 
-  const select = (limit: number, offset: number) => sql<RecordRow>`select r.id, r.record_key, r.data from ${from} ${join} ${sortJoin}
+  const select = (limit: number, offset: number) =>
+    sql<RecordRow>`select r.id, r.record_key, r.data from ${from} ${join} ${sortJoin}
     where ${where} order by ${order} limit ${limit} offset ${offset}`.execute(db);
 
   // A key matches at most one record: get-by-key is one unique-index probe, with no count.
@@ -172,10 +167,6 @@ export async function updateRecord(
 
 /** Deletes a record (its index rows cascade); `false` when there was none. */
 export async function deleteRecord(db: Db, entityCode: string, key: string): Promise<boolean> {
-  const result = await db
-    .deleteFrom('em_records')
-    .where('entity_code', '=', entityCode)
-    .where('record_key', '=', key)
-    .executeTakeFirst();
+  const result = await db.deleteFrom('em_records').where('entity_code', '=', entityCode).where('record_key', '=', key).executeTakeFirst();
   return result.numDeletedRows > 0n;
 }

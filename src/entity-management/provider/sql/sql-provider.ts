@@ -2,15 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Store } from '../../../platform/db/database.ts';
 import type { Database } from '../../../platform/db/schema.ts';
 import { EntityErrors } from '../../errors.ts';
-import type {
-  EntityBackend,
-  EntityProvider,
-  EntityRecord,
-  FieldValue,
-  ReadQuery,
-  ReadResult,
-  WriteOperation,
-} from '../entity-provider.ts';
+import type { EntityBackend, EntityProvider, EntityRecord, FieldValue, ReadQuery, ReadResult, WriteOperation } from '../entity-provider.ts';
 import { postgresRecords } from './dialect/postgres.ts';
 import type { RecordsDialect } from './dialect/records-dialect.ts';
 import { sqliteRecords } from './dialect/sqlite.ts';

@@ -1,6 +1,9 @@
 /** A unique constraint was violated; `constraint` names it when the driver says. */
 export class UniqueViolationError extends Error {
-  constructor(readonly constraint: string | undefined, options?: { cause: unknown }) {
+  constructor(
+    readonly constraint: string | undefined,
+    options?: { cause: unknown },
+  ) {
     super(`unique constraint violated${constraint === undefined ? '' : `: ${constraint}`}`, options);
     this.name = 'UniqueViolationError';
   }

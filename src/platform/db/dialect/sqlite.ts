@@ -34,7 +34,11 @@ export interface SqliteOptions {
  */
 const BUSY_TIMEOUT_MS = 5;
 
-export function createSqliteDb(options: SqliteOptions): { db: Kysely<Database>; raw: SqliteDatabase.Database; statementsPrepared: () => number } {
+export function createSqliteDb(options: SqliteOptions): {
+  db: Kysely<Database>;
+  raw: SqliteDatabase.Database;
+  statementsPrepared: () => number;
+} {
   if (options.file !== ':memory:') mkdirSync(dirname(options.file), { recursive: true });
   const busyWaitMs = options.busyWaitMs ?? 5000;
   // Nothing is served while the database opens, so here the whole budget may be waited in place.
@@ -46,9 +50,7 @@ export function createSqliteDb(options: SqliteOptions): { db: Kysely<Database>; 
   raw.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
   // SQLite's lower() folds ASCII only; PostgreSQL's folds all of Unicode. Overriding it
   // lets `lower(x) LIKE lower(?)` mean the same on both ("CITTÀ" matches "città").
-  raw.function('lower', { deterministic: true }, (value: unknown) =>
-    typeof value === 'string' ? value.toLowerCase() : value,
-  );
+  raw.function('lower', { deterministic: true }, (value: unknown) => (typeof value === 'string' ? value.toLowerCase() : value));
   const statements = reusingStatements(raw);
   const dialect = new WriteLockSqliteDialect({ database: statements }, raw, busyWaitMs);
   return { db: new Kysely<Database>({ dialect }), raw, statementsPrepared: statements.prepared };

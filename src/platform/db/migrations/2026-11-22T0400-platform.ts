@@ -36,16 +36,8 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('address', 'text', (col) => col.notNull())
     .addColumn('failed_at_ms', 'bigint', (col) => col.notNull())
     .execute();
-  await db.schema
-    .createIndex('auth_failures_address_time')
-    .on('auth_failures')
-    .columns(['address', 'failed_at_ms'])
-    .execute();
-  await db.schema
-    .createIndex('auth_failures_username_time')
-    .on('auth_failures')
-    .columns(['username', 'address', 'failed_at_ms'])
-    .execute();
+  await db.schema.createIndex('auth_failures_address_time').on('auth_failures').columns(['address', 'failed_at_ms']).execute();
+  await db.schema.createIndex('auth_failures_username_time').on('auth_failures').columns(['username', 'address', 'failed_at_ms']).execute();
 }
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any

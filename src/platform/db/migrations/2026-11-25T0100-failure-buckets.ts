@@ -6,9 +6,16 @@ import type { Kysely } from 'kysely';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export async function up(db: Kysely<any>): Promise<void> {
-  await db.schema.alterTable('auth_failures').addColumn('bucket', 'text', (col) => col.notNull().defaultTo('login')).execute();
+  await db.schema
+    .alterTable('auth_failures')
+    .addColumn('bucket', 'text', (col) => col.notNull().defaultTo('login'))
+    .execute();
   await db.schema.dropIndex('auth_failures_address_time').execute();
-  await db.schema.createIndex('auth_failures_bucket_address_time').on('auth_failures').columns(['bucket', 'address', 'failed_at_ms']).execute();
+  await db.schema
+    .createIndex('auth_failures_bucket_address_time')
+    .on('auth_failures')
+    .columns(['bucket', 'address', 'failed_at_ms'])
+    .execute();
 }
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
