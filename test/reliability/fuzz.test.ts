@@ -242,12 +242,10 @@ function bodyFor(op: Operation, hostile: boolean): fc.Arbitrary<Encoded> {
     },
     {
       weight: 1,
-      arbitrary: fc
-        .uint8Array({ maxLength: 64 })
-        .map((bytes) => ({
-          contentType: 'application/json',
-          body: Buffer.concat([Buffer.from('{"title":"'), Buffer.from(bytes), Buffer.from('"}')]),
-        })),
+      arbitrary: fc.uint8Array({ maxLength: 64 }).map((bytes) => ({
+        contentType: 'application/json',
+        body: Buffer.concat([Buffer.from('{"title":"'), Buffer.from(bytes), Buffer.from('"}')]),
+      })),
     },
     { weight: 1, arbitrary: fc.constant({ contentType: undefined, body: undefined }) },
   );
