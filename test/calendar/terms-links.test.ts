@@ -7,6 +7,7 @@ import { resolveTermFilter, resolveTermsForWrite, setEventTerms } from '../../sr
 import type { Role } from '../../src/platform/auth/capabilities.ts';
 import type { Database } from '../../src/platform/db/schema.ts';
 import { startTestServer, type Credentials, type TestServer } from '../helpers/server.ts';
+import { toWpError } from '../../src/calendar/errors.ts';
 import { contextFor } from './context.helper.ts';
 import { countingStatements } from '../helpers/statements.ts';
 import { embedsOf } from './embeds.helper.ts';
@@ -256,8 +257,9 @@ describe('term counts and the links events use', () => {
       for (const role of [null, 'subscriber', 'contributor'] as const) {
         for (const taxonomy of ['tag', 'category'] as const) {
           const error = await rejection(resolve(unique('denied'), role, taxonomy));
-          assert.equal(error.code, 'rest_forbidden');
-          assert.equal(error.status, role === null ? 401 : 403);
+          const { status, body } = toWpError(error, 'request');
+          assert.equal(body.code, 'rest_forbidden');
+          assert.equal(status, role === null ? 401 : 403);
         }
       }
       const authorTag = await rejection(resolve(unique('author-tag'), 'author', 'tag'));

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { toWpError } from '../../src/calendar/errors.ts';
 import { loadTranslations } from '../../src/calendar/posts/posts.texts.ts';
 import {
   assertVenuesReadable,
@@ -129,7 +130,10 @@ describe('resolveVenueForWrite', () => {
     );
     await assert.rejects(
       resolveVenueForWrite(db(), { venue: 'Not mine', author: admin.id }, contextOf(server, contributor, 'contributor')),
-      (error: any) => error.status === 403 && error.code === 'rest_forbidden',
+      (error: unknown) => {
+        const { status, body } = toWpError(error, 'request');
+        return status === 403 && body.code === 'rest_forbidden';
+      },
     );
   });
 });
