@@ -57,17 +57,21 @@ describe('statements per request', () => {
     counting.reset();
     const versions = new CalendarVersions(counting.db);
     const anonymous = () => contextFor(server, null, { versions });
+    // Each list in a turn of the event loop of its own, as requests far apart: it reads the revisions once.
+    const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
+    await nextTurn();
     const listed = await service.listEvents(
       { page: 1, per_page: 10, start_date: '2030-01-01', end_date: '2030-12-31' } as any,
       anonymous(),
     );
     const listCold = counting.count();
+    await nextTurn();
     counting.reset();
     await service.listEvents({ page: 1, per_page: 10, start_date: '2030-01-01', end_date: '2030-12-31' } as any, anonymous());
     const listWarm = counting.count();
     assert.equal(listed.total, 3);
     const counts = { createFull, createVenue, createPlain, listCold, listWarm };
-    const budgets = { createFull: 31, createVenue: 14, createPlain: 8, listCold: 9, listWarm: 5 };
+    const budgets = { createFull: 31, createVenue: 14, createPlain: 8, listCold: 9, listWarm: 6 };
     for (const [path, budget] of Object.entries(budgets)) {
       assert.ok(
         counts[path as keyof typeof counts] <= budget,
