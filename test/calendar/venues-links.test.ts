@@ -88,8 +88,13 @@ describe('resolveVenueForWrite', () => {
     assert.equal(await resolveVenueForWrite(db(), [{ venue: 'BLUE NOTE' }], ctx), noAddress, 'an empty address matches an empty address');
   });
 
-  it('creates inline venues with the validation of POST /venues, errors naming venue', async () => {
-    const ctx = contextOf(server, admin);
+  it('validates inline venues of event writes with the schema of POST /venues, errors naming venue', async () => {
+    const create = (venue: unknown) =>
+      server.request(`${NS}/events`, {
+        method: 'POST',
+        auth: admin,
+        body: { title: 'Inline venue', start_date: '2030-01-01 10:00', end_date: '2030-01-01 11:00', venue },
+      });
     for (const input of [
       { city: 'no name' },
       { venue: '' },
@@ -101,15 +106,15 @@ describe('resolveVenueForWrite', () => {
       { venue: 'X', status: 'bogus' },
       { venue: 'X', image: 'foo bar' },
       { venue: 'X', author: 23_000 },
+      [{ venue: 'X', status: 'bogus' }],
     ]) {
-      await assert.rejects(resolveVenueForWrite(db(), input, ctx), rejectsNaming('venue'), JSON.stringify(input));
+      const refused = await create(input);
+      assert.equal(refused.status, 400, JSON.stringify(input));
+      assert.deepEqual(Object.keys(refused.body.data.params), ['venue'], JSON.stringify(input));
     }
-    const id = await resolveVenueForWrite(
-      db(),
-      { venue: 'Inline Geo', geo_lat: '45.69', geo_lng: '9.67', show_map: 'false', zip: 24121 },
-      ctx,
-    );
-    const venue = (await server.request(`${VENUES}/${id}`)).body;
+    const created = await create({ venue: 'Inline Geo', geo_lat: '45.69', geo_lng: '9.67', show_map: 'false', zip: 24121 });
+    assert.equal(created.status, 201, created.text);
+    const venue = (await server.request(`${VENUES}/${created.body.venue.id}`)).body;
     assert.equal(venue.geo_lat, 45.69);
     assert.equal(venue.show_map, false);
     assert.equal(venue.zip, '24121');

@@ -1,8 +1,10 @@
-import Type, { type Static } from 'typebox';
+import Type, { type Static, type TObject } from 'typebox';
 import { POST_STATUSES } from '../posts/posts.access.ts';
 import { LanguageQuerySchema } from '../shared/schemas.ts';
 import { archiveEnvelopeSchema } from '../shared/pagination.ts';
-import { ListSchema, MAX_ID, SearchSchema, StringOrListSchema, TextSchema, WpBooleanSchema } from '../shared/wire.ts';
+import { ListSchema, MAX_ID, NO_NUL_PATTERN, SearchSchema, StringOrListSchema, TextSchema, WpBooleanSchema } from '../shared/wire.ts';
+import { CreateOrganizerBodySchema } from '../organizers/organizers.schemas.ts';
+import { CreateVenueBodySchema } from '../venues/venues.schemas.ts';
 
 /** Largest `per_page`; larger values are capped, as the reference does (reference §3.1). */
 export const MAX_PER_PAGE = 50;
@@ -83,7 +85,20 @@ export const DeleteEventQuerySchema = Type.Object({
 });
 export type DeleteEventQuery = Static<typeof DeleteEventQuerySchema>;
 
-const LinkedArg = (description: string) => Type.Unknown({ description });
+/**
+ * How an event write names a venue or an organizer (reference §4.2.4 with
+ * deviations 2, 10 and 13): an id (a number or numeric text; `0`, `""`,
+ * `null` or `false` for none), `{"id": n}`, or the fields of a new one as
+ * its create route takes them — matched to an existing one or created — or
+ * an array of these. Validated and coerced here, like any argument; the
+ * events service checks what only storage can tell (does the id exist?).
+ */
+function LinkSchema(create: TObject, description: string) {
+  const id = Type.Union([Type.Integer(), Type.String({ pattern: NO_NUL_PATTERN }), Type.Null(), Type.Boolean()]);
+  // The new post's fields come first: ajv coerces them (`"45"` → 45) in the branch that accepts them.
+  const entry = Type.Union([create, Type.Object({ id }), id]);
+  return Type.Union([entry, Type.Array(entry)], { description });
+}
 
 const writeProperties = {
   title: TextSchema('The event title', { minLength: 1 }),
@@ -115,9 +130,14 @@ const writeProperties = {
   featured: Type.Optional(WpBooleanSchema('Whether the event is featured')),
   categories: Type.Optional(ListSchema('Event categories by id, slug or name; unknown names are created (author and above); empty clears')),
   tags: Type.Optional(ListSchema('Event tags by id, slug or name; unknown names are created (editor and above); empty clears')),
-  venue: Type.Optional(LinkedArg('A venue id, {"id": n}, or a venue object to find or create; 0, "", null or [] unlinks')),
+  venue: Type.Optional(
+    LinkSchema(CreateVenueBodySchema, 'A venue id, {"id": n}, or a venue object to find or create; 0, "", null or [] unlinks'),
+  ),
   organizer: Type.Optional(
-    LinkedArg('Organizer ids (array or CSV), {"id": n} objects or organizer objects to find or create, in order; [] unlinks all'),
+    LinkSchema(
+      CreateOrganizerBodySchema,
+      'Organizer ids (array or CSV), {"id": n} objects or organizer objects to find or create, in order; [] unlinks all',
+    ),
   ),
   password: Type.Optional(Type.String({ description: 'Protects the event with a password; empty removes it' })),
   ...LanguageQuerySchema.properties,

@@ -1,6 +1,4 @@
 import type { Kysely } from 'kysely';
-import type { TSchema } from 'typebox';
-import { Value } from 'typebox/value';
 import type { Database } from '../../platform/db/schema.ts';
 import { AppError } from '../../platform/errors.ts';
 import type { RequestContext } from '../shared/context.ts';
@@ -46,19 +44,6 @@ function isPlainObject(value: unknown): value is Input {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-/** The ajv coercion the routes get, for what TypeBox's Convert leaves alone: `type: [number, null]` from text. */
-function coerceTypeArrays(schema: TSchema, input: Input): Input {
-  const properties = (schema as { properties?: Record<string, { type?: unknown }> }).properties ?? {};
-  const result: Input = { ...input };
-  for (const [name, property] of Object.entries(properties)) {
-    const value = result[name];
-    if (!Array.isArray(property.type) || !property.type.includes('number') || typeof value !== 'string') continue;
-    if (value.trim() === '') result[name] = null;
-    else if (Number.isFinite(Number(value))) result[name] = Number(value);
-  }
-  return result;
-}
-
 async function existingLinkableIds(db: Db, kind: LinkedPostKind, ids: readonly number[]): Promise<Set<number>> {
   const rows = await findPosts(db, kind, ids);
   return new Set(rows.filter((row) => row.status !== 'trash').map((row) => row.id));
@@ -69,14 +54,7 @@ async function existingLinkableIds(db: Db, kind: LinkedPostKind, ids: readonly n
  * inline object matched by name and `kind.matchColumn` or else created with
  * the rules and rights of the create route. Errors name `param`.
  */
-export async function resolveLinkEntry(
-  trx: Db,
-  kind: LinkedPostKind,
-  createSchema: TSchema,
-  entry: unknown,
-  ctx: RequestContext,
-  param: string,
-): Promise<number> {
+export async function resolveLinkEntry(trx: Db, kind: LinkedPostKind, entry: unknown, ctx: RequestContext, param: string): Promise<number> {
   const id =
     isPlainObject(entry) && !isEmptyLink(entry.id) ? parsePositiveInt(entry.id) : isPlainObject(entry) ? null : parsePositiveInt(entry);
   if (id === undefined) throw invalidParam(param);
@@ -84,15 +62,16 @@ export async function resolveLinkEntry(
     if (!(await existingLinkableIds(trx, kind, [id])).has(id)) throw invalidParam(param);
     return id;
   }
-  const raw = coerceTypeArrays(createSchema, entry as Input);
-  const input = Value.Convert(createSchema, Value.Clone(raw)) as Input;
-  if (!Value.Check(createSchema, input)) throw invalidParam(param);
-  const name = String(input[kind.nameField]).trim();
+  // The route's schema validated and coerced the fields (events.schemas.ts, LinkSchema); the create rules check the rest.
+  const input = entry as PostWriteInput;
+  const named = input[kind.nameField];
+  if (typeof named !== 'string' || named.trim() === '') throw invalidParam(param);
+  const name = named.trim();
   const match = String(input[kind.matchColumn] ?? '').trim();
   const existing = await findMatchingPost(trx, kind, name, match);
   if (existing !== undefined) return existing;
   try {
-    return await insertLinkedPost(trx, kind, ctx, input as PostWriteInput);
+    return await insertLinkedPost(trx, kind, ctx, input);
   } catch (error) {
     // Field-level problems of an inline object are reported on the event's argument.
     if (error instanceof AppError && error.code === 'rest_invalid_param') throw invalidParam(param);

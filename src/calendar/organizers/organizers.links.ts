@@ -6,7 +6,6 @@ import type { PostAssets } from '../linked-posts/linked-posts.present.ts';
 import { canRead } from '../posts/posts.access.ts';
 import type { RequestContext } from '../shared/context.ts';
 import { organizerKind } from './organizers.kind.ts';
-import { CreateOrganizerBodySchema } from './organizers.schemas.ts';
 import { findOrganizersOfEvents, replaceEventOrganizers } from './organizers.repository.ts';
 
 type Db = Kysely<Database>;
@@ -45,7 +44,7 @@ export async function presentEventOrganizers(
 export async function resolveOrganizersForWrite(trx: Db, input: unknown, ctx: RequestContext): Promise<number[]> {
   const ids: number[] = [];
   for (const entry of linkEntries(input)) {
-    const id = await resolveLinkEntry(trx, organizerKind, CreateOrganizerBodySchema, entry, ctx, 'organizer');
+    const id = await resolveLinkEntry(trx, organizerKind, entry, ctx, 'organizer');
     if (!ids.includes(id)) ids.push(id);
   }
   return ids;

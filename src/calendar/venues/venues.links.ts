@@ -6,7 +6,6 @@ import type { PostAssets } from '../linked-posts/linked-posts.present.ts';
 import type { RequestContext } from '../shared/context.ts';
 import { invalidParam } from '../shared/wire.ts';
 import { venueKind } from './venues.kind.ts';
-import { CreateVenueBodySchema } from './venues.schemas.ts';
 
 type Db = Kysely<Database>;
 
@@ -34,7 +33,7 @@ export async function resolveVenueForWrite(trx: Db, input: unknown, ctx: Request
   const entries = linkEntries(input);
   if (entries.length === 0) return null;
   if (entries.length > 1) throw invalidParam('venue', 'An event has one venue.');
-  return resolveLinkEntry(trx, venueKind, CreateVenueBodySchema, entries[0], ctx, 'venue');
+  return resolveLinkEntry(trx, venueKind, entries[0], ctx, 'venue');
 }
 
 /** For the `venue` list filter: 400 naming `venue` unless every id is a venue the caller may read. */

@@ -26,8 +26,9 @@ function unescapePointer(part: string): string {
   return part.replace(/~1/g, '/').replace(/~0/g, '~');
 }
 
+/** The request parameter an issue is about: a missing top-level one by its name, anything deeper by the parameter it is in. */
 function paramName(issue: AjvIssue): string {
-  if (issue.keyword === 'required' && typeof issue.params.missingProperty === 'string') {
+  if (issue.keyword === 'required' && issue.instancePath === '' && typeof issue.params.missingProperty === 'string') {
     return issue.params.missingProperty;
   }
   const first = issue.instancePath.split('/')[1];
