@@ -8,7 +8,7 @@ import { canDelete, canEdit, canRead, datedStatus, scaleStatus } from '../posts/
 import type { PasswordAttempt, PostPasswords } from '../posts/posts.passwords.ts';
 import { deleteSlugs, deleteTexts, findIdBySlug, findPostType, reservePostId, upsertTexts } from '../posts/posts.repository.ts';
 import { claimLanguageSlug, claimSlug, sanitizeSlug } from '../posts/posts.slugs.ts';
-import { checkAuthor, passwordHashOf, publicationDates, stampsAt } from '../posts/posts.writes.ts';
+import { checkAuthor, newPostDates, passwordHashOf, publicationDates, stampsAt } from '../posts/posts.writes.ts';
 import { NAMESPACE, type RequestContext } from '../shared/context.ts';
 import { resolveImageForWrite } from '../shared/images.ts';
 import { archiveLinks, isBeyondLastPage, pageWindow, totalPages } from '../shared/pagination.ts';
@@ -182,8 +182,7 @@ export class EventsService {
     const schedule = scheduleOf(body, undefined, this.siteZone, now);
     const website = websiteOf(body.website);
     const author = (await checkAuthor(this.db, body.author, user)) ?? user?.id ?? null;
-    const created = stampsAt(this.siteZone, now);
-    const posted = publicationDates(body, this.siteZone, now) ?? { date: created.local, date_utc: created.utc };
+    const posted = newPostDates(body, this.siteZone, now);
     const passwordHash = (await passwordHashOf(body.password)) ?? null;
     const texts = textsOf(body);
     const cost = costChanges(body.cost);

@@ -67,24 +67,28 @@ export function searchFragments(search: string | undefined): string[] {
   );
 }
 
+/** The errors of a kind, in the reference's words. */
+function errorsOf(kind: LinkedPostKind) {
+  return {
+    notAccessible: () => new AppError(403, `${kind.type}-not-accessible`, `The requested ${kind.type} is not accessible`),
+    inTrash: () => new AppError(410, `${kind.type}-is-in-trash`, `The ${kind.type} is already trashed`),
+    pageNotFound: () => new AppError(404, `${kind.type}-archive-page-not-found`, `The requested ${kind.type} archive page does not exist`),
+  };
+}
+
 /**
  * The venues or the organizers (reference §5): one service per kind, built
  * once when the calendar registers.
  */
 export class LinkedPostsService {
-  private readonly errors;
+  private readonly errors: ReturnType<typeof errorsOf>;
 
   constructor(
     readonly kind: LinkedPostKind,
     private readonly db: Db,
     private readonly passwords: PostPasswords,
   ) {
-    this.errors = {
-      notAccessible: () => new AppError(403, `${kind.type}-not-accessible`, `The requested ${kind.type} is not accessible`),
-      inTrash: () => new AppError(410, `${kind.type}-is-in-trash`, `The ${kind.type} is already trashed`),
-      pageNotFound: () =>
-        new AppError(404, `${kind.type}-archive-page-not-found`, `The requested ${kind.type} archive page does not exist`),
-    };
+    this.errors = errorsOf(kind);
   }
 
   /** Which of `rows` the read shows unstripped (`PostPasswords`: one attempt per request). */

@@ -6,7 +6,7 @@ import { PlatformErrors } from '../../platform/errors.ts';
 import { datedStatus, scaleStatus } from '../posts/posts.access.ts';
 import { reservePostId, upsertTexts } from '../posts/posts.repository.ts';
 import { claimLanguageSlug, claimSlug, sanitizeSlug } from '../posts/posts.slugs.ts';
-import { checkAuthor, passwordHashOf, publicationDates, stampsAt } from '../posts/posts.writes.ts';
+import { checkAuthor, newPostDates, passwordHashOf } from '../posts/posts.writes.ts';
 import type { RequestContext } from '../shared/context.ts';
 import { sanitizeContent, sanitizeText } from '../shared/html.ts';
 import { resolveImageForWrite } from '../shared/images.ts';
@@ -79,8 +79,7 @@ export async function insertLinkedPost(db: Db, kind: LinkedPostKind, ctx: Reques
   const name = requiredName(kind, input[kind.nameField]);
   const author = (await checkAuthor(db, input.author, ctx.user)) ?? ctx.user?.id ?? null;
   const meta = kind.writeMeta(input, kind.defaultMeta);
-  const created = stampsAt(siteZone, now);
-  const { date, date_utc: dateUtc } = publicationDates(input, siteZone, now) ?? { date: created.local, date_utc: created.utc };
+  const { date, date_utc: dateUtc } = newPostDates(input, siteZone, now);
   const imageId = input.image === undefined ? null : await imageFor(db, input.image, ctx.user);
   const passwordHash = (await passwordHashOf(input.password)) ?? null;
   const id = await reservePostId(db, kind.type);

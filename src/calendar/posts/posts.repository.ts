@@ -26,10 +26,6 @@ export async function findPostType(db: Db, id: number): Promise<PostType | undef
   return row?.type;
 }
 
-export async function deletePostId(db: Db, id: number): Promise<void> {
-  await db.deleteFrom('post_ids').where('id', '=', id).execute();
-}
-
 export async function userExists(db: Db, id: number): Promise<boolean> {
   const row = await db.selectFrom('users').select('id').where('id', '=', id).executeTakeFirst();
   return row !== undefined;

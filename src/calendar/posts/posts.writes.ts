@@ -54,6 +54,16 @@ export function publicationDates(
   return { date: moment.local, date_utc: moment.utc };
 }
 
+/** The publication date of a new post: the one sent, else `now` (also its first `modified`, as WordPress's wp_insert_post). */
+export function newPostDates(
+  sent: { readonly date?: string | undefined; readonly date_utc?: string | undefined },
+  siteZone: string,
+  now: Date,
+): { date: Stamp; date_utc: Stamp } {
+  const created = stampsAt(siteZone, now);
+  return publicationDates(sent, siteZone, now) ?? { date: created.local, date_utc: created.utc };
+}
+
 /** The author a write names: an existing user; another user than the caller only for editors and above (deviation 8). */
 export async function checkAuthor(db: Db, author: number | undefined, user: AuthUser | null): Promise<number | undefined> {
   if (author === undefined) return undefined;
