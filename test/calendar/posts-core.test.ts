@@ -14,7 +14,7 @@ describe('rules shared by every post type', () => {
   });
   after(async () => server.close());
 
-  const kinds = [
+  const kinds: { collection: string; fields: Record<string, string> }[] = [
     { collection: EVENTS, fields: { title: 'Shared rules', start_date: '2031-03-01 10:00', end_date: '2031-03-01 11:00' } },
     { collection: VENUES, fields: { venue: 'Shared rules hall' } },
     { collection: ORGANIZERS, fields: { organizer: 'Shared rules org' } },
