@@ -7,8 +7,8 @@ import { assertOrganizersReadable } from '../organizers/organizers.links.ts';
 import type { RequestContext } from '../shared/context.ts';
 import { endOfDay, nowIn, parseDate, plusCalendar, startOfDay, type Stamp } from '../shared/dates.ts';
 import { echoPairs, type QueryPairs } from '../shared/pagination.ts';
-import { canRead, exposureOf, listVisibility, mayListUnpublished, POST_STATUSES, utcStamp } from '../posts/posts.access.ts';
-import { boundedSearchWords, invalidParam, parseIdList, parseList, parseWpBoolean } from '../shared/wire.ts';
+import { canRead, exposureOf, listVisibility, mayListUnpublished, requestedStatuses, utcStamp } from '../posts/posts.access.ts';
+import { boundedSearchWords, invalidParam, parseIdList, parseWpBoolean } from '../shared/wire.ts';
 import { resolveTermFilter } from '../terms/terms.links.ts';
 import { assertVenuesReadable } from '../venues/venues.links.ts';
 import { boundingBox, distanceKm } from './events.geo.ts';
@@ -73,22 +73,6 @@ export function listEcho(query: ListEventsQuery, perPage: number, user: AuthUser
 function searchWords(search: string): string[] {
   const words = [...search.matchAll(/"([^"]+)"|(\S+)/g)].map((match) => (match[1] ?? match[2] ?? '').trim()).filter((word) => word !== '');
   return boundedSearchWords(words, search.trim());
-}
-
-/**
- * reference §3.5 with deviation 9: who cannot list unpublished events may
- * only ask for `publish`; the others for known statuses or `any`.
- */
-function askedStatuses(query: ListEventsQuery, user: AuthUser | null): string[] | undefined {
-  if (query.status === undefined) return undefined;
-  const asked = parseList(query.status).map((status) => status.toLowerCase());
-  if (asked.length === 0) throw invalidParam('status');
-  if (!mayListUnpublished(user)) {
-    if (asked.some((status) => status !== 'publish')) throw invalidParam('status');
-    return ['publish'];
-  }
-  if (asked.some((status) => status !== 'any' && !(POST_STATUSES as readonly string[]).includes(status))) throw invalidParam('status');
-  return asked.includes('any') ? undefined : [...new Set(asked)];
 }
 
 /** Date bounds of a list: wall-clock stamps of the site zone, compared with each event's local start or end. */
@@ -182,7 +166,7 @@ export async function listFilter(
   const filter: MutableFilter = {
     visibility: listVisibility(caller.user),
     exposure: exposureOf(caller.user, query.context),
-    statuses: askedStatuses(query, caller.user),
+    statuses: requestedStatuses(caller.user, query.status),
     nowUtc: utcStamp(now),
   };
   if (parseWpBoolean(query.ticketed) === true) throw ticketsNotActive();
