@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import Fastify from 'fastify';
+import Fastify, { type FastifyRequest } from 'fastify';
 import { CAPABILITY_SETS } from '../../src/app.ts';
 import { accessPlugin } from '../../src/platform/auth/access.plugin.ts';
 import type { Authenticator } from '../../src/platform/auth/authenticate.ts';
@@ -85,5 +85,34 @@ describe('capabilities', () => {
       await app.ready();
       await app.close();
     }
+  });
+
+  it("resolves a route's named items before its capability: a missing one is reported to anyone, an existing one needs the capability", async () => {
+    const registry = new CapabilityRegistry([defineCapabilities({ known: ['administrator'] })]);
+    const app = Fastify();
+    await app.register(accessPlugin, { authenticator: {} as Authenticator, capabilities: registry, publicPrefixes: [] });
+    const resolved: string[] = [];
+    const resolveFirst = async (request: FastifyRequest) => {
+      const { id } = request.params as { id: string };
+      resolved.push(id);
+      if (id !== '1') throw Object.assign(new Error(`No item ${id}`), { statusCode: 400 });
+    };
+    app.get('/items/:id', { config: { access: 'known' as never, resolveFirst } }, async () => ({}));
+    const missing = await app.inject({ url: '/items/2' });
+    assert.equal(missing.statusCode, 400);
+    assert.match(missing.json<{ message: string }>().message, /No item 2/);
+    const existing = await app.inject({ url: '/items/1' });
+    assert.equal(existing.statusCode, 401);
+    assert.deepEqual(resolved, ['2', '1']);
+    await app.close();
+  });
+
+  it('refuses to start when a public route asks for a resolve-first step (no check would follow it)', async () => {
+    const registry = new CapabilityRegistry([defineCapabilities({ known: ['administrator'] })]);
+    await assert.rejects(async () => {
+      const app = Fastify();
+      await app.register(accessPlugin, { authenticator: {} as Authenticator, capabilities: registry, publicPrefixes: [] });
+      app.get('/open', { config: { access: 'public', resolveFirst: async () => {} } }, async () => ({}));
+    }, /GET \/open is public: nothing to resolve first/);
   });
 });

@@ -1,6 +1,6 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { TObject } from 'typebox';
+import type { Static, TObject } from 'typebox';
 import { NAMESPACE, requestContext, type CalendarDeps } from '../shared/context.ts';
 import { WpErrorSchema } from '../shared/schemas.ts';
 import { archiveHeaders } from '../shared/pagination.ts';
@@ -17,11 +17,17 @@ import {
 import { LinkedPostsService, type Target } from './linked-posts.service.ts';
 import type { PostWriteInput } from './linked-posts.writes.ts';
 
-export interface LinkedPostSchemas {
+/** A body schema whose every accepted value is a `PostWriteInput`, checked when a kind's routes are built (else `never`). */
+type WritesPosts<T extends TObject> = Static<T> extends PostWriteInput ? T : never;
+
+export interface LinkedPostSchemas<Create extends TObject, Update extends TObject> {
   readonly item: TObject;
-  readonly createBody: TObject;
-  readonly updateBody: TObject;
+  readonly createBody: Create & WritesPosts<Create>;
+  readonly updateBody: Update & WritesPosts<Update>;
 }
+
+/** What the write routes receive: their body schema validated it, and `WritesPosts` proved it a `PostWriteInput`. */
+type WriteRoute = { Body: PostWriteInput; Params: Params };
 
 type Params = { id?: unknown; slug?: unknown };
 
@@ -34,7 +40,10 @@ function targetOf(params: Params): Target {
  * and by slug (read, update, delete) and create, registered in the
  * reference's order.
  */
-export function linkedPostRoutes(kind: LinkedPostKind, schemas: LinkedPostSchemas) {
+export function linkedPostRoutes<Create extends TObject, Update extends TObject>(
+  kind: LinkedPostKind,
+  schemas: LinkedPostSchemas<Create, Update>,
+) {
   const label = kind.type;
   return async function routes(fastify: FastifyInstance, deps: CalendarDeps): Promise<void> {
     const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
@@ -47,7 +56,7 @@ export function linkedPostRoutes(kind: LinkedPostKind, schemas: LinkedPostSchema
     const ctxOf = (request: FastifyRequest) => requestContext(request, deps);
     const archiveUrl = `${deps.config.baseUrl}/${NAMESPACE}${base}/`;
 
-    // An unknown id or slug is a validation error, reported before authorization as the reference does.
+    // An unknown id or slug is an argument error, reported before authorization as the reference does.
     const resolveFirst = async (request: FastifyRequest) => {
       await service.resolve(targetOf(request.params as Params));
     };
@@ -73,7 +82,6 @@ export function linkedPostRoutes(kind: LinkedPostKind, schemas: LinkedPostSchema
       const suffix = by === 'id' ? '' : 'BySlug';
       app.get(path, {
         config: { access: 'public' },
-        preValidation: resolveFirst,
         schema: {
           operationId: `get${one}${suffix}`,
           tags,
@@ -85,11 +93,10 @@ export function linkedPostRoutes(kind: LinkedPostKind, schemas: LinkedPostSchema
         handler: async (request) => service.get(targetOf(request.params), request.query, ctxOf(request)),
       });
 
-      app.route({
+      app.route<WriteRoute>({
         method: ['POST', 'PUT', 'PATCH'],
         url: path,
-        config: { access: 'edit' },
-        preValidation: resolveFirst,
+        config: { access: 'edit', resolveFirst },
         schema: {
           operationId: `update${one}${suffix}`,
           tags,
@@ -98,12 +105,11 @@ export function linkedPostRoutes(kind: LinkedPostKind, schemas: LinkedPostSchema
           body: schemas.updateBody,
           response: { 200: schemas.item, 400: WpErrorSchema, 401: WpErrorSchema, 403: WpErrorSchema },
         },
-        handler: async (request) => service.update(targetOf(request.params as Params), request.body as PostWriteInput, ctxOf(request)),
+        handler: async (request) => service.update(targetOf(request.params), request.body, ctxOf(request)),
       });
 
       app.delete(path, {
-        config: { access: 'delete' },
-        preValidation: resolveFirst,
+        config: { access: 'delete', resolveFirst },
         schema: {
           operationId: `delete${one}${suffix}`,
           tags,
@@ -119,7 +125,7 @@ export function linkedPostRoutes(kind: LinkedPostKind, schemas: LinkedPostSchema
     };
 
     itemRoutes(`${base}/:id(^\\d+$)`, IdParamsSchema, 'id');
-    app.post(base, {
+    app.post<WriteRoute>(base, {
       config: { access: 'edit' },
       schema: {
         operationId: `create${one}`,
@@ -129,7 +135,7 @@ export function linkedPostRoutes(kind: LinkedPostKind, schemas: LinkedPostSchema
         response: { 201: schemas.item, 400: WpErrorSchema, 401: WpErrorSchema, 403: WpErrorSchema },
       },
       handler: async (request, reply) => {
-        return reply.code(201).send(await service.create(request.body as PostWriteInput, ctxOf(request)));
+        return reply.code(201).send(await service.create(request.body, ctxOf(request)));
       },
     });
     itemRoutes(`${base}/by-slug/:slug`, SlugParamsSchema, 'slug');

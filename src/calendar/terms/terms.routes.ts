@@ -39,11 +39,7 @@ function taxonomyRoutes(info: TaxonomyInfo) {
     const tags = ['calendar', info.collection];
     const manage = info.manageCapability;
 
-    /**
-     * Unknown ids in the path or in `parent` are argument errors, which the
-     * reference reports before permission errors (a subscriber deleting a
-     * missing term gets 400): checked before the route's capability.
-     */
+    /** Unknown ids in the path or in `parent` are argument errors: a subscriber deleting a missing term gets 400. */
     const checkReferences = async (request: FastifyRequest): Promise<void> => {
       const { id } = request.params as { id?: string };
       const parent = parsePositiveInt((request.body as { parent?: unknown } | undefined)?.parent);
@@ -67,8 +63,7 @@ function taxonomyRoutes(info: TaxonomyInfo) {
     });
 
     typed.post(collection, {
-      config: { access: manage },
-      preValidation: checkReferences,
+      config: { access: manage, resolveFirst: checkReferences },
       schema: {
         operationId: `create${one}`,
         tags,
@@ -99,8 +94,7 @@ function taxonomyRoutes(info: TaxonomyInfo) {
     typed.route({
       method: ['POST', 'PUT', 'PATCH'],
       url: item,
-      config: { access: manage },
-      preValidation: checkReferences,
+      config: { access: manage, resolveFirst: checkReferences },
       schema: {
         operationId: `update${one}`,
         tags,
@@ -114,8 +108,7 @@ function taxonomyRoutes(info: TaxonomyInfo) {
     });
 
     typed.delete(item, {
-      config: { access: manage },
-      preValidation: checkReferences,
+      config: { access: manage, resolveFirst: checkReferences },
       schema: {
         operationId: `delete${one}`,
         tags,

@@ -15,6 +15,13 @@ export type Access = 'public' | Capability;
 declare module 'fastify' {
   interface FastifyContextConfig {
     access?: Access;
+    /**
+     * Checks the arguments that name stored things (an id in the path, a
+     * parent), after validation and before the capability: a caller without
+     * the capability who names a missing item learns it is missing, as the
+     * reference validates such ids with the other arguments.
+     */
+    resolveFirst?: (request: FastifyRequest) => Promise<void>;
   }
   interface FastifyRequest extends RevisionsHolder {
     /** The authenticated caller, `null` when anonymous. */
@@ -44,13 +51,26 @@ export const accessPlugin = fp<AccessOptions>(
     app.addHook('onRoute', (route) => {
       if (publicPrefixes.some((prefix) => route.url.startsWith(prefix))) return;
       const access: unknown = route.config?.access;
-      if (access === 'public') return;
+      if (access === 'public') {
+        if (route.config?.resolveFirst !== undefined)
+          throw new Error(`Route ${String(route.method)} ${route.url} is public: nothing to resolve first`);
+        return;
+      }
       if (typeof access !== 'string' || !capabilities.has(access)) {
         throw new Error(`Route ${String(route.method)} ${route.url} declares no access (a registered capability or 'public')`);
       }
-      route.preHandler = withHookFirst((request: FastifyRequest, _reply: FastifyReply, done: HookHandlerDoneFunction) => {
-        done(capabilities.can(request.user?.role ?? null, access) ? undefined : PlatformErrors.forbidden(request.user !== null));
-      }, route.preHandler);
+      const check = (request: FastifyRequest): Error | undefined =>
+        capabilities.can(request.user?.role ?? null, access) ? undefined : PlatformErrors.forbidden(request.user !== null);
+      const resolveFirst = route.config?.resolveFirst;
+      const hook =
+        resolveFirst === undefined
+          ? (request: FastifyRequest, _reply: FastifyReply, done: HookHandlerDoneFunction) => done(check(request))
+          : async (request: FastifyRequest) => {
+              await resolveFirst(request);
+              const denied = check(request);
+              if (denied !== undefined) throw denied;
+            };
+      route.preHandler = withHookFirst(hook, route.preHandler);
     });
 
     // Callback-style hook: an anonymous request costs no promise. What an authenticated caller gets is not for caches.
