@@ -13,15 +13,11 @@ function flag(input: Readonly<Record<string, unknown>>, name: string, current: u
   return value ? 1 : 0;
 }
 
-/** A coordinate in range; `""`/`null` clears it. Numeric strings are read as numbers (inline venue objects). */
-function coordinate(input: Readonly<Record<string, unknown>>, name: string, limit: number, current: unknown): number | null {
+/** A coordinate as the body schema left it: a number in range, or `null` (sent as `""` too) to clear it. */
+function coordinate(input: Readonly<Record<string, unknown>>, name: string, current: unknown): number | null {
   const value = input[name];
   if (value === undefined) return current === null || current === undefined ? null : Number(current);
-  if (value === null || value === '') return null;
-  const number =
-    typeof value === 'number' ? value : typeof value === 'string' && /^\s*[-+]?(\d+\.?\d*|\.\d+)\s*$/.test(value) ? Number(value) : NaN;
-  if (!Number.isFinite(number) || Math.abs(number) > limit) throw invalidParam(name);
-  return number;
+  return typeof value === 'number' ? value : null;
 }
 
 /** reference save_meta: an empty `stateprovince` is the state for US (or no) country, else the province. */
@@ -38,8 +34,8 @@ function writeVenueMeta(input: Readonly<Record<string, unknown>>, existing: Meta
   meta.website = websiteField(input, existing.website);
   meta.show_map = flag(input, 'show_map', existing.show_map);
   meta.show_map_link = flag(input, 'show_map_link', existing.show_map_link);
-  meta.geo_lat = coordinate(input, 'geo_lat', 90, existing.geo_lat);
-  meta.geo_lng = coordinate(input, 'geo_lng', 180, existing.geo_lng);
+  meta.geo_lat = coordinate(input, 'geo_lat', existing.geo_lat);
+  meta.geo_lng = coordinate(input, 'geo_lng', existing.geo_lng);
   // Coordinates are a pair: name the one missing.
   if (meta.geo_lat === null && meta.geo_lng !== null) throw invalidParam('geo_lat', 'geo_lat and geo_lng go together.');
   if (meta.geo_lng === null && meta.geo_lat !== null) throw invalidParam('geo_lng', 'geo_lat and geo_lng go together.');
