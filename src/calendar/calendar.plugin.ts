@@ -9,13 +9,20 @@ import { eventsRoutes } from './events/events.routes.ts';
 import { discoveryRoutes } from './discovery/discovery.routes.ts';
 import { sendWpError } from './errors.ts';
 import { languageOf, NAMESPACE, siteOf, type CalendarDeps } from './shared/context.ts';
-import { CalendarVersions } from './shared/calendar-version.ts';
+import { CalendarVersions, type CalendarVersionHolder } from './shared/calendar-version.ts';
 import { EventsService } from './events/events.service.ts';
 import { organizersRoutes } from './organizers/organizers.routes.ts';
 import { categoryRoutes, tagRoutes } from './terms/terms.routes.ts';
 import { venuesRoutes } from './venues/venues.routes.ts';
 
 export { NAMESPACE };
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The calendar version this request reads at, once asked (`CalendarVersions.of`). */
+    calendarVersion: CalendarVersionHolder['calendarVersion'];
+  }
+}
 
 export interface CalendarOptions {
   readonly config: Config;
@@ -30,6 +37,7 @@ export interface CalendarOptions {
  */
 export async function calendarPlugin(app: FastifyInstance, { config, store, table }: CalendarOptions): Promise<void> {
   const namespaceUrl = `${config.baseUrl}/${NAMESPACE}`;
+  app.decorateRequest('calendarVersion', null);
   app.setErrorHandler(sendWpError);
   app.setNotFoundHandler(async (request, reply) => sendWpError(PlatformErrors.noRoute(), request, reply));
 

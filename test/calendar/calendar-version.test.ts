@@ -28,7 +28,7 @@ describe('the calendar revision and versions', () => {
     await new Promise((resolve) => setImmediate(resolve));
     versions ??= new CalendarVersions(db(), () => clock);
     clock = now;
-    return versions.of({});
+    return versions.of({ calendarVersion: null });
   };
 
   /** Runs `write` and tells whether the revision moved. */

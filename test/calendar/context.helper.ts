@@ -13,13 +13,15 @@ export function contextFor(
   options: { language?: Language; db?: Kysely<Database>; versions?: CalendarVersions } = {},
 ): RequestContext {
   const versions = options.versions ?? new CalendarVersions(options.db ?? server.server.store.db);
+  // The slot a request would carry.
+  const request = { calendarVersion: null };
   const context: RequestContext = {
     user,
     language: options.language ?? 'en',
     defaultLanguage: 'en',
     site: siteOf(server.config),
     address: '127.0.0.1',
-    version: () => versions.of(context),
+    version: () => versions.of(request),
   };
   return context;
 }
