@@ -18,7 +18,7 @@ import { performance } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { CompiledQuery, type Kysely } from 'kysely';
-import { EVENT_COLUMNS } from '../src/calendar/seed/demo-events.ts';
+import { EVENT_COLUMNS, SINGLE_EVENT } from '../src/calendar/seed/demo-events.ts';
 import { BulkInsert, findFirstAdministratorId, findSlugOwners, type BulkRow } from '../src/calendar/seed/demo-events.repository.ts';
 import { utcStamp } from '../src/calendar/posts/posts.access.ts';
 import { deleteTexts } from '../src/calendar/posts/posts.repository.ts';
@@ -94,6 +94,7 @@ function eventRow(id: number, target: Target, now: Date): BulkRow<'events'> {
     sticky: 0,
     featured: 0,
     venue_id: target.venueId,
+    ...SINGLE_EVENT,
   };
 }
 

@@ -11,6 +11,7 @@ declare module '../platform/db/schema.ts' {
     event_organizers: EventOrganizerTable;
     terms: TermTable;
     event_terms: EventTermTable;
+    event_occurrences: EventOccurrenceTable;
     translations: TranslationTable;
     slugs: SlugTable;
   }
@@ -73,6 +74,20 @@ export interface EventTable extends PostColumns {
   sticky: number;
   featured: number;
   venue_id: number | null;
+  /** A series' RFC 5545 lines (JSON array), on the series and copied to its occurrences; null on single events. */
+  recurrence: string | null;
+  /** An occurrence's start as its rule gave it (local to its zone, and UTC); null on series and single events. */
+  original_start_local: string | null;
+  original_start_utc: string | null;
+  /** 1 on an occurrence changed on its own: edits of its series leave it as it is. */
+  is_exception: Generated<number>;
+}
+
+/** The id of every occurrence a series has had, by its original start: ids stay stable across edits. */
+export interface EventOccurrenceTable {
+  series_id: number;
+  original_start_utc: string;
+  id: number;
 }
 
 export interface VenueTable extends PostColumns {

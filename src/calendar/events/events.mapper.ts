@@ -1,3 +1,4 @@
+import { recurrenceLines } from '../recurrence/recurrence.series.ts';
 import { dateDetails, isoWithOffset, timezoneAbbr, utcStampMillis } from '../shared/dates.ts';
 import { renderParagraphs } from '../shared/html.ts';
 import type { ImageResponse } from '../shared/images.ts';
@@ -56,7 +57,8 @@ function offsetKeyOf(row: Pick<EventRow, 'start_local' | 'start_utc'>): string {
 /** The event representation (reference §8.1), in the emitted order, without `json_ld`. */
 export function toEventResponse(row: EventRow, embeds: EventEmbeds, urls: EventUrls, now: Date): EventResponse {
   const slug = embeds.texts?.slug ?? String(row.id);
-  const url = permalinks.event(urls.baseUrl, slug);
+  // An occurrence's permalink is its series' with the day the rule gave it.
+  const url = `${permalinks.event(urls.baseUrl, slug)}${row.original_start_local === null ? '' : `${row.original_start_local.slice(0, 10)}/`}`;
   const id = globalId(urls.baseUrl, row.id);
   const costs = storedCosts(row);
   const currency: CurrencyFacts = {
@@ -109,6 +111,20 @@ export function toEventResponse(row: EventRow, embeds: EventEmbeds, urls: EventU
     venue: embeds.venue ?? [],
     organizer: [...embeds.organizers],
     custom_fields: [],
+    ...recurrenceFields(row),
+  };
+}
+
+/** What a series and its occurrences say of their recurrence; nothing on single events. */
+function recurrenceFields(row: EventRow): Partial<EventResponse> {
+  if (row.recurrence === null) return {};
+  const recurrence = recurrenceLines(row.recurrence);
+  if (row.parent_id === null || row.original_start_local === null || row.original_start_utc === null) return { recurrence };
+  return {
+    recurrence,
+    recurring_event_id: row.parent_id,
+    original_start_date: row.original_start_local,
+    original_start_date_utc: row.original_start_utc,
   };
 }
 

@@ -95,7 +95,12 @@ function locatedVenue(eb: Eb, filter: EventListFilter) {
 }
 
 function conditions(eb: Eb, filter: EventListFilter): Expression<SqlBool> {
-  const all: Expression<SqlBool>[] = [eb('events.hide_from_listings', '=', 0), visibilityCondition(eb, filter)];
+  const all: Expression<SqlBool>[] = [
+    eb('events.hide_from_listings', '=', 0),
+    // A series is listed as its occurrences.
+    eb.or([eb('events.recurrence', 'is', null), eb('events.parent_id', 'is not', null)]),
+    visibilityCondition(eb, filter),
+  ];
   // What a protected event strips is absent: a filter on it matches only exposed events (issue 19).
   const exposed = exposedIn('events', filter.exposure);
   const onStripped = (condition: Expression<SqlBool>) => all.push(eb.and([exposed, condition]));

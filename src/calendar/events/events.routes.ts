@@ -12,6 +12,7 @@ import {
   EventListSchema,
   EventSchema,
   EventSlugParamsSchema,
+  InstancesQuerySchema,
   ListEventsQuerySchema,
   ReadEventQuerySchema,
   UpdateEventBodySchema,
@@ -118,6 +119,23 @@ export async function eventsRoutes(app: FastifyInstance, { deps, service }: { de
       handler: async (request) => service.updateEvent(refOf(request), request.body, caller(request)),
     });
   };
+
+  typed.get('/events/:id(^\\d+$)/instances', {
+    config: { access: 'public' },
+    schema: {
+      operationId: 'listEventInstances',
+      tags: ['calendar'],
+      summary: "Lists the occurrences of a recurring series (Google Calendar's instances)",
+      params: EventIdParamsSchema,
+      querystring: InstancesQuerySchema,
+      response: { 200: EventListSchema, ...errors },
+    },
+    handler: async (request, reply) => {
+      const list = await service.listInstances(request.params.id, request.query, caller(request));
+      void reply.headers(archiveHeaders(list.total, list.total_pages, list));
+      return list;
+    },
+  });
 
   itemRoutes('/events/:id(^\\d+$)', EventIdParamsSchema, (request) => ({ id: (request.params as { id: number }).id }), '');
   itemRoutes('/events/by-slug/:slug', EventSlugParamsSchema, (request) => ({ slug: (request.params as { slug: string }).slug }), 'BySlug');

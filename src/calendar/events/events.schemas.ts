@@ -78,6 +78,18 @@ export const ReadEventQuerySchema = Type.Object({
 });
 export type ReadEventQuery = Static<typeof ReadEventQuerySchema>;
 
+/** The occurrences of a series (Google Calendar's `instances`): every one unless a window is given. */
+export const InstancesQuerySchema = Type.Object({
+  page: ListEventsQuerySchema.properties.page,
+  per_page: ListEventsQuerySchema.properties.per_page,
+  start_date: Type.Optional(DateArg('Occurrences that start on or after this date (default: from the first)')),
+  end_date: Type.Optional(DateArg('Occurrences that end on or before this date (default: up to the last stored)')),
+  status: ListEventsQuerySchema.properties.status,
+  password: ReadEventQuerySchema.properties.password,
+  ...LanguageQuerySchema.properties,
+});
+export type InstancesQuery = Static<typeof InstancesQuerySchema>;
+
 export const DeleteEventQuerySchema = Type.Object({
   force: Type.Optional(WpBooleanSchema('true: delete permanently instead of trashing (editors and above)')),
   password: Type.Optional(Type.String({ description: 'Accepted and ignored' })),
@@ -140,6 +152,19 @@ const writeProperties = {
     ),
   ),
   password: Type.Optional(Type.String({ description: 'Protects the event with a password; empty removes it' })),
+  recurrence: Type.Optional(
+    Type.Union(
+      [
+        Type.Array(TextSchema('An RRULE, EXDATE or RDATE line', { maxLength: 2000 }), { maxItems: 100 }),
+        TextSchema('One line (a form field sent once)', { maxLength: 2000 }),
+        Type.Null(),
+      ],
+      {
+        description:
+          'Makes the event a recurring series: RFC 5545 lines as Google Calendar carries them (RRULE:…, EXDATE…, RDATE…), without DTSTART (the start is the series start); [], "" or null makes it a single event again',
+      },
+    ),
+  ),
   ...LanguageQuerySchema.properties,
 };
 
@@ -227,6 +252,16 @@ export const EventSchema = Type.Object({
   }),
   organizer: Type.Array(EmbeddedObject('An organizer'), { description: 'Organizers in link order' }),
   custom_fields: Type.Array(Type.Unknown(), { maxItems: 0 }),
+  recurrence: Type.Optional(
+    Type.Array(Type.String(), { description: "The series' RFC 5545 lines, on a series and on each of its occurrences" }),
+  ),
+  recurring_event_id: Type.Optional(
+    Type.Integer({ description: 'The series this occurrence belongs to (absent on single events and series)' }),
+  ),
+  original_start_date: Type.Optional(
+    Type.String({ description: 'The start the rule gives this occurrence, local (kept when it is moved)' }),
+  ),
+  original_start_date_utc: Type.Optional(Type.String({ description: 'The same, in UTC' })),
   json_ld: Type.Optional(Type.Object({}, { additionalProperties: true, description: 'schema.org JSON-LD (single GET only)' })),
 });
 export type EventResponse = Static<typeof EventSchema>;

@@ -16,6 +16,7 @@ import type { CalendarVersion } from '../shared/calendar-version.ts';
 import { invalidParam, MAX_ID, parseWpBoolean } from '../shared/wire.ts';
 import { resolveTermsForWrite, setEventTerms } from '../terms/terms.links.ts';
 import { resolveVenueForWrite } from '../venues/venues.links.ts';
+import { isOccurrence, isSeries, recurrenceLines, recurrenceOfWrite, SeriesOccurrences } from '../recurrence/recurrence.series.ts';
 import { loadEventEmbeds } from './events.embeds.ts';
 import { listEcho, listFilter } from './events.filters.ts';
 import { costChanges, flagChanges, scheduleOf, textsOf, touchesSchedule, websiteOf } from './events.input.ts';
@@ -39,12 +40,16 @@ import {
   type DeleteEventQuery,
   type EventList,
   type EventResponse,
+  type InstancesQuery,
   type ListEventsQuery,
   type ReadEventQuery,
   type UpdateEventBody,
 } from './events.schemas.ts';
 
 type Db = Kysely<Database>;
+
+// The end of the default window of a series' instances: every stored occurrence.
+const LAST_DAY = '9999-12-31';
 
 /** An event addressed by its id or by one of its slugs. */
 export type EventRef = { readonly id: number } | { readonly slug: string };
@@ -72,9 +77,14 @@ export class EventsService {
   private readonly urls: EventUrls;
   private readonly siteZone: string;
   private readonly now: () => Date;
+  private readonly series: SeriesOccurrences;
 
   constructor(private readonly deps: EventsServiceDeps) {
     this.db = deps.db;
+    this.series = new SeriesOccurrences({
+      maxOccurrences: deps.config.recurrenceMaxOccurrences,
+      horizonDays: deps.config.recurrenceHorizonDays,
+    });
     this.urls = { baseUrl: deps.config.baseUrl, namespaceUrl: `${deps.config.baseUrl}/${NAMESPACE}` };
     this.siteZone = deps.config.siteTimezone;
     this.now = deps.now ?? (() => new Date());
@@ -83,8 +93,24 @@ export class EventsService {
   // -------------------------------------------------------------------------
   // Reads
 
+  /** A page of the occurrences of a series, as the list shows them (its archive links lead back here). */
+  async listInstances(id: number, query: InstancesQuery, caller: RequestContext): Promise<EventList> {
+    const now = this.now();
+    const series = await this.find({ id });
+    if (series.status === 'trash') throw errors.noLongerAvailable();
+    if (!canRead(caller.user, series, now)) throw errors.notAccessible();
+    if (!isSeries(series)) throw invalidParam('id', 'The event is no recurring series.');
+    const window = { start_date: query.start_date ?? series.start_local, end_date: query.end_date ?? LAST_DAY };
+    return this.listEvents({ ...query, ...window, post_parent: id }, caller, now, `${this.urls.namespaceUrl}/events/${id}/instances`);
+  }
+
   /** A page of events as of `now` (a remembered list is keyed by the second it was made in). */
-  async listEvents(query: ListEventsQuery, caller: RequestContext, now: Date = this.now()): Promise<EventList> {
+  async listEvents(
+    query: ListEventsQuery,
+    caller: RequestContext,
+    now: Date = this.now(),
+    archiveUrl = `${this.urls.namespaceUrl}/events/`,
+  ): Promise<EventList> {
     const page = query.page ?? 1;
     const perPage = Math.min(MAX_PER_PAGE, query.per_page ?? DEFAULT_PER_PAGE);
     const filter = await listFilter(this.db, this.deps.config, query, caller, now);
@@ -96,7 +122,7 @@ export class EventsService {
     const rows = total === 0 ? [] : await listEventRows(this.db, filter, limit, offset);
     const events = await this.represent(this.db, rows, caller, now, version);
     const unlocked = await this.deps.passwords.unlocked(rows, this.attempt(query, caller, now), 'list');
-    const links = archiveLinks(`${this.urls.namespaceUrl}/events/`, listEcho(query, perPage, caller.user), page, pages);
+    const links = archiveLinks(archiveUrl, listEcho(query, perPage, caller.user), page, pages);
     return {
       events: events.map((event) => (unlocked.has(event.id) ? event : stripProtectedEvent(event))),
       ...links,
@@ -168,8 +194,11 @@ export class EventsService {
    * write or delete either happened before (and is seen) or waits. An event
    * deleted meanwhile is a clean 404 with nothing written.
    */
-  private async withEvent<T>(id: number, work: (trx: Db, row: EventRow) => Promise<T>): Promise<T> {
+  private async withEvent<T>(found: EventRow, work: (trx: Db, row: EventRow) => Promise<T>): Promise<T> {
+    const { id } = found;
     return this.db.transaction().execute(async (trx) => {
+      // An occurrence is written with its series held first, in the order a write of the series takes them.
+      if (isOccurrence(found) && (await findEventForWrite(trx, found.parent_id as number)) === undefined) throw errors.notFound(id);
       const row = await findEventForWrite(trx, id);
       if (row === undefined) throw errors.notFound(id);
       return work(trx, row);
@@ -186,6 +215,7 @@ export class EventsService {
     const passwordHash = (await passwordHashOf(body.password)) ?? null;
     const texts = textsOf(body);
     const cost = costChanges(body.cost);
+    const recurrence = recurrenceOfWrite(body.recurrence) ?? null;
 
     return this.db.transaction().execute(async (trx) => {
       const eventId = await reservePostId(trx, 'event');
@@ -213,10 +243,14 @@ export class EventsService {
         featured: 0,
         ...flagChanges(body),
         venue_id: body.venue === undefined ? null : await resolveVenueForWrite(trx, body.venue, caller),
+        recurrence,
+        original_start_local: null,
+        original_start_utc: null,
       });
       const slug = await claimSlug(trx, 'event', eventId, body.slug ?? texts.title ?? '');
       await upsertTexts(trx, 'event', eventId, caller.language, { ...texts, slug });
       await this.writeLinks(trx, eventId, body, caller);
+      if (recurrence !== null) await this.refreshSeries(trx, eventId, now);
       return this.representWritten(trx, eventId, caller);
     });
   }
@@ -228,6 +262,9 @@ export class EventsService {
     const found = await this.find(ref);
     // Checked here for the order of errors (403 before 400s), and again on the row the write holds.
     if (!canEdit(user, found, now)) throw PlatformErrors.forbidden(user !== null);
+    const occurrence = isOccurrence(found);
+    if (occurrence) refuseSeriesFields(body);
+    const recurrence = recurrenceOfWrite(body.recurrence);
     // What needs no stored row, and the slow password hash, before the write lock.
     const reschedules = touchesSchedule(body);
     if (reschedules) scheduleOf(body, found, this.siteZone, now);
@@ -238,7 +275,7 @@ export class EventsService {
     const texts = textsOf(body);
     const modified = stampsAt(this.siteZone, now);
 
-    return this.withEvent(found.id, async (trx, row) => {
+    return this.withEvent(found, async (trx, row) => {
       if (!canEdit(user, row, now)) throw PlatformErrors.forbidden(user !== null);
       const changes: EventChanges = {
         ...(reschedules ? scheduleOf(body, row, this.siteZone, now) : {}),
@@ -250,29 +287,39 @@ export class EventsService {
         ...(author === undefined ? {} : { author_id: author }),
         ...(posted ?? {}),
         ...(passwordHash === undefined ? {} : { password_hash: passwordHash }),
+        ...(recurrence === undefined ? {} : { recurrence }),
+        // An occurrence changed on its own keeps its changes when its series is edited.
+        ...(occurrence ? { is_exception: 1 } : {}),
       };
       if (body.status !== undefined) changes.status = datedStatus(scaleStatus(user, body.status), posted?.date_utc ?? row.date_utc, now);
       else if (posted !== undefined) changes.status = datedStatus(row.status, posted.date_utc, now);
       if (body.image !== undefined) changes.image_id = await resolveImageForWrite(trx, body.image, user);
       if (body.venue !== undefined) changes.venue_id = await resolveVenueForWrite(trx, body.venue, caller);
       await updateEventRow(trx, row.id, changes);
-      const slug = await claimLanguageSlug(trx, 'event', row.id, caller.language, { explicit: body.slug, title: texts.title });
-      await upsertTexts(trx, 'event', row.id, caller.language, { ...texts, slug });
+      // An occurrence is reached through its series' slug: it claims none of its own.
+      const slug = occurrence
+        ? undefined
+        : await claimLanguageSlug(trx, 'event', row.id, caller.language, { explicit: body.slug, title: texts.title });
+      await upsertTexts(trx, 'event', row.id, caller.language, slug === undefined ? texts : { ...texts, slug });
       await this.writeLinks(trx, row.id, body, caller);
+      if (!occurrence && (row.recurrence !== null || recurrence !== undefined)) await this.refreshSeries(trx, row.id, now);
       return this.representWritten(trx, row.id, caller);
     });
   }
 
   async deleteEvent(ref: EventRef, query: DeleteEventQuery, caller: RequestContext): Promise<EventResponse> {
-    const { id } = await this.find(ref);
+    const found = await this.find(ref);
+    const { id } = found;
     const user = caller.user;
     const force = parseWpBoolean(query.force) === true;
-    return this.withEvent(id, async (trx, row) => {
+    return this.withEvent(found, async (trx, row) => {
       const now = this.now();
       if (!canDelete(user, row, now)) throw PlatformErrors.forbidden(user !== null);
+      if (isOccurrence(row)) return this.excludeOccurrence(trx, row, caller, now);
       if (force) {
         if (!can(user?.role ?? null, 'delete_others')) throw PlatformErrors.forbidden(user !== null);
         const last = await this.representWritten(trx, id, caller);
+        if (isSeries(row)) await this.series.forget(trx, id);
         await deleteTexts(trx, 'event', [id]);
         await deleteSlugs(trx, 'event', id);
         await deleteEventRow(trx, id);
@@ -281,8 +328,35 @@ export class EventsService {
       if (row.status === 'trash') throw errors.inTrash();
       const modified = stampsAt(this.siteZone, now);
       await updateEventRow(trx, id, { status: 'trash', modified: modified.local, modified_utc: modified.utc });
+      if (isSeries(row)) await this.refreshSeries(trx, id, now);
       return this.representWritten(trx, id, caller);
     });
+  }
+
+  /** Deleting one occurrence removes it from its series: an EXDATE of its original start (the series is held). */
+  private async excludeOccurrence(trx: Db, row: EventRow, caller: RequestContext, now: Date): Promise<EventResponse> {
+    const last = await this.representWritten(trx, row.id, caller);
+    const series = await findEventById(trx, row.parent_id as number);
+    if (series?.recurrence == null || row.original_start_utc === null) throw errors.notFound(row.id);
+    const compact = (stamp: string) => stamp.replace(/[-:]/g, '').replace(' ', 'T');
+    const exdate =
+      row.all_day === 1
+        ? `EXDATE;VALUE=DATE:${compact(row.original_start_local ?? row.start_local).slice(0, 8)}`
+        : `EXDATE:${compact(row.original_start_utc)}Z`;
+    const modified = stampsAt(this.siteZone, now);
+    await updateEventRow(trx, series.id, {
+      recurrence: JSON.stringify([...recurrenceLines(series.recurrence), exdate]),
+      modified: modified.local,
+      modified_utc: modified.utc,
+    });
+    await this.refreshSeries(trx, series.id, now);
+    return last;
+  }
+
+  /** A series' occurrences made again from it as this write left it. */
+  private async refreshSeries(trx: Db, id: number, now: Date): Promise<void> {
+    const series = await findEventById(trx, id);
+    if (series !== undefined) await this.series.refresh(trx, series, now);
   }
 
   private async writeLinks(trx: Db, eventId: number, body: UpdateEventBody, caller: RequestContext): Promise<void> {
@@ -296,4 +370,12 @@ export class EventsService {
       await setEventTerms(trx, eventId, 'tag', await resolveTermsForWrite(trx, 'tag', body.tags, caller));
     }
   }
+}
+
+/** What belongs to a whole series, which an occurrence cannot change on its own. */
+const SERIES_FIELDS = ['recurrence', 'status', 'password', 'author', 'date', 'date_utc'] as const;
+
+function refuseSeriesFields(body: UpdateEventBody): void {
+  const field = SERIES_FIELDS.find((name) => body[name] !== undefined);
+  if (field !== undefined) throw invalidParam(field, `An occurrence takes its ${field} from its series: change the series.`);
 }

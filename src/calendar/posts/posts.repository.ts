@@ -11,6 +11,8 @@ import type { Exposure, StatusScope } from './posts.access.ts';
 
 type Db = Kysely<Database>;
 
+const IDS_PER_INSERT = 500;
+
 // ---------------------------------------------------------------------------
 // Ids and authors.
 
@@ -18,6 +20,21 @@ type Db = Kysely<Database>;
 export async function reservePostId(db: Db, type: PostType): Promise<number> {
   const row = await db.insertInto('post_ids').values({ type }).returning('id').executeTakeFirstOrThrow();
   return row.id;
+}
+
+/** `count` new ids, a few hundred per statement. */
+export async function reservePostIds(db: Db, type: PostType, count: number): Promise<number[]> {
+  const ids: number[] = [];
+  for (let offset = 0; offset < count; offset += IDS_PER_INSERT) {
+    const size = Math.min(IDS_PER_INSERT, count - offset);
+    const rows = await db
+      .insertInto('post_ids')
+      .values(Array.from({ length: size }, () => ({ type })))
+      .returning('id')
+      .execute();
+    for (const row of rows) ids.push(row.id);
+  }
+  return ids;
 }
 
 /** What kind of post an id belongs to. */

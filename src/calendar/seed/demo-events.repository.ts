@@ -66,20 +66,6 @@ export class BulkInsert<T extends BulkTable> {
 }
 
 /** Takes `count` fresh ids from the shared post id sequence (safe alongside a running server). */
-export async function reservePostIds(db: Db, type: 'event' | 'venue' | 'organizer', count: number): Promise<number[]> {
-  const ids: number[] = [];
-  for (let offset = 0; offset < count; offset += MAX_ROWS) {
-    const size = Math.min(MAX_ROWS, count - offset);
-    const rows = await db
-      .insertInto('post_ids')
-      .values(Array.from({ length: size }, () => ({ type })))
-      .returning('id')
-      .execute();
-    for (const row of rows) ids.push(row.id);
-  }
-  return ids;
-}
-
 export async function insertTerm(db: Db, term: Insertable<TermTable>): Promise<number> {
   const row = await db.insertInto('terms').values(term).returning('id').executeTakeFirstOrThrow();
   return row.id;

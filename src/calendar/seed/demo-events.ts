@@ -2,7 +2,8 @@ import { DateTime } from 'luxon';
 import { settleAfterBulkLoad, type Store } from '../../platform/db/database.ts';
 import { sanitizeSlug } from '../posts/posts.slugs.ts';
 import { CITIES, DESCRIPTIONS, EVENT_KINDS, THEMES } from './demo-data.ts';
-import { BulkInsert, countEvents, findFirstAdministratorId, reservePostIds, type BulkRow } from './demo-events.repository.ts';
+import { reservePostIds } from '../posts/posts.repository.ts';
+import { BulkInsert, countEvents, findFirstAdministratorId, type BulkRow } from './demo-events.repository.ts';
 import { ensureOrganizers, ensureTerms, ensureVenues, type DemoTerms, type DemoVenue } from './demo-links.ts';
 import { distinctPicks, mulberry32, pick, publicationDate, stamp, TextRows, type SeedContext } from './demo-rows.ts';
 
@@ -128,6 +129,7 @@ async function insertEventChunk(context: SeedContext, size: number, links: Links
       sticky: random() < 0.01 ? 1 : 0,
       featured: random() < 0.06 ? 1 : 0,
       venue_id: venue?.id ?? null,
+      ...SINGLE_EVENT,
     });
 
     const organizerCount = random() < 0.15 ? 0 : random() < 0.82 ? 1 : 2;
@@ -195,6 +197,9 @@ function pickStatus(random: () => number): string {
 }
 
 /** The columns of an event row, in the order bulk statements write them. */
+/** The recurrence columns of an event that is no series and no occurrence. */
+export const SINGLE_EVENT = { recurrence: null, original_start_local: null, original_start_utc: null, is_exception: 0 } as const;
+
 export const EVENT_COLUMNS = [
   'id',
   'author_id',
@@ -223,4 +228,8 @@ export const EVENT_COLUMNS = [
   'sticky',
   'featured',
   'venue_id',
+  'recurrence',
+  'original_start_local',
+  'original_start_utc',
+  'is_exception',
 ] as const satisfies readonly (keyof BulkRow<'events'>)[];

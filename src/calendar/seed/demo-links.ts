@@ -2,7 +2,8 @@ import { claimSlug, sanitizeSlug } from '../posts/posts.slugs.ts';
 import { upsertTexts } from '../posts/posts.repository.ts';
 import type { Taxonomy, TranslatableType } from '../calendar.tables.ts';
 import { CATEGORIES, CITIES, NAMESAKES, ORGANIZER_KINDS, STREETS, TAGS, VENUE_KINDS, type Bilingual, type City } from './demo-data.ts';
-import { BulkInsert, findSlugOwners, insertTerm, reservePostIds, type BulkRow } from './demo-events.repository.ts';
+import { reservePostIds } from '../posts/posts.repository.ts';
+import { BulkInsert, findSlugOwners, insertTerm, type BulkRow } from './demo-events.repository.ts';
 import { mulberry32, pick, publicationDate, TextRows, type Db, type SeedContext } from './demo-rows.ts';
 
 /**

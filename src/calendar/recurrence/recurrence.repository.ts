@@ -1,0 +1,136 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../../platform/db/schema.ts';
+import type { NewEventRow } from '../events/events.repository.ts';
+import { reservePostIds } from '../posts/posts.repository.ts';
+import '../calendar.tables.ts';
+
+/**
+ * Storage of recurring series: the id of every occurrence a series has had,
+ * and its occurrences as event rows that copy the series' columns, texts
+ * and links (set-based: a fixed number of statements per series write).
+ */
+
+type Db = Kysely<Database>;
+
+// SQLite binds at most 32,766 parameters: an events row has about 35.
+const ROWS_PER_INSERT = 400;
+
+/** The ids given so far to the occurrences of `seriesId`, by original start (UTC stamp). */
+export async function findOccurrenceIds(db: Db, seriesId: number): Promise<Map<string, number>> {
+  const rows = await db.selectFrom('event_occurrences').select(['original_start_utc', 'id']).where('series_id', '=', seriesId).execute();
+  return new Map(rows.map((row) => [row.original_start_utc, row.id]));
+}
+
+/** New ids for occurrences first generated now, kept for the life of the series. */
+export async function reserveOccurrenceIds(db: Db, seriesId: number, starts: readonly string[]): Promise<Map<string, number>> {
+  const reserved = await reservePostIds(db, 'event', starts.length);
+  const ids = new Map(starts.map((start, at) => [start, reserved[at] as number]));
+  for (let at = 0; at < starts.length; at += ROWS_PER_INSERT) {
+    const chunk = starts.slice(at, at + ROWS_PER_INSERT);
+    await db
+      .insertInto('event_occurrences')
+      .values(chunk.map((start) => ({ series_id: seriesId, original_start_utc: start, id: ids.get(start) as number })))
+      .execute();
+  }
+  return ids;
+}
+
+/** The occurrences changed on their own (exceptions), by original start. */
+export async function findExceptions(db: Db, seriesId: number): Promise<Map<string, number>> {
+  const rows = await db
+    .selectFrom('events')
+    .select(['id', 'original_start_utc'])
+    .where('parent_id', '=', seriesId)
+    .where('is_exception', '=', 1)
+    .execute();
+  return new Map(rows.flatMap((row) => (row.original_start_utc === null ? [] : [[row.original_start_utc, row.id] as const])));
+}
+
+/** Removes occurrence rows (their links cascade) and their texts; their ids stay reserved for the series. */
+export async function deleteOccurrenceRows(db: Db, seriesId: number, scope: 'generated' | 'all' | readonly number[]): Promise<void> {
+  const rows = () => {
+    let query = db.selectFrom('events').select('id').where('parent_id', '=', seriesId);
+    if (scope === 'generated') query = query.where('is_exception', '=', 0);
+    else if (scope !== 'all') query = query.where('id', 'in', scope.length > 0 ? [...scope] : [-1]);
+    return query;
+  };
+  await db.deleteFrom('translations').where('resource_type', '=', 'event').where('resource_id', 'in', rows()).execute();
+  await db.deleteFrom('events').where('id', 'in', rows()).execute();
+}
+
+export async function insertOccurrenceRows(db: Db, rows: readonly NewEventRow[]): Promise<void> {
+  for (let at = 0; at < rows.length; at += ROWS_PER_INSERT) {
+    await db
+      .insertInto('events')
+      .values(rows.slice(at, at + ROWS_PER_INSERT))
+      .execute();
+  }
+}
+
+/**
+ * Gives the series' generated occurrences its texts (every language, its
+ * slug too: an occurrence's permalink is the series' with its date; slugs
+ * are claimed in `slugs`, which stays the series' alone), categories, tags
+ * and organizers.
+ */
+export async function copySeriesContent(db: Db, seriesId: number): Promise<void> {
+  await db
+    .insertInto('translations')
+    .columns(['resource_type', 'resource_id', 'language', 'field', 'value'])
+    .expression((eb) =>
+      eb
+        .selectFrom('events as o')
+        .innerJoin('translations as t', (join) => join.on('t.resource_type', '=', 'event').on('t.resource_id', '=', seriesId))
+        .select((s) => [s.val('event').as('resource_type'), 'o.id', 't.language', 't.field', 't.value'])
+        .where('o.parent_id', '=', seriesId)
+        .where('o.is_exception', '=', 0),
+    )
+    .execute();
+  await db
+    .insertInto('event_terms')
+    .columns(['event_id', 'term_id'])
+    .expression((eb) =>
+      eb
+        .selectFrom('events as o')
+        .innerJoin('event_terms as t', 't.event_id', 'o.parent_id')
+        .select(['o.id', 't.term_id'])
+        .where('o.parent_id', '=', seriesId)
+        .where('o.is_exception', '=', 0),
+    )
+    .execute();
+  await db
+    .insertInto('event_organizers')
+    .columns(['event_id', 'organizer_id', 'position'])
+    .expression((eb) =>
+      eb
+        .selectFrom('events as o')
+        .innerJoin('event_organizers as l', 'l.event_id', 'o.parent_id')
+        .select(['o.id', 'l.organizer_id', 'l.position'])
+        .where('o.parent_id', '=', seriesId)
+        .where('o.is_exception', '=', 0),
+    )
+    .execute();
+}
+
+/** What a series decides for every occurrence, exceptions included: who sees them, and its rules. */
+export async function shareSeriesState(
+  db: Db,
+  seriesId: number,
+  state: {
+    status: string;
+    author_id: number | null;
+    password_hash: string | null;
+    date: string;
+    date_utc: string;
+    recurrence: string | null;
+  },
+): Promise<void> {
+  await db.updateTable('events').set(state).where('parent_id', '=', seriesId).execute();
+}
+
+/** Forgets a series' occurrence ids (when it is deleted for good, or becomes a single event). */
+export async function deleteOccurrenceIds(db: Db, seriesId: number): Promise<void> {
+  const ids = db.selectFrom('event_occurrences').select('id').where('series_id', '=', seriesId);
+  await db.deleteFrom('post_ids').where('id', 'in', ids).execute();
+  await db.deleteFrom('event_occurrences').where('series_id', '=', seriesId).execute();
+}

@@ -1,0 +1,171 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../../platform/db/schema.ts';
+import type { EventRow, NewEventRow } from '../events/events.repository.ts';
+import { fromInstant, fromWallTime, isValidZoneName, nowIn, plusCalendar, utcStampMillis, type Stamp } from '../shared/dates.ts';
+import { invalidParam } from '../shared/wire.ts';
+import { parseRecurrence, RecurrenceError, type Recurrence } from './recurrence.grammar.ts';
+import {
+  copySeriesContent,
+  deleteOccurrenceIds,
+  deleteOccurrenceRows,
+  findExceptions,
+  findOccurrenceIds,
+  insertOccurrenceRows,
+  reserveOccurrenceIds,
+  shareSeriesState,
+} from './recurrence.repository.ts';
+import { expandRecurrence, type OccurrenceStart } from './recurrence.rules.ts';
+
+/**
+ * Recurring series kept as rows (ADR 11): after every write to a series,
+ * its occurrences are made again from it — the same ids for the same
+ * original starts, its columns, texts and links copied, exceptions kept —
+ * so that lists, filters and visibility read occurrences as events.
+ */
+
+type Db = Kysely<Database>;
+
+export interface SeriesLimits {
+  readonly maxOccurrences: number;
+  readonly horizonDays: number;
+}
+
+// Rules with an end are stored whole, up to this far from their start.
+const FINITE_SPAN_YEARS = 100;
+
+/** A write's `recurrence`: `undefined` unsent, `null` none (`[]` too), else the lines as stored, checked. */
+export function recurrenceOfWrite(lines: readonly string[] | string | null | undefined): string | null | undefined {
+  if (lines === undefined) return undefined;
+  // A form sends one line as a plain field, and clears a list with an empty value.
+  const sent = (typeof lines === 'string' ? [lines] : (lines ?? [])).map((line) => line.trim()).filter((line) => line !== '');
+  if (sent.length === 0) return null;
+  try {
+    parseRecurrence(sent, isValidZoneName);
+  } catch (error) {
+    if (error instanceof RecurrenceError) throw invalidParam('recurrence', error.message);
+    throw error;
+  }
+  return JSON.stringify(sent);
+}
+
+/** A stored recurrence's lines. */
+export function recurrenceLines(stored: string): string[] {
+  return JSON.parse(stored) as string[];
+}
+
+/** Is this row one occurrence of a series (rather than a series or a single event)? */
+export function isOccurrence(row: Pick<EventRow, 'parent_id' | 'original_start_utc'>): boolean {
+  return row.parent_id !== null && row.original_start_utc !== null;
+}
+
+/** Is this row a series? */
+export function isSeries(row: Pick<EventRow, 'parent_id' | 'recurrence'>): boolean {
+  return row.parent_id === null && row.recurrence !== null;
+}
+
+/** The last wall time to store: a rule's end (far bound), else the horizon after today; hourly rules never past the horizon. */
+function storedUntil(recurrence: Recurrence, series: EventRow, limits: SeriesLimits, now: Date): Stamp {
+  const today = nowIn(series.timezone, now).local;
+  const horizon = plusCalendar(today > series.start_local ? today : series.start_local, { days: limits.horizonDays });
+  const rule = recurrence.rule;
+  if (rule === undefined || rule.freq === 'HOURLY' || (rule.count === undefined && rule.until === undefined)) return horizon;
+  return plusCalendar(series.start_local, { months: FINITE_SPAN_YEARS * 12 });
+}
+
+/** The row of one occurrence: the series' columns, moved to its start with the series' exact duration. */
+function occurrenceRow(series: EventRow, id: number, start: OccurrenceStart): NewEventRow {
+  const { duration_days: _generated, ...columns } = series as EventRow & { duration_days?: unknown };
+  const endMs = utcStampMillis(start.utc) + (utcStampMillis(series.end_utc) - utcStampMillis(series.start_utc));
+  const allDayEnd =
+    series.all_day === 1
+      ? fromWallTime(
+          `${plusCalendar(start.local, { days: wholeDays(series) }).slice(0, 10)} ${series.end_local.slice(11)}`,
+          series.timezone,
+        )
+      : undefined;
+  const end = allDayEnd ?? fromInstant(endMs, series.timezone);
+  if (end === undefined) throw invalidParam('recurrence', `An occurrence at ${start.local} would end out of range.`);
+  return {
+    ...columns,
+    id,
+    parent_id: series.id,
+    start_local: start.local,
+    start_utc: start.utc,
+    end_local: end.local,
+    end_utc: end.utc,
+    original_start_local: start.local,
+    original_start_utc: start.utc,
+    is_exception: 0,
+  };
+}
+
+/** Whole days from an all-day series' first day to its last. */
+function wholeDays(series: EventRow): number {
+  return Math.round((Date.parse(series.end_local.slice(0, 10)) - Date.parse(series.start_local.slice(0, 10))) / 86_400_000);
+}
+
+export class SeriesOccurrences {
+  constructor(private readonly limits: SeriesLimits) {}
+
+  /**
+   * Makes the occurrences of `series` (as written, inside the write's
+   * transaction) again; a series that became a single event loses them.
+   * A recurrence that gives nothing or too much is a 400 naming it.
+   */
+  async refresh(trx: Db, series: EventRow, now: Date): Promise<void> {
+    if (series.recurrence === null) {
+      await deleteOccurrenceRows(trx, series.id, 'all');
+      await deleteOccurrenceIds(trx, series.id);
+      return;
+    }
+    const starts = this.startsOf(series, now);
+    const known = await findOccurrenceIds(trx, series.id);
+    const fresh = await reserveOccurrenceIds(
+      trx,
+      series.id,
+      starts.filter((start) => !known.has(start.utc)).map((start) => start.utc),
+    );
+    const exceptions = await findExceptions(trx, series.id);
+    const kept = new Set(starts.map((start) => start.utc));
+    // An exception whose original start the rule no longer gives goes with it.
+    await deleteOccurrenceRows(
+      trx,
+      series.id,
+      [...exceptions].filter(([utc]) => !kept.has(utc)).map(([, id]) => id),
+    );
+    await deleteOccurrenceRows(trx, series.id, 'generated');
+    const rows = starts
+      .filter((start) => !exceptions.has(start.utc))
+      .map((start) => occurrenceRow(series, (known.get(start.utc) ?? fresh.get(start.utc)) as number, start));
+    await insertOccurrenceRows(trx, rows);
+    await copySeriesContent(trx, series.id);
+    await shareSeriesState(trx, series.id, {
+      status: series.status,
+      author_id: series.author_id,
+      password_hash: series.password_hash,
+      date: series.date,
+      date_utc: series.date_utc,
+      recurrence: series.recurrence,
+    });
+  }
+
+  /** Forgets every occurrence of a series deleted for good. */
+  async forget(trx: Db, seriesId: number): Promise<void> {
+    await deleteOccurrenceRows(trx, seriesId, 'all');
+    await deleteOccurrenceIds(trx, seriesId);
+  }
+
+  private startsOf(series: EventRow, now: Date): OccurrenceStart[] {
+    try {
+      const recurrence = parseRecurrence(recurrenceLines(series.recurrence as string), isValidZoneName);
+      const start = { local: series.start_local, zone: series.timezone, allDay: series.all_day === 1 };
+      return expandRecurrence(recurrence, start, {
+        until: storedUntil(recurrence, series, this.limits, now),
+        max: this.limits.maxOccurrences,
+      });
+    } catch (error) {
+      if (error instanceof RecurrenceError) throw invalidParam('recurrence', error.message);
+      throw error;
+    }
+  }
+}
