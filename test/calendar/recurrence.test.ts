@@ -236,6 +236,57 @@ describe('recurring events', () => {
     assert.equal((await server.request(`${EVENTS}/${first?.id}`)).body.status, 'publish');
   });
 
+  it('cuts a series at an occurrence with scope=following: the series keeps what comes before, a new series the rest', async () => {
+    const series = await createSeries(['RRULE:FREQ=DAILY;COUNT=6', 'EXDATE:20310304T170000Z,20310307T170000Z'], {
+      title: 'Pilates',
+      categories: ['Wellness'],
+      timezone: 'Europe/Rome',
+    });
+    const before = await occurrencesOf(series);
+    assert.deepEqual(
+      before.map((item) => item.start_date.slice(0, 10)),
+      ['2031-03-03', '2031-03-05', '2031-03-06', '2031-03-08'],
+    );
+    const cut = before[2];
+    const changed = await patch(cut?.id as number, {
+      scope: 'following',
+      title: 'Pilates (evening)',
+      start_date: '2031-03-06 20:00',
+      end_date: '2031-03-06 21:30',
+    });
+    assert.equal(changed.status, 200, changed.text);
+    const next = changed.body as Item;
+    assert.notEqual(next.id, series.id);
+    assert.equal(next.recurring_event_id, undefined, 'the answer is the new series');
+    // The exclusion after the cut moved with the new series' time: it still removes the 7th.
+    assert.deepEqual(next.recurrence, ['RRULE:FREQ=DAILY;COUNT=3', 'EXDATE:20310307T190000Z']);
+    assert.equal(next.start_date, '2031-03-06 20:00:00');
+    assert.match(next.url, /\/event\/pilates-2\/$/);
+
+    const old = await server.request(`${EVENTS}/${series.id}`);
+    assert.deepEqual(old.body.recurrence, ['RRULE:FREQ=DAILY;UNTIL=20310306T165959Z', 'EXDATE:20310304T170000Z']);
+    assert.deepEqual(
+      (await occurrencesOf(series)).map((item) => item.id),
+      before.slice(0, 2).map((item) => item.id),
+      'the occurrences before the cut keep their ids',
+    );
+    const continued = await occurrencesOf(next);
+    assert.deepEqual(
+      continued.map((item) => [item.start_date, item.title, item.categories.length]),
+      [
+        ['2031-03-06 20:00:00', 'Pilates (evening)', 1],
+        ['2031-03-08 20:00:00', 'Pilates (evening)', 1],
+      ],
+    );
+
+    const atFirst = await patch(before[0]?.id as number, { scope: 'following', title: 'Pilates (all)' });
+    assert.equal(atFirst.status, 200, atFirst.text);
+    assert.equal(atFirst.body.id, series.id, 'cut at the first occurrence: the whole series changes');
+    const onSeries = await patch(series.id, { scope: 'following', title: 'No' });
+    assert.equal(onSeries.status, 400);
+    assert.deepEqual(Object.keys(onSeries.body.data.params), ['scope']);
+  });
+
   it('removes a deleted occurrence from its series as an EXDATE, visible in recurrence', async () => {
     const series = await createSeries(['RRULE:FREQ=DAILY;COUNT=3'], { timezone: 'Europe/Rome' });
     const [, second] = await occurrencesOf(series);
@@ -249,6 +300,14 @@ describe('recurring events', () => {
       ['2031-03-03 18:00:00', '2031-03-05 18:00:00'],
     );
     assert.equal((await server.request(`${EVENTS}/${second?.id}`)).status, 404);
+
+    const moved = await patch(series.id, { start_date: '2031-03-03 19:00', end_date: '2031-03-03 20:30' });
+    assert.equal(moved.status, 200, moved.text);
+    assert.deepEqual(moved.body.recurrence, ['RRULE:FREQ=DAILY;COUNT=3', 'EXDATE:20310304T180000Z'], 'the exclusion moves with the series');
+    assert.deepEqual(
+      (await occurrencesOf(series)).map((item) => item.start_date),
+      ['2031-03-03 19:00:00', '2031-03-05 19:00:00'],
+    );
   });
 
   it('serves /events/{id}/instances: every occurrence, in pages, within a window when asked', async () => {

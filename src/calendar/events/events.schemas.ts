@@ -173,6 +173,13 @@ export type CreateEventBody = Static<typeof CreateEventBodySchema>;
 
 export const UpdateEventBodySchema = Type.Object({
   ...writeProperties,
+  scope: Type.Optional(
+    Type.Enum(['this', 'following'], {
+      type: 'string',
+      description:
+        'Through an occurrence of a series: this (default) changes it alone; following cuts the series there and changes the new series that continues it',
+    }),
+  ),
   title: Type.Optional(writeProperties.title),
   start_date: Type.Optional(writeProperties.start_date),
   end_date: Type.Optional(writeProperties.end_date),

@@ -16,7 +16,14 @@ import type { CalendarVersion } from '../shared/calendar-version.ts';
 import { invalidParam, MAX_ID, parseWpBoolean } from '../shared/wire.ts';
 import { resolveTermsForWrite, setEventTerms } from '../terms/terms.links.ts';
 import { resolveVenueForWrite } from '../venues/venues.links.ts';
-import { isOccurrence, isSeries, recurrenceLines, recurrenceOfWrite, SeriesOccurrences } from '../recurrence/recurrence.series.ts';
+import {
+  isOccurrence,
+  isSeries,
+  recurrenceLines,
+  recurrenceMovedTo,
+  recurrenceOfWrite,
+  SeriesOccurrences,
+} from '../recurrence/recurrence.series.ts';
 import { loadEventEmbeds } from './events.embeds.ts';
 import { listEcho, listFilter } from './events.filters.ts';
 import { costChanges, flagChanges, scheduleOf, textsOf, touchesSchedule, websiteOf } from './events.input.ts';
@@ -262,7 +269,10 @@ export class EventsService {
     const found = await this.find(ref);
     // Checked here for the order of errors (403 before 400s), and again on the row the write holds.
     if (!canEdit(user, found, now)) throw PlatformErrors.forbidden(user !== null);
-    const occurrence = isOccurrence(found);
+    const following = body.scope === 'following';
+    if (following && !isOccurrence(found)) throw invalidParam('scope', 'scope=following applies to an occurrence of a series.');
+    // Through an occurrence, "this and following" writes the series cut from it; else the occurrence alone.
+    const occurrence = isOccurrence(found) && !following;
     if (occurrence) refuseSeriesFields(body);
     const recurrence = recurrenceOfWrite(body.recurrence);
     // What needs no stored row, and the slow password hash, before the write lock.
@@ -275,10 +285,16 @@ export class EventsService {
     const texts = textsOf(body);
     const modified = stampsAt(this.siteZone, now);
 
-    return this.withEvent(found, async (trx, row) => {
-      if (!canEdit(user, row, now)) throw PlatformErrors.forbidden(user !== null);
+    return this.withEvent(found, async (trx, held) => {
+      if (!canEdit(user, held, now)) throw PlatformErrors.forbidden(user !== null);
+      const row = following ? await this.splitAt(trx, held, now) : held;
+      const schedule = reschedules ? scheduleOf(body, row, this.siteZone, now) : undefined;
+      // A series that moves takes its exclusions along, unless the write says what they are.
+      const moved =
+        schedule !== undefined && recurrence === undefined && isSeries(row) ? recurrenceMovedTo(row, schedule.start_local) : undefined;
       const changes: EventChanges = {
-        ...(reschedules ? scheduleOf(body, row, this.siteZone, now) : {}),
+        ...schedule,
+        ...(moved === undefined ? {} : { recurrence: moved }),
         ...costChanges(body.cost),
         ...flagChanges(body),
         modified: modified.local,
@@ -351,6 +367,13 @@ export class EventsService {
     });
     await this.refreshSeries(trx, series.id, now);
     return last;
+  }
+
+  /** The series that continues from `occurrence` once its series is cut there (the series is held). */
+  private async splitAt(trx: Db, occurrence: EventRow, now: Date): Promise<EventRow> {
+    const series = await findEventById(trx, occurrence.parent_id as number);
+    if (series === undefined) throw errors.notFound(occurrence.id);
+    return this.series.split(trx, series, occurrence, now);
   }
 
   /** A series' occurrences made again from it as this write left it. */

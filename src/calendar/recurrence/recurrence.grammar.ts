@@ -205,29 +205,40 @@ function dateListParameters(name: string, text: string): { zone?: string; type?:
   return result;
 }
 
+/** One line of a `recurrence`: its rule, or the moments of an EXDATE or RDATE line. `isZone` checks a TZID. */
+export type RecurrenceLine =
+  { readonly name: 'RRULE'; readonly rule: Rule } | { readonly name: 'EXDATE' | 'RDATE'; readonly times: readonly RecurrenceTime[] };
+
+export function parseLine(line: string, isZone: (name: string) => boolean): RecurrenceLine {
+  const match = /^(RRULE|EXDATE|RDATE)((?:;[^:]*)?):(.*)$/i.exec(line.trim());
+  if (match === null) return fail(`"${line}" is no RRULE, EXDATE or RDATE line.`);
+  const [, nameText, parameterText, value] = match as unknown as [string, string, string, string];
+  const name = nameText.toUpperCase() as RecurrenceLine['name'];
+  if (name === 'RRULE') {
+    if (parameterText !== '') fail('RRULE takes no parameters.');
+    return { name, rule: parseRule(value.toUpperCase()) };
+  }
+  const parameters = dateListParameters(name, parameterText.slice(1));
+  if (parameters.zone !== undefined && !isZone(parameters.zone)) fail(`${name}: TZID "${parameters.zone}" is no known time zone.`);
+  return { name, times: value.split(',').map((item) => time(name, item.toUpperCase(), parameters.type, parameters.zone)) };
+}
+
 /**
  * The lines of a `recurrence`. At most one RRULE (RFC 5545 advises no
- * more); EXDATE and RDATE lines may repeat. `isZone` checks a TZID.
+ * more); EXDATE and RDATE lines may repeat.
  */
 export function parseRecurrence(lines: readonly string[], isZone: (name: string) => boolean): Recurrence {
   let rule: Rule | undefined;
   const exdates: RecurrenceTime[] = [];
   const rdates: RecurrenceTime[] = [];
   for (const line of lines) {
-    const match = /^(RRULE|EXDATE|RDATE)((?:;[^:]*)?):(.*)$/i.exec(line.trim());
-    if (match === null) fail(`"${line}" is no RRULE, EXDATE or RDATE line.`);
-    const [, nameText, parameterText, value] = match as unknown as [string, string, string, string];
-    const name = nameText.toUpperCase();
-    if (name === 'RRULE') {
-      if (parameterText !== '') fail('RRULE takes no parameters.');
+    const parsed = parseLine(line, isZone);
+    if (parsed.name === 'RRULE') {
       if (rule !== undefined) fail('Only one RRULE line is supported.');
-      rule = parseRule(value.toUpperCase());
-      continue;
+      rule = parsed.rule;
+    } else {
+      (parsed.name === 'EXDATE' ? exdates : rdates).push(...parsed.times);
     }
-    const parameters = dateListParameters(name, parameterText.slice(1));
-    if (parameters.zone !== undefined && !isZone(parameters.zone)) fail(`${name}: TZID "${parameters.zone}" is no known time zone.`);
-    const target = name === 'EXDATE' ? exdates : rdates;
-    for (const item of value.split(',')) target.push(time(name, item.toUpperCase(), parameters.type, parameters.zone));
   }
   if (rule === undefined && rdates.length === 0) fail('A recurrence needs an RRULE or an RDATE line.');
   return { ...(rule === undefined ? {} : { rule }), exdates, rdates };

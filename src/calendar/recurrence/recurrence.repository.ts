@@ -134,3 +134,39 @@ export async function deleteOccurrenceIds(db: Db, seriesId: number): Promise<voi
   await db.deleteFrom('post_ids').where('id', 'in', ids).execute();
   await db.deleteFrom('event_occurrences').where('series_id', '=', seriesId).execute();
 }
+
+/** Gives event `to` the texts (every language, slug aside), categories, tags and organizers of event `from`. */
+export async function copyEventContent(db: Db, from: number, to: number): Promise<void> {
+  await db
+    .insertInto('translations')
+    .columns(['resource_type', 'resource_id', 'language', 'field', 'value'])
+    .expression((eb) =>
+      eb
+        .selectFrom('translations as t')
+        .select((s) => [s.val('event').as('resource_type'), s.val(to).as('resource_id'), 't.language', 't.field', 't.value'])
+        .where('t.resource_type', '=', 'event')
+        .where('t.resource_id', '=', from)
+        .where('t.field', '<>', 'slug'),
+    )
+    .execute();
+  await db
+    .insertInto('event_terms')
+    .columns(['event_id', 'term_id'])
+    .expression((eb) =>
+      eb
+        .selectFrom('event_terms')
+        .select((s) => [s.val(to).as('event_id'), 'term_id'])
+        .where('event_id', '=', from),
+    )
+    .execute();
+  await db
+    .insertInto('event_organizers')
+    .columns(['event_id', 'organizer_id', 'position'])
+    .expression((eb) =>
+      eb
+        .selectFrom('event_organizers')
+        .select((s) => [s.val(to).as('event_id'), 'organizer_id', 'position'])
+        .where('event_id', '=', from),
+    )
+    .execute();
+}

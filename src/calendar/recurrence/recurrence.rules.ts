@@ -69,14 +69,14 @@ function rruleOf(rule: Rule, start: Date): InstanceType<typeof RRule> {
 }
 
 /** An occurrence at a wall time of the series' zone: its real wall time (after a DST gap) and its instant. */
-function atWall(wall: Stamp, zone: string): OccurrenceStart {
+export function atWall(wall: Stamp, zone: string): OccurrenceStart {
   const moment = fromWallTime(wall, zone);
   if (moment === undefined) throw new RecurrenceError(`${wall} is no time.`);
   return { local: moment.local, utc: moment.utc };
 }
 
 /** An RDATE or EXDATE moment as an occurrence of the series (a day: at the series' time of day). */
-function occurrenceOf(time: RecurrenceTime, start: SeriesStart): OccurrenceStart {
+export function occurrenceOf(time: RecurrenceTime, start: SeriesStart): OccurrenceStart {
   if (time.kind === 'date') return atWall(`${time.date} ${start.local.slice(11)}`, start.zone);
   if (time.kind === 'local') {
     if (time.zone === undefined || time.zone === start.zone) return atWall(time.stamp, start.zone);

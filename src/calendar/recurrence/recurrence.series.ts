@@ -4,7 +4,11 @@ import type { EventRow, NewEventRow } from '../events/events.repository.ts';
 import { fromInstant, fromWallTime, isValidZoneName, nowIn, plusCalendar, utcStampMillis, type Stamp } from '../shared/dates.ts';
 import { invalidParam } from '../shared/wire.ts';
 import { parseRecurrence, RecurrenceError, type Recurrence } from './recurrence.grammar.ts';
+import { findEventById, insertEvent, updateEvent } from '../events/events.repository.ts';
+import { findFieldInAllLanguages, reservePostId, upsertTexts } from '../posts/posts.repository.ts';
+import { claimSlug } from '../posts/posts.slugs.ts';
 import {
+  copyEventContent,
   copySeriesContent,
   deleteOccurrenceIds,
   deleteOccurrenceRows,
@@ -14,7 +18,8 @@ import {
   reserveOccurrenceIds,
   shareSeriesState,
 } from './recurrence.repository.ts';
-import { expandRecurrence, type OccurrenceStart } from './recurrence.rules.ts';
+import { expandRecurrence, occurrenceOf, type OccurrenceStart } from './recurrence.rules.ts';
+import { movedExclusions, splitLines } from './recurrence.lines.ts';
 
 /**
  * Recurring series kept as rows (ADR 11): after every write to a series,
@@ -53,6 +58,12 @@ export function recurrenceLines(stored: string): string[] {
   return JSON.parse(stored) as string[];
 }
 
+/** A series' stored recurrence once its start moves to `movedTo`: its exclusions move along (see movedExclusions). */
+export function recurrenceMovedTo(series: EventRow, movedTo: Stamp): string {
+  const start = { local: series.start_local, zone: series.timezone, allDay: series.all_day === 1 };
+  return JSON.stringify(movedExclusions(recurrenceLines(series.recurrence as string), start, movedTo));
+}
+
 /** Is this row one occurrence of a series (rather than a series or a single event)? */
 export function isOccurrence(row: Pick<EventRow, 'parent_id' | 'original_start_utc'>): boolean {
   return row.parent_id !== null && row.original_start_utc !== null;
@@ -69,6 +80,15 @@ function storedUntil(recurrence: Recurrence, series: EventRow, limits: SeriesLim
   const horizon = plusCalendar(today > series.start_local ? today : series.start_local, { days: limits.horizonDays });
   const rule = recurrence.rule;
   if (rule === undefined || rule.freq === 'HOURLY' || (rule.count === undefined && rule.until === undefined)) return horizon;
+  if (rule.until !== undefined) {
+    // A day past UNTIL's wall time bounds the expansion; UNTIL itself decides by instant.
+    return plusCalendar(
+      occurrenceOf(rule.until, { local: series.start_local, zone: series.timezone, allDay: series.all_day === 1 }).local,
+      {
+        days: 1,
+      },
+    );
+  }
   return plusCalendar(series.start_local, { months: FINITE_SPAN_YEARS * 12 });
 }
 
@@ -147,6 +167,39 @@ export class SeriesOccurrences {
       date_utc: series.date_utc,
       recurrence: series.recurrence,
     });
+  }
+
+  /**
+   * Cuts `series` at `occurrence` ("this and following"): the series keeps
+   * what comes before, and a new series — the same event, from the
+   * occurrence's original start, with the rest of the rule — takes the
+   * rest. Returns the new series' row, for the write to change; at the
+   * series' first occurrence there is nothing to cut: the series itself.
+   */
+  async split(trx: Db, series: EventRow, occurrence: EventRow, now: Date): Promise<EventRow> {
+    const cut = occurrence.original_start_utc as string;
+    if (cut <= series.start_utc || series.recurrence === null) return series;
+    const start = { local: series.start_local, zone: series.timezone, allDay: series.all_day === 1 };
+    const { before, after } = splitLines(recurrenceLines(series.recurrence), start, cut, this.limits.maxOccurrences);
+    const id = await reservePostId(trx, 'event');
+    const from = { local: occurrence.original_start_local as string, utc: cut };
+    await insertEvent(trx, {
+      ...occurrenceRow(series, id, from),
+      parent_id: null,
+      recurrence: after.length > 0 ? JSON.stringify(after) : null,
+      original_start_local: null,
+      original_start_utc: null,
+    });
+    await copyEventContent(trx, series.id, id);
+    // The new series is an event of its own: a slug of its own in every language the series has one.
+    for (const [language, slug] of await findFieldInAllLanguages(trx, 'event', series.id, 'slug')) {
+      await upsertTexts(trx, 'event', id, language, { slug: await claimSlug(trx, 'event', id, slug) });
+    }
+    await updateEvent(trx, series.id, { recurrence: JSON.stringify(before) });
+    await this.refresh(trx, { ...series, recurrence: JSON.stringify(before) }, now);
+    const created = await findEventById(trx, id);
+    if (created === undefined) throw new Error(`The series split from ${series.id} was not written.`);
+    return created;
   }
 
   /** Forgets every occurrence of a series deleted for good. */
