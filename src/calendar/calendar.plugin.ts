@@ -11,6 +11,7 @@ import { sendWpError } from './errors.ts';
 import { languageOf, NAMESPACE, siteOf, type CalendarDeps } from './shared/context.ts';
 import { CalendarVersions, type CalendarVersionHolder } from './shared/calendar-version.ts';
 import { EventsService } from './events/events.service.ts';
+import { SeriesOccurrences, seriesLimits } from './recurrence/recurrence.series.ts';
 import { organizersRoutes } from './organizers/organizers.routes.ts';
 import { categoryRoutes, tagRoutes } from './terms/terms.routes.ts';
 import { venuesRoutes } from './venues/venues.routes.ts';
@@ -73,7 +74,35 @@ export async function calendarPlugin(app: FastifyInstance, { config, store, tabl
   };
   await app.register(eventsRoutes, { deps, service: new EventsService({ db: store.db, config, passwords: deps.passwords }) });
   await app.register(venuesRoutes, deps);
+  extendSeriesOverTime(app, store, config);
   await app.register(organizersRoutes, deps);
   await app.register(categoryRoutes, deps);
   await app.register(tagRoutes, deps);
+}
+
+const EXTEND_EVERY_MS = 60 * 60 * 1000;
+
+/**
+ * Endless series gain occurrences as time moves their horizon: checked when
+ * the server is ready and every hour, in every process (each series is
+ * extended once, by whichever process gets it first).
+ */
+function extendSeriesOverTime(app: FastifyInstance, store: Store, config: Config): void {
+  const series = new SeriesOccurrences(seriesLimits(config));
+  let running: Promise<void> = Promise.resolve();
+  const extend = () => {
+    running = series.extendDue(store.db, new Date()).then(
+      (count) => {
+        if (count > 0) app.log.info({ series: count }, 'recurring series extended');
+      },
+      (error: unknown) => app.log.warn({ err: error }, 'could not extend recurring series'),
+    );
+  };
+  const timer = setInterval(extend, EXTEND_EVERY_MS);
+  timer.unref();
+  app.addHook('onReady', async () => extend());
+  app.addHook('onClose', async () => {
+    clearInterval(timer);
+    await running;
+  });
 }

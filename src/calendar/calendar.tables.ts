@@ -81,6 +81,8 @@ export interface EventTable extends PostColumns {
   original_start_utc: string | null;
   /** 1 on an occurrence changed on its own: edits of its series leave it as it is. */
   is_exception: Generated<number>;
+  /** On a series whose rule has no end: the wall time up to which its occurrences are stored. */
+  recurrence_horizon: Generated<string | null>;
 }
 
 /** The id of every occurrence a series has had, by its original start: ids stay stable across edits. */

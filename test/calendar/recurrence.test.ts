@@ -7,6 +7,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { SeriesOccurrences } from '../../src/calendar/recurrence/recurrence.series.ts';
 import { startTestServer, type Credentials, type TestServer } from '../helpers/server.ts';
 import { EVENTS } from './events.factories.ts';
 
@@ -395,5 +396,50 @@ describe('recurring events', () => {
     const other = await server.request(`${EVENTS}/${first?.id}`, { method: 'DELETE', auth: contributor });
     assert.equal(other.status, 403);
     assert.deepEqual((await server.request(`${EVENTS}/${series.id}`)).body.recurrence, ['RRULE:FREQ=DAILY;COUNT=2']);
+  });
+});
+
+describe('endless recurring series over time', () => {
+  let server: TestServer;
+  let admin: Credentials;
+  before(async () => {
+    server = await startTestServer({ SITE_TIMEZONE: 'UTC', RECURRENCE_HORIZON_DAYS: '60' });
+    admin = await server.admin();
+  });
+  after(async () => server.close());
+
+  const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
+  const instances = async (id: number) => {
+    const response = await server.request(`${EVENTS}/${id}/instances?per_page=50`);
+    assert.equal(response.status, 200, response.text);
+    const pages = Number(response.body.total_pages);
+    const items = [...(response.body.events as Item[])];
+    for (let page = 2; page <= pages; page += 1)
+      items.push(...(await server.request(`${EVENTS}/${id}/instances?per_page=50&page=${page}`)).body.events);
+    return items;
+  };
+
+  it('stores a rule without an end up to the horizon, and later occurrences as time moves it, keeping the ids it gave', async () => {
+    const created = await server.request(EVENTS, {
+      method: 'POST',
+      auth: admin,
+      body: { title: 'Daily stand-up', start_date: `${day(0)} 09:00`, end_date: `${day(0)} 09:15`, recurrence: ['RRULE:FREQ=DAILY'] },
+    });
+    assert.equal(created.status, 201, created.text);
+    const first = await instances(created.body.id);
+    assert.equal(first[0]?.start_date, `${day(0)} 09:00:00`);
+    assert.equal(first.at(-1)?.start_date, `${day(60)} 09:00:00`, 'stored up to the horizon');
+
+    const series = new SeriesOccurrences({ maxOccurrences: 1000, horizonDays: 60 });
+    const later = new Date(Date.now() + 45 * 86_400_000);
+    assert.equal(await series.extendDue(server.server.store.db, later), 1);
+    assert.equal(await series.extendDue(server.server.store.db, later), 0, 'extended once');
+    const extended = await instances(created.body.id);
+    assert.equal(extended.at(-1)?.start_date, `${day(105)} 09:00:00`);
+    assert.deepEqual(
+      extended.slice(0, first.length).map((item) => item.id),
+      first.map((item) => item.id),
+      'the occurrences it had keep their ids',
+    );
   });
 });

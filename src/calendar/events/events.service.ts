@@ -23,6 +23,7 @@ import {
   recurrenceMovedTo,
   recurrenceOfWrite,
   SeriesOccurrences,
+  seriesLimits,
 } from '../recurrence/recurrence.series.ts';
 import { loadEventEmbeds } from './events.embeds.ts';
 import { listEcho, listFilter } from './events.filters.ts';
@@ -88,10 +89,7 @@ export class EventsService {
 
   constructor(private readonly deps: EventsServiceDeps) {
     this.db = deps.db;
-    this.series = new SeriesOccurrences({
-      maxOccurrences: deps.config.recurrenceMaxOccurrences,
-      horizonDays: deps.config.recurrenceHorizonDays,
-    });
+    this.series = new SeriesOccurrences(seriesLimits(deps.config));
     this.urls = { baseUrl: deps.config.baseUrl, namespaceUrl: `${deps.config.baseUrl}/${NAMESPACE}` };
     this.siteZone = deps.config.siteTimezone;
     this.now = deps.now ?? (() => new Date());

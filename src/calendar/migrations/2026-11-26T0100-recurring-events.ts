@@ -15,6 +15,9 @@ export async function up(db: Kysely<any>): Promise<void> {
     .alterTable('events')
     .addColumn('is_exception', 'integer', (col) => col.notNull().defaultTo(0))
     .execute();
+  // A series whose rule has no end is stored up to a horizon; the series due for more are found by it.
+  await db.schema.alterTable('events').addColumn('recurrence_horizon', 'text').execute();
+  await db.schema.createIndex('events_recurrence_horizon').on('events').column('recurrence_horizon').execute();
   await db.schema
     .createTable('event_occurrences')
     .addColumn('series_id', 'integer', (col) => col.notNull().references('post_ids.id').onDelete('cascade'))
@@ -27,7 +30,8 @@ export async function up(db: Kysely<any>): Promise<void> {
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export async function down(db: Kysely<any>): Promise<void> {
   await db.schema.dropTable('event_occurrences').execute();
-  for (const column of ['is_exception', 'original_start_utc', 'original_start_local', 'recurrence']) {
+  await db.schema.dropIndex('events_recurrence_horizon').execute();
+  for (const column of ['recurrence_horizon', 'is_exception', 'original_start_utc', 'original_start_local', 'recurrence']) {
     await db.schema.alterTable('events').dropColumn(column).execute();
   }
 }

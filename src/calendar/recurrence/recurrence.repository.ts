@@ -170,3 +170,15 @@ export async function copyEventContent(db: Db, from: number, to: number): Promis
     )
     .execute();
 }
+
+/** Series whose stored occurrences end before `due` (a wall time), oldest horizon first. */
+export async function findSeriesDue(db: Db, due: string, limit: number): Promise<number[]> {
+  const rows = await db
+    .selectFrom('events')
+    .select('id')
+    .where('recurrence_horizon', '<', due)
+    .orderBy('recurrence_horizon')
+    .limit(limit)
+    .execute();
+  return rows.map((row) => row.id);
+}

@@ -30,6 +30,8 @@ export interface OccurrenceStart {
 }
 
 export interface ExpansionLimits {
+  /** The first wall time to store occurrences from (open-ended rules keep a window); the series' start when absent. */
+  readonly from?: Stamp;
   /** The last wall time (in the series' zone) to store occurrences up to; later ones wait for a later horizon. */
   readonly until: Stamp;
   /** More occurrences than this, up to `until`, is an error. */
@@ -113,14 +115,20 @@ const SEARCH_YEARS = 8;
  */
 export function expandRecurrence(recurrence: Recurrence, start: SeriesStart, limits: ExpansionLimits): OccurrenceStart[] {
   const first = floating(start.local);
+  const from = limits.from !== undefined && limits.from > start.local ? limits.from : start.local;
   const byInstant = new Map<Stamp, OccurrenceStart>();
-  const add = (occurrence: OccurrenceStart) => byInstant.set(occurrence.utc, occurrence);
+  const add = (occurrence: OccurrenceStart) => {
+    if (occurrence.local >= from) byInstant.set(occurrence.utc, occurrence);
+  };
   add(atWall(start.local, start.zone));
   if (recurrence.rule !== undefined) {
     const rule = rruleOf(recurrence.rule, first);
+    const kept = floating(from);
     let generated = 0;
     // One past the maximum is enough to know it is exceeded; the rule is never expanded past the horizon.
-    const dates = rule.between(first, floating(limits.until), true, () => ++generated <= limits.max + 1);
+    const dates = rule
+      .between(first, floating(limits.until), true, (date) => date < kept || ++generated <= limits.max + 1)
+      .filter((date) => date >= kept);
     for (const date of dates) {
       const occurrence = atWall(stampOf(date), start.zone);
       if (withinUntil(occurrence, recurrence.rule.until, start)) add(occurrence);

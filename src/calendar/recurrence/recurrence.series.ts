@@ -1,10 +1,11 @@
 import type { Kysely } from 'kysely';
+import type { Config } from '../../config/config.ts';
 import type { Database } from '../../platform/db/schema.ts';
 import type { EventRow, NewEventRow } from '../events/events.repository.ts';
 import { fromInstant, fromWallTime, isValidZoneName, nowIn, plusCalendar, utcStampMillis, type Stamp } from '../shared/dates.ts';
 import { invalidParam } from '../shared/wire.ts';
 import { parseRecurrence, RecurrenceError, type Recurrence } from './recurrence.grammar.ts';
-import { findEventById, insertEvent, updateEvent } from '../events/events.repository.ts';
+import { findEventById, findEventForWrite, insertEvent, updateEvent } from '../events/events.repository.ts';
 import { findFieldInAllLanguages, reservePostId, upsertTexts } from '../posts/posts.repository.ts';
 import { claimSlug } from '../posts/posts.slugs.ts';
 import {
@@ -14,6 +15,7 @@ import {
   deleteOccurrenceRows,
   findExceptions,
   findOccurrenceIds,
+  findSeriesDue,
   insertOccurrenceRows,
   reserveOccurrenceIds,
   shareSeriesState,
@@ -34,6 +36,13 @@ export interface SeriesLimits {
   readonly maxOccurrences: number;
   readonly horizonDays: number;
 }
+
+export function seriesLimits(config: Pick<Config, 'recurrenceMaxOccurrences' | 'recurrenceHorizonDays'>): SeriesLimits {
+  return { maxOccurrences: config.recurrenceMaxOccurrences, horizonDays: config.recurrenceHorizonDays };
+}
+
+// Endless series are extended when their horizon is this much short of where a write would put it.
+const HORIZON_SLACK_DAYS = 30;
 
 // Rules with an end are stored whole, up to this far from their start.
 const FINITE_SPAN_YEARS = 100;
@@ -74,22 +83,31 @@ export function isSeries(row: Pick<EventRow, 'parent_id' | 'recurrence'>): boole
   return row.parent_id === null && row.recurrence !== null;
 }
 
-/** The last wall time to store: a rule's end (far bound), else the horizon after today; hourly rules never past the horizon. */
-function storedUntil(recurrence: Recurrence, series: EventRow, limits: SeriesLimits, now: Date): Stamp {
+interface StoredSpan {
+  readonly from?: Stamp;
+  readonly until: Stamp;
+  readonly horizon: boolean;
+}
+
+/**
+ * The last wall time to store occurrences up to, and whether it is the
+ * horizon (ahead of today, for rules with no end and hourly rules: later
+ * occurrences come as the horizon moves) or the end of a finite series.
+ */
+function storedSpan(recurrence: Recurrence, series: EventRow, limits: SeriesLimits, now: Date): StoredSpan {
   const today = nowIn(series.timezone, now).local;
   const horizon = plusCalendar(today > series.start_local ? today : series.start_local, { days: limits.horizonDays });
   const rule = recurrence.rule;
-  if (rule === undefined || rule.freq === 'HOURLY' || (rule.count === undefined && rule.until === undefined)) return horizon;
-  if (rule.until !== undefined) {
-    // A day past UNTIL's wall time bounds the expansion; UNTIL itself decides by instant.
-    return plusCalendar(
-      occurrenceOf(rule.until, { local: series.start_local, zone: series.timezone, allDay: series.all_day === 1 }).local,
-      {
-        days: 1,
-      },
-    );
+  if (rule !== undefined && (rule.freq === 'HOURLY' || (rule.count === undefined && rule.until === undefined))) {
+    // As far back as ahead: an endless series keeps a window of occurrences, not all it ever had.
+    return { from: plusCalendar(today, { days: -limits.horizonDays }), until: horizon, horizon: true };
   }
-  return plusCalendar(series.start_local, { months: FINITE_SPAN_YEARS * 12 });
+  if (rule?.until !== undefined) {
+    // A day past UNTIL's wall time bounds the expansion; UNTIL itself decides by instant.
+    const start = { local: series.start_local, zone: series.timezone, allDay: series.all_day === 1 };
+    return { until: plusCalendar(occurrenceOf(rule.until, start).local, { days: 1 }), horizon: false };
+  }
+  return { until: plusCalendar(series.start_local, { months: FINITE_SPAN_YEARS * 12 }), horizon: false };
 }
 
 /** The row of one occurrence: the series' columns, moved to its start with the series' exact duration. */
@@ -116,6 +134,7 @@ function occurrenceRow(series: EventRow, id: number, start: OccurrenceStart): Ne
     original_start_local: start.local,
     original_start_utc: start.utc,
     is_exception: 0,
+    recurrence_horizon: null,
   };
 }
 
@@ -136,9 +155,11 @@ export class SeriesOccurrences {
     if (series.recurrence === null) {
       await deleteOccurrenceRows(trx, series.id, 'all');
       await deleteOccurrenceIds(trx, series.id);
+      if (series.recurrence_horizon !== null) await updateEvent(trx, series.id, { recurrence_horizon: null });
       return;
     }
-    const starts = this.startsOf(series, now);
+    const { starts, horizon } = this.startsOf(series, now);
+    if (horizon !== series.recurrence_horizon) await updateEvent(trx, series.id, { recurrence_horizon: horizon });
     const known = await findOccurrenceIds(trx, series.id);
     const fresh = await reserveOccurrenceIds(
       trx,
@@ -202,20 +223,39 @@ export class SeriesOccurrences {
     return created;
   }
 
+  /**
+   * Stores the occurrences that time brought within the horizon of
+   * endless series, a batch at a time; any process may run it (each series
+   * is held while it is made again). Returns how many series it extended.
+   */
+  async extendDue(db: Db, now: Date, batch = 100): Promise<number> {
+    // A month's slack: each series is extended about monthly, and zones differ from UTC by a day at most.
+    const due = plusCalendar(nowIn('UTC', now).local, { days: this.limits.horizonDays - HORIZON_SLACK_DAYS });
+    let extended = 0;
+    for (const id of await findSeriesDue(db, due, batch)) {
+      await db.transaction().execute(async (trx) => {
+        const series = await findEventForWrite(trx, id);
+        if (series?.recurrence_horizon == null || series.recurrence_horizon >= due) return;
+        await this.refresh(trx, series, now);
+        extended += 1;
+      });
+    }
+    return extended;
+  }
+
   /** Forgets every occurrence of a series deleted for good. */
   async forget(trx: Db, seriesId: number): Promise<void> {
     await deleteOccurrenceRows(trx, seriesId, 'all');
     await deleteOccurrenceIds(trx, seriesId);
   }
 
-  private startsOf(series: EventRow, now: Date): OccurrenceStart[] {
+  private startsOf(series: EventRow, now: Date): { starts: OccurrenceStart[]; horizon: Stamp | null } {
     try {
       const recurrence = parseRecurrence(recurrenceLines(series.recurrence as string), isValidZoneName);
       const start = { local: series.start_local, zone: series.timezone, allDay: series.all_day === 1 };
-      return expandRecurrence(recurrence, start, {
-        until: storedUntil(recurrence, series, this.limits, now),
-        max: this.limits.maxOccurrences,
-      });
+      const span = storedSpan(recurrence, series, this.limits, now);
+      const starts = expandRecurrence(recurrence, start, { ...span, max: this.limits.maxOccurrences });
+      return { starts, horizon: span.horizon ? span.until : null };
     } catch (error) {
       if (error instanceof RecurrenceError) throw invalidParam('recurrence', error.message);
       throw error;

@@ -198,7 +198,13 @@ function pickStatus(random: () => number): string {
 
 /** The columns of an event row, in the order bulk statements write them. */
 /** The recurrence columns of an event that is no series and no occurrence. */
-export const SINGLE_EVENT = { recurrence: null, original_start_local: null, original_start_utc: null, is_exception: 0 } as const;
+export const SINGLE_EVENT = {
+  recurrence: null,
+  original_start_local: null,
+  original_start_utc: null,
+  is_exception: 0,
+  recurrence_horizon: null,
+} as const;
 
 export const EVENT_COLUMNS = [
   'id',
@@ -232,4 +238,5 @@ export const EVENT_COLUMNS = [
   'original_start_local',
   'original_start_utc',
   'is_exception',
+  'recurrence_horizon',
 ] as const satisfies readonly (keyof BulkRow<'events'>)[];
