@@ -1,20 +1,18 @@
-import rrule from 'rrule';
-import { fromInstant, fromWallTime, type Stamp } from '../shared/dates.ts';
+import { RRuleTemporal } from 'rrule-temporal';
+import { fromInstant, fromWallTime, plusCalendar, type Stamp } from '../shared/dates.ts';
 import { RecurrenceError, type Recurrence, type RecurrenceTime, type Rule } from './recurrence.grammar.ts';
 
 /**
  * The occurrences of a series, correct in its time zone whatever the
- * process's: the rule is expanded over wall times alone — `rrule` in its
- * floating mode, where a Date's UTC fields are the wall time and no zone is
- * ever consulted — and each wall time then becomes an instant in the
- * series' zone as RFC 5545 §3.3.5 says (a time in a DST gap moves forward
- * by the gap, an ambiguous one is the first), the rule every other wall
- * time of the calendar follows (dates.ts `fromWallTime`). UNTIL in UTC is
- * compared with those instants.
+ * process's: the rule is expanded over wall times alone — rrule-temporal
+ * on a floating clock (the zone it is given is UTC, whose wall time never
+ * jumps), from the options our strict grammar read — and each wall time
+ * then becomes an instant in the series' zone as RFC 5545 §3.3.5 says (a
+ * time in a DST gap moves forward by the gap, an ambiguous one is the
+ * first), the rule every other wall time of the calendar follows (dates.ts
+ * `fromWallTime`). UNTIL in UTC is compared with those instants. Given the
+ * real zone, the library would drop occurrences in a DST gap (ADR 11).
  */
-
-// CommonJS: its named exports come with the default one.
-const { RRule, Weekday } = rrule;
 
 /** Where a series starts: its start's wall time in its zone, or its first day when it lasts whole days. */
 export interface SeriesStart {
@@ -38,36 +36,56 @@ export interface ExpansionLimits {
   readonly max: number;
 }
 
-const FREQUENCY = { YEARLY: 0, MONTHLY: 1, WEEKLY: 2, DAILY: 3, HOURLY: 4 } as const;
-const WEEKDAY_INDEX = { MO: 0, TU: 1, WE: 2, TH: 3, FR: 4, SA: 5, SU: 6 } as const;
+// The library's cap on periods searched per call: a century of days, about half a second for a rule that never matches.
+const MAX_PERIODS = 40_000;
 
-/** A wall time as rrule's floating mode holds it: its fields read as UTC. */
+/** A wall time as a moment of the floating clock (a Date whose UTC fields are the wall time). */
 function floating(stamp: Stamp): Date {
   return new Date(`${stamp.replace(' ', 'T')}Z`);
 }
 
-function stampOf(date: Date): Stamp {
-  return date.toISOString().slice(0, 19).replace('T', ' ');
+const optional = (values: readonly number[] | undefined): number[] | undefined => (values === undefined ? undefined : [...values]);
+
+function rruleOf(rule: Rule, start: Stamp): RRuleTemporal {
+  if (rule.freq === 'SECONDLY' || rule.freq === 'MINUTELY') {
+    throw new RecurrenceError(`FREQ=${rule.freq} is not supported: events recur at most hourly.`);
+  }
+  const dtstart = `${start.replace(' ', 'T')}+00:00[UTC]`;
+  return new RRuleTemporal({
+    freq: rule.freq,
+    dtstart: { timeZoneId: 'UTC', toString: () => dtstart },
+    tzid: 'UTC',
+    interval: rule.interval,
+    count: rule.count,
+    wkst: rule.wkst,
+    bySecond: optional(rule.bySecond),
+    byMinute: optional(rule.byMinute),
+    byHour: optional(rule.byHour),
+    byDay: rule.byDay?.map(({ weekday, ordinal }) => `${ordinal ?? ''}${weekday}`),
+    byMonthDay: optional(rule.byMonthDay),
+    byYearDay: optional(rule.byYearDay),
+    byWeekNo: optional(rule.byWeekNo),
+    byMonth: optional(rule.byMonth),
+    bySetPos: optional(rule.bySetPos),
+    maxIterations: MAX_PERIODS,
+    cache: false,
+  });
 }
 
-function rruleOf(rule: Rule, start: Date): InstanceType<typeof RRule> {
-  if (!(rule.freq in FREQUENCY)) throw new RecurrenceError(`FREQ=${rule.freq} is not supported: events recur at most hourly.`);
-  return new RRule({
-    freq: FREQUENCY[rule.freq as keyof typeof FREQUENCY],
-    dtstart: start,
-    interval: rule.interval,
-    count: rule.count ?? null,
-    wkst: rule.wkst === undefined ? null : WEEKDAY_INDEX[rule.wkst],
-    bysecond: rule.bySecond === undefined ? null : [...rule.bySecond],
-    byminute: rule.byMinute === undefined ? null : [...rule.byMinute],
-    byhour: rule.byHour === undefined ? null : [...rule.byHour],
-    byweekday: rule.byDay === undefined ? null : rule.byDay.map(({ weekday, ordinal }) => new Weekday(WEEKDAY_INDEX[weekday], ordinal)),
-    bymonthday: rule.byMonthDay === undefined ? null : [...rule.byMonthDay],
-    byyearday: rule.byYearDay === undefined ? null : [...rule.byYearDay],
-    byweekno: rule.byWeekNo === undefined ? null : [...rule.byWeekNo],
-    bymonth: rule.byMonth === undefined ? null : [...rule.byMonth],
-    bysetpos: rule.bySetPos === undefined ? null : [...rule.bySetPos],
-  });
+/**
+ * The rule's wall times from `from` to `to`, at most `limit`. A rule too
+ * sparse for the library's cap on periods is refused, never cut short.
+ */
+function wallTimesBetween(rule: RRuleTemporal, from: Date, to: Date, limit: number): Stamp[] {
+  try {
+    return rule
+      .between(from, to, true)
+      .slice(0, limit)
+      .map((date) => date.toPlainDateTime().toString().slice(0, 19).replace('T', ' '));
+  } catch (error) {
+    if (error instanceof Error && /maximum/i.test(error.message)) throw new RecurrenceError('The RRULE is too sparse to expand.');
+    throw error;
+  }
 }
 
 /** An occurrence at a wall time of the series' zone: its real wall time (after a DST gap) and its instant. */
@@ -122,18 +140,18 @@ export function expandRecurrence(recurrence: Recurrence, start: SeriesStart, lim
   };
   add(atWall(start.local, start.zone));
   if (recurrence.rule !== undefined) {
-    const rule = rruleOf(recurrence.rule, first);
-    const kept = floating(from);
-    let generated = 0;
-    // One past the maximum is enough to know it is exceeded; the rule is never expanded past the horizon.
-    const dates = rule
-      .between(first, floating(limits.until), true, (date) => date < kept || ++generated <= limits.max + 1)
-      .filter((date) => date >= kept);
-    for (const date of dates) {
-      const occurrence = atWall(stampOf(date), start.zone);
+    const rule = rruleOf(recurrence.rule, start.local);
+    // Never past the stored span; one past the maximum is enough to know it is exceeded.
+    // A rule that never matches is found in a short span first, not at the cap.
+    if (!givesAny(rule, first)) throw new RecurrenceError('The RRULE gives no occurrence.');
+    // UNTIL decides by instant below; a day past its wall time bounds what the library is asked for.
+    const until =
+      recurrence.rule.until === undefined ? undefined : plusCalendar(occurrenceOf(recurrence.rule.until, start).local, { days: 1 });
+    const last = until !== undefined && until < limits.until ? until : limits.until;
+    for (const wall of wallTimesBetween(rule, floating(from), floating(last), limits.max + 1)) {
+      const occurrence = atWall(wall, start.zone);
       if (withinUntil(occurrence, recurrence.rule.until, start)) add(occurrence);
     }
-    if (dates.length === 0 && !givesAny(rule, recurrence.rule, first)) throw new RecurrenceError('The RRULE gives no occurrence.');
   }
   for (const time of recurrence.rdates) {
     const occurrence = occurrenceOf(time, start);
@@ -147,10 +165,9 @@ export function expandRecurrence(recurrence: Recurrence, start: SeriesStart, lim
   return [...byInstant.values()].sort((a, b) => (a.utc < b.utc ? -1 : a.utc > b.utc ? 1 : 0));
 }
 
-/** Whether a rule gives anything at all, searched a bounded span ahead (hourly rules: the stored span only). */
-function givesAny(rule: InstanceType<typeof RRule>, parsed: Rule, first: Date): boolean {
-  if (parsed.freq === 'HOURLY') return false;
+/** Whether a rule gives anything at all, searched a bounded span ahead (every leap day fits in it). */
+function givesAny(rule: RRuleTemporal, first: Date): boolean {
   const end = new Date(first.getTime());
   end.setUTCFullYear(end.getUTCFullYear() + SEARCH_YEARS);
-  return rule.between(first, end, true, (_date, count) => count < 1).length > 0;
+  return wallTimesBetween(rule, first, end, 1).length > 0;
 }

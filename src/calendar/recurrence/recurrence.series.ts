@@ -20,7 +20,7 @@ import {
   reserveOccurrenceIds,
   shareSeriesState,
 } from './recurrence.repository.ts';
-import { expandRecurrence, occurrenceOf, type OccurrenceStart } from './recurrence.rules.ts';
+import { expandRecurrence, type OccurrenceStart } from './recurrence.rules.ts';
 import { movedExclusions, splitLines } from './recurrence.lines.ts';
 
 /**
@@ -44,7 +44,7 @@ export function seriesLimits(config: Pick<Config, 'recurrenceMaxOccurrences' | '
 // Endless series are extended when their horizon is this much short of where a write would put it.
 const HORIZON_SLACK_DAYS = 30;
 
-// Rules with an end are stored whole, up to this far from their start.
+// Rules with an end are stored whole, up to this far from their start (UNTIL bounds them sooner).
 const FINITE_SPAN_YEARS = 100;
 
 /** A write's `recurrence`: `undefined` unsent, `null` none (`[]` too), else the lines as stored, checked. */
@@ -101,11 +101,6 @@ function storedSpan(recurrence: Recurrence, series: EventRow, limits: SeriesLimi
   if (rule !== undefined && (rule.freq === 'HOURLY' || (rule.count === undefined && rule.until === undefined))) {
     // As far back as ahead: an endless series keeps a window of occurrences, not all it ever had.
     return { from: plusCalendar(today, { days: -limits.horizonDays }), until: horizon, horizon: true };
-  }
-  if (rule?.until !== undefined) {
-    // A day past UNTIL's wall time bounds the expansion; UNTIL itself decides by instant.
-    const start = { local: series.start_local, zone: series.timezone, allDay: series.all_day === 1 };
-    return { until: plusCalendar(occurrenceOf(rule.until, start).local, { days: 1 }), horizon: false };
   }
   return { until: plusCalendar(series.start_local, { months: FINITE_SPAN_YEARS * 12 }), horizon: false };
 }
