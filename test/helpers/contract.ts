@@ -12,8 +12,11 @@ type Json = Record<string, any>;
 const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch'] as const;
 /** Not in the document: the docs UI and its assets, and the SOAP endpoint (its contract is the WSDL). */
 const UNDOCUMENTED = [/^\/docs(\/|$)/, /^\/soap\/PingService\/?$/i];
-/** Refusals before any route: a malformed request, bad credentials, a lockout; Node's own for an oversized request line or headers. */
-const BEFORE_ROUTING = new Set([400, 401, 404, 414, 429, 431]);
+/**
+ * Refusals before any route: a malformed request, bad credentials, a lockout, a body over the size limit (read
+ * before an unknown path is answered); Node's own for an oversized request line or headers.
+ */
+const BEFORE_ROUTING = new Set([400, 401, 404, 413, 414, 429, 431]);
 
 interface DocumentedOperation {
   readonly method: string;
