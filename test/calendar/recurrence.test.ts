@@ -431,7 +431,8 @@ describe('endless recurring series over time', () => {
     assert.equal(first.at(-1)?.start_date, `${day(60)} 09:00:00`, 'stored up to the horizon');
 
     const series = new SeriesOccurrences({ maxOccurrences: 1000, horizonDays: 60 });
-    const later = new Date(Date.now() + 45 * 86_400_000);
+    // Early in the day, before the occurrence's hour: the window is whole days.
+    const later = new Date(`${day(45)}T00:30:00Z`);
     assert.equal(await series.extendDue(server.server.store.db, later), 1);
     assert.equal(await series.extendDue(server.server.store.db, later), 0, 'extended once');
     const extended = await instances(created.body.id);

@@ -96,14 +96,18 @@ interface StoredSpan {
  */
 function storedSpan(recurrence: Recurrence, series: EventRow, limits: SeriesLimits, now: Date): StoredSpan {
   const today = nowIn(series.timezone, now).local;
-  const horizon = plusCalendar(today > series.start_local ? today : series.start_local, { days: limits.horizonDays });
+  // Whole days, so that the window does not depend on the hour it was computed at.
+  const horizon = endOfDay(plusCalendar(today > series.start_local ? today : series.start_local, { days: limits.horizonDays }));
   const rule = recurrence.rule;
   if (rule !== undefined && (rule.freq === 'HOURLY' || (rule.count === undefined && rule.until === undefined))) {
     // As far back as ahead: an endless series keeps a window of occurrences, not all it ever had.
-    return { from: plusCalendar(today, { days: -limits.horizonDays }), until: horizon, horizon: true };
+    return { from: startOfDay(plusCalendar(today, { days: -limits.horizonDays })), until: horizon, horizon: true };
   }
   return { until: plusCalendar(series.start_local, { months: FINITE_SPAN_YEARS * 12 }), horizon: false };
 }
+
+const startOfDay = (stamp: Stamp): Stamp => `${stamp.slice(0, 10)} 00:00:00`;
+const endOfDay = (stamp: Stamp): Stamp => `${stamp.slice(0, 10)} 23:59:59`;
 
 /** The row of one occurrence: the series' columns, moved to its start with the series' exact duration. */
 function occurrenceRow(series: EventRow, id: number, start: OccurrenceStart): NewEventRow {
