@@ -12,6 +12,7 @@ declare module '../platform/db/schema.ts' {
     terms: TermTable;
     event_terms: EventTermTable;
     event_occurrences: EventOccurrenceTable;
+    event_ical_uids: EventIcalUidTable;
     translations: TranslationTable;
     slugs: SlugTable;
   }
@@ -83,6 +84,14 @@ export interface EventTable extends PostColumns {
   is_exception: Generated<number>;
   /** On a series whose rule has no end: the wall time up to which its occurrences are stored. */
   recurrence_horizon: Generated<string | null>;
+  /** RFC 5545 SEQUENCE: one more on every edit of the event. */
+  sequence: Generated<number>;
+}
+
+/** The UID an imported event came with (events born here have none: theirs is made of their id). */
+export interface EventIcalUidTable {
+  uid: string;
+  event_id: number;
 }
 
 /** The id of every occurrence a series has had, by its original start: ids stay stable across edits. */

@@ -297,6 +297,7 @@ export class EventsService {
         ...flagChanges(body),
         modified: modified.local,
         modified_utc: modified.utc,
+        sequence: row.sequence + 1,
         ...(website === undefined ? {} : { website }),
         ...(author === undefined ? {} : { author_id: author }),
         ...(posted ?? {}),
@@ -362,6 +363,7 @@ export class EventsService {
       recurrence: JSON.stringify([...recurrenceLines(series.recurrence), exdate]),
       modified: modified.local,
       modified_utc: modified.utc,
+      sequence: series.sequence + 1,
     });
     await this.refreshSeries(trx, series.id, now);
     return last;

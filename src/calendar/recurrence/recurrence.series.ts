@@ -209,14 +209,16 @@ export class SeriesOccurrences {
       recurrence: after.length > 0 ? JSON.stringify(after) : null,
       original_start_local: null,
       original_start_utc: null,
+      sequence: 0,
     });
     await copyEventContent(trx, series.id, id);
     // The new series is an event of its own: a slug of its own in every language the series has one.
     for (const [language, slug] of await findFieldInAllLanguages(trx, 'event', series.id, 'slug')) {
       await upsertTexts(trx, 'event', id, language, { slug: await claimSlug(trx, 'event', id, slug) });
     }
-    await updateEvent(trx, series.id, { recurrence: JSON.stringify(before) });
-    await this.refresh(trx, { ...series, recurrence: JSON.stringify(before) }, now);
+    const cutSeries = { recurrence: JSON.stringify(before), sequence: series.sequence + 1 };
+    await updateEvent(trx, series.id, cutSeries);
+    await this.refresh(trx, { ...series, ...cutSeries }, now);
     const created = await findEventById(trx, id);
     if (created === undefined) throw new Error(`The series split from ${series.id} was not written.`);
     return created;

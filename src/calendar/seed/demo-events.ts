@@ -196,16 +196,17 @@ function pickStatus(random: () => number): string {
   return 'future';
 }
 
-/** The columns of an event row, in the order bulk statements write them. */
-/** The recurrence columns of an event that is no series and no occurrence. */
+/** The recurrence columns of an event that is no series and no occurrence, never edited. */
 export const SINGLE_EVENT = {
   recurrence: null,
   original_start_local: null,
   original_start_utc: null,
   is_exception: 0,
   recurrence_horizon: null,
+  sequence: 0,
 } as const;
 
+/** The columns of an event row, in the order bulk statements write them. */
 export const EVENT_COLUMNS = [
   'id',
   'author_id',
@@ -239,4 +240,5 @@ export const EVENT_COLUMNS = [
   'original_start_utc',
   'is_exception',
   'recurrence_horizon',
+  'sequence',
 ] as const satisfies readonly (keyof BulkRow<'events'>)[];
