@@ -8,12 +8,16 @@
  * its plan (SQLite `EXPLAIN QUERY PLAN`, PostgreSQL `EXPLAIN ANALYZE`) as
  * Markdown.
  *
- *   node --import tsx bench/explain.ts [--events N] [--entities N]     (BENCH_DATABASE_URL for PostgreSQL)
+ *   node --import tsx bench/explain.ts [--events N] [--series N] [--entities N]     (BENCH_DATABASE_URL for PostgreSQL)
+ *
+ * `--series N` turns N of the events into weekly series of 50–60 occurrences, as the benchmark's series list does.
  */
 import { parseArgs } from 'node:util';
 import { Kysely, PostgresDialect, SqliteDialect, sql, type LogEvent } from 'kysely';
 import { buildApp } from '../src/app.ts';
 import { seedDemoEvents } from '../src/calendar/seed/demo-events.ts';
+import { convertDemoEventsToSeries } from '../src/calendar/seed/demo-series.ts';
+import { seriesLimits } from '../src/calendar/recurrence/recurrence.series.ts';
 import { progressBar } from '../src/cli/progress.ts';
 import { loadConfig } from '../src/config/config.ts';
 import { addUser, createToken } from '../src/platform/auth/users.service.ts';
@@ -84,8 +88,9 @@ function loggingStore(url: string, recorded: Statement[]): Store & { explain: (s
 }
 
 async function main(): Promise<void> {
-  const { values } = parseArgs({ options: { events: { type: 'string' }, entities: { type: 'string' } } });
+  const { values } = parseArgs({ options: { events: { type: 'string' }, series: { type: 'string' }, entities: { type: 'string' } } });
   const events = Number(values.events ?? '100000');
+  const series = Number(values.series ?? '0');
   const entities = Number(values.entities ?? '100000');
   const database = await createBenchDatabase(process.env.BENCH_DATABASE_URL);
   const recorded: Statement[] = [];
@@ -94,17 +99,18 @@ async function main(): Promise<void> {
     await migrateToLatest(store.db, MIGRATION_FOLDERS);
     await addUser(store.db, store.translateError, { username: 'admin', password: 'explain-admin-1', role: 'administrator' });
     await seedDemoEvents(store, { events, siteTimezone: 'UTC', onProgress: progressBar('events') });
-    const entity = (await seedEntities(store, entities)).fixture;
-    const { token } = await createToken(store.db, 'admin', 'explain');
-    // PostgreSQL plans from fresh statistics, as autovacuum would have them; SQLite has none unless ANALYZE is run, as in production.
-    if (store.dialect === 'postgres') await sql`analyze`.execute(store.db);
-    const fixtures = await loadFixtures(store);
     const config = loadConfig({
       DATABASE_URL: database.url,
       LOG_LEVEL: 'silent',
       ADMIN_PASSWORD: 'explain-admin-1',
       RESPONSE_CACHE_MB: '0',
     });
+    if (series > 0) await convertDemoEventsToSeries(store, { series, limits: seriesLimits(config), onProgress: progressBar('series') });
+    const entity = (await seedEntities(store, entities)).fixture;
+    const { token } = await createToken(store.db, 'admin', 'explain');
+    // PostgreSQL plans from fresh statistics, as autovacuum would have them; SQLite has none unless ANALYZE is run, as in production.
+    if (store.dialect === 'postgres') await sql`analyze`.execute(store.db);
+    const fixtures = await loadFixtures(store);
     const app = await buildApp({ config, store, logger: createLogger('silent') });
     const { filter } = fixtures;
     const paths: Record<string, string> = {
@@ -126,7 +132,7 @@ async function main(): Promise<void> {
     // Calendar reads as anonymous visitors make them; entity reads need a signed-in caller.
     const headersOf = (path: string) => (path.startsWith('/apiservice') ? { authorization: `Bearer ${token}` } : {});
     const out: string[] = [
-      `# Query plans — ${database.description}, ${events.toLocaleString('en')} events, ${entities.toLocaleString('en')} entity records`,
+      `# Query plans — ${database.description}, ${events.toLocaleString('en')} events${series > 0 ? ` (${series.toLocaleString('en')} of them series)` : ''}, ${entities.toLocaleString('en')} entity records`,
       '',
     ];
     for (const [name, path] of Object.entries(paths)) {

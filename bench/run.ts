@@ -8,9 +8,13 @@
  */
 import { randomBytes } from 'node:crypto';
 import { cpus, loadavg } from 'node:os';
+import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import { seedDemoEvents } from '../src/calendar/seed/demo-events.ts';
+import { convertDemoEventsToSeries } from '../src/calendar/seed/demo-series.ts';
+import { seriesLimits } from '../src/calendar/recurrence/recurrence.series.ts';
 import { progressBar } from '../src/cli/progress.ts';
+import { loadConfig } from '../src/config/config.ts';
 import { addUser } from '../src/platform/auth/users.service.ts';
 import { createDb, migrateToLatest, type Store } from '../src/platform/db/database.ts';
 import { MIGRATION_FOLDERS } from '../src/migrations.ts';
@@ -42,7 +46,8 @@ const USAGE = `npm run bench -- [options]
   --large N         events for the main run (default 100000)
   --million         also measure the list at 1,000,000 events (slow to seed)
   --entities N      entity-management records for the entity scenarios (default 100000)
-  --only a,b        run only these scenarios (names as in the JSON results)
+  --only a,b        run only these scenarios (names as in the JSON results; event-list-series[-computed]
+                    turn a tenth of the --large events into weekly series after the other large-run scenarios)
   --loader NAME     wrk or autocannon (default: wrk when installed)
   --keep            keep the benchmark database (its URL is printed)
 Environment: BENCH_DATABASE_URL=postgres://user:pass@host:port/db runs on PostgreSQL (a fresh database is created in it).`;
@@ -61,6 +66,14 @@ interface Options {
 }
 
 class UsageError extends Error {}
+
+/** The series the run wrote for the series list: among how many events, and how long it took (ANALYZE included). */
+interface SeriesSeed {
+  readonly events: number;
+  readonly series: number;
+  readonly occurrences: number;
+  readonly seconds: number;
+}
 
 const OPTIONS = {
   duration: { type: 'string' },
@@ -116,6 +129,13 @@ const RSS_LIMIT_MB = 200;
 const HOSTILE_RSS_LIMIT_MB = 250;
 const HOSTILE_SHAPES = 10_000;
 const P50_SCALING_LIMIT = 1.5;
+/** The default list over events of which a tenth are recurring series, against the plain list (issue 21). */
+const SERIES_P50_LIMIT = 1.5;
+const SERIES_SHARE = 10;
+const SERIES_LISTS = { remembered: 'event-list-series', computed: 'event-list-series-computed' } as const satisfies Record<
+  ListMode,
+  string
+>;
 const DEFAULT_BODY_BYTES = 2_000;
 const LIST_MODES = ['remembered', 'computed'] as const;
 type ListMode = (typeof LIST_MODES)[number];
@@ -150,6 +170,21 @@ class BenchRun {
     } finally {
       await store.close();
     }
+  }
+
+  /**
+   * Turns a tenth of the `events` stored into weekly series of 50–60
+   * occurrences, as the server stores them (its RECURRENCE_* limits).
+   */
+  async convertToSeries(events: number): Promise<SeriesSeed> {
+    const count = Math.round(events / SERIES_SHARE);
+    log(`turning ${count} of the ${events} events into weekly series…`);
+    const limits = seriesLimits(loadConfig(this.env));
+    const started = performance.now();
+    const converted = await this.withStore((store) =>
+      convertDemoEventsToSeries(store, { series: count, limits, onProgress: progressBar('series') }),
+    );
+    return { events, ...converted, seconds: (performance.now() - started) / 1000 };
   }
 
   async seedEventsUpTo(total: number, current: number): Promise<number> {
@@ -355,6 +390,10 @@ async function main(): Promise<number> {
   let sized = false;
   // The default list by event count, as served (remembered answers) and computed on every request.
   const lists: Record<ListMode, Record<number, Measured>> = { remembered: {}, computed: {} };
+  // The same list once a tenth of the large run's events are series.
+  const seriesLists: Partial<Record<ListMode, Measured>> = {};
+  let seriesSeed: SeriesSeed | undefined;
+  const seriesPeakRss: Partial<Record<ListMode, number>> = {};
   try {
     await run.withStore(async (store) => {
       await addUser(store.db, store.translateError, { username: 'admin', password: adminPassword, role: 'administrator' });
@@ -382,7 +421,8 @@ async function main(): Promise<number> {
       for (const mode of LIST_MODES) {
         const server = await run.startAlmanac({ remembering: mode === 'remembered' });
         servers.push(server);
-        const label = `default list p50 @ ${size.toLocaleString('en')} events, ${mode}`;
+        const among = seriesSeed === undefined ? '' : ` (${compact(seriesSeed.series)} series among them)`;
+        const label = `default list p50 @ ${size.toLocaleString('en')} events${among}, ${mode}`;
         const measured = await run.measure(listScenario(server.url, `list-${size}-${mode}`, label), baselineUrl);
         if (measured !== undefined) lists[mode][size] = measured;
         await stopAll();
@@ -435,7 +475,27 @@ async function main(): Promise<number> {
     // What the create target leaves room for: a commit per create, then one for as many creates as connections.
     for (const batch of new Set([1, options.connections])) await run.measureCreateFloor(batch, fixtures, baselineUrl);
 
-    // 4. Optionally the list at a million events.
+    // 4. The default list once a tenth of these events are weekly series (issue 21): the table holds
+    //    50–60 occurrence rows more for each, and lists leave the series rows out.
+    if (LIST_MODES.some((mode) => run.wants(SERIES_LISTS[mode]))) {
+      seriesSeed = await run.convertToSeries(events);
+      const title = `default list (10/page), ${compact(events)} events: ${compact(seriesSeed.series)} series, ${seriesSeed.occurrences.toLocaleString('en')} occurrences`;
+      for (const mode of LIST_MODES) {
+        const server = await run.startAlmanac({ remembering: mode === 'remembered' });
+        servers.push(server);
+        const name = SERIES_LISTS[mode];
+        const measured = await run.measure(
+          listScenario(server.url, name, mode === 'remembered' ? title : `${title}, computed`),
+          baselineUrl,
+        );
+        if (measured !== undefined) seriesLists[mode] = measured;
+        const rss = server.peakRss();
+        if (run.wants(name) && rss !== undefined) seriesPeakRss[mode] = rss;
+        await stopAll();
+      }
+    }
+
+    // 5. Optionally the list at a million events (with the series above among them, when they were written).
     if (options.million) {
       events = await run.seedEventsUpTo(1_000_000, events);
       await measureListAt(events);
@@ -457,6 +517,44 @@ async function main(): Promise<number> {
         target: `≤ ${P50_SCALING_LIMIT}${largest < 1_000_000 ? ' (target is for 1M: --million)' : ''}`,
         pass: ratio <= P50_SCALING_LIMIT,
         note: `p50 ${top.result.p50Ms.toFixed(2)} ÷ ${small.result.p50Ms.toFixed(2)} ms = ${(top.result.p50Ms / small.result.p50Ms).toFixed(2)}×; baseline p50 in the same rounds ${top.baseline.p50Ms.toFixed(2)} and ${small.baseline.p50Ms.toFixed(2)} ms`,
+      });
+    }
+    // The series list against the plain list of the same size, measured minutes apart: each p50 in units of its baseline's.
+    for (const mode of LIST_MODES) {
+      const series = seriesLists[mode];
+      if (series === undefined || seriesSeed === undefined) continue;
+      const plain = lists[mode][seriesSeed.events];
+      const name = `list-p50-series-${mode}`;
+      const title = `list p50 with ${compact(seriesSeed.series)} series ÷ plain ${compact(seriesSeed.events)}, ${mode}`;
+      const target = `≤ ${SERIES_P50_LIMIT}× plain p50`;
+      if (plain === undefined) {
+        run.rows.push({
+          name,
+          title,
+          value: 'n/a',
+          target,
+          note: `the plain list was not measured: add ${mode === 'remembered' ? 'event-list' : 'event-list-computed'} to --only`,
+        });
+        continue;
+      }
+      const ratio = series.result.p50Ms / series.baseline.p50Ms / (plain.result.p50Ms / plain.baseline.p50Ms);
+      run.rows.push({
+        name,
+        title,
+        value: `${ratio.toFixed(2)}×`,
+        target,
+        pass: ratio <= SERIES_P50_LIMIT,
+        note: `p50 ${series.result.p50Ms.toFixed(2)} ÷ ${plain.result.p50Ms.toFixed(2)} ms = ${(series.result.p50Ms / plain.result.p50Ms).toFixed(2)}×; baseline p50 in the same rounds ${series.baseline.p50Ms.toFixed(2)} and ${plain.baseline.p50Ms.toFixed(2)} ms; ${seriesSeed.series} series (${seriesSeed.occurrences} occurrences) written in ${seriesSeed.seconds.toFixed(0)} s`,
+      });
+    }
+    if (seriesPeakRss.remembered !== undefined || seriesPeakRss.computed !== undefined) {
+      const mb = (bytes: number | undefined) => (bytes === undefined ? '—' : `${Math.round(bytes / MB)} MB`);
+      run.rows.push({
+        name: 'peak-rss-series',
+        title: `server peak RSS, default list under load over ${compact(seriesSeed?.events ?? 0)} events with series`,
+        value: `${mb(seriesPeakRss.remembered)} / ${mb(seriesPeakRss.computed)}`,
+        target: '—',
+        note: 'as served / computed (each a server of its own)',
       });
     }
     if (peakRss !== undefined) {
@@ -498,6 +596,7 @@ async function main(): Promise<number> {
     baselineBodyBytes: bodyBytes,
     peakRssBytes: peakRss,
     lists,
+    series: seriesSeed === undefined ? undefined : { ...seriesSeed, lists: seriesLists, peakRssBytes: seriesPeakRss },
     rows: run.rows,
   });
   process.stdout.write(`results: ${file}\n`);

@@ -7,7 +7,9 @@ import { createDb, migrateToLatest, type Store } from '../platform/db/database.t
 import { MIGRATION_FOLDERS } from '../migrations.ts';
 import { seedBulkCustomers } from '../entity-management/seed/bulk-customers.seed.ts';
 import { seedDemoRecords } from '../entity-management/seed/demo.seed.ts';
+import { convertDemoEventsToSeries } from '../calendar/seed/demo-series.ts';
 import { seedDemoEvents } from '../calendar/seed/demo-events.ts';
+import { seriesLimits } from '../calendar/recurrence/recurrence.series.ts';
 import { progressBar } from './progress.ts';
 import {
   addUser,
@@ -82,12 +84,15 @@ const COMMANDS: Record<string, Command> = {
   },
   seed: {
     usage:
-      'almanac seed --demo [--events N] [--entities N]   load demo data: entity-management records (and generated customers up to N in all), N more calendar events; progress on stderr; existing records are kept',
-    options: { demo: { type: 'boolean' }, events: { type: 'string' }, entities: { type: 'string' } },
+      "almanac seed --demo [--events N [--series M]] [--entities N]   load demo data: entity-management records (and generated customers up to N in all), N more calendar events, then M of the calendar's single events made weekly recurring series (50–60 occurrences each; RECURRENCE_* apply); progress on stderr; existing records are kept",
+    options: { demo: { type: 'boolean' }, events: { type: 'string' }, series: { type: 'string' }, entities: { type: 'string' } },
     run: async (options, config) => {
       if (options.demo !== true) throw new UsageError('nothing to seed: pass --demo');
       const events = optional(options, 'events');
       if (events !== undefined && !/^\d+$/.test(events)) throw new UsageError('--events must be a whole number');
+      const series = optional(options, 'series');
+      if (series !== undefined && !/^\d+$/.test(series)) throw new UsageError('--series must be a whole number');
+      if (Number(series ?? 0) > Number(events ?? 0)) throw new UsageError('--series counts among --events: at most as many');
       const customers = optional(options, 'entities');
       if (customers !== undefined && !/^\d+$/.test(customers)) throw new UsageError('--entities must be a whole number');
       await withStore(config, async (store) => {
@@ -106,6 +111,10 @@ const COMMANDS: Record<string, Command> = {
         out(
           `calendar: ${calendar.events} events added (${calendar.totalEvents} in all), ${calendar.venues} venues, ${calendar.organizers} organizers, ${calendar.categories} categories, ${calendar.tags} tags`,
         );
+        if (series === undefined || Number(series) === 0) return;
+        const limits = seriesLimits(config);
+        const made = await convertDemoEventsToSeries(store, { series: Number(series), limits, onProgress: progressBar('series') });
+        out(`recurring: ${made.series} events made weekly series (${made.occurrences} occurrences stored in all)`);
       });
     },
   },

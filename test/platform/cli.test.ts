@@ -148,6 +148,28 @@ describe('seed', () => {
       assert.equal(result.stdout, '');
     });
   }
+
+  it('makes --series of the events weekly recurring series with their occurrences, the events counted once', () => {
+    const result = almanac(['seed', '--demo', '--events', '40', '--series', '4'], env);
+    assert.equal(result.code, 0, result.stderr);
+    assert.match(result.stdout, /^calendar: 40 events added \(40 in all\), /m);
+    assert.match(result.stdout, /^recurring: 4 events made weekly series \(2[0-4]\d occurrences stored in all\)$/m);
+    const again = almanac(['seed', '--demo', '--events', '10'], env);
+    assert.match(again.stdout, /^calendar: 10 events added \(50 in all\), /m, 'occurrences are not events of their own');
+  });
+
+  for (const [args, message] of [
+    [['--events', '5', '--series', 'two'], '--series must be a whole number'],
+    [['--events', '5', '--series', '6'], '--series counts among --events: at most as many'],
+    [['--series', '1'], '--series counts among --events: at most as many'],
+  ] as const) {
+    it(`refuses ${args.join(' ')} with one line and exit code 1, writing nothing`, () => {
+      const result = almanac(['seed', '--demo', ...args], env);
+      assert.equal(result.code, 1);
+      assert.equal(result.stderr.trim(), message);
+      assert.equal(result.stdout, '');
+    });
+  }
 });
 
 describe('serve', () => {

@@ -92,10 +92,34 @@ export async function findFirstAdministratorId(db: Db): Promise<number | null> {
   return row?.id ?? null;
 }
 
+/** Events stored: single events and series, not the occurrences of series. */
 export async function countEvents(db: Db): Promise<number> {
   const row = await db
     .selectFrom('events')
     .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('original_start_utc', 'is', null)
     .executeTakeFirstOrThrow();
   return Number(row.n);
+}
+
+/** Occurrences of series stored, in all. */
+export async function countOccurrences(db: Db): Promise<number> {
+  const row = await db
+    .selectFrom('events')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('original_start_utc', 'is not', null)
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+/** The ids of the events that are neither series nor occurrences, in order. */
+export async function findSingleEventIds(db: Db): Promise<number[]> {
+  const rows = await db
+    .selectFrom('events')
+    .select('id')
+    .where('recurrence', 'is', null)
+    .where('parent_id', 'is', null)
+    .orderBy('id')
+    .execute();
+  return rows.map((row) => row.id);
 }
