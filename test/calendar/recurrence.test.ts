@@ -288,6 +288,36 @@ describe('recurring events', () => {
     assert.deepEqual(Object.keys(onSeries.body.data.params), ['scope']);
   });
 
+  it('keeps the ids and the exceptions after a cut that does not move the series: they go with the new series', async () => {
+    const series = await createSeries(['RRULE:FREQ=DAILY;COUNT=6'], { title: 'Yoga', timezone: 'Europe/Rome' });
+    const before = await occurrencesOf(series);
+    // An exception at the cut and one after it.
+    assert.equal((await patch(before[2]?.id as number, { title: 'Yoga at the cut' })).status, 200);
+    assert.equal((await patch(before[4]?.id as number, { title: 'Yoga (guest teacher)' })).status, 200);
+
+    const split = await patch(before[2]?.id as number, { scope: 'following', title: 'Yoga (new room)' });
+    assert.equal(split.status, 200, split.text);
+    const next = split.body as Item;
+    assert.notEqual(next.id, series.id);
+    assert.deepEqual(
+      (await occurrencesOf(series)).map((item) => item.id),
+      before.slice(0, 2).map((item) => item.id),
+    );
+    const continued = await occurrencesOf(next);
+    assert.deepEqual(
+      continued.map((item) => [item.id, item.title, item.recurring_event_id]),
+      [
+        [before[2]?.id, 'Yoga (new room)', next.id],
+        [before[3]?.id, 'Yoga (new room)', next.id],
+        [before[4]?.id, 'Yoga (guest teacher)', next.id],
+        [before[5]?.id, 'Yoga (new room)', next.id],
+      ],
+      'the same ids, the exception after the cut kept, the one at the cut given the write',
+    );
+    const exception = await server.request(`${EVENTS}/${before[4]?.id}`);
+    assert.equal(exception.body.recurring_event_id, next.id);
+  });
+
   it('removes a deleted occurrence from its series as an EXDATE, visible in recurrence', async () => {
     const series = await createSeries(['RRULE:FREQ=DAILY;COUNT=3'], { timezone: 'Europe/Rome' });
     const [, second] = await occurrencesOf(series);

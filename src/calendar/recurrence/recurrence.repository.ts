@@ -128,6 +128,27 @@ export async function shareSeriesState(
   await db.updateTable('events').set(state).where('parent_id', '=', seriesId).execute();
 }
 
+/**
+ * Gives series `to`, cut from `from` at `cutUtc`, the occurrence ids of
+ * `from` from the cut on, and its exceptions after the cut: the rest of a
+ * cut series keeps the ids and the changes its occurrences had.
+ */
+export async function moveOccurrencesAfterCut(db: Db, from: number, to: number, cutUtc: string): Promise<void> {
+  await db
+    .updateTable('event_occurrences')
+    .set({ series_id: to })
+    .where('series_id', '=', from)
+    .where('original_start_utc', '>=', cutUtc)
+    .execute();
+  await db
+    .updateTable('events')
+    .set({ parent_id: to })
+    .where('parent_id', '=', from)
+    .where('is_exception', '=', 1)
+    .where('original_start_utc', '>', cutUtc)
+    .execute();
+}
+
 /** Forgets a series' occurrence ids (when it is deleted for good, or becomes a single event). */
 export async function deleteOccurrenceIds(db: Db, seriesId: number): Promise<void> {
   const ids = db.selectFrom('event_occurrences').select('id').where('series_id', '=', seriesId);

@@ -17,6 +17,7 @@ import {
   findOccurrenceIds,
   findSeriesDue,
   insertOccurrenceRows,
+  moveOccurrencesAfterCut,
   reserveOccurrenceIds,
   shareSeriesState,
 } from './recurrence.repository.ts';
@@ -212,6 +213,8 @@ export class SeriesOccurrences {
       sequence: 0,
     });
     await copyEventContent(trx, series.id, id);
+    // Ids from the cut on, exceptions after it: the occurrence cut at starts the new series with the write's changes.
+    await moveOccurrencesAfterCut(trx, series.id, id, cut);
     // The new series is an event of its own: a slug of its own in every language the series has one.
     for (const [language, slug] of await findFieldInAllLanguages(trx, 'event', series.id, 'slug')) {
       await upsertTexts(trx, 'event', id, language, { slug: await claimSlug(trx, 'event', id, slug) });
