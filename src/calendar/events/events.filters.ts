@@ -7,6 +7,7 @@ import { assertOrganizersReadable } from '../organizers/organizers.links.ts';
 import type { RequestContext } from '../shared/context.ts';
 import { endOfDay, nowIn, parseDate, plusCalendar, startOfDay, type Stamp } from '../shared/dates.ts';
 import { echoPairs, type QueryPairs } from '../shared/pagination.ts';
+import { modifiedBounds } from '../posts/posts.modified.ts';
 import { canRead, exposureOf, listVisibility, mayListUnpublished, requestedStatuses, utcStamp } from '../posts/posts.access.ts';
 import { boundedSearchWords, invalidParam, parseIdList, parseWpBoolean } from '../shared/wire.ts';
 import { resolveTermFilter } from '../terms/terms.links.ts';
@@ -47,10 +48,13 @@ const ECHO_ORDER = [
   'tags',
   'strict_dates',
   'geoloc_radius',
+  'modified_after',
+  'modified_before',
   'translation_language',
 ] as const;
 
 const RELATIVE_BOUNDS = ['starts_before', 'starts_after', 'ends_before', 'ends_after'] as const;
+const MODIFIED_BOUNDS = ['modified_after', 'modified_before'] as const;
 type DateArgument = 'start_date' | 'end_date' | (typeof RELATIVE_BOUNDS)[number];
 
 const ticketsNotActive = () =>
@@ -109,8 +113,8 @@ function dateWindow(query: ListEventsQuery, zone: string, now: Date): DateWindow
     endBefore: bound('ends_before', endOfDay),
     endAfter: bound('ends_after', endOfDay),
   };
-  // Any relative bound drops both defaults, as the reference does.
-  if (RELATIVE_BOUNDS.some((name) => query[name] !== undefined)) return bounds;
+  // Any relative bound drops both defaults, as the reference does; so does asking by modification, which the event's own dates do not bound.
+  if ([...RELATIVE_BOUNDS, ...MODIFIED_BOUNDS].some((name) => query[name] !== undefined)) return bounds;
   // Deviation 5: by default, events still running today and starting within 24 months (site-local).
   const today = startOfDay(nowIn(zone, now).local);
   return {
@@ -168,6 +172,7 @@ export async function listFilter(
     exposure: exposureOf(caller.user, query.context),
     statuses: requestedStatuses(caller.user, query.status),
     nowUtc: utcStamp(now),
+    ...modifiedBounds(query),
   };
   if (parseWpBoolean(query.ticketed) === true) throw ticketsNotActive();
   await addDateBounds(db, filter, query, config.siteTimezone, now);

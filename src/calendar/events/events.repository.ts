@@ -9,6 +9,7 @@ import {
   type Updateable,
 } from 'kysely';
 import { lockingRows } from '../../platform/db/row-locks.ts';
+import type { ModifiedBounds } from '../posts/posts.modified.ts';
 import type { Database } from '../../platform/db/schema.ts';
 import type { EventTable, PostType } from '../calendar.tables.ts';
 import type { Exposure, ListVisibility } from '../posts/posts.access.ts';
@@ -23,7 +24,7 @@ export type NewEventRow = Insertable<EventTable>;
 export type EventChanges = Updateable<EventTable>;
 
 /** Everything an events list can be filtered by; bounds are local wall-time stamps. */
-export interface EventListFilter {
+export interface EventListFilter extends ModifiedBounds {
   readonly visibility: ListVisibility;
   /** Whose protected content (texts, venue, organizers, terms, flags) search and filters may match on. */
   readonly exposure: Exposure;
@@ -104,7 +105,11 @@ function conditions(eb: Eb, filter: EventListFilter): Expression<SqlBool> {
   // What a protected event strips is absent: a filter on it matches only exposed events (issue 19).
   const exposed = exposedIn('events', filter.exposure);
   const onStripped = (condition: Expression<SqlBool>) => all.push(eb.and([exposed, condition]));
-  const bound = (column: 'events.start_local' | 'events.end_local', op: '>=' | '<=' | '<' | '>', value: string | undefined) => {
+  const bound = (
+    column: 'events.start_local' | 'events.end_local' | 'events.modified_utc',
+    op: '>=' | '<=' | '<' | '>',
+    value: string | undefined,
+  ) => {
     if (value !== undefined) all.push(eb(column, op, value));
   };
   bound('events.start_local', '>=', filter.startFrom);
@@ -115,6 +120,8 @@ function conditions(eb: Eb, filter: EventListFilter): Expression<SqlBool> {
   bound('events.end_local', '<=', filter.endTo);
   bound('events.end_local', '<', filter.endBefore);
   bound('events.end_local', '>', filter.endAfter);
+  bound('events.modified_utc', '>', filter.modifiedAfter);
+  bound('events.modified_utc', '<', filter.modifiedBefore);
   for (const word of filter.search?.words ?? []) {
     const languages = filter.search?.languages ?? [];
     const inTitle = translationContains('event', eb.ref('events.id'), ['title'], languages, word);

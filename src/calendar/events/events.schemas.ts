@@ -1,4 +1,5 @@
 import Type, { type Static, type TObject } from 'typebox';
+import { ModifiedQueryProperties } from '../posts/posts.modified.ts';
 import { POST_STATUSES } from '../posts/posts.access.ts';
 import { LanguageQuerySchema } from '../shared/schemas.ts';
 import { archiveEnvelopeSchema } from '../shared/pagination.ts';
@@ -62,6 +63,7 @@ export const ListEventsQuerySchema = Type.Object({
   context: Type.Optional(
     Type.Enum(['view', 'embed', 'edit'], { type: 'string', description: 'edit: events the caller may edit are not stripped' }),
   ),
+  ...ModifiedQueryProperties,
   ...LanguageQuerySchema.properties,
 });
 export type ListEventsQuery = Static<typeof ListEventsQuerySchema>;

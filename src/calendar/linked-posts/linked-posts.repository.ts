@@ -3,6 +3,7 @@ import { lockingRows } from '../../platform/db/row-locks.ts';
 import type { Database } from '../../platform/db/schema.ts';
 import { exposedIn, likePattern, translationContains, visibleIn } from '../posts/posts.repository.ts';
 import type { Exposure, StatusScope } from '../posts/posts.access.ts';
+import type { ModifiedBounds } from '../posts/posts.modified.ts';
 import type { LinkedPostKind, LinkedPostRow } from './linked-posts.kind.ts';
 
 type Db = Kysely<Database>;
@@ -10,7 +11,7 @@ type Db = Kysely<Database>;
 // Generic queries alias the kind's table as `p` and are typed through the venues table, a superset of
 // the post columns they use; kind-specific columns are referenced with `sql.ref`.
 
-export interface ListFilter extends StatusScope {
+export interface ListFilter extends StatusScope, ModifiedBounds {
   /** Whose protected content search, `event` and `has_events` may match on. */
   readonly exposure: Exposure;
   /** Search fragments; a post matches when one field contains all of them. */
@@ -63,6 +64,8 @@ function filtered(db: Db, kind: LinkedPostKind, filter: ListFilter) {
     const upcoming = sql<SqlBool>`e.start_utc >= ${filter.now} and e.hide_from_listings = 0 and ${visibleIn('e', filter.upcomingEvents)} and ${linkShown}`;
     query = query.where('p.id', 'in', kind.linkedIds(upcoming));
   }
+  if (filter.modifiedAfter !== undefined) query = query.where('p.modified_utc', '>', filter.modifiedAfter);
+  if (filter.modifiedBefore !== undefined) query = query.where('p.modified_utc', '<', filter.modifiedBefore);
   return query;
 }
 

@@ -1,6 +1,7 @@
 import Type, { type TProperties } from 'typebox';
 import { InKeyOrder } from '../../platform/openapi/contract.ts';
 import { POST_STATUSES } from '../posts/posts.access.ts';
+import { ModifiedQueryProperties } from '../posts/posts.modified.ts';
 import { LanguageQuerySchema } from '../shared/schemas.ts';
 import { ListSchema, SearchSchema, WpBooleanSchema } from '../shared/wire.ts';
 import type { LinkedPostKind } from './linked-posts.kind.ts';
@@ -30,6 +31,7 @@ export function listQuerySchema(kind: Pick<LinkedPostKind, 'type' | 'plural'>) {
     status: Type.Optional(ListSchema('Post statuses to list (CSV or array); any: every status but trash')),
     password: Type.Optional(Type.String({ description: 'Unlocks password-protected items' })),
     context: Type.Optional(Type.String({ description: 'edit: items the caller may edit are not stripped' })),
+    ...ModifiedQueryProperties,
     ...LanguageQuerySchema.properties,
   });
 }

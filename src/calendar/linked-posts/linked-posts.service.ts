@@ -23,6 +23,7 @@ import type { RequestContext } from '../shared/context.ts';
 import { archiveLinks, echoPairs, echoValue, isBeyondLastPage, pageWindow, totalPages, type ArchiveLinks } from '../shared/pagination.ts';
 import { boundedSearchWords, invalidParam, MAX_ID, parseWpBoolean } from '../shared/wire.ts';
 import type { LinkedPostKind, LinkedPostRow } from './linked-posts.kind.ts';
+import { modifiedBounds } from '../posts/posts.modified.ts';
 import { alwaysUnlocked, presentPosts, type Representation, type Unlock } from './linked-posts.present.ts';
 import { deletePost, findEventAccessFacts, findPost, findPosts, listPosts, updatePost } from './linked-posts.repository.ts';
 import { MAX_PER_PAGE } from './linked-posts.schemas.ts';
@@ -50,6 +51,8 @@ export interface ListQuery {
   readonly status?: unknown;
   readonly password?: string;
   readonly context?: string;
+  readonly modified_after?: string;
+  readonly modified_before?: string;
 }
 
 export interface ListResult extends ArchiveLinks {
@@ -132,6 +135,7 @@ export class LinkedPostsService {
         eventLinksShown,
         hasEvents: parseWpBoolean(query.has_events),
         upcomingEvents: parseWpBoolean(query.only_with_upcoming) === true ? { visibility, statuses: undefined, now } : undefined,
+        ...modifiedBounds(query),
       },
       limit,
       offset,
@@ -144,7 +148,7 @@ export class LinkedPostsService {
     // As the reference, the status actually listed is echoed; `any` is followable here (deviation 9).
     pairs.push(['status', query.status !== undefined ? echoValue(query.status) : mayListUnpublished(ctx.user) ? 'any' : 'publish']);
     // Then what the reference drops but a followed link needs to list the same items (deviation 9).
-    pairs.push(...echoPairs({ ...query }, ['search', 'only_with_upcoming', 'translation_language']));
+    pairs.push(...echoPairs({ ...query }, ['search', 'only_with_upcoming', 'modified_after', 'modified_before', 'translation_language']));
     const items = await presentPosts(db, kind, rows, ctx, { single: false, unlock: await this.unlock(ctx, query, rows, 'list') });
     return { items, total, totalPages: pages, ...archiveLinks(archiveUrl, pairs, query.page, pages) };
   }
