@@ -1,3 +1,4 @@
+import { answerConditionalGet } from '../platform/http/conditional-get.ts';
 import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import { withHookFirst } from '../platform/http/route-hooks.ts';
 import type { Config } from '../config/config.ts';
@@ -36,6 +37,8 @@ export interface CalendarOptions {
  * The `calendar/events/v1` namespace: WordPress-shaped errors, the
  * namespace index and `/doc`, and the resource routes.
  */
+const NOT_MODIFIED = { description: 'Not modified: the ETag sent in If-None-Match is current (no body)', type: 'null' };
+
 export async function calendarPlugin(app: FastifyInstance, { config, store, table }: CalendarOptions): Promise<void> {
   const namespaceUrl = `${config.baseUrl}/${NAMESPACE}`;
   app.decorateRequest('calendarVersion', null);
@@ -47,6 +50,8 @@ export async function calendarPlugin(app: FastifyInstance, { config, store, tabl
     void reply.header('content-language', languageOf(request, config));
     done();
   });
+  // Every read carries an ETag; If-None-Match gets a 304 (issue 23), which every read documents.
+  app.addHook('onSend', answerConditionalGet);
   const readsBody = (method: string | string[]) => [method].flat().some((name) => name !== 'GET' && name !== 'HEAD');
   // WordPress reads write arguments from the query string too; the body wins.
   const mergeQueryIntoBody = (request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction) => {
@@ -61,6 +66,8 @@ export async function calendarPlugin(app: FastifyInstance, { config, store, tabl
   };
   app.addHook('onRoute', (route) => {
     if (readsBody(route.method)) route.preValidation = withHookFirst(mergeQueryIntoBody, route.preValidation);
+    const responses = (route.schema as { response?: Record<string, unknown> } | undefined)?.response;
+    if ([route.method].flat().includes('GET') && responses?.[200] !== undefined) responses[304] = NOT_MODIFIED;
   });
 
   await app.register(discoveryRoutes, { namespace: NAMESPACE, namespaceUrl, baseUrl: config.baseUrl, table });

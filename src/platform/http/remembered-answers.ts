@@ -1,4 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { strongEtag } from './conditional-get.ts';
 
 /** What a route answers besides its status (always 200 here): the body, and headers of its own. */
 export interface Answer {
@@ -100,7 +101,9 @@ export class RememberedAnswers {
       generation.entries.get(key) ??
       (await generation.produceOnce(key, async () => {
         const { payload, headers = {} } = await produce();
-        return { body: toBuffer(reply.serialize(payload)), headers };
+        const body = toBuffer(reply.serialize(payload));
+        // Tagged once: a remembered answer is sent many times.
+        return { body, headers: { ...headers, etag: strongEtag(body) } };
       }));
     return reply.headers(remembered.headers).type(JSON_TYPE).send(remembered.body);
   }

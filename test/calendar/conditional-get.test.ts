@@ -1,0 +1,112 @@
+/**
+ * ETags and If-None-Match on every calendar read (issue 23), as pollers and
+ * mirrors send them: a strong tag of the representation, a 304 with no body
+ * while it is current, a new tag once it changes.
+ */
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { noneMatchHits } from '../../src/platform/http/conditional-get.ts';
+import { startTestServer, type Credentials, type TestServer } from '../helpers/server.ts';
+import { EVENTS, makeEvent } from './events.factories.ts';
+import { makeVenue, VENUES } from './venues-organizers.factories.ts';
+
+const STRONG_TAG = /^"[A-Za-z0-9_-]{27}"$/;
+
+describe('conditional reads of the calendar', () => {
+  let server: TestServer;
+  let admin: Credentials;
+  before(async () => {
+    server = await startTestServer();
+    admin = await server.admin();
+  });
+  after(async () => server.close());
+
+  const read = (path: string, headers: Record<string, string> = {}, auth?: Credentials) =>
+    server.request(path, { headers, ...(auth ? { auth } : {}) });
+
+  for (const [name, path] of [
+    ['an event', (id: number) => `${EVENTS}/${id}`],
+    ['the event list', () => `${EVENTS}?per_page=5`],
+    ['a venue', (id: number, venue: number) => `${VENUES}/${venue}`],
+    ['the namespace index', () => '/calendar/events/v1'],
+  ] as const) {
+    it(`tags ${name}, answers 304 with no body while the tag is current, and a new tag once it changed`, async () => {
+      const venue = await makeVenue(server, admin, { status: 'publish' });
+      const event = await makeEvent(server, admin, { status: 'publish', venue: venue.id });
+      const url = path(event.id, venue.id);
+      const first = await read(url);
+      assert.equal(first.status, 200, first.text);
+      const etag = first.headers.get('etag') ?? '';
+      assert.match(etag, STRONG_TAG);
+      assert.equal((await read(url)).headers.get('etag'), etag, 'the same representation, the same tag');
+
+      const unchanged = await read(url, { 'if-none-match': etag });
+      assert.equal(unchanged.status, 304);
+      assert.equal(unchanged.text, '');
+      assert.equal(unchanged.headers.get('etag'), etag);
+      assert.equal((await read(url, { 'if-none-match': `"other", W/${etag}` })).status, 304, 'a list, compared weakly');
+      assert.equal((await read(url, { 'if-none-match': '*' })).status, 304);
+      assert.equal((await read(url, { 'if-none-match': '"other"' })).status, 200);
+
+      if (name === 'the namespace index') return;
+      const renamed = await server.request(`${VENUES}/${venue.id}`, {
+        method: 'POST',
+        auth: admin,
+        body: { venue: `Renamed ${venue.id}` },
+      });
+      assert.equal(renamed.status, 200, renamed.text);
+      const edited = await server.request(`${EVENTS}/${event.id}`, { method: 'PATCH', auth: admin, body: { title: 'Changed' } });
+      assert.equal(edited.status, 200, edited.text);
+      const changed = await read(url, { 'if-none-match': etag });
+      assert.equal(changed.status, 200, 'a changed representation is sent in full');
+      assert.notEqual(changed.headers.get('etag'), etag);
+    });
+  }
+
+  it('tags what each caller is sent: another language, an editor or a password gets its own tag', async () => {
+    const event = await makeEvent(server, admin, { status: 'publish', title: 'Concert' });
+    await server.request(`${EVENTS}/${event.id}?translation_language=it`, { method: 'PATCH', auth: admin, body: { title: 'Concerto' } });
+    const english = (await read(`${EVENTS}/${event.id}`)).headers.get('etag');
+    const italian = (await read(`${EVENTS}/${event.id}?translation_language=it`)).headers.get('etag');
+    assert.notEqual(english, italian);
+
+    const locked = await makeEvent(server, admin, { status: 'publish', password: 'opensesame', description: '<p>Backstage at 9</p>' });
+    const anonymous = (await read(`${EVENTS}/${locked.id}`)).headers.get('etag') ?? '';
+    const asEditor = await read(`${EVENTS}/${locked.id}?context=edit`, { 'if-none-match': anonymous }, admin);
+    assert.equal(asEditor.status, 200, 'the editor is sent the content the anonymous tag stood without');
+    assert.notEqual(asEditor.headers.get('etag'), anonymous);
+    const unlocked = await read(`${EVENTS}/${locked.id}?password=opensesame`, { 'if-none-match': anonymous });
+    assert.equal(unlocked.status, 200);
+  });
+
+  it('never answers 304 to a write or to an error, whatever If-None-Match says', async () => {
+    const created = await server.request(EVENTS, {
+      method: 'POST',
+      auth: admin,
+      headers: { 'if-none-match': '*' },
+      body: { title: 'New', start_date: 'tomorrow 10am', end_date: 'tomorrow 11am' },
+    });
+    assert.equal(created.status, 201, created.text);
+    const missing = await read(`${EVENTS}/999999`, { 'if-none-match': '*' });
+    assert.equal(missing.status, 404);
+    assert.equal(missing.headers.get('etag'), null);
+  });
+});
+
+describe('If-None-Match fields', () => {
+  const tag = '"abc"';
+  for (const [field, hits] of [
+    [undefined, false],
+    ['"abc"', true],
+    ['W/"abc"', true],
+    [' "x" , "abc" ', true],
+    ['*', true],
+    ['"abcd"', false],
+    ['abc', false],
+    ['', false],
+  ] as const) {
+    it(`${JSON.stringify(field)} ${hits ? 'matches' : 'does not match'} "abc"`, () => {
+      assert.equal(noneMatchHits(field, tag), hits);
+    });
+  }
+});
