@@ -50,6 +50,7 @@ def main():
                 "rrule": component.get("RRULE").to_ical().decode() if component.get("RRULE") is not None else None,
                 "exdates": exdates,
                 "stamp": moment(component.get("DTSTAMP")),
+                "geo": [float(component.get("GEO").latitude), float(component.get("GEO").longitude)] if component.get("GEO") is not None else None,
             }
         )
     json.dump({"name": text(calendar.get("NAME")), "timezones": timezones, "events": events}, sys.stdout)

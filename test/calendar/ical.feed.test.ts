@@ -41,6 +41,8 @@ interface Seen {
   summary: string;
   description: string;
   location: string;
+  /** GEO: latitude and longitude. */
+  geo: number[] | null;
 }
 
 const utcStamp = (ms: number) => new Date(ms).toISOString().slice(0, 19).replace('T', ' ');
@@ -85,6 +87,7 @@ function expectedOf(event: Json, uid: string): Seen {
     summary: plain(event.title),
     description: plain(event.description),
     location: locationOfJson(event),
+    geo: Array.isArray(event.venue) || typeof event.venue.geo_lat !== 'number' ? null : [event.venue.geo_lat, event.venue.geo_lng],
   };
 }
 
@@ -111,6 +114,7 @@ function instancesByIcalJs(text: string): Seen[] {
       summary: event.summary ?? '',
       description: event.description ?? '',
       location: event.location ?? '',
+      geo: (event.component.getFirstPropertyValue('geo') as number[] | null) ?? null,
     };
   };
   for (const event of masters.values()) {
@@ -153,6 +157,7 @@ function componentsByNodeIcal(text: string): { seen: Seen[]; rules: Map<string, 
       summary: nodeText(event.summary),
       description: nodeText(event.description),
       location: nodeText(event.location),
+      geo: event.geo === undefined ? null : [Number(event.geo.lat), Number(event.geo.lon)],
     });
   for (const event of Object.values<any>(parsed)) {
     if (event.type !== 'VEVENT') continue;
@@ -191,6 +196,7 @@ function componentsByPython(view: PythonView): Seen[] {
     summary: event.summary ?? '',
     description: event.description ?? '',
     location: event.location ?? '',
+    geo: event.geo,
   }));
 }
 
@@ -260,7 +266,7 @@ describe('iCalendar feeds', () => {
       end_date: '2031-03-17 19:30',
       timezone: 'Europe/Rome',
       description: `<p>Primo paragrafo &amp; <b>grassetto</b>, ${long.repeat(4)}</p><p>Seconda riga<br>terza riga</p>`,
-      venue: { venue: 'Teatro, Verdi', address: 'Via Roma 1', city: 'Milano', country: 'Italy' },
+      venue: { venue: 'Teatro, Verdi', address: 'Via Roma 1', city: 'Milano', country: 'Italy', geo_lat: 45.4642, geo_lng: 9.19 },
       organizer: { organizer: 'Ada "the" Lovelace', email: 'ada@example.org' },
       categories: ['Music'],
       tags: [tag],
@@ -271,6 +277,7 @@ describe('iCalendar feeds', () => {
       end_date: '2031-06-06',
       all_day: true,
       timezone: 'America/New_York',
+      venue: { venue: 'Royal Observatory', city: 'London', geo_lat: 51.4779, geo_lng: -0.0015 },
       tags: [tag],
     });
     await create({
@@ -376,6 +383,7 @@ describe('iCalendar feeds', () => {
     // What the JSON carries that only one VEVENT shows.
     assert.match(text, /\r\nORGANIZER;CN="Ada {1,2}the {1,2}Lovelace":mailto:ada@example\.org\r\n/);
     assert.match(text, /\r\nCATEGORIES:Music\r\n/);
+    assert.match(text, /\r\nGEO:51\.4779;-0\.0015\r\n/);
     assert.match(text, /\r\nSTATUS:CONFIRMED\r\n/);
     assert.match(text, /\r\nRECURRENCE-ID;VALUE=DATE:20310510\r\n/);
     assert.match(text, /\r\nDTSTART;VALUE=DATE:20310605\r\nDTEND;VALUE=DATE:20310607\r\n/, 'all-day: days, with an exclusive end');

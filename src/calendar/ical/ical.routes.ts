@@ -74,7 +74,10 @@ export async function icalRoutes(app: FastifyInstance, { deps, service }: { deps
       sendCalendar(request, reply, request.query, await service.listFeed(request.query, requestContext(request, deps)), 'events.ics'),
   });
 
-  typed.get('/events/:id(^\\d+).ics', {
+  // `[0-9]`, not `\d`: the namespace index lists this route as `events/(?P<id>[0-9]+).ics`. wpapi files a route
+  // under its group's pattern, ignoring what follows it: with `\d+` it would take this GET-only route for
+  // `events/(?P<id>\d+)` and refuse to update or delete events (test/clients/wpapi.test.ts).
+  typed.get('/events/:id(^[0-9]+).ics', {
     config: { access: 'public' },
     schema: {
       operationId: 'getEventFeed',
