@@ -391,6 +391,14 @@ describe('iCalendar feeds', () => {
       const values = [...text.matchAll(new RegExp(`\r\n${name}:([^\r]+)`, 'g'))].map((match) => match[1]);
       assert.ok(values.length >= 5 && values.every((value) => /^\d{8}T\d{6}Z$/.test(value ?? '')), `${name} in UTC: ${values.join(' ')}`);
     }
+    // A window that leaves the changed occurrence out: the rule must not bring it back as it was before the change.
+    const later = await feedText(`${FEED}?tags=${tag}&start_date=2031-04-10&end_date=2031-12-31`);
+    assert.deepEqual(
+      instancesByIcalJs(later)
+        .filter((seen) => seen.uid === uidOf(yoga.id))
+        .map((seen) => `${seen.start} ${seen.summary}`),
+      ['2031-03-17 17:00:00 Yoga', '2031-03-31 16:00:00 Yoga', '2031-04-14 16:00:00 Yoga', '2031-04-21 16:00:00 Yoga'],
+    );
     assert.match(text, /\r\nREFRESH-INTERVAL;VALUE=DURATION:PT1H\r\n/);
     assert.match(text, /\r\nX-PUBLISHED-TTL:PT1H\r\n/);
     assert.match(text, /\r\nX-WR-TIMEZONE:Europe\/Rome\r\n/);
