@@ -7,6 +7,8 @@ import type { WpRouteTable } from '../platform/wp-rest/route-table.ts';
 import { PostPasswords } from './posts/posts.passwords.ts';
 import { PlatformErrors } from '../platform/errors.ts';
 import { eventsRoutes } from './events/events.routes.ts';
+import { icalRoutes } from './ical/ical.routes.ts';
+import { IcalService } from './ical/ical.service.ts';
 import { discoveryRoutes } from './discovery/discovery.routes.ts';
 import { sendWpError } from './errors.ts';
 import { languageOf, NAMESPACE, siteOf, type CalendarDeps } from './shared/context.ts';
@@ -79,7 +81,9 @@ export async function calendarPlugin(app: FastifyInstance, { config, store, tabl
     passwords: new PostPasswords(store.db, config),
     versions: new CalendarVersions(store.db),
   };
-  await app.register(eventsRoutes, { deps, service: new EventsService({ db: store.db, config, passwords: deps.passwords }) });
+  const events = new EventsService({ db: store.db, config, passwords: deps.passwords });
+  await app.register(eventsRoutes, { deps, service: events });
+  await app.register(icalRoutes, { deps, service: new IcalService({ db: store.db, config, events }) });
   await app.register(venuesRoutes, deps);
   extendSeriesOverTime(app, store, config);
   await app.register(organizersRoutes, deps);

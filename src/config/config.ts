@@ -40,6 +40,8 @@ export interface Config {
   readonly recurrenceMaxOccurrences: number;
   /** How far ahead of today rules without an end are stored as occurrences (`RECURRENCE_HORIZON_DAYS`). */
   readonly recurrenceHorizonDays: number;
+  /** The most events one iCalendar feed carries (`ICAL_MAX_EVENTS`): a feed is never unbounded. */
+  readonly icalMaxEvents: number;
 }
 
 /** A configuration problem; its message is the one line printed before exit code 2. */
@@ -171,5 +173,6 @@ export function loadConfig(env: Env = process.env): Config {
     responseCacheBytes: integer(env, 'RESPONSE_CACHE_MB', 32, 0, 65_536) * 1024 * 1024,
     recurrenceMaxOccurrences: integer(env, 'RECURRENCE_MAX_OCCURRENCES', 1000, 1, 100_000),
     recurrenceHorizonDays: integer(env, 'RECURRENCE_HORIZON_DAYS', 760, 1, 36_600),
+    icalMaxEvents: integer(env, 'ICAL_MAX_EVENTS', 500, 1, 10_000),
   });
 }

@@ -207,6 +207,16 @@ export async function findEventById(db: Db, id: number): Promise<EventRow | unde
 }
 
 /** The event a write is about to change, held until the write's transaction ends (see lockingRows). */
+export async function findEventsByIds(db: Db, ids: readonly number[]): Promise<EventRow[]> {
+  if (ids.length === 0) return [];
+  return db
+    .selectFrom('events')
+    .selectAll()
+    .where('id', 'in', [...ids])
+    .orderBy('id')
+    .execute();
+}
+
 export async function findEventForWrite(trx: Db, id: number): Promise<EventRow | undefined> {
   return lockingRows(trx, trx.selectFrom('events').selectAll().where('id', '=', id)).executeTakeFirst();
 }

@@ -34,11 +34,13 @@ import {
   countEvents,
   deleteEvent as deleteEventRow,
   findEventById,
+  findEventsByIds,
   findEventForWrite,
   insertEvent,
   listEvents as listEventRows,
   updateEvent as updateEventRow,
   type EventChanges,
+  type EventListFilter,
   type EventRow,
 } from './events.repository.ts';
 import {
@@ -58,6 +60,12 @@ type Db = Kysely<Database>;
 
 // The end of the default window of a series' instances: every stored occurrence.
 const LAST_DAY = '9999-12-31';
+
+/** An event as the JSON API shows it to a caller, with the stored row it was made from (what an iCalendar feed needs more). */
+export interface EventWithRow {
+  readonly event: EventResponse;
+  readonly row: EventRow;
+}
 
 /** An event addressed by its id or by one of its slugs. */
 export type EventRef = { readonly id: number } | { readonly slug: string };
@@ -124,19 +132,36 @@ export class EventsService {
     const pages = totalPages(total, perPage);
     if (isBeyondLastPage(page, total, perPage)) throw errors.pageNotFound();
     const { limit, offset } = pageWindow(page, perPage);
-    const rows = total === 0 ? [] : await listEventRows(this.db, filter, limit, offset);
-    const events = await this.represent(this.db, rows, caller, now, version);
-    const unlocked = await this.deps.passwords.unlocked(rows, this.attempt(query, caller, now), 'list');
+    const shown = total === 0 ? [] : await this.readList(filter, query, caller, now, version, limit, offset);
     const links = archiveLinks(archiveUrl, listEcho(query, perPage, caller.user), page, pages);
-    return {
-      events: events.map((event) => (unlocked.has(event.id) ? event : stripProtectedEvent(event))),
-      ...links,
-      total,
-      total_pages: pages,
-    };
+    return { events: shown.map(({ event }) => event), ...links, total, total_pages: pages };
+  }
+
+  /**
+   * The first `max` events of a list (its `page` and `per_page` aside), each with its stored row: what an
+   * iCalendar feed is made of, by the very filter, visibility and password rules of `listEvents`.
+   */
+  async listEventsWithRows(query: ListEventsQuery, caller: RequestContext, now: Date, max: number): Promise<EventWithRow[]> {
+    const filter = await listFilter(this.db, this.deps.config, query, caller, now);
+    return this.readList(filter, query, caller, now, await caller.version(), max, 0);
+  }
+
+  /** Series as a list shows them to the caller (those it may not read left out): the masters of a feed's occurrences. */
+  async listSeriesWithRows(ids: readonly number[], query: ListEventsQuery, caller: RequestContext, now: Date): Promise<EventWithRow[]> {
+    const rows = (await findEventsByIds(this.db, ids)).filter(
+      (row) => isSeries(row) && row.status !== 'trash' && canRead(caller.user, row, now),
+    );
+    return this.shown(rows, query, caller, now, await caller.version());
   }
 
   async getEvent(ref: EventRef, query: ReadEventQuery, caller: RequestContext): Promise<EventResponse> {
+    const { row, event } = await this.getEventWithRow(ref, query, caller);
+    // The JSON-LD builder refuses password-protected posts (reference §7).
+    return row.password_hash === null ? { ...event, json_ld: toEventJsonLd(row, event, caller.language) } : event;
+  }
+
+  /** One event as `getEvent` gives it (same errors), with its stored row and without JSON-LD. */
+  async getEventWithRow(ref: EventRef, query: ReadEventQuery, caller: RequestContext): Promise<EventWithRow> {
     const now = this.now();
     const row = await this.find(ref);
     if (row.status === 'trash') throw errors.noLongerAvailable();
@@ -144,9 +169,35 @@ export class EventsService {
     const unlocked = await this.deps.passwords.unlocked([row], this.attempt(query, caller, now), 'single');
     if (!unlocked.has(row.id)) throw errors.passwordProtected();
     const [event] = await this.represent(this.db, [row], caller, now, await caller.version());
-    const response = event as EventResponse;
-    // The JSON-LD builder refuses password-protected posts (reference §7).
-    return row.password_hash === null ? { ...response, json_ld: toEventJsonLd(row, response, caller.language) } : response;
+    return { row, event: event as EventResponse };
+  }
+
+  private async readList(
+    filter: EventListFilter,
+    query: ListEventsQuery,
+    caller: RequestContext,
+    now: Date,
+    version: CalendarVersion,
+    limit: number,
+    offset: number,
+  ): Promise<EventWithRow[]> {
+    return this.shown(await listEventRows(this.db, filter, limit, offset), query, caller, now, version);
+  }
+
+  /** Rows as a list shows them: represented, and stripped unless the caller unlocked them (reference §7). */
+  private async shown(
+    rows: readonly EventRow[],
+    query: ListEventsQuery,
+    caller: RequestContext,
+    now: Date,
+    version: CalendarVersion,
+  ): Promise<EventWithRow[]> {
+    const events = await this.represent(this.db, rows, caller, now, version);
+    const unlocked = await this.deps.passwords.unlocked(rows, this.attempt(query, caller, now), 'list');
+    return rows.map((row, index) => {
+      const event = events[index] as EventResponse;
+      return { row, event: unlocked.has(row.id) ? event : stripProtectedEvent(event) };
+    });
   }
 
   /** Representations of a page of events: a fixed number of batch queries whatever the page size. */

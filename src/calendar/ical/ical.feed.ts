@@ -1,0 +1,248 @@
+import ical, { ICalEventStatus, type ICalCalendar, type ICalEvent } from 'ical-generator';
+import { DateTime } from 'luxon';
+import { tzlib_get_ical_block, tzlib_get_timezones } from 'timezones-ical-library';
+import type { EventResponse } from '../events/events.schemas.ts';
+import { parseLine, type RecurrenceTime } from '../recurrence/recurrence.grammar.ts';
+import { fromInstant, fromWallTime, isValidZoneName, plusCalendar, utcStampMillis } from '../shared/dates.ts';
+import type { OriginalStart } from './ical.repository.ts';
+import { textOfHtml } from './ical.text.ts';
+
+/**
+ * A VCALENDAR (RFC 5545, with RFC 7986's calendar properties) from events
+ * as the JSON API shows them: pure, no storage, no clock. ical-generator
+ * writes the structure, escapes TEXT and folds lines at 75 octets without
+ * splitting a UTF-8 character; timezones-ical-library gives the VTIMEZONE of
+ * each zone used. What ical-generator writes wrongly or not at all is written
+ * here, and each of those is tested (test/calendar/ical.feed.test.ts):
+ * - DTSTAMP, CREATED and LAST-MODIFIED come out as local times without `Z`
+ *   once the calendar has a time zone: the calendar gets no zone of its own
+ *   (X-WR-TIMEZONE is written as an X- property), so they are UTC.
+ * - the last line (END:VCALENDAR) has no CRLF.
+ * - URL and ATTACH are URIs but are escaped as TEXT (`,` → `\,`); GEO is
+ *   left out at latitude or longitude 0; ORGANIZER needs an email; an
+ *   all-day RECURRENCE-ID is written as a DATE-TIME; RDATE alone would be
+ *   written as `RRULE:RDATE…`; NAME/X-WR-CALNAME are not escaped; no
+ *   LANGUAGE parameter. Those lines are written here, before END:VEVENT.
+ */
+
+/** An occurrence or a whole series as one VEVENT. */
+export interface FeedComponent {
+  /** RFC 5545 UID: the series' for its master and its exceptions (ical.uid.ts). */
+  readonly uid: string;
+  readonly sequence: number;
+  /** What it shows, as the JSON API shows it to the caller (a series: the series itself). */
+  readonly event: EventResponse;
+  /** A series master: its `recurrence` lines, and the exceptions that are not in the feed (never shown as the rule made them). */
+  readonly series?: { readonly lines: readonly string[]; readonly excluded: readonly OriginalStart[] };
+  /** An exception: the occurrence of its series it replaces (RECURRENCE-ID). */
+  readonly replaces?: OriginalStart;
+}
+
+export interface Feed {
+  /** NAME / X-WR-CALNAME. */
+  readonly name: string;
+  /** X-WR-TIMEZONE: the site's zone (apps that ignore TZIDs show times there). */
+  readonly siteTimezone: string;
+  /** The language of the texts (LANGUAGE parameters). */
+  readonly language: string;
+  /** REFRESH-INTERVAL and X-PUBLISHED-TTL, in seconds. */
+  readonly refreshSeconds: number;
+  readonly components: readonly FeedComponent[];
+}
+
+const PRODUCT_ID = '//Almanac//Calendar events feed//EN';
+
+// The zones timezones-ical-library has a VTIMEZONE for (it logs and returns nothing for others).
+const VTIMEZONE_ZONES = new Set(tzlib_get_timezones());
+
+/** The TZID an event is written with, or undefined to write it in UTC (`UTC`, `UTC+2`, zones without a VTIMEZONE). */
+function tzidOf(zone: string): string | undefined {
+  return zone !== 'UTC' && VTIMEZONE_ZONES.has(zone) ? zone : undefined;
+}
+
+function vtimezoneOf(zone: string): string | null {
+  return VTIMEZONE_ZONES.has(zone) ? (tzlib_get_ical_block(zone)[0] ?? null) : null;
+}
+
+/** TEXT value escaping (RFC 5545 §3.3.11), for lines written here. */
+function escapeText(text: string): string {
+  return text.replace(/[\\;,]/g, (char) => `\\${char}`).replace(/\r\n|\r|\n/g, '\\n');
+}
+
+/** A parameter value: quoted, without what a quoted value cannot hold (DQUOTE, controls). */
+function quotedParameter(value: string): string {
+  // eslint-disable-next-line no-control-regex
+  return `"${value.replace(/["\u0000-\u001f\u007f]/g, ' ').trim()}"`;
+}
+
+/** A URI value: written as is, except what would break the line. */
+function uriValue(uri: string): string {
+  // eslint-disable-next-line no-control-regex
+  return uri.replace(/[\u0000-\u001f\u007f]/g, (char) => encodeURIComponent(char));
+}
+
+const compactDate = (stamp: string) => stamp.slice(0, 10).replace(/-/g, '');
+const compactUtc = (stamp: string) => `${stamp.replace(/[-:]/g, '').replace(' ', 'T')}Z`;
+const utcDateTime = (stamp: string) => DateTime.fromMillis(utcStampMillis(stamp), { zone: 'utc' });
+const dayAfter = (stamp: string) => plusCalendar(`${stamp.slice(0, 10)} 00:00:00`, { days: 1 });
+
+function field(source: object, key: string): unknown {
+  return (source as Record<string, unknown>)[key];
+}
+function textField(source: object, key: string): string {
+  const value = field(source, key);
+  return typeof value === 'string' ? textOfHtml(value) : '';
+}
+
+/** Whether it is written with whole days: an all-day event (a protected one shows its times instead, as the JSON does). */
+const isAllDay = (event: EventResponse) => event.all_day === true;
+
+/** LOCATION: the venue's name, then its address on one line. */
+export function locationOf(event: EventResponse): { title: string; address: string } | undefined {
+  if (Array.isArray(event.venue)) return undefined;
+  const venue = event.venue;
+  const title = textField(venue, 'venue');
+  const address = ['address', 'city', 'stateprovince', 'zip', 'country']
+    .map((key) => textField(venue, key))
+    .filter((part) => part !== '')
+    .join(', ');
+  return title === '' && address === '' ? undefined : { title: title || address, address: title === '' ? '' : address };
+}
+
+/** GEO of the venue, when it has coordinates. */
+function geoOf(event: EventResponse): string | undefined {
+  if (Array.isArray(event.venue)) return undefined;
+  const lat = field(event.venue, 'geo_lat');
+  const lng = field(event.venue, 'geo_lng');
+  return typeof lat === 'number' && typeof lng === 'number' ? `GEO:${lat};${lng}` : undefined;
+}
+
+/** ORGANIZER: the first organizer with an email the caller may see (a cal-address must be reachable); none otherwise. */
+function organizerOf(event: EventResponse): string | undefined {
+  for (const organizer of event.organizer) {
+    const email = field(organizer, 'email');
+    if (typeof email !== 'string' || !/^[^\s@:<>"]+@[^\s@:<>"]+$/.test(email)) continue;
+    const name = textField(organizer, 'organizer');
+    return `ORGANIZER${name === '' ? '' : `;CN=${quotedParameter(name)}`}:mailto:${uriValue(email)}`;
+  }
+  return undefined;
+}
+
+/** EXDATE/RDATE values of a series, as instants (UTC) or days: never a TZID the feed has no VTIMEZONE for. */
+function timesOf(times: readonly RecurrenceTime[], event: EventResponse): string {
+  const zone = event.timezone;
+  const allDay = isAllDay(event);
+  const clock = event.start_date.slice(11);
+  const values = times.map((time) => {
+    if (allDay) {
+      if (time.kind === 'date') return compactDate(time.date);
+      if (time.kind === 'utc') return compactDate(fromInstant(utcStampMillis(time.stamp), zone)?.local ?? time.stamp);
+      return compactDate(time.stamp);
+    }
+    if (time.kind === 'utc') return compactUtc(time.stamp);
+    const stamp = time.kind === 'date' ? `${time.date} ${clock}` : time.stamp;
+    const zoneOfTime = time.kind === 'local' ? (time.zone ?? zone) : zone;
+    return compactUtc(fromWallTime(stamp, zoneOfTime)?.utc ?? stamp);
+  });
+  return `${allDay ? ';VALUE=DATE' : ''}:${values.join(',')}`;
+}
+
+/**
+ * The RRULE/EXDATE/RDATE lines of a series master. UNTIL is UTC for a timed series and a DATE for an all-day
+ * one (RFC 5545 §3.3.10); a DATE UNTIL of a timed series keeps its whole day.
+ */
+export function recurrenceLinesOf(lines: readonly string[], excluded: readonly OriginalStart[], event: EventResponse): string[] {
+  const written: string[] = [];
+  for (const line of lines) {
+    const parsed = parseLine(line, isValidZoneName);
+    if (parsed.name === 'RRULE') {
+      const rule = parsed.rule.until;
+      const until: RecurrenceTime | undefined =
+        rule?.kind === 'date' && !isAllDay(event) ? { kind: 'local', stamp: `${rule.date} 23:59:59` } : rule;
+      const value = line.trim().slice('RRULE:'.length).toUpperCase();
+      written.push(
+        `RRULE:${until === undefined ? value : value.replace(/UNTIL=[^;]+/, `UNTIL=${timesOf([until], event).replace(/^.*:/, '')}`)}`,
+      );
+    } else {
+      written.push(`${parsed.name}${timesOf(parsed.times, event)}`);
+    }
+  }
+  if (excluded.length > 0) {
+    const times: RecurrenceTime[] = excluded.map((start) =>
+      isAllDay(event) ? { kind: 'date', date: start.local.slice(0, 10) } : { kind: 'utc', stamp: start.utc },
+    );
+    written.push(`EXDATE${timesOf(times, event)}`);
+  }
+  return written;
+}
+
+function addComponent(calendar: ICalCalendar, component: FeedComponent, language: string): void {
+  const { event } = component;
+  const allDay = isAllDay(event);
+  const tzid = allDay ? undefined : tzidOf(event.timezone);
+  const inZone = (stamp: string) => (tzid === undefined ? utcDateTime(stamp) : utcDateTime(stamp).setZone(tzid));
+  const day = (stamp: string) => DateTime.fromISO(stamp.slice(0, 10), { zone: 'utc' });
+  const location = locationOf(event);
+  const description = textOfHtml(event.description);
+  const vevent: ICalEvent = calendar.createEvent({
+    id: component.uid,
+    sequence: component.sequence,
+    // Without METHOD, DTSTAMP is when the information was last revised (RFC 5545 §3.8.7.2): stable between polls.
+    stamp: utcDateTime(event.modified_utc),
+    created: utcDateTime(event.date_utc),
+    lastModified: utcDateTime(event.modified_utc),
+    timezone: tzid ?? null,
+    allDay,
+    start: allDay ? day(event.start_date) : inZone(event.utc_start_date),
+    // All-day events end on the day after their last (DTEND is exclusive).
+    end: allDay ? day(dayAfter(event.end_date)) : inZone(event.utc_end_date),
+    summary: textOfHtml(event.title),
+    description: description === '' ? null : description,
+    location: location ?? null,
+    categories: event.categories.map((term) => ({ name: textField(term, 'name') })).filter((term) => term.name !== ''),
+    status: event.status === 'draft' || event.status === 'pending' ? ICalEventStatus.TENTATIVE : ICalEventStatus.CONFIRMED,
+  });
+  const extra: string[] = [];
+  if (component.replaces !== undefined) {
+    const original = component.replaces;
+    extra.push(
+      allDay
+        ? `RECURRENCE-ID;VALUE=DATE:${compactDate(original.local)}`
+        : tzid === undefined
+          ? `RECURRENCE-ID:${compactUtc(original.utc)}`
+          : `RECURRENCE-ID;TZID=${tzid}:${compactUtc(original.local).slice(0, -1)}`,
+    );
+  }
+  if (component.series !== undefined) extra.push(...recurrenceLinesOf(component.series.lines, component.series.excluded, event));
+  if (event.url !== '') extra.push(`URL;VALUE=URI:${uriValue(event.url)}`);
+  if (event.image !== false) extra.push(`ATTACH;FMTTYPE=${imageType(event.image.extension)}:${uriValue(event.image.url)}`);
+  const geo = geoOf(event);
+  if (geo !== undefined) extra.push(geo);
+  const organizer = organizerOf(event);
+  if (organizer !== undefined) extra.push(organizer);
+  const written = vevent.toString.bind(vevent);
+  vevent.toString = () =>
+    withLanguage(written(), language).replace(/END:VEVENT\r\n$/, `${extra.map((line) => `${line}\r\n`).join('')}END:VEVENT\r\n`);
+}
+
+function imageType(extension: string): string {
+  const lower = extension.toLowerCase();
+  return `image/${lower === 'jpg' ? 'jpeg' : lower === 'svg' ? 'svg+xml' : /^[a-z0-9.+-]+$/.test(lower) ? lower : 'jpeg'}`;
+}
+
+/** LANGUAGE on the texts ical-generator writes (it has no parameter for it). Lines are not folded yet. */
+function withLanguage(vevent: string, language: string): string {
+  return vevent.replace(/^(SUMMARY|DESCRIPTION|LOCATION):/gm, `$1;LANGUAGE=${language}:`);
+}
+
+/** The feed as text/calendar: CRLF lines folded at 75 octets, each character whole. */
+export function toICalendar(feed: Feed): string {
+  const calendar = ical({ prodId: PRODUCT_ID, name: escapeText(feed.name) });
+  // A zone without a name: ical-generator writes the VTIMEZONE of every event zone, and DTSTAMP in UTC.
+  calendar.timezone({ name: '', generator: vtimezoneOf });
+  calendar.ttl(feed.refreshSeconds);
+  calendar.x('X-WR-TIMEZONE', feed.siteTimezone);
+  for (const component of feed.components) addComponent(calendar, component, feed.language);
+  // Every content line ends with CRLF, the last one too (RFC 5545 §3.1); ical-generator leaves it off.
+  return `${calendar.toString()}\r\n`;
+}

@@ -1,0 +1,141 @@
+import type { Kysely } from 'kysely';
+import type { Config } from '../../config/config.ts';
+import type { Database } from '../../platform/db/schema.ts';
+import type { EventsService, EventWithRow } from '../events/events.service.ts';
+import type { ListEventsQuery, ReadEventQuery } from '../events/events.schemas.ts';
+import { isOccurrence, isSeries, recurrenceLines } from '../recurrence/recurrence.series.ts';
+import type { RequestContext } from '../shared/context.ts';
+import { toICalendar, type FeedComponent } from './ical.feed.ts';
+import { findExceptionStarts, findImportedUids, type OriginalStart } from './ical.repository.ts';
+import { ownEventUid } from './ical.uid.ts';
+
+/** How often calendar apps are asked to poll (REFRESH-INTERVAL, X-PUBLISHED-TTL). */
+export const REFRESH_SECONDS = 3600;
+
+// Every occurrence a series has: the window of a series' own feed.
+const ALL_TIME = { start_date: '1970-01-01', end_date: '9999-12-31' } as const;
+
+export interface IcalServiceDeps {
+  readonly db: Kysely<Database>;
+  readonly config: Config;
+  readonly events: EventsService;
+}
+
+/**
+ * iCalendar feeds of the events the JSON API lists and reads: the events
+ * come from the events service (its filters, visibility and password rules,
+ * by construction), and are grouped here into VEVENTs: a single event as
+ * one; the occurrences of a series as the series' master with its
+ * RRULE/EXDATE/RDATE, plus one VEVENT with RECURRENCE-ID per occurrence
+ * changed on its own.
+ */
+export class IcalService {
+  constructor(private readonly deps: IcalServiceDeps) {}
+
+  /** `/events.ics`: the first ICAL_MAX_EVENTS items of `/events` with the same query (page and per_page aside). */
+  async listFeed(query: ListEventsQuery, caller: RequestContext, now: Date = new Date()): Promise<string> {
+    const { page: _page, per_page: _perPage, ...filters } = query;
+    const shown = await this.deps.events.listEventsWithRows(filters, caller, now, this.deps.config.icalMaxEvents);
+    const components = await this.componentsOf(shown, filters, caller, now);
+    return this.calendar(`Events · ${new URL(this.deps.config.baseUrl).hostname}`, caller, components);
+  }
+
+  /**
+   * `/events/{id}.ics`: a single event; a series with every exception it has; an occurrence alone, as the
+   * single event it is on that day (its own stable UID: a file for one day, not a second copy of the series).
+   */
+  async eventFeed(id: number, query: ReadEventQuery, caller: RequestContext, now: Date = new Date()): Promise<string> {
+    const one = await this.deps.events.getEventWithRow({ id }, query, caller);
+    const [uid] = await this.uidsOf([one.row.id]);
+    const components: FeedComponent[] = [];
+    if (isSeries(one.row)) {
+      const listed = {
+        ...ALL_TIME,
+        post_parent: id,
+        password: query.password,
+        context: query.context,
+        translation_language: query.translation_language,
+      };
+      const occurrences = await this.deps.events.listEventsWithRows(listed, caller, now, this.deps.config.recurrenceMaxOccurrences);
+      const exceptions = occurrences.filter((item) => item.row.is_exception === 1);
+      components.push(this.master(one, uid as string, exceptions, new Map()));
+      for (const exception of exceptions) components.push(this.exception(exception, uid as string));
+    } else {
+      components.push({ uid: uid as string, sequence: one.row.sequence, event: one.event });
+    }
+    return this.calendar(components[0]?.event.title ?? '', caller, components);
+  }
+
+  private calendar(name: string, caller: RequestContext, components: readonly FeedComponent[]): string {
+    return toICalendar({
+      name,
+      siteTimezone: this.deps.config.siteTimezone,
+      language: caller.language,
+      refreshSeconds: REFRESH_SECONDS,
+      components,
+    });
+  }
+
+  /** UIDs by event id, in the order asked: imported ones, else this calendar's own. */
+  private async uidsOf(ids: readonly number[]): Promise<string[]> {
+    const imported = await findImportedUids(this.deps.db, ids);
+    return ids.map((id) => imported.get(id) ?? ownEventUid(id, this.deps.config.baseUrl));
+  }
+
+  private async componentsOf(shown: readonly EventWithRow[], query: ListEventsQuery, caller: RequestContext, now: Date) {
+    const seriesIds = [...new Set(shown.filter((item) => isOccurrence(item.row)).map((item) => item.row.parent_id as number))];
+    const masters = new Map((await this.deps.events.listSeriesWithRows(seriesIds, query, caller, now)).map((item) => [item.row.id, item]));
+    const exceptionStarts = await findExceptionStarts(this.deps.db, seriesIds);
+    const singles = shown.filter((item) => !isOccurrence(item.row)).map((item) => item.row.id);
+    const uidList = await this.uidsOf([...singles, ...seriesIds]);
+    const uids = new Map([...singles, ...seriesIds].map((id, index) => [id, uidList[index] as string]));
+    const components: FeedComponent[] = [];
+    const written = new Set<number>();
+    for (const item of shown) {
+      const seriesId = item.row.parent_id;
+      const master = seriesId === null ? undefined : masters.get(seriesId);
+      if (!isOccurrence(item.row) || master === undefined) {
+        components.push({
+          uid: uids.get(item.row.id) ?? ownEventUid(item.row.id, this.deps.config.baseUrl),
+          sequence: item.row.sequence,
+          event: item.event,
+        });
+        continue;
+      }
+      const uid = uids.get(master.row.id) as string;
+      if (!written.has(master.row.id)) {
+        written.add(master.row.id);
+        const exceptionsShown = shown.filter((other) => other.row.parent_id === master.row.id && other.row.is_exception === 1);
+        components.push(this.master(master, uid, exceptionsShown, exceptionStarts.get(master.row.id) ?? new Map()));
+      }
+      if (item.row.is_exception === 1) components.push(this.exception(item, uid));
+    }
+    return components;
+  }
+
+  /** A series' master VEVENT; its exceptions not in the feed are excluded from its rule (never shown as the rule made them). */
+  private master(
+    series: EventWithRow,
+    uid: string,
+    shownExceptions: readonly EventWithRow[],
+    allExceptions: ReadonlyMap<number, OriginalStart>,
+  ): FeedComponent {
+    const inFeed = new Set(shownExceptions.map((item) => item.row.id));
+    const excluded = [...allExceptions].filter(([id]) => !inFeed.has(id)).map(([, start]) => start);
+    return {
+      uid,
+      sequence: series.row.sequence,
+      event: series.event,
+      series: { lines: recurrenceLines(series.row.recurrence ?? '[]'), excluded },
+    };
+  }
+
+  private exception(item: EventWithRow, uid: string): FeedComponent {
+    return {
+      uid,
+      sequence: item.row.sequence,
+      event: item.event,
+      replaces: { local: item.row.original_start_local as string, utc: item.row.original_start_utc as string },
+    };
+  }
+}
