@@ -40,6 +40,8 @@ export interface Config {
   readonly recurrenceMaxOccurrences: number;
   /** How far ahead of today rules without an end are stored as occurrences (`RECURRENCE_HORIZON_DAYS`). */
   readonly recurrenceHorizonDays: number;
+  /** The largest iCalendar file `POST /events.ics` accepts (`ICAL_IMPORT_MAX_BYTES`); more is a 413. */
+  readonly icalImportMaxBytes: number;
 }
 
 /** A configuration problem; its message is the one line printed before exit code 2. */
@@ -171,5 +173,6 @@ export function loadConfig(env: Env = process.env): Config {
     responseCacheBytes: integer(env, 'RESPONSE_CACHE_MB', 32, 0, 65_536) * 1024 * 1024,
     recurrenceMaxOccurrences: integer(env, 'RECURRENCE_MAX_OCCURRENCES', 1000, 1, 100_000),
     recurrenceHorizonDays: integer(env, 'RECURRENCE_HORIZON_DAYS', 760, 1, 36_600),
+    icalImportMaxBytes: integer(env, 'ICAL_IMPORT_MAX_BYTES', 2 * 1024 * 1024, 1024, 1024 * 1024 * 1024),
   });
 }
