@@ -172,6 +172,29 @@ describe('iCalendar import (POST /events.ics)', () => {
     assert.equal(categories.body.categories.length, 1);
   });
 
+  it('takes a version with the same SEQUENCE only when its LAST-MODIFIED is after the last change here', async () => {
+    const file = (summary: string, lastModified?: string) =>
+      manyEvents(1, () => (lastModified === undefined ? [] : [`LAST-MODIFIED:${lastModified}`]))
+        .replace('many-0', 'modified-0')
+        .replace('SUMMARY:Event 0', `SUMMARY:${summary}`);
+    assert.deepEqual(await importFile(file('Lecture', '20261101T000000Z')), { created: 1, updated: 0, skipped: 0, errors: [] });
+    assert.deepEqual(await importFile(file('Lecture, moved', '20261101T000000Z')), { created: 0, updated: 0, skipped: 1, errors: [] });
+    assert.deepEqual(await importFile(file('Lecture, moved')), { created: 0, updated: 0, skipped: 1, errors: [] });
+    assert.equal((await search('Lecture'))[0].title, 'Lecture');
+    assert.deepEqual(await importFile(file('Lecture, moved', '20991231T000000Z')), { created: 0, updated: 1, skipped: 0, errors: [] });
+    assert.equal((await search('Lecture'))[0].title, 'Lecture, moved');
+  });
+
+  it('is listed in the namespace index and the OpenAPI document, taking text/calendar', async () => {
+    const index = await server.request('/calendar/events/v1');
+    assert.deepEqual(index.body.routes['/calendar/events/v1/events.ics'].methods, ['POST']);
+    const doc = await server.request('/calendar/events/v1/doc');
+    const operation = doc.body.paths['/events.ics'].post;
+    assert.equal(operation.operationId, 'importEventsIcal');
+    assert.deepEqual(Object.keys(operation.requestBody.content), ['text/calendar']);
+    assert.ok(operation.responses['200'] && operation.responses['413'] && operation.responses['415']);
+  });
+
   it('updates an event born here when the file names it by its own UID', async () => {
     const created = await server.request(EVENTS, {
       method: 'POST',
