@@ -284,6 +284,23 @@ describe('iCalendar import (POST /events.ics)', () => {
     assert.equal((await allEvents()).total, before.total + 1);
   });
 
+  it('refuses what the API refuses: more recurrence lines than it takes, control characters (a malformed file)', async () => {
+    // One EXDATE property per excluded day, as some exporters write them: 101 recurrence lines, one more than the API takes.
+    const day = (index: number) => new Date(Date.UTC(2027, 0, 2 + index)).toISOString().slice(0, 10).replace(/-/g, '');
+    const exdates = Array.from({ length: 101 }, (_, index) => `EXDATE:${day(index)}T090000Z`);
+    const many = manyEvents(1, () => ['RRULE:FREQ=DAILY;COUNT=200', ...exdates]).replace('many-0', 'lines-0');
+    const report = await importFile(many);
+    assert.equal(report.created, 0);
+    assert.equal(report.errors.length, 1);
+    assert.equal(report.errors[0]?.line, 9);
+    assert.match(report.errors[0]?.message ?? '', /recurrence must not have more than 100 items/);
+
+    const nul = manyEvents(2).replace('SUMMARY:Event 1', 'SUMMARY:Event\u0000 1');
+    const response = await post(nul);
+    assert.equal(response.status, 400, response.text);
+    assert.match(response.body.message, /^Malformed iCalendar file, line 14: a control character/);
+  });
+
   it('keeps markup in texts as text', async () => {
     const file = ics(
       'BEGIN:VCALENDAR',

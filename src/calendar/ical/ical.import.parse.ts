@@ -93,6 +93,9 @@ function scanComponents(text: string): Component[] {
   let lastLine = 1;
   for (const { line, text: logical } of unfold(text)) {
     lastLine = line;
+    // RFC 5545 §3.1: no control characters but HTAB (a NUL could not even be stored).
+    // eslint-disable-next-line no-control-regex
+    if (/[\u0000-\u0008\u000A-\u001F\u007F]/.test(logical)) throw new IcalSyntaxError(line, 'a control character in a content line.');
     const content = parseContentLine(line, logical);
     if (content.name === 'BEGIN') {
       const component: Component = { name: content.value.trim().toUpperCase(), line, properties: [], components: [] };

@@ -4,7 +4,9 @@ import type { Config } from '../../config/config.ts';
 import type { Database } from '../../platform/db/schema.ts';
 import { AppError } from '../../platform/errors.ts';
 import { EventsService } from '../events/events.service.ts';
-import type { CreateEventBody } from '../events/events.schemas.ts';
+import Value from 'typebox/value';
+import { CreateEventBodySchema, type CreateEventBody } from '../events/events.schemas.ts';
+import { invalidParam } from '../shared/wire.ts';
 import type { PostPasswords } from '../posts/posts.passwords.ts';
 import { fromInstant, fromWallTime, isValidZoneName } from '../shared/dates.ts';
 import { eventIdOfOwnUid } from './ical.uid.ts';
@@ -375,14 +377,14 @@ export class IcalImport {
     const existingId = (await repository.findEventIdByUid(db, draft.uid)) ?? eventIdOfOwnUid(draft.uid, this.deps.config.baseUrl);
     const existing = existingId === undefined ? undefined : await repository.findImportTarget(db, existingId);
     if (draft.recurrenceId !== undefined) return this.importException(db, service, draft, existing, caller);
-    const links = await this.links(db, draft);
+    if (existing !== undefined && existing.parent_id === null && !isNewer(draft, existing)) return 'skipped';
+    const body = checked({ ...draft.body, ...(await this.links(db, draft)) });
     if (existing !== undefined && existing.parent_id === null) {
-      if (!isNewer(draft, existing)) return 'skipped';
-      await service.updateEvent({ id: existing.id }, { ...draft.body, ...links }, caller);
+      await service.updateEvent({ id: existing.id }, body, caller);
       await repository.updateSequence(db, existing.id, draft.sequence);
       return 'updated';
     }
-    const created = await service.createEvent({ ...draft.body, ...links }, caller);
+    const created = await service.createEvent(body, caller);
     if ((await repository.findEventIdByUid(db, draft.uid)) === undefined) await repository.insertUid(db, draft.uid, created.id);
     await repository.updateSequence(db, created.id, draft.sequence);
     return 'created';
@@ -416,7 +418,7 @@ export class IcalImport {
     }
     // An occurrence takes its status and recurrence from its series.
     const { status: _status, recurrence: _recurrence, ...body } = draft.body;
-    await service.updateEvent({ id: occurrence.id }, { ...body, ...(await this.links(db, draft)) }, caller);
+    await service.updateEvent({ id: occurrence.id }, checked({ ...body, ...(await this.links(db, draft)) }), caller);
     await repository.updateSequence(db, occurrence.id, draft.sequence);
     return 'updated';
   }
@@ -450,6 +452,14 @@ export class IcalImport {
     }
     return { venue, organizer };
   }
+}
+
+/** A write as the API's schema takes it (lengths, counts, characters): what the route would refuse is refused here too. */
+function checked<T extends Partial<CreateEventBody>>(body: T): T {
+  if (Value.Check(CreateEventBodySchema, body)) return body;
+  const [first] = Value.Errors(CreateEventBodySchema, body);
+  const param = first?.instancePath.split('/')[1] || 'body';
+  throw invalidParam(param, first === undefined ? 'Invalid parameter.' : `${first.instancePath} ${first.message}`);
 }
 
 /** The line of the property the service found wrong, else the event's. */
