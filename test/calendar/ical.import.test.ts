@@ -150,6 +150,34 @@ describe('iCalendar import (POST /events.ics)', () => {
     assert.equal(anonymous.body.events.length, 0);
   });
 
+  it('gives an event in a VTIMEZONE that no IANA zone matches the fixed offset of its start', async () => {
+    const file = ics(
+      'BEGIN:VCALENDAR',
+      'VERSION:2.0',
+      'BEGIN:VTIMEZONE',
+      'TZID:Custom Odd Zone',
+      'BEGIN:STANDARD',
+      'DTSTART:19700101T000000',
+      'TZOFFSETFROM:+0517',
+      'TZOFFSETTO:+0517',
+      'END:STANDARD',
+      'END:VTIMEZONE',
+      'BEGIN:VEVENT',
+      'UID:odd-zone@tests.example',
+      'DTSTART;TZID=Custom Odd Zone:20270301T100000',
+      'DURATION:PT1H30M',
+      'SUMMARY:Odd zone',
+      'END:VEVENT',
+      'END:VCALENDAR',
+    );
+    assert.deepEqual(await importFile(file), { created: 1, updated: 0, skipped: 0, errors: [] });
+    const [event] = await search('Odd zone');
+    assert.equal(event.timezone, 'UTC+05:17');
+    assert.equal(event.start_date, '2027-03-01 10:00:00');
+    assert.equal(event.utc_start_date, '2027-03-01 04:43:00');
+    assert.equal(event.utc_end_date, '2027-03-01 06:13:00');
+  });
+
   it('reads an Apple export: venue name and address from LOCATION, GEO, URL, categories; finds the venue again by name and coordinates', async () => {
     const report = await importFile(appleCalendar());
     assert.deepEqual(report, { created: 1, updated: 0, skipped: 0, errors: [] });
