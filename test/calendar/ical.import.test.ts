@@ -263,6 +263,12 @@ describe('iCalendar import (POST /events.ics)', () => {
       [good.replace('SUMMARY:Event 2', 'SUMMARY Event 2'), 20, /no content line/],
       [good.replace('END:VCALENDAR\r\n', ''), 21, /BEGIN:VCALENDAR \(line 1\) is never closed/],
       ['hello world\r\n', 1, /no content line/],
+      [good.replace('DTSTART:20270102T090000Z', 'DTSTART:20270102T090060Z'), 12, /is no DATE-TIME/],
+      [
+        good.replace('SUMMARY:Event 1', 'SUMMARY:Event 1\r\nRDATE;VALUE=PERIOD:2027AB01T090000Z/PT1H'),
+        15,
+        /RDATE "2027AB01T090000Z\/PT1H"/,
+      ],
     ];
     for (const [file, line, message] of cases) {
       const response = await post(file);

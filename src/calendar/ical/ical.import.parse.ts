@@ -137,8 +137,8 @@ export function isIcalDateValue(value: string, isDate: boolean): boolean {
   const match = (isDate ? DATE : DATE_TIME).exec(value);
   if (match === null) return false;
   const [year, month, day, hour = 0, minute = 0, second = 0] = match.slice(1, 7).map(Number) as number[];
-  // A leap second (60) is allowed by the RFC.
-  return isRealDate(year as number, month as number, day as number) && hour < 24 && minute < 60 && second <= 60;
+  // The RFC allows a leap second (60); no time zone database knows one, so it is refused.
+  return isRealDate(year as number, month as number, day as number) && hour < 24 && minute < 60 && second < 60;
 }
 
 const DATED = ['DTSTART', 'DTEND', 'DUE', 'RECURRENCE-ID', 'EXDATE', 'RDATE', 'DTSTAMP', 'CREATED', 'LAST-MODIFIED'];
@@ -148,10 +148,13 @@ const DURATION = /^[+-]?P(?:\d+W|(?:\d+D)?(?:T(?:\d+H)?(?:\d+M)?(?:\d+S)?)?)$/;
 function checkValues(component: Component, zones: ReadonlySet<string>): void {
   for (const property of component.properties) {
     const { line, name, params } = property;
-    if (DATED.includes(name) && params.VALUE?.toUpperCase() !== 'PERIOD') {
-      const isDate = params.VALUE?.toUpperCase() === 'DATE';
+    if (DATED.includes(name)) {
+      const kind = params.VALUE?.toUpperCase();
+      const isDate = kind === 'DATE';
       for (const value of property.value.split(',')) {
-        if (!isIcalDateValue(value.trim(), isDate))
+        // A PERIOD (RDATE) is read from its start.
+        const moment = kind === 'PERIOD' ? (value.split('/')[0] ?? '') : value;
+        if (!isIcalDateValue(moment.trim(), isDate))
           throw new IcalSyntaxError(line, `${name} "${value}" is no ${isDate ? 'DATE' : 'DATE-TIME'}.`);
       }
     }
