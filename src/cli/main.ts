@@ -221,7 +221,12 @@ const COMMANDS: Record<string, Command> = {
       const dryRun = options['dry-run'] === true;
       const report = await withStore(config, async (store) => {
         const caller = await commandLineCaller(store.db, config, optional(options, 'as'));
-        const importer = new IcalImport({ db: store.db, config, passwords: new PostPasswords(store.db, config) });
+        const importer = new IcalImport({
+          db: store.db,
+          config,
+          passwords: new PostPasswords(store.db, config),
+          translateError: store.translateError,
+        });
         try {
           return await importer.importCalendar(text, caller, { dryRun, onProgress: progressBar('events') });
         } catch (error) {

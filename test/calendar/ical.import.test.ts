@@ -335,6 +335,17 @@ describe('iCalendar import (POST /events.ics)', () => {
     assert.match(response.body.message, /^Malformed iCalendar file, line 14: a control character/);
   });
 
+  it('never duplicates an event when two imports of the same file run at once', async () => {
+    const file = manyEvents(20)
+      .replace(/many-/g, 'race-')
+      .replace(/SUMMARY:Event /g, 'SUMMARY:Race ');
+    const before = await allEvents();
+    const reports = await Promise.all([importFile(file), importFile(file)]);
+    assert.equal(reports[0].created + reports[1].created, 20, JSON.stringify(reports));
+    for (const report of reports) assert.equal(report.created + report.skipped + report.errors.length, 20);
+    assert.equal((await allEvents()).total, before.total + 20);
+  });
+
   it('keeps markup in texts as text', async () => {
     const file = ics(
       'BEGIN:VCALENDAR',

@@ -32,7 +32,12 @@ const ImportQuerySchema = Type.Object({
  */
 export async function icalImportRoutes(app: FastifyInstance, deps: CalendarDeps): Promise<void> {
   const typed = app.withTypeProvider<TypeBoxTypeProvider>();
-  const importer = new IcalImport({ db: deps.store.db, config: deps.config, passwords: deps.passwords });
+  const importer = new IcalImport({
+    db: deps.store.db,
+    config: deps.config,
+    passwords: deps.passwords,
+    translateError: deps.store.translateError,
+  });
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('text/calendar', { parseAs: 'string' }, (_request, body, done) => done(null, body));
 

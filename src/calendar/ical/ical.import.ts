@@ -3,6 +3,7 @@ import type ICAL from 'ical.js';
 import type { Config } from '../../config/config.ts';
 import type { Database } from '../../platform/db/schema.ts';
 import { AppError } from '../../platform/errors.ts';
+import { UniqueViolationError } from '../../platform/db/dialect/errors.ts';
 import { EventsService } from '../events/events.service.ts';
 import Value from 'typebox/value';
 import { CreateEventBodySchema, type CreateEventBody } from '../events/events.schemas.ts';
@@ -53,6 +54,8 @@ export interface IcalImportDeps {
   readonly db: Db;
   readonly config: Config;
   readonly passwords: PostPasswords;
+  /** The store's driver-error translation (`Store.translateError`). */
+  readonly translateError: (error: unknown) => unknown;
 }
 
 /** A problem of one event, reported with its line. */
@@ -351,7 +354,14 @@ export class IcalImport {
           } catch (error) {
             if (error instanceof EventProblem) errors.push({ line: error.line, uid: draft.uid, message: error.message });
             else if (error instanceof AppError) errors.push({ line: lineOf(error, draft), uid: draft.uid, message: messageOf(error) });
-            else throw error;
+            // Two imports of one new UID at once: the second one's event is rolled back.
+            else if (this.deps.translateError(error) instanceof UniqueViolationError) {
+              errors.push({
+                line: draft.line,
+                uid: draft.uid,
+                message: 'Another import created this UID meanwhile: import the file again.',
+              });
+            } else throw error;
           }
         }
         done += 1;
@@ -385,7 +395,8 @@ export class IcalImport {
       return 'updated';
     }
     const created = await service.createEvent(body, caller);
-    if ((await repository.findEventIdByUid(db, draft.uid)) === undefined) await repository.insertUid(db, draft.uid, created.id);
+    // Unique: an import of the same UID that committed meanwhile makes this one fail, and roll back, here.
+    await repository.insertUid(db, draft.uid, created.id);
     await repository.updateSequence(db, created.id, draft.sequence);
     return 'created';
   }
