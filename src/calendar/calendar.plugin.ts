@@ -18,6 +18,7 @@ import { SeriesOccurrences, seriesLimits } from './recurrence/recurrence.series.
 import { organizersRoutes } from './organizers/organizers.routes.ts';
 import { categoryRoutes, tagRoutes } from './terms/terms.routes.ts';
 import { venuesRoutes } from './venues/venues.routes.ts';
+import { icalImportRoutes } from './ical/ical.import.routes.ts';
 
 export { NAMESPACE };
 
@@ -89,6 +90,7 @@ export async function calendarPlugin(app: FastifyInstance, { config, store, tabl
   await app.register(organizersRoutes, deps);
   await app.register(categoryRoutes, deps);
   await app.register(tagRoutes, deps);
+  await app.register(icalImportRoutes, deps);
 }
 
 const EXTEND_EVERY_MS = 60 * 60 * 1000;

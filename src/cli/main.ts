@@ -11,6 +11,9 @@ import { convertDemoEventsToSeries } from '../calendar/seed/demo-series.ts';
 import { seedDemoEvents } from '../calendar/seed/demo-events.ts';
 import { seriesLimits } from '../calendar/recurrence/recurrence.series.ts';
 import { progressBar } from './progress.ts';
+import { readFile } from 'node:fs/promises';
+import { commandLineCaller, IcalImport, IcalSyntaxError } from '../calendar/ical/ical.import.ts';
+import { PostPasswords } from '../calendar/posts/posts.passwords.ts';
 import {
   addUser,
   createToken,
@@ -30,7 +33,10 @@ type Options = Record<string, string | boolean | undefined>;
 interface Command {
   readonly usage: string;
   readonly options: NonNullable<ParseArgsConfig['options']>;
-  readonly run: (options: Options, config: Config) => Promise<void>;
+  /** Whether it takes arguments besides its options (a file). */
+  readonly positionals?: boolean;
+  /** Its exit code, when not 0. */
+  readonly run: (options: Options, config: Config, positionals: readonly string[]) => Promise<number | void>;
 }
 
 const out = (line: string) => process.stdout.write(`${line}\n`);
@@ -201,6 +207,44 @@ const COMMANDS: Record<string, Command> = {
       out('token revoked');
     },
   },
+  import: {
+    usage:
+      'almanac import FILE.ics [--dry-run] [--as USER] [--json]   import an iCalendar file (as USER, an editor or above; default: the first administrator); progress on stderr, the report on stdout; exit 1 and nothing written on a malformed file, exit 1 too when some events were not imported (the others were)',
+    options: { 'dry-run': { type: 'boolean' }, as: { type: 'string' }, ...json },
+    positionals: true,
+    run: async (options, config, positionals) => {
+      if (positionals.length !== 1) throw new UsageError('name one iCalendar file: almanac import FILE.ics');
+      const file = positionals[0] as string;
+      const text = await readFile(file, 'utf8').catch((error: NodeJS.ErrnoException) => {
+        throw new UsageError(`cannot read ${file}: ${error.code ?? error.message}`);
+      });
+      const dryRun = options['dry-run'] === true;
+      const report = await withStore(config, async (store) => {
+        const caller = await commandLineCaller(store.db, config, optional(options, 'as'));
+        const importer = new IcalImport({
+          db: store.db,
+          config,
+          passwords: new PostPasswords(store.db, config),
+          translateError: store.translateError,
+        });
+        try {
+          return await importer.importCalendar(text, caller, { dryRun, onProgress: progressBar('events') });
+        } catch (error) {
+          if (error instanceof IcalSyntaxError)
+            throw new UsageError(`${file}: malformed iCalendar file, nothing imported: ${error.message}`);
+          throw error;
+        }
+      });
+      if (options.json === true) out(JSON.stringify({ ...report, dry_run: dryRun }));
+      else {
+        const would = dryRun ? ' (dry run: nothing written)' : '';
+        out(`created ${report.created}, updated ${report.updated}, skipped ${report.skipped}, errors ${report.errors.length}${would}`);
+        for (const error of report.errors) out(`line ${error.line}${error.uid === null ? '' : ` (${error.uid})`}: ${error.message}`);
+      }
+      // Events refused are a domain error (platform.md's exit 1); the others were imported.
+      return report.errors.length > 0 ? 1 : 0;
+    },
+  },
   'soap secret': {
     usage: 'almanac soap secret --username U [--json]   (prints the WS-Security PasswordDigest secret once; needs SOAP_SECRET_KEY)',
     options: { username: { type: 'string' }, ...json },
@@ -231,14 +275,18 @@ export async function main(argv: readonly string[]): Promise<number> {
     return 1;
   }
   try {
-    const { values } = parseArgs({ args: [...rest], options: { ...command.options, help: { type: 'boolean' } }, strict: true });
+    const { values, positionals } = parseArgs({
+      args: [...rest],
+      options: { ...command.options, help: { type: 'boolean' } },
+      strict: true,
+      allowPositionals: command.positionals === true,
+    });
     if (values.help === true) {
       out(`Usage: ${command.usage}`);
       return 0;
     }
     const config = loadConfig();
-    await command.run(values, config);
-    return 0;
+    return (await command.run(values, config, positionals)) ?? 0;
   } catch (error) {
     if (error instanceof ConfigError) {
       process.stderr.write(`${error.message}\n`);

@@ -42,6 +42,8 @@ export interface Config {
   readonly recurrenceHorizonDays: number;
   /** The most events one iCalendar feed carries (`ICAL_MAX_EVENTS`): a feed is never unbounded. */
   readonly icalMaxEvents: number;
+  /** The largest iCalendar file `POST /events.ics` accepts (`ICAL_IMPORT_MAX_BYTES`); more is a 413. */
+  readonly icalImportMaxBytes: number;
 }
 
 /** A configuration problem; its message is the one line printed before exit code 2. */
@@ -174,5 +176,6 @@ export function loadConfig(env: Env = process.env): Config {
     recurrenceMaxOccurrences: integer(env, 'RECURRENCE_MAX_OCCURRENCES', 1000, 1, 100_000),
     recurrenceHorizonDays: integer(env, 'RECURRENCE_HORIZON_DAYS', 760, 1, 36_600),
     icalMaxEvents: integer(env, 'ICAL_MAX_EVENTS', 500, 1, 10_000),
+    icalImportMaxBytes: integer(env, 'ICAL_IMPORT_MAX_BYTES', 2 * 1024 * 1024, 1024, 1024 * 1024 * 1024),
   });
 }

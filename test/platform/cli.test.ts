@@ -1,11 +1,12 @@
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { freshDatabase } from '../helpers/server.ts';
+import { googleCalendar, manyEvents } from '../calendar/ical.import.fixtures.ts';
 
 const BIN = path.resolve('bin/almanac.js');
 
@@ -170,6 +171,103 @@ describe('seed', () => {
       assert.equal(result.stdout, '');
     });
   }
+});
+
+describe('import', () => {
+  const env = freshDatabaseEnv();
+  const dir = mkdtempSync(path.join(tmpdir(), 'almanac-import-'));
+  after(() => rmSync(dir, { recursive: true, force: true }));
+  const file = (name: string, text: string) => {
+    const at = path.join(dir, name);
+    writeFileSync(at, text);
+    return at;
+  };
+  const countEvents = async () => {
+    const { createDb } = await import('../../src/platform/db/database.ts');
+    const store = createDb(env.DATABASE_URL!);
+    try {
+      const row = await store.db
+        .selectFrom('events')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .executeTakeFirstOrThrow();
+      return Number(row.n);
+    } finally {
+      await store.close();
+    }
+  };
+
+  it('refuses to import with no administrator, and as an unknown user or one below editor, with one line and exit code 1', () => {
+    const calendar = file('one.ics', manyEvents(1));
+    const none = almanac(['import', calendar], env);
+    assert.equal(none.code, 1);
+    assert.equal(none.stderr.trim(), 'no administrator to import as: pass --as USER');
+    assert.equal(almanac(['users', 'add', '--username', 'root', '--password', 'root-password-1', '--role', 'administrator'], env).code, 0);
+    assert.equal(almanac(['users', 'add', '--username', 'au', '--password', 'author-password', '--role', 'author'], env).code, 0);
+    const unknown = almanac(['import', calendar, '--as', 'nobody'], env);
+    assert.equal(unknown.code, 1);
+    assert.equal(unknown.stderr.trim(), 'unknown user: nobody');
+    const author = almanac(['import', calendar, '--as', 'au'], env);
+    assert.equal(author.code, 1);
+    assert.equal(author.stderr.trim(), 'au is author: importing takes an editor or above');
+    const missing = almanac(['import'], env);
+    assert.equal(missing.code, 1);
+    assert.match(missing.stderr, /name one iCalendar file/);
+    const unreadable = almanac(['import', path.join(dir, 'absent.ics')], env);
+    assert.equal(unreadable.code, 1);
+    assert.match(unreadable.stderr, /cannot read .*absent\.ics: ENOENT/);
+  });
+
+  it('imports a file with a progress bar on stderr and the report on stdout, then again without duplicating anything', async () => {
+    const calendar = file('google.ics', googleCalendar());
+    const first = almanac(['import', calendar], env);
+    assert.equal(first.code, 0, first.stderr);
+    assert.equal(first.stdout, 'created 2, updated 1, skipped 0, errors 0\n');
+    assert.match(first.stderr, /^events \[#+\] 3\/3 100% /m);
+    const stored = await countEvents();
+    // The series, its 4 occurrences and the all-day event.
+    assert.equal(stored, 6);
+    const again = almanac(['import', calendar, '--json'], env);
+    assert.equal(again.code, 0, again.stderr);
+    assert.deepEqual(JSON.parse(again.stdout), { created: 0, updated: 0, skipped: 3, errors: [], dry_run: false });
+    assert.equal(await countEvents(), stored);
+  });
+
+  it('writes nothing with --dry-run and says what would happen', async () => {
+    const before = await countEvents();
+    const calendar = file('dry.ics', manyEvents(5).replace(/many-/g, 'cli-dry-'));
+    const dry = almanac(['import', calendar, '--dry-run', '--as', 'root'], env);
+    assert.equal(dry.code, 0, dry.stderr);
+    assert.equal(dry.stdout, 'created 5, updated 0, skipped 0, errors 0 (dry run: nothing written)\n');
+    assert.equal(await countEvents(), before);
+  });
+
+  it('exits 1 naming the line of a malformed file, and writes nothing', async () => {
+    const before = await countEvents();
+    const calendar = file('bad.ics', manyEvents(3).replace('DTSTART:20270103T090000Z', 'DTSTART:20270103T096000Z'));
+    const result = almanac(['import', calendar], env);
+    assert.equal(result.code, 1);
+    const lines = result.stderr.trim().split('\n');
+    assert.equal(
+      lines.at(-1),
+      `${calendar}: malformed iCalendar file, nothing imported: line 18: DTSTART "20270103T096000Z" is no DATE-TIME.`,
+    );
+    assert.equal(result.stdout, '');
+    assert.equal(await countEvents(), before);
+  });
+
+  it('exits 1 and lists the events it could not import, having imported the others', async () => {
+    const before = await countEvents();
+    const calendar = file(
+      'partly.ics',
+      manyEvents(2, (index) => (index === 0 ? ['RRULE:FREQ=MINUTELY'] : [])).replace(/many-/g, 'cli-partly-'),
+    );
+    const result = almanac(['import', calendar], env);
+    assert.equal(result.code, 1, result.stderr);
+    const [summary, error] = result.stdout.trim().split('\n');
+    assert.equal(summary, 'created 1, updated 0, skipped 0, errors 1');
+    assert.match(error ?? '', /^line 9 \(cli-partly-0@tests\.example\): Invalid parameter\(s\): recurrence: FREQ=MINUTELY/);
+    assert.equal(await countEvents(), before + 1);
+  });
 });
 
 describe('serve', () => {

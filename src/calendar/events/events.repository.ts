@@ -206,7 +206,7 @@ export async function findEventById(db: Db, id: number): Promise<EventRow | unde
   return db.selectFrom('events').selectAll().where('id', '=', id).executeTakeFirst();
 }
 
-/** The event a write is about to change, held until the write's transaction ends (see lockingRows). */
+/** Event rows by id, in id order (ids that are not events are left out). */
 export async function findEventsByIds(db: Db, ids: readonly number[]): Promise<EventRow[]> {
   if (ids.length === 0) return [];
   return db
@@ -217,6 +217,7 @@ export async function findEventsByIds(db: Db, ids: readonly number[]): Promise<E
     .execute();
 }
 
+/** The event a write is about to change, held until the write's transaction ends (see lockingRows). */
 export async function findEventForWrite(trx: Db, id: number): Promise<EventRow | undefined> {
   return lockingRows(trx, trx.selectFrom('events').selectAll().where('id', '=', id)).executeTakeFirst();
 }

@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import Type from 'typebox';
@@ -18,22 +17,6 @@ const CalendarTextSchema = {
   },
   content: { 'text/calendar': { schema: Type.String({ description: 'VCALENDAR text, CRLF lines folded at 75 octets' }) } },
 };
-const NotModifiedSchema = { description: 'Not modified: the ETag sent in If-None-Match is still current', type: 'null' };
-
-/** A strong validator: the hash of the exact body (it carries DTSTAMP = last change, so it moves only with the events). */
-function etagOf(body: string): string {
-  return `"${createHash('sha256').update(body).digest('base64url').slice(0, 32)}"`;
-}
-
-/** RFC 9110 §13.1.2: If-None-Match compares weakly, `*` matches any current representation. */
-function matches(ifNoneMatch: string | undefined, etag: string): boolean {
-  if (ifNoneMatch === undefined) return false;
-  return ifNoneMatch.split(',').some((tag) => {
-    const trimmed = tag.trim();
-    return trimmed === '*' || trimmed.replace(/^W\//, '') === etag;
-  });
-}
-
 /**
  * Anonymous feeds are the same for everybody: shared caches may keep them a
  * few minutes (pollers come every REFRESH-INTERVAL; a 304 is cheap after).
@@ -44,15 +27,13 @@ function cacheControlOf(request: FastifyRequest, query: { password?: string }): 
   return request.user === null && query.password === undefined ? `public, max-age=${Math.min(300, REFRESH_SECONDS)}` : 'private, no-cache';
 }
 
+// The ETag, and the 304 to a poller that has the feed, are the calendar's for every read (conditional-get.ts).
 function sendCalendar(request: FastifyRequest, reply: FastifyReply, query: { password?: string }, body: string, filename: string) {
-  const etag = etagOf(body);
   void reply.headers({
-    etag,
     'cache-control': cacheControlOf(request, query),
     vary: 'Authorization',
     'content-disposition': `inline; filename="${filename}"`,
   });
-  if (matches(request.headers['if-none-match'], etag)) return reply.code(304).send();
   return reply.type(CALENDAR_TYPE).send(body);
 }
 
@@ -68,7 +49,7 @@ export async function icalRoutes(app: FastifyInstance, { deps, service }: { deps
       tags: ['calendar'],
       summary: 'The events of /events as an iCalendar feed to subscribe to (same filters; at most ICAL_MAX_EVENTS)',
       querystring: ListEventsQuerySchema,
-      response: { 200: CalendarTextSchema, 304: NotModifiedSchema, ...errors },
+      response: { 200: CalendarTextSchema, ...errors },
     },
     handler: async (request, reply) =>
       sendCalendar(request, reply, request.query, await service.listFeed(request.query, requestContext(request, deps)), 'events.ics'),
@@ -85,7 +66,7 @@ export async function icalRoutes(app: FastifyInstance, { deps, service }: { deps
       summary: 'One event as iCalendar: a series with its exceptions, an occurrence on its own',
       params: EventIdParamsSchema,
       querystring: ReadEventQuerySchema,
-      response: { 200: CalendarTextSchema, 304: NotModifiedSchema, ...errors },
+      response: { 200: CalendarTextSchema, ...errors },
     },
     handler: async (request, reply) => {
       const body = await service.eventFeed(request.params.id, request.query, requestContext(request, deps));

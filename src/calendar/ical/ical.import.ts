@@ -1,0 +1,514 @@
+import type { ControlledTransaction, Kysely } from 'kysely';
+import type ICAL from 'ical.js';
+import type { Config } from '../../config/config.ts';
+import type { Database } from '../../platform/db/schema.ts';
+import { AppError } from '../../platform/errors.ts';
+import { UniqueViolationError } from '../../platform/db/dialect/errors.ts';
+import { EventsService } from '../events/events.service.ts';
+import Value from 'typebox/value';
+import { CreateEventBodySchema, type CreateEventBody } from '../events/events.schemas.ts';
+import { invalidParam } from '../shared/wire.ts';
+import type { PostPasswords } from '../posts/posts.passwords.ts';
+import { fromInstant, fromWallTime, isValidZoneName } from '../shared/dates.ts';
+import { eventIdOfOwnUid } from './ical.uid.ts';
+import { isRole } from '../../platform/auth/capabilities.ts';
+import { findUserByUsername, listUsers } from '../../platform/auth/users.repository.ts';
+import { can } from '../calendar.capabilities.ts';
+import { siteOf, type RequestContext } from '../shared/context.ts';
+import { parseCalendar, splitTextList, unescapeText, type Component, type ContentLine, type ParsedCalendar } from './ical.import.parse.ts';
+import * as repository from './ical.import.repository.ts';
+import { fixedOffsetName, ianaZoneMatching, instantInVtimezone } from './ical.import.zones.ts';
+
+export { IcalSyntaxError } from './ical.import.parse.ts';
+
+type Db = Kysely<Database>;
+
+/**
+ * Import of an iCalendar file (docs/calendar-ical.md, "Import"): the whole
+ * file is parsed and checked first (a malformed one is an `IcalSyntaxError`
+ * and nothing is written); then each VEVENT is written through the events
+ * service, as the API would write it, in a transaction of its own. An event
+ * the service refuses is an error of the report and the others go on.
+ */
+
+export interface ImportError {
+  readonly line: number;
+  readonly uid: string | null;
+  readonly message: string;
+}
+
+export interface ImportReport {
+  readonly created: number;
+  readonly updated: number;
+  readonly skipped: number;
+  readonly errors: ImportError[];
+}
+
+export interface ImportOptions {
+  /** Every event is written, then everything is rolled back: the report says what would happen. */
+  readonly dryRun?: boolean;
+  readonly onProgress?: (done: number, total: number) => void;
+}
+
+export interface IcalImportDeps {
+  readonly db: Db;
+  readonly config: Config;
+  readonly passwords: PostPasswords;
+  /** The store's driver-error translation (`Store.translateError`). */
+  readonly translateError: (error: unknown) => unknown;
+}
+
+/** A problem of one event, reported with its line. */
+class EventProblem extends Error {
+  constructor(
+    readonly line: number,
+    message: string,
+    readonly uid: string | null = null,
+  ) {
+    super(message);
+  }
+}
+
+type Outcome = 'created' | 'updated' | 'skipped';
+
+/** The db of a transaction, on which the service's own `transaction()` opens a savepoint (it cannot nest transactions). */
+function nestable(trx: ControlledTransaction<Database, string[]>): Db {
+  return new Proxy(trx, {
+    get(target, property) {
+      if (property === 'transaction') return () => ({ execute: <T>(work: (db: Db) => Promise<T>) => inSavepoint(target, work) });
+      const value: unknown = Reflect.get(target, property, target);
+      return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
+    },
+  }) as unknown as Db;
+}
+
+let savepoints = 0;
+
+async function inSavepoint<T>(trx: ControlledTransaction<Database, string[]>, work: (db: Db) => Promise<T>): Promise<T> {
+  savepoints += 1;
+  const name = `ical_import_${savepoints}`;
+  const inner = (await trx.savepoint(name).execute()) as unknown as ControlledTransaction<Database, string[]>;
+  try {
+    const result = await work(nestable(inner));
+    await inner.releaseSavepoint(name).execute();
+    return result;
+  } catch (error) {
+    await inner.rollbackToSavepoint(name).execute();
+    throw error;
+  }
+}
+
+async function inTransaction<T>(db: Db, work: (db: Db) => Promise<T>): Promise<T> {
+  const trx = (await db.startTransaction().execute()) as unknown as ControlledTransaction<Database, string[]>;
+  try {
+    const result = await work(nestable(trx));
+    await trx.commit().execute();
+    return result;
+  } catch (error) {
+    await trx.rollback().execute();
+    throw error;
+  }
+}
+
+const property = (component: Component, name: string): ContentLine | undefined => component.properties.find((line) => line.name === name);
+const properties = (component: Component, name: string): ContentLine[] => component.properties.filter((line) => line.name === name);
+
+/** Plain text as safe HTML: escaped, blank-line-separated paragraphs in `<p>`, single newlines as `<br />`. */
+export function textToHtml(text: string): string {
+  const escaped = text.replace(/[&<>"']/g, (character) => `&#${character.charCodeAt(0)};`);
+  return escaped
+    .replace(/\r\n?/g, '\n')
+    .split(/\n\s*\n/)
+    .map((block) => block.trim())
+    .filter((block) => block !== '')
+    .map((block) => `<p>${block.replace(/\n/g, '<br />')}</p>`)
+    .join('\n');
+}
+
+type Moment = { readonly kind: 'day'; readonly day: string } | { readonly kind: 'time'; readonly epochMs: number; readonly zone: string };
+
+const utcStamp = (epochMs: number) => new Date(epochMs).toISOString().slice(0, 19).replace('T', ' ');
+const dayStamp = (value: string) => `${value.slice(0, 4)}-${value.slice(4, 6)}-${value.slice(6, 8)}`;
+const wallStamp = (value: string) => `${dayStamp(value)} ${value.slice(9, 11)}:${value.slice(11, 13)}:${value.slice(13, 15)}`;
+
+/** How one file's times are read: its VTIMEZONEs, its X-WR-TIMEZONE, the site zone. */
+class FileTimes {
+  private readonly matched = new Map<string, string | undefined>();
+
+  constructor(
+    private readonly calendar: ParsedCalendar,
+    private readonly siteZone: string,
+  ) {}
+
+  /** Zone of times without one (floating, or UTC with no TZID): X-WR-TIMEZONE, else the site's. */
+  get defaultZone(): string {
+    return this.calendar.calendarZone ?? this.siteZone;
+  }
+
+  private vtimezone(tzid: string): ICAL.Timezone | undefined {
+    return isValidZoneName(tzid) ? undefined : this.calendar.zones.get(tzid);
+  }
+
+  /** One DATE or DATE-TIME value of a property with its parameters (checked by the parser). */
+  moment(value: string, params: Readonly<Record<string, string>>): Moment {
+    if (params.VALUE?.toUpperCase() === 'DATE') return { kind: 'day', day: dayStamp(value) };
+    if (value.endsWith('Z')) return { kind: 'time', epochMs: Date.parse(`${wallStamp(value).replace(' ', 'T')}Z`), zone: this.defaultZone };
+    const tzid = params.TZID;
+    const vtimezone = tzid === undefined ? undefined : this.vtimezone(tzid);
+    if (tzid !== undefined && vtimezone !== undefined) {
+      const epochMs = instantInVtimezone(value, vtimezone);
+      if (!this.matched.has(tzid)) this.matched.set(tzid, ianaZoneMatching(tzid, vtimezone, Number(value.slice(0, 4))));
+      return { kind: 'time', epochMs, zone: this.matched.get(tzid) ?? fixedOffsetName(vtimezone, epochMs) };
+    }
+    const zone = tzid ?? this.defaultZone;
+    const moment = fromWallTime(wallStamp(value), zone);
+    if (moment === undefined) throw new Error(`Unreadable time ${value} in ${zone}`);
+    return { kind: 'time', epochMs: Date.parse(`${moment.utc.replace(' ', 'T')}Z`), zone };
+  }
+
+  /** An EXDATE or RDATE property as `recurrence` lines: UTC, a day, or a wall time in an IANA zone. */
+  recurrenceLine(line: ContentLine): string {
+    const values = line.value.split(',').map((value) => value.trim().split('/')[0] as string);
+    if (line.params.VALUE?.toUpperCase() === 'DATE') return `${line.name};VALUE=DATE:${values.join(',')}`;
+    const tzid = line.params.TZID;
+    if (tzid !== undefined && this.vtimezone(tzid) === undefined) return `${line.name};TZID=${tzid}:${values.join(',')}`;
+    if (tzid === undefined && values.every((value) => !value.endsWith('Z'))) return `${line.name}:${values.join(',')}`;
+    const utc = values.map((value) => {
+      const moment = this.moment(value, { ...line.params, VALUE: 'DATE-TIME' });
+      return moment.kind === 'time' ? `${utcStamp(moment.epochMs).replace(/[-:]/g, '').replace(' ', 'T')}Z` : value;
+    });
+    return `${line.name}:${utc.join(',')}`;
+  }
+}
+
+/** What a VEVENT says, before anything is looked up. */
+interface Draft {
+  readonly line: number;
+  readonly uid: string;
+  readonly sequence: number;
+  readonly lastModifiedMs: number | undefined;
+  readonly cancelled: boolean;
+  readonly recurrenceId: { readonly line: number; readonly moment: Moment } | undefined;
+  readonly body: CreateEventBody;
+  /** LOCATION's first line (the venue name) and the lines after it (its address), as Apple writes them. */
+  readonly location: { readonly name: string; readonly address: string } | undefined;
+  readonly geo: { readonly lat: number; readonly lng: number } | undefined;
+  readonly organizer: { readonly name: string; readonly email: string | undefined } | undefined;
+  /** The line of the property each argument of the write comes from, for the service's errors. */
+  readonly lines: Readonly<Record<string, number>>;
+}
+
+const PARAM_PROPERTIES: Readonly<Record<string, string>> = {
+  title: 'SUMMARY',
+  description: 'DESCRIPTION',
+  start_date: 'DTSTART',
+  end_date: 'DTEND',
+  timezone: 'DTSTART',
+  website: 'URL',
+  venue: 'LOCATION',
+  organizer: 'ORGANIZER',
+  categories: 'CATEGORIES',
+  recurrence: 'RRULE',
+};
+
+function draftOf(event: Component, times: FileTimes): Draft {
+  const uid = property(event, 'UID')?.value.trim();
+  if (uid === undefined || uid === '')
+    throw new EventProblem(event.line, 'A VEVENT without UID cannot be imported (it could not be updated later).');
+  const dtstart = property(event, 'DTSTART');
+  if (dtstart === undefined) throw new EventProblem(event.line, 'A VEVENT without DTSTART.');
+  const start = times.moment(dtstart.value.trim(), dtstart.params);
+  const dtend = property(event, 'DTEND');
+  const duration = property(event, 'DURATION');
+  let schedule: Pick<CreateEventBody, 'start_date' | 'end_date' | 'timezone' | 'all_day'>;
+  if (start.kind === 'day') {
+    // An all-day event's DTEND is the day after its last (exclusive); the API takes its last day.
+    const startMs = Date.parse(`${start.day}T00:00:00Z`);
+    let endMs = startMs + 86_400_000;
+    if (dtend !== undefined) {
+      const end = times.moment(dtend.value.trim(), { ...dtend.params, VALUE: 'DATE' });
+      if (end.kind === 'day') endMs = Date.parse(`${end.day}T00:00:00Z`);
+    } else if (duration !== undefined) {
+      endMs = startMs + durationMs(duration.value);
+    }
+    const lastDay = new Date(Math.max(startMs, endMs - 86_400_000)).toISOString().slice(0, 10);
+    schedule = { start_date: `${start.day} 00:00:00`, end_date: `${lastDay} 00:00:00`, timezone: times.defaultZone, all_day: true };
+  } else {
+    let endMs = start.epochMs;
+    if (dtend !== undefined) {
+      const end = times.moment(dtend.value.trim(), dtend.params);
+      endMs = end.kind === 'time' ? end.epochMs : Date.parse(`${end.day}T00:00:00Z`);
+    } else if (duration !== undefined) {
+      endMs = start.epochMs + durationMs(duration.value);
+    }
+    if (endMs < start.epochMs) throw new EventProblem((dtend ?? dtstart).line, 'The event ends before it starts.');
+    const local = (epochMs: number) => fromInstant(epochMs, start.zone)?.local ?? utcStamp(epochMs);
+    schedule = { start_date: local(start.epochMs), end_date: local(endMs), timezone: start.zone, all_day: false };
+  }
+
+  const text = (name: string) => {
+    const line = property(event, name);
+    return line === undefined ? undefined : unescapeText(line.value).trim();
+  };
+  const url = text('URL');
+  const recurrence = [
+    ...properties(event, 'RRULE').map((line) => `RRULE:${line.value.trim()}`),
+    ...properties(event, 'EXDATE').map((line) => times.recurrenceLine(line)),
+    ...properties(event, 'RDATE').map((line) => times.recurrenceLine(line)),
+  ];
+  const recurrenceIdLine = property(event, 'RECURRENCE-ID');
+  const geoLine = property(event, 'GEO');
+  const geoMatch = geoLine === undefined ? null : /^\s*(-?\d+(?:\.\d+)?)\s*[;,]\s*(-?\d+(?:\.\d+)?)\s*$/.exec(geoLine.value);
+  const geo = geoMatch === null ? undefined : { lat: Number(geoMatch[1]), lng: Number(geoMatch[2]) };
+  if (geo !== undefined && (Math.abs(geo.lat) > 90 || Math.abs(geo.lng) > 180))
+    throw new EventProblem(geoLine?.line ?? event.line, 'GEO out of range.');
+  const organizerLine = property(event, 'ORGANIZER');
+  const mailto = organizerLine?.value.trim().replace(/^mailto:/i, '');
+  const email = mailto !== undefined && /^[^\s@]+@[^\s@]+$/.test(mailto) ? mailto : undefined;
+  const organizerName = organizerLine?.params.CN?.trim() || email;
+  const lastModified = property(event, 'LAST-MODIFIED')?.value.trim();
+  const description = text('DESCRIPTION');
+  const cancelled = text('STATUS')?.toUpperCase() === 'CANCELLED';
+  return {
+    line: event.line,
+    uid,
+    sequence: Number(property(event, 'SEQUENCE')?.value.trim() ?? 0),
+    lastModifiedMs: lastModified?.endsWith('Z') === true ? Date.parse(`${wallStamp(lastModified).replace(' ', 'T')}Z`) : undefined,
+    cancelled,
+    recurrenceId:
+      recurrenceIdLine === undefined
+        ? undefined
+        : { line: recurrenceIdLine.line, moment: times.moment(recurrenceIdLine.value.trim(), recurrenceIdLine.params) },
+    body: {
+      title: text('SUMMARY') || '(no title)',
+      description: description === undefined ? '' : textToHtml(description),
+      ...schedule,
+      website: url !== undefined && /^https?:\/\//i.test(url) ? url : '',
+      status: cancelled ? 'draft' : 'publish',
+      categories: properties(event, 'CATEGORIES').flatMap((line) => splitTextList(line.value)),
+      recurrence,
+    },
+    location: locationOf(text('LOCATION')),
+    geo,
+    organizer: organizerName === undefined ? undefined : { name: organizerName, email },
+    lines: Object.fromEntries(
+      Object.entries(PARAM_PROPERTIES).map(([param, name]) => [
+        param,
+        (property(event, name) ?? property(event, param === 'recurrence' ? 'RDATE' : name) ?? event).line,
+      ]),
+    ),
+  };
+}
+
+function locationOf(text: string | undefined): Draft['location'] {
+  const [name = '', ...rest] = (text ?? '').split('\n').map((part) => part.trim());
+  return name === '' ? undefined : { name, address: rest.filter((part) => part !== '').join(', ') };
+}
+
+function durationMs(value: string): number {
+  const match = /^([+-])?P(?:(\d+)W)?(?:(\d+)D)?(?:T(?:(\d+)H)?(?:(\d+)M)?(?:(\d+)S)?)?$/.exec(value.trim());
+  if (match === null) return 0;
+  const [, sign, weeks = '0', days = '0', hours = '0', minutes = '0', seconds = '0'] = match;
+  const total = ((Number(weeks) * 7 + Number(days)) * 86_400 + Number(hours) * 3600 + Number(minutes) * 60 + Number(seconds)) * 1000;
+  return sign === '-' ? -total : total;
+}
+
+/** Newer than what is stored: a higher SEQUENCE, or the same one with a LAST-MODIFIED after the stored event's last change. */
+function isNewer(draft: Draft, target: repository.ImportTarget): boolean {
+  if (draft.sequence !== target.sequence) return draft.sequence > target.sequence;
+  return draft.lastModifiedMs !== undefined && draft.lastModifiedMs > Date.parse(`${target.modified_utc.replace(' ', 'T')}Z`);
+}
+
+const COORDINATE_TOLERANCE = 0.001;
+
+export class IcalImport {
+  constructor(private readonly deps: IcalImportDeps) {}
+
+  /** Imports `text` as `caller`; throws `IcalSyntaxError` (nothing written) when the file is malformed. */
+  async importCalendar(text: string, caller: RequestContext, options: ImportOptions = {}): Promise<ImportReport> {
+    const calendar = parseCalendar(text);
+    const times = new FileTimes(calendar, this.deps.config.siteTimezone);
+    const drafts: (Draft | EventProblem)[] = calendar.events.map((event) => {
+      try {
+        return draftOf(event, times);
+      } catch (error) {
+        if (error instanceof EventProblem) return new EventProblem(error.line, error.message, property(event, 'UID')?.value.trim() || null);
+        throw error;
+      }
+    });
+    // Series before the exceptions to their occurrences, each group in file order.
+    const ordered = [
+      ...drafts.filter((draft) => draft instanceof EventProblem || draft.recurrenceId === undefined),
+      ...drafts.filter((draft) => !(draft instanceof EventProblem) && draft.recurrenceId !== undefined),
+    ];
+    const counts = { created: 0, updated: 0, skipped: 0 };
+    const errors: ImportError[] = [];
+    const run = async (unit: <T>(work: (db: Db) => Promise<T>) => Promise<T>) => {
+      let done = 0;
+      for (const draft of ordered) {
+        if (draft instanceof EventProblem) {
+          errors.push({ line: draft.line, uid: draft.uid, message: draft.message });
+        } else {
+          try {
+            counts[await unit((db) => this.importEvent(db, draft, caller))] += 1;
+          } catch (error) {
+            if (error instanceof EventProblem) errors.push({ line: error.line, uid: draft.uid, message: error.message });
+            else if (error instanceof AppError) errors.push({ line: lineOf(error, draft), uid: draft.uid, message: messageOf(error) });
+            // Two imports of one new UID at once: the second one's event is rolled back.
+            else if (this.deps.translateError(error) instanceof UniqueViolationError) {
+              errors.push({
+                line: draft.line,
+                uid: draft.uid,
+                message: 'Another import created this UID meanwhile: import the file again.',
+              });
+            } else throw error;
+          }
+        }
+        done += 1;
+        options.onProgress?.(done, ordered.length);
+      }
+    };
+    if (options.dryRun === true) {
+      const trx = (await this.deps.db.startTransaction().execute()) as unknown as ControlledTransaction<Database, string[]>;
+      try {
+        await run((work) => inSavepoint(trx, work));
+      } finally {
+        await trx.rollback().execute();
+      }
+    } else {
+      await run((work) => inTransaction(this.deps.db, work));
+    }
+    errors.sort((a, b) => a.line - b.line);
+    return { ...counts, errors };
+  }
+
+  private async importEvent(db: Db, draft: Draft, caller: RequestContext): Promise<Outcome> {
+    const service = new EventsService({ db, config: this.deps.config, passwords: this.deps.passwords });
+    const existingId = (await repository.findEventIdByUid(db, draft.uid)) ?? eventIdOfOwnUid(draft.uid, this.deps.config.baseUrl);
+    const existing = existingId === undefined ? undefined : await repository.findImportTarget(db, existingId);
+    if (draft.recurrenceId !== undefined) return this.importException(db, service, draft, existing, caller);
+    if (existing !== undefined && existing.parent_id === null && !isNewer(draft, existing)) return 'skipped';
+    const body = checked({ ...draft.body, ...(await this.links(db, draft)) });
+    if (existing !== undefined && existing.parent_id === null) {
+      await service.updateEvent({ id: existing.id }, body, caller);
+      await repository.updateSequence(db, existing.id, draft.sequence);
+      return 'updated';
+    }
+    const created = await service.createEvent(body, caller);
+    // Unique: an import of the same UID that committed meanwhile makes this one fail, and roll back, here.
+    await repository.insertUid(db, draft.uid, created.id);
+    await repository.updateSequence(db, created.id, draft.sequence);
+    return 'created';
+  }
+
+  /** A VEVENT with RECURRENCE-ID: a change to one occurrence of its series, written through the occurrence's id. */
+  private async importException(
+    db: Db,
+    service: EventsService,
+    draft: Draft,
+    series: repository.ImportTarget | undefined,
+    caller: RequestContext,
+  ): Promise<Outcome> {
+    const line = draft.recurrenceId?.line ?? draft.line;
+    if (series === undefined || series.parent_id !== null)
+      throw new EventProblem(line, 'RECURRENCE-ID of a series that is not in the calendar.');
+    const moment = draft.recurrenceId?.moment;
+    const originalStart =
+      moment === undefined
+        ? undefined
+        : moment.kind === 'time'
+          ? utcStamp(moment.epochMs)
+          : fromWallTime(`${moment.day} 00:00:00`, series.timezone)?.utc;
+    const occurrence = originalStart === undefined ? undefined : await repository.findOccurrence(db, series.id, originalStart);
+    if (occurrence === undefined) throw new EventProblem(line, 'RECURRENCE-ID names no occurrence of its series.');
+    if (occurrence.is_exception === 1 && !isNewer(draft, occurrence)) return 'skipped';
+    if (draft.cancelled) {
+      // A cancelled occurrence leaves its series, as a DELETE through its id does.
+      await service.deleteEvent({ id: occurrence.id }, {}, caller);
+      return 'updated';
+    }
+    // An occurrence takes its status and recurrence from its series.
+    const { status: _status, recurrence: _recurrence, ...body } = draft.body;
+    await service.updateEvent({ id: occurrence.id }, checked({ ...body, ...(await this.links(db, draft)) }), caller);
+    await repository.updateSequence(db, occurrence.id, draft.sequence);
+    return 'updated';
+  }
+
+  /** The venue and organizer of a draft: existing ones by their rules (docs/calendar-ical.md), else created by the service. */
+  private async links(db: Db, draft: Draft): Promise<Pick<CreateEventBody, 'venue' | 'organizer'>> {
+    let venue: CreateEventBody['venue'] = null;
+    if (draft.location !== undefined) {
+      const { name, address } = draft.location;
+      const named = await repository.findVenuesNamed(db, name);
+      const { geo } = draft;
+      const near = (row: (typeof named)[number]) =>
+        geo !== undefined &&
+        row.geo_lat !== null &&
+        row.geo_lng !== null &&
+        Math.abs(row.geo_lat - geo.lat) <= COORDINATE_TOLERANCE &&
+        Math.abs(row.geo_lng - geo.lng) <= COORDINATE_TOLERANCE;
+      const match = geo === undefined ? named[0] : (named.find(near) ?? named.find((row) => row.geo_lat === null));
+      venue =
+        match !== undefined
+          ? match.id
+          : { venue: name, ...(address === '' ? {} : { address }), ...(geo === undefined ? {} : { geo_lat: geo.lat, geo_lng: geo.lng }) };
+    }
+    let organizer: CreateEventBody['organizer'] = [];
+    if (draft.organizer !== undefined) {
+      const { name, email } = draft.organizer;
+      const id =
+        (email === undefined ? undefined : await repository.findOrganizerByEmail(db, email)) ??
+        (await repository.findOrganizerByName(db, name));
+      organizer = id !== undefined ? [id] : [{ organizer: name, ...(email === undefined ? {} : { email }) }];
+    }
+    return { venue, organizer };
+  }
+}
+
+/** A write as the API's schema takes it (lengths, counts, characters): what the route would refuse is refused here too. */
+function checked<T extends Partial<CreateEventBody>>(body: T): T {
+  if (Value.Check(CreateEventBodySchema, body)) return body;
+  const [first] = Value.Errors(CreateEventBodySchema, body);
+  const param = first?.instancePath.split('/')[1] || 'body';
+  throw invalidParam(param, first === undefined ? 'Invalid parameter.' : `${first.instancePath} ${first.message}`);
+}
+
+/** The line of the property the service found wrong, else the event's. */
+function lineOf(error: AppError, draft: Draft): number {
+  const params = (error.data as { params?: Record<string, string> }).params;
+  const param = params === undefined ? undefined : Object.keys(params)[0];
+  return (param === undefined ? undefined : draft.lines[param]) ?? draft.line;
+}
+
+function messageOf(error: AppError): string {
+  const params = (error.data as { params?: Record<string, string> }).params;
+  return params === undefined ? error.message : `${error.message}: ${Object.values(params).join(' ')}`;
+}
+
+/**
+ * Who a command-line import writes as: `username`, or the first
+ * administrator; an unknown user, or one below editor, is an error (as
+ * `POST /events.ics` refuses them).
+ */
+export async function commandLineCaller(db: Db, config: Config, username: string | undefined): Promise<RequestContext> {
+  const user =
+    username === undefined ? (await listUsers(db)).find((row) => row.role === 'administrator') : await findUserByUsername(db, username);
+  if (user === undefined) {
+    throw new AppError(
+      400,
+      'unknown_user',
+      username === undefined ? 'no administrator to import as: pass --as USER' : `unknown user: ${username}`,
+    );
+  }
+  if (!isRole(user.role) || !can(user.role, 'edit_others')) {
+    throw new AppError(403, 'rest_forbidden', `${user.username} is ${user.role}: importing takes an editor or above`);
+  }
+  return {
+    user: { id: user.id, username: user.username, displayName: user.display_name, role: user.role },
+    language: config.defaultLanguage,
+    defaultLanguage: config.defaultLanguage,
+    site: siteOf(config),
+    address: '127.0.0.1',
+    version: () => Promise.reject(new Error('an import reads no calendar version')),
+  };
+}
