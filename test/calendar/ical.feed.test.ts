@@ -224,7 +224,7 @@ function assertWellFolded(bytes: Uint8Array): void {
 describe('iCalendar feeds', () => {
   let server: TestServer;
   let admin: Credentials;
-  const uidOf = (id: number) => `event-${id}@${new URL(server.config.baseUrl).hostname}`;
+  const uidOf = (id: number) => `event-${id}@${new URL(server.config.baseUrl).host}`;
   before(async () => {
     server = await startTestServer({ SITE_TIMEZONE: 'Europe/Rome' });
     admin = await server.admin();

@@ -231,7 +231,7 @@ describe('iCalendar import (POST /events.ics)', () => {
       body: { title: 'Local', start_date: '2027-05-05 10:00', end_date: '2027-05-05 11:00' },
     });
     const id = created.body.id as number;
-    const host = new URL(server.config.baseUrl).hostname;
+    const host = new URL(server.config.baseUrl).host;
     const file = ics(
       'BEGIN:VCALENDAR',
       'VERSION:2.0',

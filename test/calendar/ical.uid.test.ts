@@ -6,9 +6,10 @@ import { eventIdOfOwnUid, ownEventUid } from '../../src/calendar/ical/ical.uid.t
 describe('iCalendar UIDs of events born here', () => {
   const base = 'https://events.example.org/calendar';
 
-  it('names the event by its id and the host of BASE_URL, whatever its dates', () => {
-    assert.equal(ownEventUid(42, base), 'event-42@events.example.org');
-    assert.equal(ownEventUid(42, 'http://127.0.0.1:3000'), 'event-42@127.0.0.1');
+  it('names the event by its id and where BASE_URL puts the calendar (host, port, path), whatever its dates', () => {
+    assert.equal(ownEventUid(42, base), 'event-42@events.example.org/calendar');
+    assert.equal(ownEventUid(42, 'https://events.example.org'), 'event-42@events.example.org');
+    assert.equal(ownEventUid(42, 'http://127.0.0.1:3000'), 'event-42@127.0.0.1:3000');
   });
 
   it('reads back the id of every UID it makes', () => {
@@ -18,12 +19,16 @@ describe('iCalendar UIDs of events born here', () => {
   });
 
   for (const uid of [
-    'event-42@other.example.org',
-    'event-042@events.example.org',
-    'event-0@events.example.org',
-    'x-event-42@events.example.org',
-    '42@events.example.org',
-    'event-42@events.example.org.evil',
+    'event-42@other.example.org/calendar',
+    'event-42@events.example.org',
+    'event-42@events.example.org/other',
+    'event-42@events.example.org:8443/calendar',
+    'event-042@events.example.org/calendar',
+    'event-0@events.example.org/calendar',
+    'event-99999999999999999@events.example.org/calendar',
+    'x-event-42@events.example.org/calendar',
+    '42@events.example.org/calendar',
+    'event-42@events.example.org/calendar.evil',
   ]) {
     it(`does not take ${uid} for one of its own`, () => {
       assert.equal(eventIdOfOwnUid(uid, base), undefined);
