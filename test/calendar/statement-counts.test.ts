@@ -18,7 +18,8 @@ describe('statements per request', () => {
   });
   after(async () => server.close());
 
-  it('creates and lists events within their statement budgets', async () => {
+  /** The events service over a connection that counts its statements, and an administrator's context. */
+  const countedService = async () => {
     const admin = await server.admin();
     const counting = countingStatements(server.server.store.db);
     const service = new EventsService({
@@ -27,6 +28,11 @@ describe('statements per request', () => {
       passwords: new PostPasswords(server.server.store.db, server.config),
     });
     const editor = contextFor(server, { id: admin.id, username: 'admin', displayName: 'admin', role: 'administrator' });
+    return { counting, service, editor };
+  };
+
+  it('creates and lists events within their statement budgets', async () => {
+    const { counting, service, editor } = await countedService();
     counting.reset();
     await service.createEvent(
       {
@@ -81,14 +87,7 @@ describe('statements per request', () => {
   });
 
   it('writes a recurring series in statements that do not grow with its occurrences', async () => {
-    const admin = await server.admin();
-    const counting = countingStatements(server.server.store.db);
-    const service = new EventsService({
-      db: counting.db,
-      config: server.config,
-      passwords: new PostPasswords(server.server.store.db, server.config),
-    });
-    const editor = contextFor(server, { id: admin.id, username: 'admin', displayName: 'admin', role: 'administrator' });
+    const { counting, service, editor } = await countedService();
     const createSeries = async (count: number) => {
       counting.reset();
       const series = await service.createEvent(

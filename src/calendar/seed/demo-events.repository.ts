@@ -94,20 +94,20 @@ export async function findFirstAdministratorId(db: Db): Promise<number | null> {
 
 /** Events stored: single events and series, not the occurrences of series. */
 export async function countEvents(db: Db): Promise<number> {
-  const row = await db
-    .selectFrom('events')
-    .select((eb) => eb.fn.countAll<number>().as('n'))
-    .where('original_start_utc', 'is', null)
-    .executeTakeFirstOrThrow();
-  return Number(row.n);
+  return countEventRows(db, 'is');
 }
 
 /** Occurrences of series stored, in all. */
 export async function countOccurrences(db: Db): Promise<number> {
+  return countEventRows(db, 'is not');
+}
+
+// Occurrences are the rows with an original start.
+async function countEventRows(db: Db, originalStart: 'is' | 'is not'): Promise<number> {
   const row = await db
     .selectFrom('events')
     .select((eb) => eb.fn.countAll<number>().as('n'))
-    .where('original_start_utc', 'is not', null)
+    .where('original_start_utc', originalStart, null)
     .executeTakeFirstOrThrow();
   return Number(row.n);
 }
