@@ -52,6 +52,13 @@ export function scenarios(baseUrl: string, fixtures: Fixtures, bearer: string, e
       target: { minRatio: 0.5, stretch: 0.6 },
     },
     {
+      // A poller that has the event: `*` matches any current representation, so the answer is a 304 with no body.
+      name: 'event-get-not-modified',
+      title: 'single event GET, If-None-Match → 304',
+      request: { method: 'GET', url: `${calendar}/events/${fixtures.eventId}`, headers: { 'if-none-match': '*' } },
+      expectedStatus: 304,
+    },
+    {
       ...listScenario(baseUrl, 'event-list', 'default list (10/page)'),
       target: { minRatio: 0.3 },
     },
