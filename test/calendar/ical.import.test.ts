@@ -210,7 +210,12 @@ describe('iCalendar import (POST /events.ics)', () => {
     assert.deepEqual(await importFile(file('Lecture, moved')), { created: 0, updated: 0, skipped: 1, errors: [] });
     assert.equal((await search('Lecture'))[0].title, 'Lecture');
     assert.deepEqual(await importFile(file('Lecture, moved', '20991231T000000Z')), { created: 0, updated: 1, skipped: 0, errors: [] });
-    assert.equal((await search('Lecture'))[0].title, 'Lecture, moved');
+    const [moved] = await search('Lecture');
+    assert.equal(moved.title, 'Lecture, moved');
+    // The update is an edit: SEQUENCE rose past the file's, so the same file is not newer any more.
+    const feed = await server.request(`${EVENTS}/${moved.id}.ics`);
+    assert.match(feed.text, /\r\nSEQUENCE:1\r\n/);
+    assert.deepEqual(await importFile(file('Lecture, moved', '20991231T000000Z')), { created: 0, updated: 0, skipped: 1, errors: [] });
   });
 
   it('is listed in the namespace index and the OpenAPI document, taking text/calendar', async () => {

@@ -38,9 +38,14 @@ export async function findOccurrence(db: Db, seriesId: number, originalStartUtc:
     .executeTakeFirst();
 }
 
-/** An imported event keeps the SEQUENCE of its source, so that the file's next version is recognised as newer. */
-export async function updateSequence(db: Db, id: number, sequence: number): Promise<void> {
-  await db.updateTable('events').set({ sequence }).where('id', '=', id).execute();
+/**
+ * An imported event's SEQUENCE is at least its source's, so that the file's
+ * next version is recognised as newer; never lower than it is, so that an
+ * update by an import counts as the edit it is (and the same file imported
+ * again is not newer).
+ */
+export async function raiseSequence(db: Db, id: number, sequence: number): Promise<void> {
+  await db.updateTable('events').set({ sequence }).where('id', '=', id).where('sequence', '<', sequence).execute();
 }
 
 const hasName = (type: 'venue' | 'organizer', name: string) =>

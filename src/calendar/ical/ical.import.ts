@@ -391,13 +391,13 @@ export class IcalImport {
     const body = checked({ ...draft.body, ...(await this.links(db, draft)) });
     if (existing !== undefined && existing.parent_id === null) {
       await service.updateEvent({ id: existing.id }, body, caller);
-      await repository.updateSequence(db, existing.id, draft.sequence);
+      await repository.raiseSequence(db, existing.id, draft.sequence);
       return 'updated';
     }
     const created = await service.createEvent(body, caller);
     // Unique: an import of the same UID that committed meanwhile makes this one fail, and roll back, here.
     await repository.insertUid(db, draft.uid, created.id);
-    await repository.updateSequence(db, created.id, draft.sequence);
+    await repository.raiseSequence(db, created.id, draft.sequence);
     return 'created';
   }
 
@@ -430,7 +430,7 @@ export class IcalImport {
     // An occurrence takes its status and recurrence from its series.
     const { status: _status, recurrence: _recurrence, ...body } = draft.body;
     await service.updateEvent({ id: occurrence.id }, checked({ ...body, ...(await this.links(db, draft)) }), caller);
-    await repository.updateSequence(db, occurrence.id, draft.sequence);
+    await repository.raiseSequence(db, occurrence.id, draft.sequence);
     return 'updated';
   }
 
