@@ -30,7 +30,7 @@ export async function eventsRoutes(app: FastifyInstance, { deps, service }: { de
   // Anonymous answers are remembered per calendar version (ADR 9), unless a password makes them depend on more
   // than the key. A list depends on the clock ("today", relative dates) to the second, never finer: the second
   // is part of its key.
-  const answers = new RememberedAnswers((request) => deps.versions.of(request), deps.config.responseCacheBytes);
+  const answers = new RememberedAnswers((request) => deps.versions.of(request), deps.config.responseCacheBytes, true);
   const rememberable = (request: FastifyRequest, query: { password?: string }) => request.user === null && query.password === undefined;
   const listKey = (request: FastifyRequest, query: ListEventsQuery, now: Date) =>
     rememberable(request, query) ? `${Math.floor(now.getTime() / 1000)}\u0000${JSON.stringify(query)}` : undefined;

@@ -79,6 +79,8 @@ export class RememberedAnswers {
     private readonly currentVersion: (request: FastifyRequest) => Promise<unknown>,
     /** 0 remembers nothing. */
     private readonly maxBytes: number,
+    /** Remember each answer's ETag with it, for a surface that answers conditional reads (conditional-get.ts). */
+    private readonly tagged = false,
   ) {
     this.generation = new Generation(maxBytes);
   }
@@ -103,7 +105,7 @@ export class RememberedAnswers {
         const { payload, headers = {} } = await produce();
         const body = toBuffer(reply.serialize(payload));
         // Tagged once: a remembered answer is sent many times.
-        return { body, headers: { ...headers, etag: strongEtag(body) } };
+        return { body, headers: this.tagged ? { ...headers, etag: strongEtag(body) } : headers };
       }));
     return reply.headers(remembered.headers).type(JSON_TYPE).send(remembered.body);
   }
