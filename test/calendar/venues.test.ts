@@ -233,6 +233,31 @@ describe('geolocation of venues', () => {
     assert.deepEqual(single.body.json_ld.geo, { '@type': 'GeoCoordinates', latitude: 45.4642, longitude: 9.19 });
   });
 
+  it('shows a coordinate of 0 (Greenwich, the equator) with its pair, alone, in lists, embedded in an event and to geolocation', async () => {
+    const greenwich = await makeVenue(server, admin, { venue: 'Royal Observatory', status: 'publish', geo_lat: 51.4769, geo_lng: 0 });
+    assert.equal(greenwich.geo_lat, 51.4769);
+    assert.equal(greenwich.geo_lng, 0, 'the falsy rule drops empty fields, not the meridian');
+    const equator = await makeVenue(server, admin, { status: 'publish', geo_lat: 0, geo_lng: 0 });
+    assert.deepEqual([equator.geo_lat, equator.geo_lng], [0, 0]);
+    const single = await server.request(`${VENUES}/${greenwich.id}`);
+    assert.equal(single.body.geo_lng, 0);
+    assert.deepEqual(single.body.json_ld.geo, { '@type': 'GeoCoordinates', latitude: 51.4769, longitude: 0 });
+    const listed = await server.request(`${VENUES}?per_page=50`);
+    assert.equal((listed.body.venues as any[]).find((venue) => venue.id === greenwich.id)?.geo_lng, 0);
+    const event = await server.request(`${NS}/events`, {
+      method: 'POST',
+      auth: admin,
+      body: { title: 'Star night', status: 'publish', start_date: 'tomorrow 21:00', end_date: 'tomorrow 23:00', venue: greenwich.id },
+    });
+    assert.equal(event.status, 201, event.text);
+    assert.equal(event.body.venue.geo_lng, 0);
+    const near = await server.request(`${NS}/events?geoloc_lat=51.48&geoloc_lng=0.001&geoloc_radius=5`);
+    assert.deepEqual(
+      (near.body.events as any[]).map((item) => item.id),
+      [event.body.id],
+    );
+  });
+
   it('rejects bad coordinates: NaN strings, out of range, one without the other', async () => {
     for (const [field, value] of [
       ['geo_lat', 'NaN'],

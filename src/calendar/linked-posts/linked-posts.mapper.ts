@@ -30,6 +30,9 @@ const STRIPPED: Readonly<Record<string, unknown>> = {
   address: '',
 };
 
+// A coordinate of 0 (the equator, the Greenwich meridian) is a place, not an empty field: a pair set is shown whole.
+const COORDINATES = new Set(['geo_lat', 'geo_lng']);
+
 /** JSON-LD objects leave out what is unknown. */
 export function withoutEmpty(object: Record<string, unknown>): Record<string, unknown> {
   return Object.fromEntries(Object.entries(object).filter(([, value]) => value !== '' && value !== undefined));
@@ -73,7 +76,7 @@ export function toLinkedPostResponse(kind: LinkedPostKind, post: PresentedPost, 
   if (options.single && row.password_hash === null) built.json_ld = kind.jsonLd(post);
   const result: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(built)) {
-    if (!isFalsy(value)) result[key] = value;
+    if (!isFalsy(value) || COORDINATES.has(key)) result[key] = value;
   }
   Object.assign(result, kind.alwaysFields(row), { global_id: options.globalId, global_id_lineage: [options.globalId] });
   if (options.stripped) {
