@@ -121,6 +121,24 @@ describe('remembered anonymous calendar answers', () => {
     assert.equal((await server.request(`${EVENTS}?include=${event.id}&password=sesame`)).body.events[0].title, 'Locked, renamed');
   });
 
+  it('remembers anonymous iCalendar feeds as text, and never what a signed-in caller or a password gets', async () => {
+    const event = await makeEvent(server, admin, { title: 'Feed title', status: 'publish' });
+    const feeds = [`${EVENTS}.ics`, `${EVENTS}/${event.id}.ics`];
+    for (const feed of feeds) assert.match((await server.request(feed)).text, /SUMMARY[^:]*:Feed title\r\n/);
+    const revision = await readRevision(db(), 'calendar');
+    await retitle(db(), event.id, 'Feed renamed');
+    await setRevision(db(), revision);
+    for (const feed of feeds) {
+      const remembered = await server.request(feed);
+      assert.match(remembered.text, /SUMMARY[^:]*:Feed title\r\n/, `${feed} came from memory`);
+      assert.equal(remembered.headers.get('content-type'), 'text/calendar; charset=utf-8');
+      assert.match(remembered.headers.get('cache-control') ?? '', /^public/);
+      assert.match((await server.request(feed, { auth: admin })).text, /SUMMARY[^:]*:Feed renamed\r\n/, 'signed in: made afresh');
+    }
+    await setRevision(db(), revision + 1);
+    for (const feed of feeds) assert.match((await server.request(feed)).text, /SUMMARY[^:]*:Feed renamed\r\n/);
+  });
+
   it('shows a scheduled event the second its date passes, with no write', async () => {
     const soon = new Date(Date.now() + 2000);
     const event = await makeEvent(server, admin, { title: 'Scheduled', status: 'future', date_utc: utcStamp(soon) });
@@ -209,7 +227,7 @@ describe('Generation', () => {
     const produce = async () => {
       produced += 1;
       await sleep(10);
-      return { body: Buffer.from('{}'), headers: {} };
+      return { body: Buffer.from('{}'), headers: {}, type: 'application/json' };
     };
     const answers = await Promise.all(Array.from({ length: 8 }, () => generation.produceOnce('k', produce)));
     assert.equal(produced, 1);

@@ -1,7 +1,9 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import Type from 'typebox';
-import { EventIdParamsSchema, ListEventsQuerySchema, ReadEventQuerySchema } from '../events/events.schemas.ts';
+import { EventIdParamsSchema, ListEventsQuerySchema, ReadEventQuerySchema, type ListEventsQuery } from '../events/events.schemas.ts';
+import { RememberedAnswers } from '../../platform/http/remembered-answers.ts';
+import { nowIn } from '../shared/dates.ts';
 import { requestContext, type CalendarDeps } from '../shared/context.ts';
 import { WpErrorSchema } from '../shared/schemas.ts';
 import { REFRESH_SECONDS, type IcalService } from './ical.service.ts';
@@ -27,20 +29,38 @@ function cacheControlOf(request: FastifyRequest, query: { password?: string }): 
   return request.user === null && query.password === undefined ? `public, max-age=${Math.min(300, REFRESH_SECONDS)}` : 'private, no-cache';
 }
 
-// The ETag, and the 304 to a poller that has the feed, are the calendar's for every read (conditional-get.ts).
-function sendCalendar(request: FastifyRequest, reply: FastifyReply, query: { password?: string }, body: string, filename: string) {
-  void reply.headers({
-    'cache-control': cacheControlOf(request, query),
-    vary: 'Authorization',
-    'content-disposition': `inline; filename="${filename}"`,
-  });
-  return reply.type(CALENDAR_TYPE).send(body);
-}
+// What can change an anonymous feed without a write: its window starts today, and a date argument may be
+// relative ("now", "+1 week"), so it is remembered for the day, or for the second as lists are.
+const DATE_ARGUMENTS = ['start_date', 'end_date', 'starts_before', 'starts_after', 'ends_before', 'ends_after'] as const;
 
 /** `/events.ics` and `/events/{id}.ics` (issue 22; docs/calendar-ical.md). */
 export async function icalRoutes(app: FastifyInstance, { deps, service }: { deps: CalendarDeps; service: IcalService }): Promise<void> {
   const typed = app.withTypeProvider<TypeBoxTypeProvider>();
   const errors = { 400: WpErrorSchema, 401: WpErrorSchema, 403: WpErrorSchema, 404: WpErrorSchema, 410: WpErrorSchema };
+  // Pollers ask for the same feeds again and again: anonymous ones are remembered per calendar version (ADR 9).
+  const answers = new RememberedAnswers((request) => deps.versions.of(request), deps.config.responseCacheBytes, true);
+  const rememberable = (request: FastifyRequest, query: { password?: string }) => request.user === null && query.password === undefined;
+  const listKey = (request: FastifyRequest, query: ListEventsQuery, now: Date) => {
+    if (!rememberable(request, query)) return undefined;
+    const relative = DATE_ARGUMENTS.some((name) => query[name] !== undefined);
+    const clock = relative ? String(Math.floor(now.getTime() / 1000)) : nowIn(deps.config.siteTimezone, now).local.slice(0, 10);
+    return `${clock}\u0000${JSON.stringify(query)}`;
+  };
+  // The ETag, and the 304 to a poller that has the feed, are the calendar's for every read (conditional-get.ts).
+  const sendCalendar = (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    key: string | undefined,
+    filename: string,
+    feed: () => Promise<string>,
+  ) => {
+    void reply.headers({
+      'cache-control': cacheControlOf(request, request.query as { password?: string }),
+      vary: 'Authorization',
+      'content-disposition': `inline; filename="${filename}"`,
+    });
+    return answers.answer(reply, key, async () => ({ payload: await feed(), type: CALENDAR_TYPE }));
+  };
 
   typed.get('/events.ics', {
     config: { access: 'public' },
@@ -51,8 +71,12 @@ export async function icalRoutes(app: FastifyInstance, { deps, service }: { deps
       querystring: ListEventsQuerySchema,
       response: { 200: CalendarTextSchema, ...errors },
     },
-    handler: async (request, reply) =>
-      sendCalendar(request, reply, request.query, await service.listFeed(request.query, requestContext(request, deps)), 'events.ics'),
+    handler: async (request, reply) => {
+      const now = new Date();
+      return sendCalendar(request, reply, listKey(request, request.query, now), 'events.ics', () =>
+        service.listFeed(request.query, requestContext(request, deps), now),
+      );
+    },
   });
 
   // `[0-9]`, not `\d`: the namespace index lists this route as `events/(?P<id>[0-9]+).ics`. wpapi files a route
@@ -69,8 +93,10 @@ export async function icalRoutes(app: FastifyInstance, { deps, service }: { deps
       response: { 200: CalendarTextSchema, ...errors },
     },
     handler: async (request, reply) => {
-      const body = await service.eventFeed(request.params.id, request.query, requestContext(request, deps));
-      return sendCalendar(request, reply, request.query, body, `event-${request.params.id}.ics`);
+      const key = rememberable(request, request.query) ? JSON.stringify([request.params.id, request.query]) : undefined;
+      return sendCalendar(request, reply, key, `event-${request.params.id}.ics`, () =>
+        service.eventFeed(request.params.id, request.query, requestContext(request, deps)),
+      );
     },
   });
 }

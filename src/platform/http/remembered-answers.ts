@@ -5,11 +5,14 @@ import { strongEtag } from './conditional-get.ts';
 export interface Answer {
   readonly payload: unknown;
   readonly headers?: Readonly<Record<string, string>>;
+  /** The media type of a payload that is already text (an iCalendar feed): sent as it is, not serialized as JSON. */
+  readonly type?: string;
 }
 
 interface Remembered {
   readonly body: Buffer;
   readonly headers: Readonly<Record<string, string>>;
+  readonly type: string;
 }
 
 const JSON_TYPE = 'application/json; charset=utf-8';
@@ -95,19 +98,20 @@ export class RememberedAnswers {
    */
   async answer(reply: FastifyReply, key: string | undefined, produce: () => Promise<Answer>): Promise<FastifyReply> {
     if (key === undefined || this.maxBytes === 0) {
-      const { payload, headers } = await produce();
-      return reply.headers(headers ?? {}).send(payload);
+      const { payload, headers, type } = await produce();
+      void reply.headers(headers ?? {});
+      return (type === undefined ? reply : reply.type(type)).send(payload);
     }
     const generation = await this.currentGeneration(reply.request);
     const remembered =
       generation.entries.get(key) ??
       (await generation.produceOnce(key, async () => {
-        const { payload, headers = {} } = await produce();
-        const body = toBuffer(reply.serialize(payload));
+        const { payload, headers = {}, type } = await produce();
+        const body = toBuffer(type === undefined ? reply.serialize(payload) : String(payload));
         // Tagged once: a remembered answer is sent many times.
-        return { body, headers: this.tagged ? { ...headers, etag: strongEtag(body) } : headers };
+        return { body, headers: this.tagged ? { ...headers, etag: strongEtag(body) } : headers, type: type ?? JSON_TYPE };
       }));
-    return reply.headers(remembered.headers).type(JSON_TYPE).send(remembered.body);
+    return reply.headers(remembered.headers).type(remembered.type).send(remembered.body);
   }
 
   private async currentGeneration(request: FastifyRequest): Promise<Generation> {
