@@ -1,3 +1,4 @@
+import { RememberedAnswers } from '../platform/http/remembered-answers.ts';
 import { answerConditionalGet } from '../platform/http/conditional-get.ts';
 import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import { withHookFirst } from '../platform/http/route-hooks.ts';
@@ -75,12 +76,14 @@ export async function calendarPlugin(app: FastifyInstance, { config, store, tabl
 
   await app.register(discoveryRoutes, { namespace: NAMESPACE, namespaceUrl, baseUrl: config.baseUrl, table });
   // The services, built once with what they depend on; routes only hand them each request's caller and arguments.
+  const versions = new CalendarVersions(store.db);
   const deps: CalendarDeps = {
     config,
     store,
     site: siteOf(config),
     passwords: new PostPasswords(store.db, config),
-    versions: new CalendarVersions(store.db),
+    versions,
+    answers: new RememberedAnswers((request) => versions.of(request), config.responseCacheBytes, true),
   };
   const events = new EventsService({ db: store.db, config, passwords: deps.passwords });
   await app.register(eventsRoutes, { deps, service: events });

@@ -581,6 +581,17 @@ describe('iCalendar feeds', () => {
     }
   });
 
+  it('refuses page and per_page with a 400 naming them: a feed has no pages', async () => {
+    for (const name of ['page', 'per_page']) {
+      const response = await server.request(`${FEED}?${name}=2`);
+      assert.equal(response.status, 400, response.text);
+      assert.deepEqual(Object.keys(response.body.data.params), [name]);
+    }
+    const doc = await server.request('/calendar/events/v1/doc');
+    const parameters = (doc.body.paths['/events.ics'].get.parameters as { name: string }[]).map((parameter) => parameter.name);
+    assert.ok(parameters.includes('categories') && !parameters.includes('page') && !parameters.includes('per_page'));
+  });
+
   it('is listed in the namespace index and the OpenAPI document as text/calendar', async () => {
     const index = await server.request('/calendar/events/v1/');
     assert.ok(index.body.routes['/calendar/events/v1/events.ics'], Object.keys(index.body.routes).join(' '));

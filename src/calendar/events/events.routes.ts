@@ -1,9 +1,8 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { requestContext, type CalendarDeps } from '../shared/context.ts';
+import { isRememberable, requestContext, type CalendarDeps } from '../shared/context.ts';
 import { archiveHeaders } from '../shared/pagination.ts';
 import { WpErrorSchema } from '../shared/schemas.ts';
-import { RememberedAnswers } from '../../platform/http/remembered-answers.ts';
 import type { EventsService, EventRef } from './events.service.ts';
 import {
   CreateEventBodySchema,
@@ -29,13 +28,12 @@ export async function eventsRoutes(app: FastifyInstance, { deps, service }: { de
   const errors = { 400: WpErrorSchema, 401: WpErrorSchema, 403: WpErrorSchema, 404: WpErrorSchema, 410: WpErrorSchema };
   // Anonymous answers are remembered per calendar version (ADR 9), unless a password makes them depend on more
   // than the key. A list depends on the clock ("today", relative dates) to the second, never finer: the second
-  // is part of its key.
-  const answers = new RememberedAnswers((request) => deps.versions.of(request), deps.config.responseCacheBytes, true);
-  const rememberable = (request: FastifyRequest, query: { password?: string }) => request.user === null && query.password === undefined;
+  // is part of its key. Keys start with their route's kind: the feeds share the memory.
+  const { answers } = deps;
   const listKey = (request: FastifyRequest, query: ListEventsQuery, now: Date) =>
-    rememberable(request, query) ? `${Math.floor(now.getTime() / 1000)}\u0000${JSON.stringify(query)}` : undefined;
+    isRememberable(request, query) ? `list\u0000${Math.floor(now.getTime() / 1000)}\u0000${JSON.stringify(query)}` : undefined;
   const itemKey = (request: FastifyRequest, ref: EventRef, query: ReadEventQuery) =>
-    rememberable(request, query) ? JSON.stringify([ref, query]) : undefined;
+    isRememberable(request, query) ? `item\u0000${JSON.stringify([ref, query])}` : undefined;
 
   typed.get('/events', {
     config: { access: 'public', collection: 'events' },

@@ -1,10 +1,10 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import Type from 'typebox';
-import { EventIdParamsSchema, ListEventsQuerySchema, ReadEventQuerySchema, type ListEventsQuery } from '../events/events.schemas.ts';
-import { RememberedAnswers } from '../../platform/http/remembered-answers.ts';
+import { EventIdParamsSchema, ReadEventQuerySchema } from '../events/events.schemas.ts';
+import { FeedQuerySchema, refusePages, type FeedQuery } from './ical.schemas.ts';
 import { nowIn } from '../shared/dates.ts';
-import { requestContext, type CalendarDeps } from '../shared/context.ts';
+import { isRememberable, requestContext, type CalendarDeps } from '../shared/context.ts';
 import { WpErrorSchema } from '../shared/schemas.ts';
 import { REFRESH_SECONDS, type IcalService } from './ical.service.ts';
 
@@ -38,13 +38,12 @@ export async function icalRoutes(app: FastifyInstance, { deps, service }: { deps
   const typed = app.withTypeProvider<TypeBoxTypeProvider>();
   const errors = { 400: WpErrorSchema, 401: WpErrorSchema, 403: WpErrorSchema, 404: WpErrorSchema, 410: WpErrorSchema };
   // Pollers ask for the same feeds again and again: anonymous ones are remembered per calendar version (ADR 9).
-  const answers = new RememberedAnswers((request) => deps.versions.of(request), deps.config.responseCacheBytes, true);
-  const rememberable = (request: FastifyRequest, query: { password?: string }) => request.user === null && query.password === undefined;
-  const listKey = (request: FastifyRequest, query: ListEventsQuery, now: Date) => {
-    if (!rememberable(request, query)) return undefined;
+  const { answers } = deps;
+  const listKey = (request: FastifyRequest, query: FeedQuery, now: Date) => {
+    if (!isRememberable(request, query)) return undefined;
     const relative = DATE_ARGUMENTS.some((name) => query[name] !== undefined);
     const clock = relative ? String(Math.floor(now.getTime() / 1000)) : nowIn(deps.config.siteTimezone, now).local.slice(0, 10);
-    return `${clock}\u0000${JSON.stringify(query)}`;
+    return `feed\u0000${clock}\u0000${JSON.stringify(query)}`;
   };
   // The ETag, and the 304 to a poller that has the feed, are the calendar's for every read (conditional-get.ts).
   const sendCalendar = (
@@ -68,10 +67,11 @@ export async function icalRoutes(app: FastifyInstance, { deps, service }: { deps
       operationId: 'getEventsFeed',
       tags: ['calendar'],
       summary: 'The events of /events as an iCalendar feed to subscribe to (same filters; at most ICAL_MAX_EVENTS)',
-      querystring: ListEventsQuerySchema,
+      querystring: FeedQuerySchema,
       response: { 200: CalendarTextSchema, ...errors },
     },
     handler: async (request, reply) => {
+      refusePages(request.query);
       const now = new Date();
       return sendCalendar(request, reply, listKey(request, request.query, now), 'events.ics', () =>
         service.listFeed(request.query, requestContext(request, deps), now),
@@ -93,7 +93,9 @@ export async function icalRoutes(app: FastifyInstance, { deps, service }: { deps
       response: { 200: CalendarTextSchema, ...errors },
     },
     handler: async (request, reply) => {
-      const key = rememberable(request, request.query) ? JSON.stringify([request.params.id, request.query]) : undefined;
+      const key = isRememberable(request, request.query)
+        ? `event feed\u0000${JSON.stringify([request.params.id, request.query])}`
+        : undefined;
       return sendCalendar(request, reply, key, `event-${request.params.id}.ics`, () =>
         service.eventFeed(request.params.id, request.query, requestContext(request, deps)),
       );

@@ -3,6 +3,7 @@ import type { Config } from '../../config/config.ts';
 import type { Database } from '../../platform/db/schema.ts';
 import type { EventsService, EventWithRow } from '../events/events.service.ts';
 import type { ListEventsQuery, ReadEventQuery } from '../events/events.schemas.ts';
+import type { FeedQuery } from './ical.schemas.ts';
 import { isOccurrence, isSeries, recurrenceLines } from '../recurrence/recurrence.series.ts';
 import type { RequestContext } from '../shared/context.ts';
 import { toICalendar, type FeedComponent } from './ical.feed.ts';
@@ -32,11 +33,10 @@ export interface IcalServiceDeps {
 export class IcalService {
   constructor(private readonly deps: IcalServiceDeps) {}
 
-  /** `/events.ics`: the first ICAL_MAX_EVENTS items of `/events` with the same query (page and per_page aside). */
-  async listFeed(query: ListEventsQuery, caller: RequestContext, now: Date = new Date()): Promise<string> {
-    const { page: _page, per_page: _perPage, ...filters } = query;
-    const shown = await this.deps.events.listEventsWithRows(filters, caller, now, this.deps.config.icalMaxEvents);
-    const components = await this.componentsOf(shown, filters, caller, now);
+  /** `/events.ics`: the first ICAL_MAX_EVENTS items of `/events` with the same filters. */
+  async listFeed(query: FeedQuery, caller: RequestContext, now: Date = new Date()): Promise<string> {
+    const shown = await this.deps.events.listEventsWithRows(query, caller, now, this.deps.config.icalMaxEvents);
+    const components = await this.componentsOf(shown, query, caller, now);
     return this.calendar(`Events · ${new URL(this.deps.config.baseUrl).hostname}`, caller, components);
   }
 

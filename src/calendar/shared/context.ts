@@ -3,6 +3,7 @@ import { LANGUAGES, type Config, type Language } from '../../config/config.ts';
 import type { AuthUser } from '../../platform/auth/authenticate.ts';
 import type { Store } from '../../platform/db/database.ts';
 import type { PostPasswords } from '../posts/posts.passwords.ts';
+import type { RememberedAnswers } from '../../platform/http/remembered-answers.ts';
 import type { CalendarVersion, CalendarVersions } from './calendar-version.ts';
 
 /** What the calendar's services are built with, once, when the plugin registers. */
@@ -13,6 +14,13 @@ export interface CalendarDeps {
   /** Opens protected posts to reads, with one throttle for every post type. */
   readonly passwords: PostPasswords;
   readonly versions: CalendarVersions;
+  /** Anonymous answers, remembered per calendar version (ADR 9): one budget (RESPONSE_CACHE_MB) for every route. */
+  readonly answers: RememberedAnswers;
+}
+
+/** Whether an answer may be remembered: it depends on nothing a key does not say (no caller, no password). */
+export function isRememberable(request: FastifyRequest, query: { readonly password?: string }): boolean {
+  return request.user === null && query.password === undefined;
 }
 
 export const NAMESPACE = 'calendar/events/v1';
