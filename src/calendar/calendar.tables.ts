@@ -15,6 +15,8 @@ declare module '../platform/db/schema.ts' {
     event_ical_uids: EventIcalUidTable;
     translations: TranslationTable;
     slugs: SlugTable;
+    calendar_changes: CalendarChangeTable;
+    calendar_change_log: CalendarChangeLogTable;
   }
 }
 
@@ -159,4 +161,30 @@ export interface SlugTable {
   resource_type: TranslatableType;
   slug: string;
   resource_id: number;
+}
+
+/** What sync and versions know of the items a change touched (migration 2026-11-28T0100-changes). */
+export type ChangeType = 'event' | 'venue' | 'organizer' | Taxonomy;
+
+/** One row per item that ever existed: its version (`seq`) and its place in the change log. */
+export interface CalendarChangeTable {
+  type: ChangeType;
+  item_id: number;
+  /** The calendar revision of the item's last change (bigint: a string on PostgreSQL). */
+  seq: number | string;
+  /** UTC `YYYY-MM-DD HH:MM:SS`. */
+  changed_at: string;
+  /** 1 once anonymous readers could list the item: only then do they hear of its removal. */
+  ever_public: Generated<number>;
+  author_id: number | null;
+  /** A scheduled item's publication date (UTC): it changes then, without a write. */
+  due_at: string | null;
+}
+
+export interface CalendarChangeLogTable {
+  id: number;
+  /** The highest number pruned from the log: tokens before it are expired. */
+  floor_seq: number | string;
+  /** Signs sync tokens (HMAC-SHA256), the same for every process. */
+  token_key: string;
 }

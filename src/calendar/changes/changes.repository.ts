@@ -1,0 +1,144 @@
+import { sql, type Kysely } from 'kysely';
+import type { Database } from '../../platform/db/schema.ts';
+import type { ChangeType } from '../calendar.tables.ts';
+
+type Db = Kysely<Database>;
+
+/**
+ * The change log (migration 2026-11-28T0100-changes): one row per item,
+ * numbered by the calendar revision of its last change, which the
+ * database's triggers write.
+ */
+
+/** An item's version: the number of its last change; `undefined` for an item that never existed. */
+export async function findVersion(db: Db, type: ChangeType, id: number): Promise<number | undefined> {
+  const row = await db.selectFrom('calendar_changes').select('seq').where('type', '=', type).where('item_id', '=', id).executeTakeFirst();
+  return row === undefined ? undefined : Number(row.seq);
+}
+
+/** A row of the log as sync reads it. */
+export interface ChangeRow {
+  readonly type: ChangeType;
+  readonly id: number;
+  readonly seq: number;
+  readonly everPublic: boolean;
+  readonly authorId: number | null;
+}
+
+/** Where a page of changes resumes: after this change, in log order (seq, type, id). */
+export interface ChangeCursor {
+  readonly seq: number;
+  readonly type: ChangeType;
+  readonly id: number;
+}
+
+/** Changes numbered in (`after`, `upTo`], in log order, of the types asked; one more than `limit` tells of a next page. */
+export async function listChanges(
+  db: Db,
+  after: ChangeCursor,
+  upTo: number,
+  types: readonly ChangeType[],
+  limit: number,
+): Promise<ChangeRow[]> {
+  const rows = await db
+    .selectFrom('calendar_changes')
+    .select(['type', 'item_id', 'seq', 'ever_public', 'author_id'])
+    .where((eb) =>
+      eb.or([
+        eb('seq', '>', after.seq),
+        eb.and([
+          eb('seq', '=', after.seq),
+          eb.or([eb('type', '>', after.type), eb.and([eb('type', '=', after.type), eb('item_id', '>', after.id)])]),
+        ]),
+      ]),
+    )
+    .where('seq', '<=', upTo)
+    .where('type', 'in', types)
+    .orderBy('seq')
+    .orderBy('type')
+    .orderBy('item_id')
+    .limit(limit)
+    .execute();
+  return rows.map((row) => ({
+    type: row.type,
+    id: row.item_id,
+    seq: Number(row.seq),
+    everPublic: row.ever_public === 1,
+    authorId: row.author_id,
+  }));
+}
+
+/** The highest number pruned from the log and the key that signs sync tokens. */
+export async function findLogState(db: Db): Promise<{ floor: number; key: string }> {
+  const row = await db.selectFrom('calendar_change_log').select(['floor_seq', 'token_key']).where('id', '=', 1).executeTakeFirstOrThrow();
+  return { floor: Number(row.floor_seq), key: row.token_key };
+}
+
+/**
+ * A number for changes a write records itself: the revision, bumped in the
+ * writing transaction (`trx`), which holds it until it commits, as the
+ * triggers' numbers are.
+ */
+async function nextSeq(trx: Db): Promise<number> {
+  const { rows } = await sql<{
+    value: number | string;
+  }>`update revisions set value = value + 1 where name = 'calendar' returning value`.execute(trx);
+  return Number(rows[0]!.value);
+}
+
+/**
+ * Scheduled items whose time has come change then, without a write: each is
+ * moved to the end of the log as published (anonymous readers now list it),
+ * with what its publication changes too (the counts of an event's terms,
+ * the events that embed a venue or an organizer). Run in a write
+ * transaction before a sync reads the log; `now` is a UTC stamp.
+ */
+export async function recordDuePublications(trx: Db, now: string): Promise<number> {
+  const due = await trx.selectFrom('calendar_changes').select('item_id').where('due_at', '<=', now).limit(1).execute();
+  if (due.length === 0) return 0;
+  const seq = await nextSeq(trx);
+  const listedEvent = sql<boolean>`exists (select 1 from events e where e.id = calendar_changes.item_id
+    and e.hide_from_listings = 0 and (e.recurrence is null or e.parent_id is not null))`;
+  const moved = await trx
+    .updateTable('calendar_changes')
+    .set({
+      seq,
+      changed_at: now,
+      due_at: null,
+      ever_public: sql<number>`case when type <> 'event' or ${listedEvent} then 1 else ever_public end`,
+    })
+    .where('due_at', '<=', now)
+    .executeTakeFirst();
+  const published = (type: ChangeType) =>
+    trx.selectFrom('calendar_changes').select('item_id').where('seq', '=', seq).where('type', '=', type).where('changed_at', '=', now);
+  const touched = [
+    trx
+      .selectFrom('event_terms')
+      .innerJoin('terms', 'terms.id', 'event_terms.term_id')
+      .select(['terms.taxonomy as type', 'terms.id as id'])
+      .where('event_terms.event_id', 'in', published('event')),
+    trx
+      .selectFrom('events')
+      .select([sql.lit('event').as('type'), 'events.id as id'])
+      .where('events.venue_id', 'in', published('venue')),
+    trx
+      .selectFrom('event_organizers')
+      .select([sql.lit('event').as('type'), 'event_organizers.event_id as id'])
+      .where('event_organizers.organizer_id', 'in', published('organizer')),
+  ];
+  for (const items of touched) {
+    await trx
+      .insertInto('calendar_changes')
+      .columns(['type', 'item_id', 'seq', 'changed_at'])
+      .expression((eb) =>
+        eb
+          .selectFrom(items.as('picked'))
+          .distinct()
+          .select(['picked.type', 'picked.id', sql.lit(seq).as('seq'), sql.lit(now).as('changed_at')])
+          .where(sql.lit(true)),
+      )
+      .onConflict((oc) => oc.columns(['type', 'item_id']).doUpdateSet({ seq, changed_at: now }))
+      .execute();
+  }
+  return Number(moved.numUpdatedRows);
+}
