@@ -20,6 +20,13 @@ import { organizersRoutes } from './organizers/organizers.routes.ts';
 import { categoryRoutes, tagRoutes } from './terms/terms.routes.ts';
 import { venuesRoutes } from './venues/venues.routes.ts';
 import { icalImportRoutes } from './ical/ical.import.routes.ts';
+import { changesRoutes } from './changes/changes.routes.ts';
+import { ChangesService } from './changes/changes.service.ts';
+import { LinkedPostsService } from './linked-posts/linked-posts.service.ts';
+import { organizerKind } from './organizers/organizers.kind.ts';
+import { venueKind } from './venues/venues.kind.ts';
+import { TermsService } from './terms/terms.service.ts';
+import { CATEGORIES, TAGS } from './terms/terms.taxonomy.ts';
 
 export { NAMESPACE };
 
@@ -86,14 +93,23 @@ export async function calendarPlugin(app: FastifyInstance, { config, store, tabl
     answers: new RememberedAnswers((request) => versions.of(request), config.responseCacheBytes, true),
   };
   const events = new EventsService({ db: store.db, config, passwords: deps.passwords });
+  const venues = new LinkedPostsService(venueKind, store.db, deps.passwords);
+  const organizers = new LinkedPostsService(organizerKind, store.db, deps.passwords);
+  const termDeps = { db: store.db, translateError: store.translateError, namespaceUrl, baseUrl: config.baseUrl };
+  const categories = new TermsService(CATEGORIES, termDeps);
+  const tags = new TermsService(TAGS, termDeps);
   await app.register(eventsRoutes, { deps, service: events });
   await app.register(icalRoutes, { deps, service: new IcalService({ db: store.db, config, events }) });
-  await app.register(venuesRoutes, deps);
+  await app.register(venuesRoutes, { deps, service: venues });
   extendSeriesOverTime(app, store, config);
-  await app.register(organizersRoutes, deps);
-  await app.register(categoryRoutes, deps);
-  await app.register(tagRoutes, deps);
+  await app.register(organizersRoutes, { deps, service: organizers });
+  await app.register(categoryRoutes, { deps, service: categories });
+  await app.register(tagRoutes, { deps, service: tags });
   await app.register(icalImportRoutes, deps);
+  await app.register(changesRoutes, {
+    deps,
+    service: new ChangesService({ db: store.db, config, events, venues, organizers, categories, tags }),
+  });
 }
 
 const EXTEND_EVERY_MS = 60 * 60 * 1000;

@@ -44,6 +44,8 @@ export interface Config {
   readonly icalMaxEvents: number;
   /** The largest iCalendar file `POST /events.ics` accepts (`ICAL_IMPORT_MAX_BYTES`); more is a 413. */
   readonly icalImportMaxBytes: number;
+  /** How long the change log keeps what was deleted, and sync tokens stay valid (`CHANGES_RETENTION_DAYS`). */
+  readonly changesRetentionDays: number;
 }
 
 /** A configuration problem; its message is the one line printed before exit code 2. */
@@ -177,5 +179,6 @@ export function loadConfig(env: Env = process.env): Config {
     recurrenceHorizonDays: integer(env, 'RECURRENCE_HORIZON_DAYS', 760, 1, 36_600),
     icalMaxEvents: integer(env, 'ICAL_MAX_EVENTS', 500, 1, 10_000),
     icalImportMaxBytes: integer(env, 'ICAL_IMPORT_MAX_BYTES', 2 * 1024 * 1024, 1024, 1024 * 1024 * 1024),
+    changesRetentionDays: integer(env, 'CHANGES_RETENTION_DAYS', 30, 1, 36_600),
   });
 }

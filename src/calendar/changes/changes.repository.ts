@@ -25,14 +25,14 @@ export interface ChangeRow {
   readonly authorId: number | null;
 }
 
-/** Where a page of changes resumes: after this change, in log order (seq, type, id). */
+/** Where a page of changes resumes: after this change, in log order (seq, type, id); after every change `seq` holds when only `seq` is given. */
 export interface ChangeCursor {
   readonly seq: number;
-  readonly type: ChangeType;
-  readonly id: number;
+  readonly type?: ChangeType;
+  readonly id?: number;
 }
 
-/** Changes numbered in (`after`, `upTo`], in log order, of the types asked; one more than `limit` tells of a next page. */
+/** Changes numbered up to `upTo` that come after `after`, in log order, of the types asked, at most `limit`. */
 export async function listChanges(
   db: Db,
   after: ChangeCursor,
@@ -40,17 +40,17 @@ export async function listChanges(
   types: readonly ChangeType[],
   limit: number,
 ): Promise<ChangeRow[]> {
+  const { type, id } = after;
   const rows = await db
     .selectFrom('calendar_changes')
     .select(['type', 'item_id', 'seq', 'ever_public', 'author_id'])
     .where((eb) =>
-      eb.or([
-        eb('seq', '>', after.seq),
-        eb.and([
-          eb('seq', '=', after.seq),
-          eb.or([eb('type', '>', after.type), eb.and([eb('type', '=', after.type), eb('item_id', '>', after.id)])]),
-        ]),
-      ]),
+      type === undefined || id === undefined
+        ? eb('seq', '>', after.seq)
+        : eb.or([
+            eb('seq', '>', after.seq),
+            eb.and([eb('seq', '=', after.seq), eb.or([eb('type', '>', type), eb.and([eb('type', '=', type), eb('item_id', '>', id)])])]),
+          ]),
     )
     .where('seq', '<=', upTo)
     .where('type', 'in', types)
@@ -86,6 +86,12 @@ async function nextSeq(trx: Db): Promise<number> {
   return Number(rows[0]!.value);
 }
 
+/** Whether a scheduled item's time has come (`now`: a UTC stamp). */
+export async function hasDuePublications(db: Db, now: string): Promise<boolean> {
+  const row = await db.selectFrom('calendar_changes').select('item_id').where('due_at', '<=', now).limit(1).executeTakeFirst();
+  return row !== undefined;
+}
+
 /**
  * Scheduled items whose time has come change then, without a write: each is
  * moved to the end of the log as published (anonymous readers now list it),
@@ -94,8 +100,7 @@ async function nextSeq(trx: Db): Promise<number> {
  * transaction before a sync reads the log; `now` is a UTC stamp.
  */
 export async function recordDuePublications(trx: Db, now: string): Promise<number> {
-  const due = await trx.selectFrom('calendar_changes').select('item_id').where('due_at', '<=', now).limit(1).execute();
-  if (due.length === 0) return 0;
+  if (!(await hasDuePublications(trx, now))) return 0;
   const seq = await nextSeq(trx);
   const listedEvent = sql<boolean>`exists (select 1 from events e where e.id = calendar_changes.item_id
     and e.hide_from_listings = 0 and (e.recurrence is null or e.parent_id is not null))`;

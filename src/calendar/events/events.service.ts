@@ -146,6 +146,11 @@ export class EventsService {
     return this.readList(filter, query, caller, now, await caller.version(), max, 0);
   }
 
+  /** The events among `ids` that a list shows the caller (whatever their dates), as it shows them: what a sync sends. */
+  async listByIds(ids: readonly number[], caller: RequestContext, now: Date): Promise<EventWithRow[]> {
+    return ids.length === 0 ? [] : this.listEventsWithRows({ include: ids.map(String) }, caller, now, ids.length);
+  }
+
   /** Series as a list shows them to the caller (those it may not read left out): the masters of a feed's occurrences. */
   async listSeriesWithRows(ids: readonly number[], query: ListEventsQuery, caller: RequestContext, now: Date): Promise<EventWithRow[]> {
     const rows = (await findEventsByIds(this.db, ids)).filter(

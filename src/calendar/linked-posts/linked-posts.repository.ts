@@ -24,6 +24,8 @@ export interface ListFilter extends StatusScope, ModifiedBounds {
   readonly hasEvents: boolean | undefined;
   /** Restrict to posts linked to an upcoming event that this scope may list. */
   readonly upcomingEvents: StatusScope | undefined;
+  /** Restrict to these posts. */
+  readonly ids?: readonly number[];
 }
 
 /** A post matches when one field contains every fragment; a protected post's stripped fields are absent. */
@@ -64,6 +66,7 @@ function filtered(db: Db, kind: LinkedPostKind, filter: ListFilter) {
     const upcoming = sql<SqlBool>`e.start_utc >= ${filter.now} and e.hide_from_listings = 0 and ${visibleIn('e', filter.upcomingEvents)} and ${linkShown}`;
     query = query.where('p.id', 'in', kind.linkedIds(upcoming));
   }
+  if (filter.ids !== undefined) query = query.where('p.id', 'in', filter.ids.length > 0 ? [...filter.ids] : [0]);
   if (filter.modifiedAfter !== undefined) query = query.where('p.modified_utc', '>', filter.modifiedAfter);
   if (filter.modifiedBefore !== undefined) query = query.where('p.modified_utc', '<', filter.modifiedBefore);
   return query;

@@ -45,9 +45,11 @@ export function linkedPostRoutes<Create extends TObject, Update extends TObject>
   schemas: LinkedPostSchemas<Create, Update>,
 ) {
   const label = kind.type;
-  return async function routes(fastify: FastifyInstance, deps: CalendarDeps): Promise<void> {
+  return async function routes(
+    fastify: FastifyInstance,
+    { deps, service }: { deps: CalendarDeps; service: LinkedPostsService },
+  ): Promise<void> {
     const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
-    const service = new LinkedPostsService(kind, deps.store.db, deps.passwords);
     const base = `/${kind.plural}`;
     const tags = [kind.plural];
     // Operation ids name the methods of generated clients: `listVenues`, `getVenueBySlug`…

@@ -153,6 +153,27 @@ export class LinkedPostsService {
     return { items, total, totalPages: pages, ...archiveLinks(archiveUrl, pairs, query.page, pages) };
   }
 
+  /** The posts among `ids` that the list would show the caller, as it shows them: what a sync sends. */
+  async listByIds(ids: readonly number[], ctx: RequestContext): Promise<Representation[]> {
+    if (ids.length === 0) return [];
+    const visibility = listVisibility(ctx.user);
+    const filter = {
+      visibility,
+      statuses: undefined,
+      now: utcStamp(new Date()),
+      exposure: exposureOf(ctx.user, undefined),
+      fragments: [],
+      languages: [...new Set([ctx.language, ctx.defaultLanguage])],
+      eventId: undefined,
+      eventLinksShown: true,
+      hasEvents: undefined,
+      upcomingEvents: undefined,
+      ids,
+    };
+    const { rows } = await listPosts(this.db, this.kind, filter, ids.length, 0);
+    return presentPosts(this.db, this.kind, rows, ctx, { single: false, unlock: await this.unlock(ctx, {}, rows, 'list') });
+  }
+
   /**
    * The post a route addresses; an unknown id or slug is a 400 naming it, as the reference validates them.
    * `forWrite`: read inside the write's transaction and held until it ends (see lockingRows).

@@ -52,6 +52,31 @@ export async function findTerm(db: Db, id: number, forWrite = false): Promise<Te
   return (forWrite ? lockingRows(db, query) : query).executeTakeFirst();
 }
 
+/** The terms of `taxonomy` among `ids` that exist. */
+export async function findTermsOf(db: Db, taxonomy: Taxonomy, ids: readonly number[]): Promise<TermRow[]> {
+  if (ids.length === 0) return [];
+  return db
+    .selectFrom('terms')
+    .select(['id', 'taxonomy', 'parent_id'])
+    .where('taxonomy', '=', taxonomy)
+    .where('id', 'in', [...ids])
+    .execute();
+}
+
+/**
+ * Rewrites the terms' rows as they are: the change log (whose triggers fan
+ * a term's change out to the events that show it) then records that their
+ * links changed, which carry the slugs of their ancestors.
+ */
+export async function touchTerms(db: Db, ids: readonly number[]): Promise<void> {
+  if (ids.length > 0)
+    await db
+      .updateTable('terms')
+      .set({ parent_id: sql.ref('parent_id') })
+      .where('id', 'in', [...ids])
+      .execute();
+}
+
 export async function updateParent(db: Db, id: number, parentId: number | null): Promise<void> {
   await db.updateTable('terms').set({ parent_id: parentId }).where('id', '=', id).execute();
 }

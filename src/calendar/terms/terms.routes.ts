@@ -1,6 +1,6 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { NAMESPACE, requestContext, type CalendarDeps } from '../shared/context.ts';
+import { requestContext, type CalendarDeps } from '../shared/context.ts';
 import { archiveHeaders } from '../shared/pagination.ts';
 import { LanguageQuerySchema } from '../shared/schemas.ts';
 import { parsePositiveInt } from '../shared/wire.ts';
@@ -15,20 +15,13 @@ import {
   updateBodySchema,
   type ListTermsQuery,
 } from './terms.schemas.ts';
-import { TermsService } from './terms.service.ts';
+import type { TermsService } from './terms.service.ts';
 import { CATEGORIES, TAGS, type TaxonomyInfo } from './terms.taxonomy.ts';
 
 /** The archive, create, read, update and delete routes of one taxonomy (reference §6). */
 function taxonomyRoutes(info: TaxonomyInfo) {
-  return async function routes(app: FastifyInstance, deps: CalendarDeps): Promise<void> {
+  return async function routes(app: FastifyInstance, { deps, service }: { deps: CalendarDeps; service: TermsService }): Promise<void> {
     const typed = app.withTypeProvider<TypeBoxTypeProvider>();
-    const { config, store } = deps;
-    const service = new TermsService(info, {
-      db: store.db,
-      translateError: store.translateError,
-      namespaceUrl: `${config.baseUrl}/${NAMESPACE}`,
-      baseUrl: config.baseUrl,
-    });
     const ctxOf = (request: FastifyRequest) => requestContext(request, deps);
     const collection = `/${info.collection}`;
     const item = `/${info.collection}/:id(^\\d+$)`;

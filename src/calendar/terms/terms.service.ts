@@ -65,6 +65,19 @@ export class TermsService {
     return toTermResponse(views.get(row.id)!, this.deps);
   }
 
+  /** The terms among `ids` as the list shows them (empty ones too), read at the request's version: what a sync sends. */
+  async listByIds(ids: readonly number[], ctx: RequestContext): Promise<Term[]> {
+    const { db } = this.deps;
+    const rows = await repository.findTermsOf(db, this.info.taxonomy, ids);
+    const counts = await publishedEventCounts(
+      db,
+      rows.map((row) => row.id),
+      await ctx.version(),
+    );
+    const views = await loadTermViews(db, rows, counts, ctx, { withAncestors: true });
+    return rows.map((row) => toTermResponse(views.get(row.id)!, this.deps));
+  }
+
   /** Checks the path id and `parent` of a request: unknown ones are argument errors, reported before permission errors. */
   async assertReferences(id: number | undefined, parent: number | undefined): Promise<void> {
     if (id !== undefined) await assertTermOf(this.deps.db, this.info, id, 'id');
@@ -183,6 +196,13 @@ export class TermsService {
         await deleteSlugs(trx, info.taxonomy, id, [...slugs.values()]);
       }
       await upsertTexts(trx, info.taxonomy, id, language, fields);
+      // The links of its descendants are made of its slug and its place in the tree.
+      if (fields.slug !== undefined || parentId !== term.parent_id) {
+        await repository.touchTerms(
+          trx,
+          (await repository.withDescendants(trx, [id])).filter((descendant) => descendant !== id),
+        );
+      }
       return this.respond({ ...term, parent_id: parentId }, ctx, trx);
     });
   }
@@ -194,7 +214,10 @@ export class TermsService {
       const term = await assertTermOf(trx, info, id, 'id', true);
       const before = await this.respond(term, ctx, trx);
       const children = await repository.findChildIds(trx, id);
+      // Its children move up (a write each); the links of theirs lose its slug.
+      const below = (await repository.withDescendants(trx, children)).filter((descendant) => !children.includes(descendant));
       await repository.deleteTerm(trx, term);
+      await repository.touchTerms(trx, below);
       await repository.moveNames(trx, children, term.parent_id);
       await deleteSlugs(trx, info.taxonomy, id);
       await deleteTexts(trx, info.taxonomy, [id]);

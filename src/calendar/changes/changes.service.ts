@@ -1,0 +1,176 @@
+import type { Kysely } from 'kysely';
+import type { Config } from '../../config/config.ts';
+import { readRevision } from '../../platform/db/revisions.ts';
+import type { Database } from '../../platform/db/schema.ts';
+import { AppError } from '../../platform/errors.ts';
+import type { ChangeType } from '../calendar.tables.ts';
+import type { EventsService } from '../events/events.service.ts';
+import type { LinkedPostsService } from '../linked-posts/linked-posts.service.ts';
+import { listVisibility, utcStamp, type ListVisibility } from '../posts/posts.access.ts';
+import type { RequestContext } from '../shared/context.ts';
+import { invalidParam, parseList } from '../shared/wire.ts';
+import type { TermsService } from '../terms/terms.service.ts';
+import {
+  findLogState,
+  hasDuePublications,
+  listChanges,
+  recordDuePublications,
+  type ChangeCursor,
+  type ChangeRow,
+} from './changes.repository.ts';
+import { DEFAULT_PER_PAGE, type ChangeEntry, type ChangesPage, type ChangesQuery } from './changes.schemas.ts';
+import { CHANGE_TYPES, decodeToken, encodeToken, type SyncPosition, type SyncScope } from './changes.tokens.ts';
+
+type Db = Kysely<Database>;
+
+export interface ChangesServiceDeps {
+  readonly db: Db;
+  readonly config: Config;
+  readonly events: EventsService;
+  readonly venues: LinkedPostsService;
+  readonly organizers: LinkedPostsService;
+  readonly categories: TermsService;
+  readonly tags: TermsService;
+}
+
+const expired = () =>
+  new AppError(
+    410,
+    'rest_sync_token_expired',
+    'The sync token has expired or is not one this calendar issued: start a new sync without one.',
+  );
+
+const DAY_SECONDS = 86_400;
+
+/**
+ * Incremental sync (issue 23): what changed since a client last synced,
+ * oldest first, each item as its list shows it to the caller or, gone from
+ * the caller's view, as a tombstone. The change log is numbered by the
+ * calendar revision (changes.repository.ts), in commit order, so a sync up
+ * to the revision it read misses nothing committed before, in any process.
+ */
+export class ChangesService {
+  constructor(private readonly deps: ChangesServiceDeps) {}
+
+  async read(query: ChangesQuery, ctx: RequestContext): Promise<ChangesPage> {
+    const { db, config } = this.deps;
+    if (query.sync_token !== undefined && query.page_token !== undefined) {
+      throw invalidParam('page_token', 'Send sync_token to start reading a sync, then page_token for its next pages; not both.');
+    }
+    const now = new Date();
+    const issued = Math.floor(now.getTime() / 1000);
+    const { key, floor } = await findLogState(db);
+    const token = query.page_token ?? query.sync_token;
+    if (token === undefined) {
+      const scope = scopeOf(query, ctx);
+      await this.recordDue(now);
+      return { changes: [], next_sync_token: encodeToken(key, { ...scope, from: await readRevision(db, 'calendar'), issued }) };
+    }
+    const name = query.page_token === undefined ? 'sync_token' : 'page_token';
+    const position = decodeToken(key, token);
+    if (position === undefined) throw expired();
+    if ((position.page === undefined) !== (name === 'sync_token')) {
+      throw invalidParam(
+        name,
+        name === 'sync_token' ? 'This is a page token: send it as page_token.' : 'This is a sync token: send it as sync_token.',
+      );
+    }
+    checkScope(position, query, ctx, name);
+    if (position.issued < issued - config.changesRetentionDays * DAY_SECONDS || position.from < floor) throw expired();
+    if (position.page === undefined) await this.recordDue(now);
+    const latest = await readRevision(db, 'calendar');
+    if (position.from > latest) throw expired();
+
+    const upTo = position.page?.upTo ?? latest;
+    const perPage = query.per_page ?? DEFAULT_PER_PAGE;
+    const rows = await listChanges(db, position.page?.after ?? { seq: position.from }, upTo, position.types, perPage + 1);
+    const page = rows.slice(0, perPage);
+    const reader = { ...ctx, language: position.language };
+    const changes = await this.present(page, reader, now);
+    const last = page.at(-1);
+    if (rows.length > perPage && last !== undefined) {
+      const after: Required<ChangeCursor> = { seq: last.seq, type: last.type, id: last.id };
+      return { changes, next_page_token: encodeToken(key, { ...position, page: { upTo, after } }) };
+    }
+    return { changes, next_sync_token: encodeToken(key, { ...position, page: undefined, from: upTo, issued }) };
+  }
+
+  /** Scheduled items whose time has come are changes of now: recorded before the log is read. */
+  private async recordDue(now: Date): Promise<void> {
+    const { db } = this.deps;
+    const stamp = utcStamp(now);
+    if (await hasDuePublications(db, stamp)) await db.transaction().execute((trx) => recordDuePublications(trx, stamp));
+  }
+
+  /** The rows of a page as entries: the items the caller sees, tombstones for the others it may hear of. */
+  private async present(rows: readonly ChangeRow[], ctx: RequestContext, now: Date): Promise<ChangeEntry[]> {
+    const shown = new Map<string, Record<string, unknown>>();
+    for (const type of CHANGE_TYPES) {
+      const ids = rows.filter((row) => row.type === type).map((row) => row.id);
+      if (ids.length === 0) continue;
+      for (const item of await this.visible(type, ids, ctx, now)) shown.set(`${type}:${String(item.id)}`, item);
+    }
+    const visibility = listVisibility(ctx.user);
+    return rows.flatMap((row): ChangeEntry[] => {
+      const item = shown.get(`${row.type}:${row.id}`);
+      if (item !== undefined) return [{ id: row.id, type: row.type, deleted: false, item }];
+      return mayHearOfRemoval(row, visibility) ? [{ id: row.id, type: row.type, deleted: true }] : [];
+    });
+  }
+
+  /** The items among `ids` that the list of their type shows the caller, as it shows them. */
+  private async visible(type: ChangeType, ids: readonly number[], ctx: RequestContext, now: Date): Promise<Record<string, unknown>[]> {
+    const { events, venues, organizers, categories, tags } = this.deps;
+    switch (type) {
+      case 'event':
+        return (await events.listByIds(ids, ctx, now)).map((shown) => ({ ...shown.event }));
+      case 'venue':
+        return (await venues.listByIds(ids, ctx)).map((item) => ({ ...item }));
+      case 'organizer':
+        return (await organizers.listByIds(ids, ctx)).map((item) => ({ ...item }));
+      case 'category':
+        return (await categories.listByIds(ids, ctx)).map((item) => ({ ...item }));
+      case 'tag':
+        return (await tags.listByIds(ids, ctx)).map((item) => ({ ...item }));
+    }
+  }
+}
+
+/**
+ * Whether a caller who no longer sees an item may be told it is gone: only
+ * if it could see it before. Anonymous callers heard of it if it was ever
+ * listed publicly; authors also of their own; editors of everything. So a
+ * draft made and deleted between two syncs is never named to those who
+ * could not read it (terms are always public).
+ */
+function mayHearOfRemoval(row: ChangeRow, visibility: ListVisibility): boolean {
+  if (row.everPublic || visibility.kind === 'all-but-trash') return true;
+  return visibility.kind === 'published-or-own' && row.authorId === visibility.userId;
+}
+
+/** What a new sync is of: the types and language asked, for this caller. */
+function scopeOf(query: ChangesQuery, ctx: RequestContext): SyncScope {
+  return { types: typesOf(query.type) ?? CHANGE_TYPES, language: ctx.language, user: ctx.user?.id ?? 0 };
+}
+
+function typesOf(raw: unknown): ChangeType[] | undefined {
+  if (raw === undefined) return undefined;
+  const asked = parseList(raw).map((type) => type.toLowerCase());
+  if (asked.length === 0 || asked.some((type) => !(CHANGE_TYPES as readonly string[]).includes(type))) {
+    throw invalidParam('type', `type takes ${CHANGE_TYPES.join(', ')}.`);
+  }
+  return CHANGE_TYPES.filter((type) => asked.includes(type));
+}
+
+/** A token goes on with what it started with: another caller or other filters are a new sync. */
+function checkScope(position: SyncPosition, query: ChangesQuery, ctx: RequestContext, name: string): void {
+  if (position.user !== (ctx.user?.id ?? 0))
+    throw invalidParam(name, `The ${name} was issued to another caller: start a sync of your own.`);
+  const types = typesOf(query.type);
+  if (types !== undefined && types.join() !== position.types.join()) {
+    throw invalidParam('type', `The ${name} syncs ${position.types.join(', ')}: start a new sync for other types.`);
+  }
+  if (query.translation_language !== undefined && query.translation_language !== position.language) {
+    throw invalidParam('translation_language', `The ${name} syncs in ${position.language}: start a new sync for another language.`);
+  }
+}
