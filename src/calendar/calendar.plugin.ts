@@ -21,7 +21,7 @@ import { categoryRoutes, tagRoutes } from './terms/terms.routes.ts';
 import { venuesRoutes } from './venues/venues.routes.ts';
 import { icalImportRoutes } from './ical/ical.import.routes.ts';
 import { changesRoutes } from './changes/changes.routes.ts';
-import { ChangesService } from './changes/changes.service.ts';
+import { ChangesService, pruneChangeLog } from './changes/changes.service.ts';
 import { LinkedPostsService } from './linked-posts/linked-posts.service.ts';
 import { organizerKind } from './organizers/organizers.kind.ts';
 import { venueKind } from './venues/venues.kind.ts';
@@ -101,7 +101,7 @@ export async function calendarPlugin(app: FastifyInstance, { config, store, tabl
   await app.register(eventsRoutes, { deps, service: events });
   await app.register(icalRoutes, { deps, service: new IcalService({ db: store.db, config, events }) });
   await app.register(venuesRoutes, { deps, service: venues });
-  extendSeriesOverTime(app, store, config);
+  maintainOverTime(app, store, config);
   await app.register(organizersRoutes, { deps, service: organizers });
   await app.register(categoryRoutes, { deps, service: categories });
   await app.register(tagRoutes, { deps, service: tags });
@@ -112,27 +112,38 @@ export async function calendarPlugin(app: FastifyInstance, { config, store, tabl
   });
 }
 
-const EXTEND_EVERY_MS = 60 * 60 * 1000;
+const MAINTAIN_EVERY_MS = 60 * 60 * 1000;
 
 /**
- * Endless series gain occurrences as time moves their horizon: checked when
- * the server is ready and every hour, in every process (each series is
- * extended once, by whichever process gets it first).
+ * What time does to the calendar, checked when the server is ready and
+ * every hour, in every process (each piece of work done once, by whichever
+ * process gets it first): endless series gain occurrences as time moves
+ * their horizon, and the change log forgets removals older than
+ * CHANGES_RETENTION_DAYS.
  */
-function extendSeriesOverTime(app: FastifyInstance, store: Store, config: Config): void {
+function maintainOverTime(app: FastifyInstance, store: Store, config: Config): void {
   const series = new SeriesOccurrences(seriesLimits(config));
   let running: Promise<void> = Promise.resolve();
-  const extend = () => {
-    running = series.extendDue(store.db, new Date()).then(
-      (count) => {
-        if (count > 0) app.log.info({ series: count }, 'recurring series extended');
-      },
-      (error: unknown) => app.log.warn({ err: error }, 'could not extend recurring series'),
-    );
+  const maintain = () => {
+    const now = new Date();
+    running = Promise.all([
+      series.extendDue(store.db, now).then(
+        (count) => {
+          if (count > 0) app.log.info({ series: count }, 'recurring series extended');
+        },
+        (error: unknown) => app.log.warn({ err: error }, 'could not extend recurring series'),
+      ),
+      pruneChangeLog(store.db, config.changesRetentionDays * 86_400, now).then(
+        ({ pruned, floor }) => {
+          if (pruned > 0) app.log.info({ pruned, floor }, 'change log pruned');
+        },
+        (error: unknown) => app.log.warn({ err: error }, 'could not prune the change log'),
+      ),
+    ]).then(() => undefined);
   };
-  const timer = setInterval(extend, EXTEND_EVERY_MS);
+  const timer = setInterval(maintain, MAINTAIN_EVERY_MS);
   timer.unref();
-  app.addHook('onReady', async () => extend());
+  app.addHook('onReady', async () => maintain());
   app.addHook('onClose', async () => {
     clearInterval(timer);
     await running;

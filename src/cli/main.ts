@@ -14,6 +14,7 @@ import { progressBar } from './progress.ts';
 import { readFile } from 'node:fs/promises';
 import { commandLineCaller, IcalImport, IcalSyntaxError } from '../calendar/ical/ical.import.ts';
 import { PostPasswords } from '../calendar/posts/posts.passwords.ts';
+import { pruneChangeLog } from '../calendar/changes/changes.service.ts';
 import {
   addUser,
   createToken,
@@ -245,6 +246,21 @@ const COMMANDS: Record<string, Command> = {
       return report.errors.length > 0 ? 1 : 0;
     },
   },
+  'changes prune': {
+    usage:
+      'almanac changes prune [--older-than 30d] [--json]   forget the removals the change log recorded before then (default: CHANGES_RETENTION_DAYS; units d, h, m); sync tokens from before them expire (410)',
+    options: { 'older-than': { type: 'string' }, ...json },
+    run: async (options, config) => {
+      const given = optional(options, 'older-than');
+      const seconds = given === undefined ? config.changesRetentionDays * 86_400 : durationSeconds(given);
+      const { pruned, floor } = await withStore(config, (store) => pruneChangeLog(store.db, seconds));
+      out(
+        options.json === true
+          ? JSON.stringify({ pruned, floor })
+          : `pruned ${pruned} removals; sync tokens from before change ${floor} are expired`,
+      );
+    },
+  },
   'soap secret': {
     usage: 'almanac soap secret --username U [--json]   (prints the WS-Security PasswordDigest secret once; needs SOAP_SECRET_KEY)',
     options: { username: { type: 'string' }, ...json },
@@ -255,6 +271,15 @@ const COMMANDS: Record<string, Command> = {
     },
   },
 };
+
+const DURATION_UNITS: Readonly<Record<string, number>> = { d: 86_400, h: 3_600, m: 60 };
+
+/** `30d`, `12h`, `90m`: a whole number and one unit. */
+function durationSeconds(text: string): number {
+  const match = /^(\d{1,6})([dhm])$/.exec(text);
+  if (match === null) throw new UsageError(`--older-than takes a whole number and a unit (d, h or m), such as 30d: not ${text}`);
+  return Number(match[1]) * DURATION_UNITS[match[2] as string]!;
+}
 
 function help(): string {
   return ['Usage:', ...Object.values(COMMANDS).map((command) => `  ${command.usage}`), '', 'Each command takes --help.'].join('\n');

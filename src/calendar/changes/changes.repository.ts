@@ -147,3 +147,39 @@ export async function recordDuePublications(trx: Db, now: string): Promise<numbe
   }
   return Number(moved.numUpdatedRows);
 }
+
+const TABLE_OF: Readonly<Record<ChangeType, 'events' | 'venues' | 'organizers' | 'terms'>> = {
+  event: 'events',
+  venue: 'venues',
+  organizer: 'organizers',
+  category: 'terms',
+  tag: 'terms',
+};
+
+/**
+ * Forgets the removals recorded before `before` (a UTC stamp): the rows of
+ * items that no longer exist. Tokens from before the last of them expire
+ * (the floor), as their clients could miss a removal; the rows of items
+ * that exist are their versions and stay. Returns how many were forgotten.
+ */
+export async function pruneRemovals(trx: Db, before: string): Promise<{ pruned: number; floor: number }> {
+  const gone = (Object.entries(TABLE_OF) as [ChangeType, (typeof TABLE_OF)[ChangeType]][]).map(
+    ([type, table]) =>
+      sql<boolean>`(type = ${type} and not exists (select 1 from ${sql.table(table)} t where t.id = calendar_changes.item_id))`,
+  );
+  const removed = sql<boolean>`changed_at < ${before} and (${sql.join(gone, sql` or `)})`;
+  const last = await trx
+    .selectFrom('calendar_changes')
+    .where(removed)
+    .select((eb) => eb.fn.max('seq').as('seq'))
+    .executeTakeFirst();
+  const lastSeq = last?.seq === null || last?.seq === undefined ? 0 : Number(last.seq);
+  const deleted = await trx.deleteFrom('calendar_changes').where(removed).executeTakeFirst();
+  await trx
+    .updateTable('calendar_change_log')
+    .set({ floor_seq: sql`case when floor_seq < ${lastSeq} then ${lastSeq} else floor_seq end` })
+    .where('id', '=', 1)
+    .execute();
+  const { floor } = await findLogState(trx);
+  return { pruned: Number(deleted.numDeletedRows), floor };
+}

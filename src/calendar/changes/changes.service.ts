@@ -14,6 +14,7 @@ import {
   findLogState,
   hasDuePublications,
   listChanges,
+  pruneRemovals,
   recordDuePublications,
   type ChangeCursor,
   type ChangeRow,
@@ -173,4 +174,10 @@ function checkScope(position: SyncPosition, query: ChangesQuery, ctx: RequestCon
   if (query.translation_language !== undefined && query.translation_language !== position.language) {
     throw invalidParam('translation_language', `The ${name} syncs in ${position.language}: start a new sync for another language.`);
   }
+}
+
+/** Forgets the removals older than `olderThanSeconds` (CLI `almanac changes prune`, and the server every hour with CHANGES_RETENTION_DAYS). */
+export async function pruneChangeLog(db: Db, olderThanSeconds: number, now = new Date()): Promise<{ pruned: number; floor: number }> {
+  const before = utcStamp(new Date(now.getTime() - olderThanSeconds * 1000));
+  return db.transaction().execute((trx) => pruneRemovals(trx, before));
 }
