@@ -316,3 +316,24 @@ describe('serve', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 });
+
+describe('changes prune', () => {
+  const env = freshDatabaseEnv();
+
+  it('forgets old removals, by CHANGES_RETENTION_DAYS or --older-than, and refuses a duration it cannot read', () => {
+    const byDefault = almanac(['changes', 'prune'], env);
+    assert.equal(byDefault.code, 0, byDefault.stderr);
+    assert.equal(byDefault.stdout, 'pruned 0 removals; sync tokens from before change 0 are expired\n');
+    const json = almanac(['changes', 'prune', '--older-than', '12h', '--json'], env);
+    assert.equal(json.code, 0, json.stderr);
+    assert.deepEqual(JSON.parse(json.stdout), { pruned: 0, floor: 0 });
+    for (const bad of ['30', '3x', '-1d', 'd', '1.5d']) {
+      const refused = almanac(['changes', 'prune', `--older-than=${bad}`], env);
+      assert.equal(refused.code, 1, bad);
+      assert.equal(refused.stderr.trim(), `--older-than takes a whole number and a unit (d, h or m), such as 30d: not ${bad}`);
+    }
+    const badRetention = almanac(['changes', 'prune'], { ...env, CHANGES_RETENTION_DAYS: '0' });
+    assert.equal(badRetention.code, 2);
+    assert.match(badRetention.stderr, /^Invalid configuration: CHANGES_RETENTION_DAYS /);
+  });
+});
