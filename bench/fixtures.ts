@@ -1,5 +1,6 @@
 import type { Store } from '../src/platform/db/database.ts';
 import '../src/calendar/calendar.tables.ts';
+import { CHANGE_TYPES, encodeToken } from '../src/calendar/changes/changes.tokens.ts';
 
 /** Ids and filter values the scenarios request, taken from the seeded data so that every request finds something. */
 export interface Fixtures {
@@ -13,7 +14,11 @@ export interface Fixtures {
     readonly startDate: string;
     readonly endDate: string;
   };
+  /** An anonymous sync token from before the last `SYNC_BEHIND` changes of the log: a poller a few edits behind. */
+  readonly syncToken: string;
 }
+
+export const SYNC_BEHIND = 10;
 
 export async function loadFixtures(store: Store): Promise<Fixtures> {
   const { db } = store;
@@ -59,5 +64,15 @@ export async function loadFixtures(store: Store): Promise<Fixtures> {
   return {
     eventId: event.id,
     filter: { category: category.slug, venue: event.venue_id, search, startDate: day(-30), endDate: day(30) },
+    syncToken: await syncTokenBehind(store, SYNC_BEHIND),
   };
+}
+
+/** A token as `/changes` issues it, from before the last `behind` changes (the key is the database's). */
+async function syncTokenBehind(store: Store, behind: number): Promise<string> {
+  const { db } = store;
+  const { token_key: key } = await db.selectFrom('calendar_change_log').select('token_key').executeTakeFirstOrThrow();
+  const row = await db.selectFrom('calendar_changes').select('seq').orderBy('seq', 'desc').offset(behind).limit(1).executeTakeFirst();
+  const from = row === undefined ? 0 : Number(row.seq);
+  return encodeToken(key, { from, issued: Math.floor(Date.now() / 1000), types: CHANGE_TYPES, language: 'en', user: 0 });
 }

@@ -1,4 +1,4 @@
-import type { Fixtures } from './fixtures.ts';
+import { SYNC_BEHIND, type Fixtures } from './fixtures.ts';
 import type { LoadRequest } from './load.ts';
 
 /** A target from issue 10: the scenario's req/s must reach `minRatio` of the baseline's, measured in the same run. */
@@ -57,6 +57,14 @@ export function scenarios(baseUrl: string, fixtures: Fixtures, bearer: string, e
       title: 'single event GET, If-None-Match → 304',
       request: { method: 'GET', url: `${calendar}/events/${fixtures.eventId}`, headers: { 'if-none-match': '*' } },
       expectedStatus: 304,
+    },
+    {
+      // A mirror polling for what changed: the items are computed for each request (a sync is never remembered).
+      name: 'changes',
+      title: `sync: GET /changes, ${SYNC_BEHIND} changes behind`,
+      request: { method: 'GET', url: `${calendar}/changes?sync_token=${fixtures.syncToken}` },
+      expectedStatus: 200,
+      target: { minRatio: 0.2 },
     },
     {
       ...listScenario(baseUrl, 'event-list', 'default list (10/page)'),

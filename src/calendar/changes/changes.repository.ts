@@ -68,10 +68,25 @@ export async function listChanges(
   }));
 }
 
-/** The highest number pruned from the log and the key that signs sync tokens. */
-export async function findLogState(db: Db): Promise<{ floor: number; key: string }> {
-  const row = await db.selectFrom('calendar_change_log').select(['floor_seq', 'token_key']).where('id', '=', 1).executeTakeFirstOrThrow();
-  return { floor: Number(row.floor_seq), key: row.token_key };
+/** What a read of the log starts from, in one statement (one snapshot). */
+export interface LogState {
+  /** The calendar revision: every change numbered up to it has committed. */
+  readonly revision: number;
+  /** The highest number pruned from the log: tokens before it are expired. */
+  readonly floor: number;
+  /** Signs sync tokens. */
+  readonly key: string;
+  /** Whether a scheduled item's time has come (at `now`, a UTC stamp): see recordDuePublications. */
+  readonly due: boolean;
+}
+
+export async function readLogState(db: Db, now: string): Promise<LogState> {
+  const { rows } = await sql<{ revision: number | string; floor_seq: number | string; token_key: string; due: number | boolean }>`
+    select (select value from revisions where name = 'calendar') as revision, floor_seq, token_key,
+      case when exists (select 1 from calendar_changes where due_at <= ${now}) then 1 else 0 end as due
+    from calendar_change_log where id = 1`.execute(db);
+  const row = rows[0]!;
+  return { revision: Number(row.revision), floor: Number(row.floor_seq), key: row.token_key, due: Number(row.due) === 1 };
 }
 
 /**
@@ -87,7 +102,7 @@ async function nextSeq(trx: Db): Promise<number> {
 }
 
 /** Whether a scheduled item's time has come (`now`: a UTC stamp). */
-export async function hasDuePublications(db: Db, now: string): Promise<boolean> {
+async function hasDuePublications(db: Db, now: string): Promise<boolean> {
   const row = await db.selectFrom('calendar_changes').select('item_id').where('due_at', '<=', now).limit(1).executeTakeFirst();
   return row !== undefined;
 }
@@ -180,6 +195,6 @@ export async function pruneRemovals(trx: Db, before: string): Promise<{ pruned: 
     .set({ floor_seq: sql`case when floor_seq < ${lastSeq} then ${lastSeq} else floor_seq end` })
     .where('id', '=', 1)
     .execute();
-  const { floor } = await findLogState(trx);
+  const { floor } = await readLogState(trx, before);
   return { pruned: Number(deleted.numDeletedRows), floor };
 }

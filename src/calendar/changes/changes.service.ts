@@ -1,6 +1,5 @@
 import type { Kysely } from 'kysely';
 import type { Config } from '../../config/config.ts';
-import { readRevision } from '../../platform/db/revisions.ts';
 import type { Database } from '../../platform/db/schema.ts';
 import { AppError } from '../../platform/errors.ts';
 import type { ChangeType } from '../calendar.tables.ts';
@@ -11,10 +10,9 @@ import type { RequestContext } from '../shared/context.ts';
 import { invalidParam, parseList } from '../shared/wire.ts';
 import type { TermsService } from '../terms/terms.service.ts';
 import {
-  findLogState,
-  hasDuePublications,
   listChanges,
   pruneRemovals,
+  readLogState,
   recordDuePublications,
   type ChangeCursor,
   type ChangeRow,
@@ -60,16 +58,19 @@ export class ChangesService {
     }
     const now = new Date();
     const issued = Math.floor(now.getTime() / 1000);
-    const { key, floor } = await findLogState(db);
     const token = query.page_token ?? query.sync_token;
-    if (token === undefined) {
-      const scope = scopeOf(query, ctx);
-      await this.recordDue(now);
-      return { changes: [], next_sync_token: encodeToken(key, { ...scope, from: await readRevision(db, 'calendar'), issued }) };
-    }
     const name = query.page_token === undefined ? 'sync_token' : 'page_token';
-    const position = decodeToken(key, token);
-    if (position === undefined) throw expired();
+    let state = await readLogState(db, utcStamp(now));
+    const position = token === undefined ? undefined : decodeToken(state.key, token);
+    if (token !== undefined && position === undefined) throw expired();
+    // A sync (not its next pages) reads up to now: scheduled items whose time has come are changes of now.
+    if (position?.page === undefined && state.due) {
+      await db.transaction().execute((trx) => recordDuePublications(trx, utcStamp(now)));
+      state = await readLogState(db, utcStamp(now));
+    }
+    if (position === undefined) {
+      return { changes: [], next_sync_token: encodeToken(state.key, { ...scopeOf(query, ctx), from: state.revision, issued }) };
+    }
     if ((position.page === undefined) !== (name === 'sync_token')) {
       throw invalidParam(
         name,
@@ -77,30 +78,20 @@ export class ChangesService {
       );
     }
     checkScope(position, query, ctx, name);
-    if (position.issued < issued - config.changesRetentionDays * DAY_SECONDS || position.from < floor) throw expired();
-    if (position.page === undefined) await this.recordDue(now);
-    const latest = await readRevision(db, 'calendar');
-    if (position.from > latest) throw expired();
+    const tooOld = position.issued < issued - config.changesRetentionDays * DAY_SECONDS;
+    if (tooOld || position.from < state.floor || position.from > state.revision) throw expired();
 
-    const upTo = position.page?.upTo ?? latest;
+    const upTo = position.page?.upTo ?? state.revision;
     const perPage = query.per_page ?? DEFAULT_PER_PAGE;
     const rows = await listChanges(db, position.page?.after ?? { seq: position.from }, upTo, position.types, perPage + 1);
     const page = rows.slice(0, perPage);
-    const reader = { ...ctx, language: position.language };
-    const changes = await this.present(page, reader, now);
+    const changes = await this.present(page, { ...ctx, language: position.language }, now);
     const last = page.at(-1);
     if (rows.length > perPage && last !== undefined) {
       const after: Required<ChangeCursor> = { seq: last.seq, type: last.type, id: last.id };
-      return { changes, next_page_token: encodeToken(key, { ...position, page: { upTo, after } }) };
+      return { changes, next_page_token: encodeToken(state.key, { ...position, page: { upTo, after } }) };
     }
-    return { changes, next_sync_token: encodeToken(key, { ...position, page: undefined, from: upTo, issued }) };
-  }
-
-  /** Scheduled items whose time has come are changes of now: recorded before the log is read. */
-  private async recordDue(now: Date): Promise<void> {
-    const { db } = this.deps;
-    const stamp = utcStamp(now);
-    if (await hasDuePublications(db, stamp)) await db.transaction().execute((trx) => recordDuePublications(trx, stamp));
+    return { changes, next_sync_token: encodeToken(state.key, { ...position, page: undefined, from: upTo, issued }) };
   }
 
   /** The rows of a page as entries: the items the caller sees, tombstones for the others it may hear of. */
