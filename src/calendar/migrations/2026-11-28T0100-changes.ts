@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import { PostgresAdapter, sql, type Kysely } from 'kysely';
 
 // Change tracking (issue 23). `calendar_changes` holds one row per event, venue, organizer, category
@@ -119,10 +118,11 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('floor_seq', 'bigint', (col) => col.notNull())
     .addColumn('token_key', 'text', (col) => col.notNull())
     .execute();
-  await db
-    .insertInto('calendar_change_log')
-    .values({ id: 1, floor_seq: 0, token_key: randomBytes(32).toString('base64url') })
-    .execute();
+  // 256 random bits from the database's own strong source (gen_random_uuid: 122 bits each).
+  const key = postgres
+    ? sql`replace(gen_random_uuid()::text || gen_random_uuid()::text || gen_random_uuid()::text, '-', '')`
+    : sql`lower(hex(randomblob(32)))`;
+  await db.insertInto('calendar_change_log').values({ id: 1, floor_seq: 0, token_key: key }).execute();
 
   // Every item there is now, at the current revision: its version until it changes.
   for (const table of ['events', 'venues', 'organizers'] as const) {
