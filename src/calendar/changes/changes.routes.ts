@@ -1,6 +1,6 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
-import { requestContext, type CalendarDeps } from '../shared/context.ts';
+import { isRememberable, requestContext, type CalendarDeps } from '../shared/context.ts';
 import { WpErrorSchema } from '../shared/schemas.ts';
 import { ChangesPageSchema, ChangesQuerySchema } from './changes.schemas.ts';
 import type { ChangesService } from './changes.service.ts';
@@ -20,9 +20,13 @@ export async function changesRoutes(
       response: { 200: ChangesPageSchema, 400: WpErrorSchema, 410: WpErrorSchema },
     },
     handler: async (request, reply) => {
-      const page = await service.read(request.query, requestContext(request, deps));
-      // What a sync answers depends on the caller and moves with every write: no cache keeps it.
-      return reply.header('cache-control', 'private, no-store').send(page);
+      // Not for HTTP caches: a sync answer moves with every write. Anonymous pollers holding one token ask the same
+      // question until the calendar changes, so their answer is remembered per calendar version (ADR 9), and per
+      // hour: a remembered next token was issued at most an hour before it is handed out.
+      const hour = Math.floor(Date.now() / 3_600_000);
+      const key = isRememberable(request, {}) ? `changes\u0000${hour}\u0000${JSON.stringify(request.query)}` : undefined;
+      void reply.header('cache-control', 'private, no-store');
+      return deps.answers.answer(reply, key, async () => ({ payload: await service.read(request.query, requestContext(request, deps)) }));
     },
   });
 }
