@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { startTestServer, type Credentials, type TestServer } from '../helpers/server.ts';
 import { EVENTS, ids, makeEvent } from './events.factories.ts';
-import { makeOrganizer, makeVenue, ORGANIZERS, VENUES } from './venues-organizers.factories.ts';
+import { makeOrganizer, makeVenue, NS, ORGANIZERS, VENUES } from './venues-organizers.factories.ts';
 
 describe('lists by last modification', () => {
   let server: TestServer;
@@ -18,9 +18,17 @@ describe('lists by last modification', () => {
   });
   after(async () => server.close());
 
-  /** Arranges when a post was last modified (the API stamps the clock's second). */
-  const modifiedAt = async (table: 'events' | 'venues' | 'organizers', id: number, utc: string) => {
-    await server.server.store.db.updateTable(table).set({ modified_utc: utc, modified: utc }).where('id', '=', id).execute();
+  /** Arranges when an item was last modified (the API stamps the clock's second); a term's is its last change. */
+  const modifiedAt = async (table: 'events' | 'venues' | 'organizers' | 'category' | 'tag', id: number, utc: string) => {
+    const { db } = server.server.store;
+    if (table === 'category' || table === 'tag') {
+      await db.updateTable('calendar_changes').set({ changed_at: utc }).where('type', '=', table).where('item_id', '=', id).execute();
+    } else await db.updateTable(table).set({ modified_utc: utc, modified: utc }).where('id', '=', id).execute();
+  };
+  const makeTerm = async (collection: 'categories' | 'tags') => {
+    const response = await server.request(`${NS}/${collection}`, { method: 'POST', auth: admin, body: { name: `Term ${Math.random()}` } });
+    assert.equal(response.status, 201, response.text);
+    return response.body;
   };
   const listed = async (path: string, auth?: Credentials) => {
     const response = await server.request(path, auth ? { auth } : {});
@@ -38,6 +46,14 @@ describe('lists by last modification', () => {
       plural: 'organizers',
       make: () => makeOrganizer(server, admin, { status: 'publish' }),
     },
+    {
+      name: 'categories',
+      path: `${NS}/categories?hide_empty=false`,
+      table: 'category',
+      plural: 'categories',
+      make: () => makeTerm('categories'),
+    },
+    { name: 'tags', path: `${NS}/tags?hide_empty=false`, table: 'tag', plural: 'tags', make: () => makeTerm('tags') },
   ] as const;
 
   for (const kind of kinds) {
@@ -47,7 +63,7 @@ describe('lists by last modification', () => {
       await modifiedAt(kind.table, first.id, '2026-01-01 10:00:00');
       await modifiedAt(kind.table, second.id, '2026-01-02 10:00:00');
       const only = async (query: string) => {
-        const items = (await listed(`${kind.path}?per_page=50&${query}`)).body[kind.plural];
+        const items = (await listed(`${kind.path}${kind.path.includes('?') ? '&' : '?'}per_page=50&${query}`)).body[kind.plural];
         return (items as { id: number }[]).map((item) => item.id).filter((id) => id === first.id || id === second.id);
       };
       assert.deepEqual(await only('modified_after=2026-01-01T10:00:00Z'), [second.id], 'the bound itself is excluded');
@@ -64,7 +80,7 @@ describe('lists by last modification', () => {
       ['modified_before=1700000000', 'modified_before'],
     ] as const) {
       it(`refuses ${kind.name}?${decodeURIComponent(query)} with a 400 naming ${name}`, async () => {
-        const response = await server.request(`${kind.path}?${query}`);
+        const response = await server.request(`${kind.path}${kind.path.includes('?') ? '&' : '?'}${query}`);
         assert.equal(response.status, 400, response.text);
         assert.equal(response.body.code, 'rest_invalid_param');
         assert.deepEqual(Object.keys(response.body.data.params), [name]);

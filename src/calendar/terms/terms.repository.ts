@@ -3,6 +3,7 @@ import { bucketed } from '../../platform/db/bounded-lists.ts';
 import { lockingRows } from '../../platform/db/row-locks.ts';
 import type { Database } from '../../platform/db/schema.ts';
 import type { Taxonomy } from '../calendar.tables.ts';
+import type { ModifiedBounds } from '../posts/posts.modified.ts';
 import { translationContains } from '../posts/posts.repository.ts';
 import '../calendar.tables.ts';
 import './terms.tables.ts';
@@ -309,7 +310,7 @@ export async function findEventAccessFacts(
 
 // ---------------------------------------------------------------- lists
 
-export interface TermListFilter {
+export interface TermListFilter extends ModifiedBounds {
   readonly taxonomy: Taxonomy;
   readonly now: string;
   readonly hideEmpty: boolean;
@@ -352,6 +353,15 @@ function filtered(db: Db, filter: TermListFilter) {
     );
   }
   if (filter.hideEmpty) query = query.where(sql<SqlBool>`${publishedCount(filter.now)} > 0`);
+  const { modifiedAfter, modifiedBefore } = filter;
+  if (modifiedAfter !== undefined || modifiedBefore !== undefined) {
+    query = query.where('terms.id', 'in', (eb) => {
+      let changed = eb.selectFrom('calendar_changes').select('item_id').where('type', '=', filter.taxonomy);
+      if (modifiedAfter !== undefined) changed = changed.where('changed_at', '>', modifiedAfter);
+      if (modifiedBefore !== undefined) changed = changed.where('changed_at', '<', modifiedBefore);
+      return changed;
+    });
+  }
   return query;
 }
 

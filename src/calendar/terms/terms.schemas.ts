@@ -1,3 +1,4 @@
+import { ModifiedQueryProperties } from '../posts/posts.modified.ts';
 import Type, { type Static } from 'typebox';
 import { LanguageQuerySchema } from '../shared/schemas.ts';
 import { ListSchema, NO_NUL_PATTERN, SearchSchema, WpBooleanSchema } from '../shared/wire.ts';
@@ -94,6 +95,8 @@ export const listQuerySchema = (info: TaxonomyInfo) =>
     order: Type.Optional(Type.String({ pattern: '^(?:[Aa][Ss][Cc]|[Dd][Ee][Ss][Cc])$', description: 'asc (default) or desc' })),
     orderby: Type.Optional(Type.Enum([...TERM_ORDERBY], { type: 'string', description: 'Sort key (default name)' })),
     hide_empty: Type.Optional(WpBooleanSchema('Hide terms no published event uses', { default: true })),
+    // A term's last modification is its last change in the change log: its texts, its place, its count.
+    ...ModifiedQueryProperties,
     ...(info.hierarchical ? { parent: Type.Optional(IdReference('Only direct children of this category')) } : {}),
     post: Type.Optional(IdReference('Only terms of this event')),
     event: Type.Optional(IdReference('Only terms of this event (wins over post)')),

@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import { ForeignKeyViolationError } from '../../platform/db/dialect/errors.ts';
 import type { Database } from '../../platform/db/schema.ts';
 import { canEdit, canRead, utcStamp } from '../posts/posts.access.ts';
+import { modifiedBounds } from '../posts/posts.modified.ts';
 import { deleteSlugs, deleteTexts, findFieldInAllLanguages, upsertTexts } from '../posts/posts.repository.ts';
 import { claimSlug, sanitizeSlug } from '../posts/posts.slugs.ts';
 import type { RequestContext } from '../shared/context.ts';
@@ -106,6 +107,7 @@ export class TermsService {
       taxonomy: info.taxonomy,
       now: utcStamp(new Date()),
       hideEmpty: parseWpBoolean(query.hide_empty) ?? true,
+      ...modifiedBounds(query),
       ...(query.search === undefined
         ? {}
         : { search: { text: query.search, languages: [...new Set([ctx.language, ctx.defaultLanguage])] } }),
