@@ -173,6 +173,6 @@ export function computedScenarios(baseUrl: string, fixtures: Fixtures): Scenario
     target: undefined,
   });
   return scenarios(baseUrl, fixtures, '', 'not measured computed')
-    .filter((scenario) => ['event-get', 'event-list', 'event-list-filtered'].includes(scenario.name))
+    .filter((scenario) => ['event-get', 'event-list', 'event-list-filtered', 'changes'].includes(scenario.name))
     .map(computed);
 }
