@@ -1,5 +1,5 @@
 import { RememberedAnswers } from '../platform/http/remembered-answers.ts';
-import { answerConditionalGet } from '../platform/http/conditional-get.ts';
+import { answerConditionally } from '../platform/http/conditional-get.ts';
 import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import { withHookFirst } from '../platform/http/route-hooks.ts';
 import type { Config } from '../config/config.ts';
@@ -54,8 +54,10 @@ export async function calendarPlugin(app: FastifyInstance, { config, store, tabl
     void reply.header('content-language', languageOf(request, config));
     done();
   });
-  // Every read carries an ETag; If-None-Match gets a 304 (issue 23), which every read documents.
-  app.addHook('onSend', answerConditionalGet);
+  // Every read carries an ETag; If-None-Match gets a 304 (issue 23), which every read documents. An item's tag names its
+  // version (`reply.itemVersion`, read or written).
+  app.decorateReply('itemVersion', null);
+  app.addHook('onSend', answerConditionally);
   const readsBody = (method: string | string[]) => [method].flat().some((name) => name !== 'GET' && name !== 'HEAD');
   // WordPress reads write arguments from the query string too; the body wins.
   const mergeQueryIntoBody = (request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction) => {

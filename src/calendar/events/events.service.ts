@@ -16,6 +16,8 @@ import type { CalendarVersion } from '../shared/calendar-version.ts';
 import { invalidParam, MAX_ID, parseWpBoolean } from '../shared/wire.ts';
 import { resolveTermsForWrite, setEventTerms } from '../terms/terms.links.ts';
 import { resolveVenueForWrite } from '../venues/venues.links.ts';
+import { findVersion } from '../changes/changes.repository.ts';
+import type { Versioned } from '../shared/versioned.ts';
 import {
   isOccurrence,
   isSeries,
@@ -85,6 +87,7 @@ const errors = {
   passwordProtected: () => new AppError(403, 'event-password-protected', 'The requested event is not accessible without a password'),
   inTrash: () => new AppError(410, 'event-is-in-trash', 'The event is already trashed'),
   pageNotFound: () => new AppError(404, 'event-archive-page-not-found', 'The requested event archive page does not exist'),
+  noSlug: () => invalidParam('slug', 'No event has this slug.'),
 };
 
 /** The events of calendar/events/v1: list, read, create, update, trash and delete. */
@@ -154,22 +157,35 @@ export class EventsService {
     return this.shown(rows, query, caller, now, await caller.version());
   }
 
-  async getEvent(ref: EventRef, query: ReadEventQuery, caller: RequestContext): Promise<EventResponse> {
-    const { row, event } = await this.getEventWithRow(ref, query, caller);
+  /** One event, with its version (its ETag names it). */
+  async getEvent(ref: EventRef, query: ReadEventQuery, caller: RequestContext): Promise<Versioned<EventResponse>> {
+    const { row, event, version } = await this.read(ref, query, caller);
     // The JSON-LD builder refuses password-protected posts (reference §7).
-    return row.password_hash === null ? { ...event, json_ld: toEventJsonLd(row, event, caller.language) } : event;
+    return { item: row.password_hash === null ? { ...event, json_ld: toEventJsonLd(row, event, caller.language) } : event, version };
   }
 
   /** One event as `getEvent` gives it (same errors), with its stored row and without JSON-LD. */
   async getEventWithRow(ref: EventRef, query: ReadEventQuery, caller: RequestContext): Promise<EventWithRow> {
+    const { row, event } = await this.read(ref, query, caller);
+    return { row, event };
+  }
+
+  private async read(
+    ref: EventRef,
+    query: ReadEventQuery,
+    caller: RequestContext,
+  ): Promise<EventWithRow & { version: number | undefined }> {
     const now = this.now();
-    const row = await this.find(ref);
+    const id = await this.idOf(ref);
+    // Read before the event: a tag may name an older version than its body (a write would then be refused), never a newer one.
+    const version = await findVersion(this.db, 'event', id);
+    const row = await this.rowOf(ref, id);
     if (row.status === 'trash') throw errors.noLongerAvailable();
     if (!canRead(caller.user, row, now)) throw errors.notAccessible();
     const unlocked = await this.deps.passwords.unlocked([row], this.attempt(query, caller, now), 'single');
     if (!unlocked.has(row.id)) throw errors.passwordProtected();
     const [event] = await this.represent(this.db, [row], caller, now, await caller.version());
-    return { row, event: event as EventResponse };
+    return { row, event: event as EventResponse, version };
   }
 
   private async readList(
@@ -221,24 +237,41 @@ export class EventsService {
     return event as EventResponse;
   }
 
+  /** The event as written, with the version the write gave it: the last thing a write does. */
+  private async written(trx: Db, id: number, caller: RequestContext): Promise<Versioned<EventResponse>> {
+    const item = await this.representWritten(trx, id, caller);
+    return { item, version: await findVersion(trx, 'event', id) };
+  }
+
   /** What a read claims protected events with (reference §7). */
   private attempt(query: { password?: string; context?: string }, caller: RequestContext, now: Date): PasswordAttempt<EventRow> {
     return { password: query.password, context: query.context, address: caller.address, editable: (row) => canEdit(caller.user, row, now) };
   }
 
   private async find(ref: EventRef): Promise<EventRow> {
-    if ('id' in ref) {
-      if (ref.id > MAX_ID) throw errors.notFound(ref.id);
-      const row = await findEventById(this.db, ref.id);
-      if (row !== undefined) return row;
-      const type = await findPostType(this.db, ref.id);
-      throw type !== undefined && type !== 'event' ? errors.notAnEvent() : errors.notFound(ref.id);
+    return this.rowOf(ref, await this.idOf(ref));
+  }
+
+  private async idOf(ref: EventRef): Promise<number> {
+    if (!('id' in ref)) {
+      const id = await findIdBySlug(this.db, 'event', sanitizeSlug(ref.slug));
+      if (id === undefined) throw errors.noSlug();
+      return id;
     }
-    const id = await findIdBySlug(this.db, 'event', sanitizeSlug(ref.slug));
-    const row = id === undefined ? undefined : await findEventById(this.db, id);
-    // Recurrence children are not addressable by slug (reference §4.6).
-    if (row === undefined || row.parent_id !== null) throw invalidParam('slug', 'No event has this slug.');
-    return row;
+    if (ref.id > MAX_ID) throw errors.notFound(ref.id);
+    return ref.id;
+  }
+
+  private async rowOf(ref: EventRef, id: number): Promise<EventRow> {
+    const row = await findEventById(this.db, id);
+    if ('slug' in ref) {
+      // Recurrence children are not addressable by slug (reference §4.6).
+      if (row === undefined || row.parent_id !== null) throw errors.noSlug();
+      return row;
+    }
+    if (row !== undefined) return row;
+    const type = await findPostType(this.db, id);
+    throw type !== undefined && type !== 'event' ? errors.notAnEvent() : errors.notFound(id);
   }
 
   // -------------------------------------------------------------------------
@@ -261,7 +294,7 @@ export class EventsService {
     });
   }
 
-  async createEvent(body: CreateEventBody, caller: RequestContext): Promise<EventResponse> {
+  async createEvent(body: CreateEventBody, caller: RequestContext): Promise<Versioned<EventResponse>> {
     const now = this.now();
     const user = caller.user;
     const schedule = scheduleOf(body, undefined, this.siteZone, now);
@@ -307,12 +340,12 @@ export class EventsService {
       await upsertTexts(trx, 'event', eventId, caller.language, { ...texts, slug });
       await this.writeLinks(trx, eventId, body, caller);
       if (recurrence !== null) await this.refreshSeries(trx, eventId, now);
-      return this.representWritten(trx, eventId, caller);
+      return this.written(trx, eventId, caller);
     });
   }
 
   /** Deviation 1: only what is sent changes. */
-  async updateEvent(ref: EventRef, body: UpdateEventBody, caller: RequestContext): Promise<EventResponse> {
+  async updateEvent(ref: EventRef, body: UpdateEventBody, caller: RequestContext): Promise<Versioned<EventResponse>> {
     const now = this.now();
     const user = caller.user;
     const found = await this.find(ref);
@@ -369,11 +402,14 @@ export class EventsService {
       await upsertTexts(trx, 'event', row.id, caller.language, slug === undefined ? texts : { ...texts, slug });
       await this.writeLinks(trx, row.id, body, caller);
       if (!occurrence && (row.recurrence !== null || recurrence !== undefined)) await this.refreshSeries(trx, row.id, now);
-      return this.representWritten(trx, row.id, caller);
+      // "This and following" answers with the series cut from the occurrence: another item, whose version is not the occurrence's.
+      if (row.id !== held.id) return { item: await this.representWritten(trx, row.id, caller), version: undefined };
+      return this.written(trx, row.id, caller);
     });
   }
 
-  async deleteEvent(ref: EventRef, query: DeleteEventQuery, caller: RequestContext): Promise<EventResponse> {
+  /** Trashes the event, or deletes it (`force`); a deleted event has no version left. */
+  async deleteEvent(ref: EventRef, query: DeleteEventQuery, caller: RequestContext): Promise<Versioned<EventResponse>> {
     const found = await this.find(ref);
     const { id } = found;
     const user = caller.user;
@@ -381,7 +417,7 @@ export class EventsService {
     return this.withEvent(found, async (trx, row) => {
       const now = this.now();
       if (!canDelete(user, row, now)) throw PlatformErrors.forbidden(user !== null);
-      if (isOccurrence(row)) return this.excludeOccurrence(trx, row, caller, now);
+      if (isOccurrence(row)) return { item: await this.excludeOccurrence(trx, row, caller, now), version: undefined };
       if (force) {
         if (!can(user?.role ?? null, 'delete_others')) throw PlatformErrors.forbidden(user !== null);
         const last = await this.representWritten(trx, id, caller);
@@ -389,13 +425,13 @@ export class EventsService {
         await deleteTexts(trx, 'event', [id]);
         await deleteSlugs(trx, 'event', id);
         await deleteEventRow(trx, id);
-        return last;
+        return { item: last, version: undefined };
       }
       if (row.status === 'trash') throw errors.inTrash();
       const modified = stampsAt(this.siteZone, now);
       await updateEventRow(trx, id, { status: 'trash', modified: modified.local, modified_utc: modified.utc });
       if (isSeries(row)) await this.refreshSeries(trx, id, now);
-      return this.representWritten(trx, id, caller);
+      return this.written(trx, id, caller);
     });
   }
 

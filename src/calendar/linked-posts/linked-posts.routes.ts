@@ -15,6 +15,7 @@ import {
   SlugParamsSchema,
 } from './linked-posts.schemas.ts';
 import { LinkedPostsService, type Target } from './linked-posts.service.ts';
+import { sendVersioned } from '../shared/versioned.ts';
 import type { PostWriteInput } from './linked-posts.writes.ts';
 
 /** A body schema whose every accepted value is a `PostWriteInput`, checked when a kind's routes are built (else `never`). */
@@ -90,7 +91,7 @@ export function linkedPostRoutes<Create extends TObject, Update extends TObject>
           querystring: ReadQuerySchema,
           response: { 200: schemas.item, 400: WpErrorSchema, 403: WpErrorSchema, 429: WpErrorSchema },
         },
-        handler: async (request) => service.get(targetOf(request.params), request.query, ctxOf(request)),
+        handler: async (request, reply) => sendVersioned(reply, await service.get(targetOf(request.params), request.query, ctxOf(request))),
       });
 
       app.route<WriteRoute>({
@@ -105,7 +106,8 @@ export function linkedPostRoutes<Create extends TObject, Update extends TObject>
           body: schemas.updateBody,
           response: { 200: schemas.item, 400: WpErrorSchema, 401: WpErrorSchema, 403: WpErrorSchema },
         },
-        handler: async (request) => service.update(targetOf(request.params), request.body, ctxOf(request)),
+        handler: async (request, reply) =>
+          sendVersioned(reply, await service.update(targetOf(request.params), request.body, ctxOf(request))),
       });
 
       app.delete(path, {
@@ -120,7 +122,8 @@ export function linkedPostRoutes<Create extends TObject, Update extends TObject>
           body: DeleteQuerySchema,
           response: { 200: schemas.item, 400: WpErrorSchema, 401: WpErrorSchema, 403: WpErrorSchema, 410: WpErrorSchema },
         },
-        handler: async (request) => service.delete(targetOf(request.params), parseWpBoolean(request.body.force) === true, ctxOf(request)),
+        handler: async (request, reply) =>
+          sendVersioned(reply, await service.delete(targetOf(request.params), parseWpBoolean(request.body.force) === true, ctxOf(request))),
       });
     };
 
@@ -135,7 +138,7 @@ export function linkedPostRoutes<Create extends TObject, Update extends TObject>
         response: { 201: schemas.item, 400: WpErrorSchema, 401: WpErrorSchema, 403: WpErrorSchema },
       },
       handler: async (request, reply) => {
-        return reply.code(201).send(await service.create(request.body, ctxOf(request)));
+        return reply.code(201).send(sendVersioned(reply, await service.create(request.body, ctxOf(request))));
       },
     });
     itemRoutes(`${base}/by-slug/:slug`, SlugParamsSchema, 'slug');

@@ -16,6 +16,7 @@ import {
   type ListTermsQuery,
 } from './terms.schemas.ts';
 import { TermsService } from './terms.service.ts';
+import { sendVersioned } from '../shared/versioned.ts';
 import { CATEGORIES, TAGS, type TaxonomyInfo } from './terms.taxonomy.ts';
 
 /** The archive, create, read, update and delete routes of one taxonomy (reference §6). */
@@ -73,8 +74,8 @@ function taxonomyRoutes(info: TaxonomyInfo) {
         response: { 201: termSchema },
       },
       handler: async (request, reply) => {
-        const { term, location } = await service.create(request.body, ctxOf(request));
-        return reply.code(201).header('location', location).send(term);
+        const { location, ...term } = await service.create(request.body, ctxOf(request));
+        return reply.code(201).header('location', location).send(sendVersioned(reply, term));
       },
     });
 
@@ -88,7 +89,7 @@ function taxonomyRoutes(info: TaxonomyInfo) {
         querystring: LanguageQuerySchema,
         response: { 200: termSchema },
       },
-      handler: async (request) => service.get(request.params.id, ctxOf(request)),
+      handler: async (request, reply) => sendVersioned(reply, await service.get(request.params.id, ctxOf(request))),
     });
 
     typed.route({
@@ -104,7 +105,7 @@ function taxonomyRoutes(info: TaxonomyInfo) {
         body: updateBodySchema(info),
         response: { 200: termSchema },
       },
-      handler: async (request) => service.update(request.params.id, request.body ?? {}, ctxOf(request)),
+      handler: async (request, reply) => sendVersioned(reply, await service.update(request.params.id, request.body ?? {}, ctxOf(request))),
     });
 
     typed.delete(item, {
@@ -117,7 +118,7 @@ function taxonomyRoutes(info: TaxonomyInfo) {
         querystring: LanguageQuerySchema,
         response: { 200: termSchema },
       },
-      handler: async (request) => service.delete(request.params.id, ctxOf(request)),
+      handler: async (request, reply) => sendVersioned(reply, await service.delete(request.params.id, ctxOf(request))),
     });
   };
 }
