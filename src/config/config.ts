@@ -44,6 +44,8 @@ export interface Config {
   readonly icalMaxEvents: number;
   /** The largest iCalendar file `POST /events.ics` accepts (`ICAL_IMPORT_MAX_BYTES`); more is a 413. */
   readonly icalImportMaxBytes: number;
+  /** Whether a write to an existing calendar item must send If-Match (`REQUIRE_IF_MATCH`): without it, a 428. */
+  readonly requireIfMatch: boolean;
 }
 
 /** A configuration problem; its message is the one line printed before exit code 2. */
@@ -177,5 +179,6 @@ export function loadConfig(env: Env = process.env): Config {
     recurrenceHorizonDays: integer(env, 'RECURRENCE_HORIZON_DAYS', 760, 1, 36_600),
     icalMaxEvents: integer(env, 'ICAL_MAX_EVENTS', 500, 1, 10_000),
     icalImportMaxBytes: integer(env, 'ICAL_IMPORT_MAX_BYTES', 2 * 1024 * 1024, 1024, 1024 * 1024 * 1024),
+    requireIfMatch: boolean(env, 'REQUIRE_IF_MATCH', false),
   });
 }

@@ -90,7 +90,7 @@ export async function eventsRoutes(app: FastifyInstance, { deps, service }: { de
     });
 
     typed.delete(path, {
-      config: { access: 'delete' },
+      config: { access: 'delete', writesItem: true },
       schema: {
         operationId: `deleteEvent${suffix}`,
         tags: ['calendar'],
@@ -107,7 +107,7 @@ export async function eventsRoutes(app: FastifyInstance, { deps, service }: { de
     typed.route({
       method: [...ITEM_WRITE_METHODS],
       url: path,
-      config: { access: 'edit' },
+      config: { access: 'edit', writesItem: true },
       schema: {
         operationId: `updateEvent${suffix}`,
         tags: ['calendar'],

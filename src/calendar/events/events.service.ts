@@ -17,6 +17,7 @@ import { invalidParam, MAX_ID, parseWpBoolean } from '../shared/wire.ts';
 import { resolveTermsForWrite, setEventTerms } from '../terms/terms.links.ts';
 import { resolveVenueForWrite } from '../venues/venues.links.ts';
 import { findVersion } from '../changes/changes.repository.ts';
+import { checkPrecondition, missingItem } from '../changes/changes.preconditions.ts';
 import type { Versioned } from '../shared/versioned.ts';
 import {
   isOccurrence,
@@ -248,30 +249,31 @@ export class EventsService {
     return { password: query.password, context: query.context, address: caller.address, editable: (row) => canEdit(caller.user, row, now) };
   }
 
-  private async find(ref: EventRef): Promise<EventRow> {
-    return this.rowOf(ref, await this.idOf(ref));
+  /** The event `ref` names; `writer`: a write's caller, whose If-Match makes a missing event a 412. */
+  private async find(ref: EventRef, writer?: RequestContext): Promise<EventRow> {
+    return this.rowOf(ref, await this.idOf(ref, writer), writer);
   }
 
-  private async idOf(ref: EventRef): Promise<number> {
+  private async idOf(ref: EventRef, writer?: RequestContext): Promise<number> {
     if (!('id' in ref)) {
       const id = await findIdBySlug(this.db, 'event', sanitizeSlug(ref.slug));
-      if (id === undefined) throw errors.noSlug();
+      if (id === undefined) throw missingItem(writer, errors.noSlug());
       return id;
     }
-    if (ref.id > MAX_ID) throw errors.notFound(ref.id);
+    if (ref.id > MAX_ID) throw missingItem(writer, errors.notFound(ref.id));
     return ref.id;
   }
 
-  private async rowOf(ref: EventRef, id: number): Promise<EventRow> {
+  private async rowOf(ref: EventRef, id: number, writer?: RequestContext): Promise<EventRow> {
     const row = await findEventById(this.db, id);
     if ('slug' in ref) {
       // Recurrence children are not addressable by slug (reference §4.6).
-      if (row === undefined || row.parent_id !== null) throw errors.noSlug();
+      if (row === undefined || row.parent_id !== null) throw missingItem(writer, errors.noSlug());
       return row;
     }
     if (row !== undefined) return row;
     const type = await findPostType(this.db, id);
-    throw type !== undefined && type !== 'event' ? errors.notAnEvent() : errors.notFound(id);
+    throw missingItem(writer, type !== undefined && type !== 'event' ? errors.notAnEvent() : errors.notFound(id));
   }
 
   // -------------------------------------------------------------------------
@@ -281,15 +283,18 @@ export class EventsService {
    * A write's read–check–write, in one transaction that holds the event:
    * the event is read again there and checked by `check`, so a concurrent
    * write or delete either happened before (and is seen) or waits. An event
-   * deleted meanwhile is a clean 404 with nothing written.
+   * deleted meanwhile is a clean 404 with nothing written (412 to a write
+   * that sent If-Match, which `work` checks once it has checked permissions).
    */
-  private async withEvent<T>(found: EventRow, work: (trx: Db, row: EventRow) => Promise<T>): Promise<T> {
+  private async withEvent<T>(found: EventRow, caller: RequestContext, work: (trx: Db, row: EventRow) => Promise<T>): Promise<T> {
     const { id } = found;
     return this.db.transaction().execute(async (trx) => {
       // An occurrence is written with its series held first, in the order a write of the series takes them.
-      if (isOccurrence(found) && (await findEventForWrite(trx, found.parent_id as number)) === undefined) throw errors.notFound(id);
+      if (isOccurrence(found) && (await findEventForWrite(trx, found.parent_id as number)) === undefined) {
+        throw missingItem(caller, errors.notFound(id));
+      }
       const row = await findEventForWrite(trx, id);
-      if (row === undefined) throw errors.notFound(id);
+      if (row === undefined) throw missingItem(caller, errors.notFound(id));
       return work(trx, row);
     });
   }
@@ -348,7 +353,7 @@ export class EventsService {
   async updateEvent(ref: EventRef, body: UpdateEventBody, caller: RequestContext): Promise<Versioned<EventResponse>> {
     const now = this.now();
     const user = caller.user;
-    const found = await this.find(ref);
+    const found = await this.find(ref, caller);
     // Checked here for the order of errors (403 before 400s), and again on the row the write holds.
     if (!canEdit(user, found, now)) throw PlatformErrors.forbidden(user !== null);
     const following = body.scope === 'following';
@@ -367,8 +372,9 @@ export class EventsService {
     const texts = textsOf(body);
     const modified = stampsAt(this.siteZone, now);
 
-    return this.withEvent(found, async (trx, held) => {
+    return this.withEvent(found, caller, async (trx, held) => {
       if (!canEdit(user, held, now)) throw PlatformErrors.forbidden(user !== null);
+      await checkPrecondition(trx, caller, 'event', held.id);
       const row = following ? await this.splitAt(trx, held, now) : held;
       const schedule = reschedules ? scheduleOf(body, row, this.siteZone, now) : undefined;
       // A series that moves takes its exclusions along, unless the write says what they are.
@@ -410,16 +416,19 @@ export class EventsService {
 
   /** Trashes the event, or deletes it (`force`); a deleted event has no version left. */
   async deleteEvent(ref: EventRef, query: DeleteEventQuery, caller: RequestContext): Promise<Versioned<EventResponse>> {
-    const found = await this.find(ref);
+    const found = await this.find(ref, caller);
     const { id } = found;
     const user = caller.user;
     const force = parseWpBoolean(query.force) === true;
-    return this.withEvent(found, async (trx, row) => {
+    return this.withEvent(found, caller, async (trx, row) => {
       const now = this.now();
       if (!canDelete(user, row, now)) throw PlatformErrors.forbidden(user !== null);
+      // Every permission before the precondition: a forced delete takes delete_others, but an occurrence is excluded from its
+      // series whatever `force` says.
+      if (force && !isOccurrence(row) && !can(user?.role ?? null, 'delete_others')) throw PlatformErrors.forbidden(user !== null);
+      await checkPrecondition(trx, caller, 'event', id);
       if (isOccurrence(row)) return { item: await this.excludeOccurrence(trx, row, caller, now), version: undefined };
       if (force) {
-        if (!can(user?.role ?? null, 'delete_others')) throw PlatformErrors.forbidden(user !== null);
         const last = await this.representWritten(trx, id, caller);
         if (isSeries(row)) await this.series.forget(trx, id);
         await deleteTexts(trx, 'event', [id]);

@@ -15,6 +15,7 @@ import {
   SlugParamsSchema,
 } from './linked-posts.schemas.ts';
 import { LinkedPostsService, type Target } from './linked-posts.service.ts';
+import { sendsIfMatch } from '../changes/changes.preconditions.ts';
 import { sendVersioned } from '../shared/versioned.ts';
 import type { PostWriteInput } from './linked-posts.writes.ts';
 
@@ -57,9 +58,10 @@ export function linkedPostRoutes<Create extends TObject, Update extends TObject>
     const ctxOf = (request: FastifyRequest) => requestContext(request, deps);
     const archiveUrl = `${deps.config.baseUrl}/${NAMESPACE}${base}/`;
 
-    // An unknown id or slug is an argument error, reported before authorization as the reference does.
+    // An unknown id or slug is an argument error, reported before authorization as the reference does; with
+    // If-Match it is a 412, decided as every precondition after authorization (changes.preconditions.ts).
     const resolveFirst = async (request: FastifyRequest) => {
-      await service.resolve(targetOf(request.params as Params));
+      if (!sendsIfMatch(request)) await service.resolve(targetOf(request.params as Params));
     };
 
     app.get(base, {
@@ -97,7 +99,7 @@ export function linkedPostRoutes<Create extends TObject, Update extends TObject>
       app.route<WriteRoute>({
         method: ['POST', 'PUT', 'PATCH'],
         url: path,
-        config: { access: 'edit', resolveFirst },
+        config: { access: 'edit', resolveFirst, writesItem: true },
         schema: {
           operationId: `update${one}${suffix}`,
           tags,
@@ -111,7 +113,7 @@ export function linkedPostRoutes<Create extends TObject, Update extends TObject>
       });
 
       app.delete(path, {
-        config: { access: 'delete', resolveFirst },
+        config: { access: 'delete', resolveFirst, writesItem: true },
         schema: {
           operationId: `delete${one}${suffix}`,
           tags,

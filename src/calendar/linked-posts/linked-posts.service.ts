@@ -20,6 +20,7 @@ import { findIdBySlug } from '../posts/posts.repository.ts';
 import { sanitizeSlug } from '../posts/posts.slugs.ts';
 import { checkAuthor, passwordHashOf, publicationDates, stampsAt } from '../posts/posts.writes.ts';
 import type { RequestContext } from '../shared/context.ts';
+import { checkPrecondition, missingItem } from '../changes/changes.preconditions.ts';
 import type { Versioned } from '../shared/versioned.ts';
 import { findVersion } from '../changes/changes.repository.ts';
 import { archiveLinks, echoPairs, echoValue, isBeyondLastPage, pageWindow, totalPages, type ArchiveLinks } from '../shared/pagination.ts';
@@ -156,11 +157,12 @@ export class LinkedPostsService {
   }
 
   /**
-   * The post a route addresses; an unknown id or slug is a 400 naming it, as the reference validates them.
-   * `forWrite`: read inside the write's transaction and held until it ends (see lockingRows).
+   * The post a route addresses; an unknown id or slug is a 400 naming it, as the reference validates them
+   * (a 412 to a write that sent If-Match: `writer`). `forWrite`: read inside the write's transaction and held
+   * until it ends (see lockingRows).
    */
-  async resolve(target: Target, db: Db = this.db, forWrite = false): Promise<LinkedPostRow> {
-    return this.rowOf(target, await this.idOf(target, db), db, forWrite);
+  async resolve(target: Target, db: Db = this.db, forWrite = false, writer?: RequestContext): Promise<LinkedPostRow> {
+    return this.rowOf(target, await this.idOf(target, db), db, forWrite, writer);
   }
 
   private async idOf(target: Target, db: Db): Promise<number | undefined> {
@@ -168,9 +170,9 @@ export class LinkedPostsService {
     return id !== undefined && id <= MAX_ID ? id : undefined;
   }
 
-  private async rowOf(target: Target, id: number | undefined, db: Db, forWrite: boolean): Promise<LinkedPostRow> {
+  private async rowOf(target: Target, id: number | undefined, db: Db, forWrite: boolean, writer?: RequestContext): Promise<LinkedPostRow> {
     const row = id === undefined ? undefined : await findPost(db, this.kind, id, forWrite);
-    if (row === undefined) throw invalidParam('id' in target ? 'id' : 'slug');
+    if (row === undefined) throw missingItem(writer, invalidParam('id' in target ? 'id' : 'slug'));
     return row;
   }
 
@@ -199,13 +201,14 @@ export class LinkedPostsService {
     // The slow hash before the write lock.
     const passwordHash = await passwordHashOf(input.password);
     return this.db.transaction().execute(async (trx) => {
-      const row = await this.resolve(target, trx, true);
+      const row = await this.resolve(target, trx, true, ctx);
       const now = new Date();
       const name = input[kind.nameField] === undefined ? undefined : requiredName(kind, input[kind.nameField]);
       const author = await checkAuthor(trx, input.author, ctx.user);
       const meta = kind.writeMeta(input, row);
       const dates = publicationDates(input, siteZone, now);
       if (!canEdit(ctx.user, row)) throw PlatformErrors.forbidden(ctx.user !== null);
+      await checkPrecondition(trx, ctx, kind.type, row.id);
       const requested = input.status === undefined ? row.status : scaleStatus(ctx.user, input.status);
       const imageId = input.image === undefined ? row.image_id : await imageFor(trx, input.image, ctx.user);
       const modified = stampsAt(siteZone, now);
@@ -236,9 +239,10 @@ export class LinkedPostsService {
   async delete(target: Target, force: boolean, ctx: RequestContext): Promise<Versioned<Representation>> {
     const { kind } = this;
     return this.db.transaction().execute(async (trx) => {
-      const row = await this.resolve(target, trx, true);
+      const row = await this.resolve(target, trx, true, ctx);
       if (!canDelete(ctx.user, row)) throw PlatformErrors.forbidden(ctx.user !== null);
       if (force && !can(ctx.user?.role ?? null, 'delete_others')) throw PlatformErrors.forbidden(ctx.user !== null);
+      await checkPrecondition(trx, ctx, kind.type, row.id);
       if (!force && row.status === 'trash') throw this.errors.inTrash();
       await kind.unlinkFromEvents(trx, row.id);
       if (force) {

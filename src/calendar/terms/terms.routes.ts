@@ -16,6 +16,7 @@ import {
   type ListTermsQuery,
 } from './terms.schemas.ts';
 import { TermsService } from './terms.service.ts';
+import { sendsIfMatch } from '../changes/changes.preconditions.ts';
 import { sendVersioned } from '../shared/versioned.ts';
 import { CATEGORIES, TAGS, type TaxonomyInfo } from './terms.taxonomy.ts';
 
@@ -40,11 +41,14 @@ function taxonomyRoutes(info: TaxonomyInfo) {
     const tags = ['calendar', info.collection];
     const manage = info.manageCapability;
 
-    /** Unknown ids in the path or in `parent` are argument errors: a subscriber deleting a missing term gets 400. */
+    /**
+     * Unknown ids in the path or in `parent` are argument errors: a subscriber deleting a missing term gets 400.
+     * With If-Match a missing term is a 412, decided as every precondition after authorization (changes.preconditions.ts).
+     */
     const checkReferences = async (request: FastifyRequest): Promise<void> => {
       const { id } = request.params as { id?: string };
       const parent = parsePositiveInt((request.body as { parent?: unknown } | undefined)?.parent);
-      await service.assertReferences(id === undefined ? undefined : Number(id), parent);
+      await service.assertReferences(id === undefined || sendsIfMatch(request) ? undefined : Number(id), parent);
     };
 
     typed.get(collection, {
@@ -95,7 +99,7 @@ function taxonomyRoutes(info: TaxonomyInfo) {
     typed.route({
       method: ['POST', 'PUT', 'PATCH'],
       url: item,
-      config: { access: manage, resolveFirst: checkReferences },
+      config: { access: manage, resolveFirst: checkReferences, writesItem: true },
       schema: {
         operationId: `update${one}`,
         tags,
@@ -109,7 +113,7 @@ function taxonomyRoutes(info: TaxonomyInfo) {
     });
 
     typed.delete(item, {
-      config: { access: manage, resolveFirst: checkReferences },
+      config: { access: manage, resolveFirst: checkReferences, writesItem: true },
       schema: {
         operationId: `delete${one}`,
         tags,

@@ -5,6 +5,7 @@ import { canEdit, canRead, utcStamp } from '../posts/posts.access.ts';
 import { deleteSlugs, deleteTexts, findFieldInAllLanguages, upsertTexts } from '../posts/posts.repository.ts';
 import { claimSlug, sanitizeSlug } from '../posts/posts.slugs.ts';
 import type { RequestContext } from '../shared/context.ts';
+import { checkPrecondition } from '../changes/changes.preconditions.ts';
 import type { Versioned } from '../shared/versioned.ts';
 import { findVersion } from '../changes/changes.repository.ts';
 import { sanitizeContent } from '../shared/html.ts';
@@ -165,7 +166,8 @@ export class TermsService {
     const { info } = this;
     const language = ctx.language;
     return this.writeTransaction(async (trx) => {
-      const term = await assertTermOf(trx, info, id, 'id', true);
+      const term = await assertTermOf(trx, info, id, 'id', true, ctx);
+      await checkPrecondition(trx, ctx, info.taxonomy, id);
       const newParent = await parentForWrite(trx, info, body, id);
       const parentId = newParent === undefined ? term.parent_id : newParent;
       if (parentId !== term.parent_id) {
@@ -202,7 +204,8 @@ export class TermsService {
   async delete(id: number, ctx: RequestContext): Promise<Versioned<Term>> {
     const { info } = this;
     return this.deps.db.transaction().execute(async (trx) => {
-      const term = await assertTermOf(trx, info, id, 'id', true);
+      const term = await assertTermOf(trx, info, id, 'id', true, ctx);
+      await checkPrecondition(trx, ctx, info.taxonomy, id);
       const before = await this.respond(term, ctx, trx);
       const children = await repository.findChildIds(trx, id);
       await repository.deleteTerm(trx, term);
