@@ -1,5 +1,5 @@
 import { RememberedAnswers } from '../platform/http/remembered-answers.ts';
-import { answerConditionalGet } from '../platform/http/conditional-get.ts';
+import { answerConditionally } from '../platform/http/conditional-get.ts';
 import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import { withHookFirst } from '../platform/http/route-hooks.ts';
 import type { Config } from '../config/config.ts';
@@ -12,6 +12,7 @@ import { icalRoutes } from './ical/ical.routes.ts';
 import { IcalService } from './ical/ical.service.ts';
 import { discoveryRoutes } from './discovery/discovery.routes.ts';
 import { sendWpError } from './errors.ts';
+import { WpErrorSchema } from './shared/schemas.ts';
 import { languageOf, NAMESPACE, siteOf, type CalendarDeps } from './shared/context.ts';
 import { CalendarVersions, type CalendarVersionHolder } from './shared/calendar-version.ts';
 import { EventsService } from './events/events.service.ts';
@@ -49,6 +50,10 @@ export interface CalendarOptions {
  * namespace index and `/doc`, and the resource routes.
  */
 const NOT_MODIFIED = { description: 'Not modified: the ETag sent in If-None-Match is current (no body)', type: 'null' };
+const IF_MATCH = {
+  type: 'string',
+  description: "The item's ETag as read (or `*`): the write is made only if the item is still at that version, else a 412",
+};
 
 export async function calendarPlugin(app: FastifyInstance, { config, store, table }: CalendarOptions): Promise<void> {
   const namespaceUrl = `${config.baseUrl}/${NAMESPACE}`;
@@ -61,8 +66,10 @@ export async function calendarPlugin(app: FastifyInstance, { config, store, tabl
     void reply.header('content-language', languageOf(request, config));
     done();
   });
-  // Every read carries an ETag; If-None-Match gets a 304 (issue 23), which every read documents.
-  app.addHook('onSend', answerConditionalGet);
+  // Every read carries an ETag; If-None-Match gets a 304 (issue 23), which every read documents. An item's tag names its
+  // version (`reply.itemVersion`, read or written), which a write to the item checks If-Match against (412, 428).
+  app.decorateReply('itemVersion', null);
+  app.addHook('onSend', answerConditionally);
   const readsBody = (method: string | string[]) => [method].flat().some((name) => name !== 'GET' && name !== 'HEAD');
   // WordPress reads write arguments from the query string too; the body wins.
   const mergeQueryIntoBody = (request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction) => {
@@ -79,6 +86,13 @@ export async function calendarPlugin(app: FastifyInstance, { config, store, tabl
     if (readsBody(route.method)) route.preValidation = withHookFirst(mergeQueryIntoBody, route.preValidation);
     const responses = (route.schema as { response?: Record<string, unknown> } | undefined)?.response;
     if ([route.method].flat().includes('GET') && responses?.[200] !== undefined) responses[304] = NOT_MODIFIED;
+    if (route.config?.writesItem === true && route.schema !== undefined && responses !== undefined) {
+      // 412: If-Match names no current ETag of the item, or the item does not exist; 428: REQUIRE_IF_MATCH and no If-Match.
+      responses[412] = WpErrorSchema;
+      responses[428] = WpErrorSchema;
+      const headers = (route.schema.headers ?? {}) as { properties?: Record<string, unknown> };
+      route.schema.headers = { type: 'object', ...headers, properties: { ...headers.properties, 'if-match': IF_MATCH } };
+    }
   });
 
   await app.register(discoveryRoutes, { namespace: NAMESPACE, namespaceUrl, baseUrl: config.baseUrl, table });

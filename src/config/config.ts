@@ -46,6 +46,8 @@ export interface Config {
   readonly icalImportMaxBytes: number;
   /** How long the change log keeps what was deleted, and sync tokens stay valid (`CHANGES_RETENTION_DAYS`). */
   readonly changesRetentionDays: number;
+  /** Whether a write to an existing calendar item must send If-Match (`REQUIRE_IF_MATCH`): without it, a 428. */
+  readonly requireIfMatch: boolean;
 }
 
 /** A configuration problem; its message is the one line printed before exit code 2. */
@@ -180,5 +182,6 @@ export function loadConfig(env: Env = process.env): Config {
     icalMaxEvents: integer(env, 'ICAL_MAX_EVENTS', 500, 1, 10_000),
     icalImportMaxBytes: integer(env, 'ICAL_IMPORT_MAX_BYTES', 2 * 1024 * 1024, 1024, 1024 * 1024 * 1024),
     changesRetentionDays: integer(env, 'CHANGES_RETENTION_DAYS', 30, 1, 36_600),
+    requireIfMatch: boolean(env, 'REQUIRE_IF_MATCH', false),
   });
 }

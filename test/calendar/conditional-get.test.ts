@@ -10,7 +10,9 @@ import { startTestServer, type Credentials, type TestServer } from '../helpers/s
 import { EVENTS, makeEvent } from './events.factories.ts';
 import { makeVenue, VENUES } from './venues-organizers.factories.ts';
 
+/** A list's or the index's tag: the SHA-1 of the body; an item's names its row version first (issue 23's conditional writes). */
 const STRONG_TAG = /^"[A-Za-z0-9_-]{27}"$/;
+const ITEM_TAG = /^"(\d+)-[A-Za-z0-9_-]{27}"$/;
 
 describe('conditional reads of the calendar', () => {
   let server: TestServer;
@@ -24,11 +26,11 @@ describe('conditional reads of the calendar', () => {
   const read = (path: string, headers: Record<string, string> = {}, auth?: Credentials) =>
     server.request(path, { headers, ...(auth ? { auth } : {}) });
 
-  for (const [name, path] of [
-    ['an event', (id: number) => `${EVENTS}/${id}`],
-    ['the event list', () => `${EVENTS}?per_page=5`],
-    ['a venue', (id: number, venue: number) => `${VENUES}/${venue}`],
-    ['the namespace index', () => '/calendar/events/v1'],
+  for (const [name, path, shape] of [
+    ['an event', (id: number) => `${EVENTS}/${id}`, ITEM_TAG],
+    ['the event list', () => `${EVENTS}?per_page=5`, STRONG_TAG],
+    ['a venue', (id: number, venue: number) => `${VENUES}/${venue}`, ITEM_TAG],
+    ['the namespace index', () => '/calendar/events/v1', STRONG_TAG],
   ] as const) {
     it(`tags ${name}, answers 304 with no body while the tag is current, and a new tag once it changed`, async () => {
       const venue = await makeVenue(server, admin, { status: 'publish' });
@@ -37,7 +39,7 @@ describe('conditional reads of the calendar', () => {
       const first = await read(url);
       assert.equal(first.status, 200, first.text);
       const etag = first.headers.get('etag') ?? '';
-      assert.match(etag, STRONG_TAG);
+      assert.match(etag, shape);
       assert.equal((await read(url)).headers.get('etag'), etag, 'the same representation, the same tag');
 
       const unchanged = await read(url, { 'if-none-match': etag });
@@ -77,6 +79,20 @@ describe('conditional reads of the calendar', () => {
     assert.notEqual(asEditor.headers.get('etag'), anonymous);
     const unlocked = await read(`${EVENTS}/${locked.id}?password=opensesame`, { 'if-none-match': anonymous });
     assert.equal(unlocked.status, 200);
+  });
+
+  it("tags an item's answers with its version: a read by another caller names the same one, a write answers with the next", async () => {
+    const event = await makeEvent(server, admin, { status: 'publish', title: 'Concert' });
+    await server.request(`${EVENTS}/${event.id}?translation_language=it`, { method: 'PATCH', auth: admin, body: { title: 'Concerto' } });
+    const versionOf = (response: { headers: Headers }) => ITEM_TAG.exec(response.headers.get('etag') ?? '')?.[1];
+    const anonymous = await read(`${EVENTS}/${event.id}`);
+    const italian = await read(`${EVENTS}/${event.id}?translation_language=it`, {}, admin);
+    assert.notEqual(anonymous.headers.get('etag'), italian.headers.get('etag'), 'two representations');
+    assert.equal(versionOf(anonymous), versionOf(italian), 'of one version');
+    const edited = await server.request(`${EVENTS}/${event.id}`, { method: 'PATCH', auth: admin, body: { title: 'Edited' } });
+    assert.match(edited.headers.get('etag') ?? '', ITEM_TAG);
+    assert.ok(Number(versionOf(edited)) > Number(versionOf(anonymous)));
+    assert.equal(versionOf(await read(`${EVENTS}/${event.id}`)), versionOf(edited));
   });
 
   it('never answers 304 to a write or to an error, whatever If-None-Match says', async () => {

@@ -77,7 +77,8 @@ describe('statements per request', () => {
     const listWarm = counting.count();
     assert.equal(listed.total, 3);
     const counts = { createFull, createVenue, createPlain, listCold, listWarm };
-    const budgets = { createFull: 31, createVenue: 14, createPlain: 8, listCold: 9, listWarm: 6 };
+    // A write reads the version it gave its item, for the ETag of its answer (issue 23): one statement more than measured before.
+    const budgets = { createFull: 32, createVenue: 15, createPlain: 9, listCold: 9, listWarm: 6 };
     for (const [path, budget] of Object.entries(budgets)) {
       assert.ok(
         counts[path as keyof typeof counts] <= budget,
@@ -90,7 +91,7 @@ describe('statements per request', () => {
     const { counting, service, editor } = await countedService();
     const createSeries = async (count: number) => {
       counting.reset();
-      const series = await service.createEvent(
+      const { item: series } = await service.createEvent(
         {
           title: `Weekly ${count}`,
           start_date: '2031-01-06 18:00:00',
@@ -111,8 +112,9 @@ describe('statements per request', () => {
     // 380 occurrences: one insert of rows and one of ids, as for 5 (a statement takes up to 400 rows).
     const large = await createSeries(380);
     assert.deepEqual(large, small, 'the same statements for 5 and 380 occurrences');
-    // A plain create and its refresh (ids, rows, texts and links copied, shared state): measured 27 and 22.
-    const budgets = { create: 27, update: 22 };
+    // A plain create and its refresh (ids, rows, texts and links copied, shared state): measured 27 and 22, and one more for
+    // the version the write gave the series (the ETag of its answer, issue 23).
+    const budgets = { create: 28, update: 23 };
     for (const [path, budget] of Object.entries(budgets)) {
       const count = small[path as keyof typeof small];
       assert.ok(count <= budget, `series ${path}: ${count} statements, budget ${budget}`);

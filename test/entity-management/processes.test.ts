@@ -1,15 +1,13 @@
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import { Writable } from 'node:stream';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { after, before, describe, it } from 'node:test';
-import { loadConfig } from '../../src/config/config.ts';
 import { saveAction } from '../../src/entity-management/actions/actions.repository.ts';
 import { createDb, migrateToLatest } from '../../src/platform/db/database.ts';
 import { MIGRATION_FOLDERS } from '../../src/migrations.ts';
-import { startServer, type RunningServer } from '../../src/server.ts';
-import { freshDatabase, startTestServer, type Credentials, type TestServer } from '../helpers/server.ts';
+import type { RunningServer } from '../../src/server.ts';
+import { freshDatabase, startSecondServer, startTestServer, type Credentials, type TestServer } from '../helpers/server.ts';
 import { ACTIONS, ENTITIES, makeActionRow, makeCustomer } from './factories.ts';
 
 const run = promisify(execFile);
@@ -24,11 +22,7 @@ describe('entity-management definitions across processes', () => {
 
   before(async () => {
     first = await startTestServer();
-    // A second process on the same database (same code path as `npm start`).
-    second = await startServer(loadConfig({ HOST: '127.0.0.1', PORT: '0', DATABASE_URL: first.config.databaseUrl, LOG_LEVEL: 'silent' }), {
-      print: () => undefined,
-      logDestination: new Writable({ write: (_chunk, _encoding, done) => done() }),
-    });
+    second = await startSecondServer(first);
     admin = await first.admin();
   });
   after(async () => {

@@ -9,11 +9,11 @@ export type Statement = readonly [sql: string, ...parameters: unknown[]];
 /** A write of another connection, committed when released. */
 export interface CompetingWrite {
   /**
-   * Waits until the server is blocked behind this write (PostgreSQL: a backend
-   * waits on a lock; SQLite: a moment for the request to reach the lock),
-   * then commits it.
+   * Waits until the server is blocked behind this write (PostgreSQL: `waiters`
+   * backends wait on a lock; SQLite: a moment for the requests to reach the
+   * lock), then commits it.
    */
-  commitOnceBlocked(): Promise<void>;
+  commitOnceBlocked(waiters?: number): Promise<void>;
 }
 
 /**
@@ -48,13 +48,13 @@ export async function competingWrite(server: TestServer, statements: readonly St
     );
   }
   return {
-    async commitOnceBlocked() {
+    async commitOnceBlocked(waiters = 1) {
       const deadline = Date.now() + 10_000;
       for (;;) {
         const waiting = await client.query(
           `select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'`,
         );
-        if (waiting.rows[0].n > 0) break;
+        if (waiting.rows[0].n >= waiters) break;
         if (Date.now() > deadline) throw new Error('the request never waited on the competing write');
         await sleep(10);
       }

@@ -200,3 +200,12 @@ export async function startTestServer(env: Record<string, string> = {}): Promise
   };
   return testServer;
 }
+
+/**
+ * Another server on the database of `first`, as a second process of one deployment would be (same code path
+ * as `npm start`, its logs dropped); the caller closes it before `first`.
+ */
+export async function startSecondServer(first: TestServer): Promise<RunningServer> {
+  const config = loadConfig({ HOST: '127.0.0.1', PORT: '0', DATABASE_URL: first.config.databaseUrl, LOG_LEVEL: 'silent' });
+  return startServer(config, { print: () => undefined, logDestination: new Writable({ write: (_chunk, _encoding, done) => done() }) });
+}

@@ -3,6 +3,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { isRememberable, requestContext, type CalendarDeps } from '../shared/context.ts';
 import { archiveHeaders } from '../shared/pagination.ts';
 import { WpErrorSchema } from '../shared/schemas.ts';
+import { sendVersioned } from '../shared/versioned.ts';
 import type { EventsService, EventRef } from './events.service.ts';
 import {
   CreateEventBodySchema,
@@ -62,7 +63,7 @@ export async function eventsRoutes(app: FastifyInstance, { deps, service }: { de
       body: CreateEventBodySchema,
       response: { 201: EventSchema, ...errors },
     },
-    handler: async (request, reply) => reply.code(201).send(await service.createEvent(request.body, caller(request))),
+    handler: async (request, reply) => reply.code(201).send(sendVersioned(reply, await service.createEvent(request.body, caller(request)))),
   });
 
   const itemRoutes = (
@@ -82,13 +83,14 @@ export async function eventsRoutes(app: FastifyInstance, { deps, service }: { de
         response: { 200: EventSchema, ...errors },
       },
       handler: async (request, reply) =>
-        answers.answer(reply, itemKey(request, refOf(request), request.query), async () => ({
-          payload: await service.getEvent(refOf(request), request.query, caller(request)),
-        })),
+        answers.answer(reply, itemKey(request, refOf(request), request.query), async () => {
+          const { item, version } = await service.getEvent(refOf(request), request.query, caller(request));
+          return { payload: item, itemVersion: version };
+        }),
     });
 
     typed.delete(path, {
-      config: { access: 'delete' },
+      config: { access: 'delete', writesItem: true },
       schema: {
         operationId: `deleteEvent${suffix}`,
         tags: ['calendar'],
@@ -99,13 +101,13 @@ export async function eventsRoutes(app: FastifyInstance, { deps, service }: { de
         body: DeleteEventQuerySchema,
         response: { 200: EventSchema, ...errors },
       },
-      handler: async (request) => service.deleteEvent(refOf(request), request.body, caller(request)),
+      handler: async (request, reply) => sendVersioned(reply, await service.deleteEvent(refOf(request), request.body, caller(request))),
     });
 
     typed.route({
       method: [...ITEM_WRITE_METHODS],
       url: path,
-      config: { access: 'edit' },
+      config: { access: 'edit', writesItem: true },
       schema: {
         operationId: `updateEvent${suffix}`,
         tags: ['calendar'],
@@ -114,7 +116,7 @@ export async function eventsRoutes(app: FastifyInstance, { deps, service }: { de
         body: UpdateEventBodySchema,
         response: { 200: EventSchema, ...errors },
       },
-      handler: async (request) => service.updateEvent(refOf(request), request.body, caller(request)),
+      handler: async (request, reply) => sendVersioned(reply, await service.updateEvent(refOf(request), request.body, caller(request))),
     });
   };
 

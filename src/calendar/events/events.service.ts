@@ -16,6 +16,9 @@ import type { CalendarVersion } from '../shared/calendar-version.ts';
 import { invalidParam, MAX_ID, parseWpBoolean } from '../shared/wire.ts';
 import { resolveTermsForWrite, setEventTerms } from '../terms/terms.links.ts';
 import { resolveVenueForWrite } from '../venues/venues.links.ts';
+import { findVersion } from '../changes/changes.repository.ts';
+import { checkPrecondition, missingItem } from '../changes/changes.preconditions.ts';
+import type { Versioned } from '../shared/versioned.ts';
 import {
   isOccurrence,
   isSeries,
@@ -85,6 +88,7 @@ const errors = {
   passwordProtected: () => new AppError(403, 'event-password-protected', 'The requested event is not accessible without a password'),
   inTrash: () => new AppError(410, 'event-is-in-trash', 'The event is already trashed'),
   pageNotFound: () => new AppError(404, 'event-archive-page-not-found', 'The requested event archive page does not exist'),
+  noSlug: () => invalidParam('slug', 'No event has this slug.'),
 };
 
 /** The events of calendar/events/v1: list, read, create, update, trash and delete. */
@@ -159,22 +163,35 @@ export class EventsService {
     return this.shown(rows, query, caller, now, await caller.version());
   }
 
-  async getEvent(ref: EventRef, query: ReadEventQuery, caller: RequestContext): Promise<EventResponse> {
-    const { row, event } = await this.getEventWithRow(ref, query, caller);
+  /** One event, with its version (its ETag names it). */
+  async getEvent(ref: EventRef, query: ReadEventQuery, caller: RequestContext): Promise<Versioned<EventResponse>> {
+    const { row, event, version } = await this.read(ref, query, caller);
     // The JSON-LD builder refuses password-protected posts (reference §7).
-    return row.password_hash === null ? { ...event, json_ld: toEventJsonLd(row, event, caller.language) } : event;
+    return { item: row.password_hash === null ? { ...event, json_ld: toEventJsonLd(row, event, caller.language) } : event, version };
   }
 
   /** One event as `getEvent` gives it (same errors), with its stored row and without JSON-LD. */
   async getEventWithRow(ref: EventRef, query: ReadEventQuery, caller: RequestContext): Promise<EventWithRow> {
+    const { row, event } = await this.read(ref, query, caller);
+    return { row, event };
+  }
+
+  private async read(
+    ref: EventRef,
+    query: ReadEventQuery,
+    caller: RequestContext,
+  ): Promise<EventWithRow & { version: number | undefined }> {
     const now = this.now();
-    const row = await this.find(ref);
+    const id = await this.idOf(ref);
+    // Read before the event: a tag may name an older version than its body (a write would then be refused), never a newer one.
+    const version = await findVersion(this.db, 'event', id);
+    const row = await this.rowOf(ref, id);
     if (row.status === 'trash') throw errors.noLongerAvailable();
     if (!canRead(caller.user, row, now)) throw errors.notAccessible();
     const unlocked = await this.deps.passwords.unlocked([row], this.attempt(query, caller, now), 'single');
     if (!unlocked.has(row.id)) throw errors.passwordProtected();
     const [event] = await this.represent(this.db, [row], caller, now, await caller.version());
-    return { row, event: event as EventResponse };
+    return { row, event: event as EventResponse, version };
   }
 
   private async readList(
@@ -226,24 +243,42 @@ export class EventsService {
     return event as EventResponse;
   }
 
+  /** The event as written, with the version the write gave it: the last thing a write does. */
+  private async written(trx: Db, id: number, caller: RequestContext): Promise<Versioned<EventResponse>> {
+    const item = await this.representWritten(trx, id, caller);
+    return { item, version: await findVersion(trx, 'event', id) };
+  }
+
   /** What a read claims protected events with (reference §7). */
   private attempt(query: { password?: string; context?: string }, caller: RequestContext, now: Date): PasswordAttempt<EventRow> {
     return { password: query.password, context: query.context, address: caller.address, editable: (row) => canEdit(caller.user, row, now) };
   }
 
-  private async find(ref: EventRef): Promise<EventRow> {
-    if ('id' in ref) {
-      if (ref.id > MAX_ID) throw errors.notFound(ref.id);
-      const row = await findEventById(this.db, ref.id);
-      if (row !== undefined) return row;
-      const type = await findPostType(this.db, ref.id);
-      throw type !== undefined && type !== 'event' ? errors.notAnEvent() : errors.notFound(ref.id);
+  /** The event `ref` names; `writer`: a write's caller, whose If-Match makes a missing event a 412. */
+  private async find(ref: EventRef, writer?: RequestContext): Promise<EventRow> {
+    return this.rowOf(ref, await this.idOf(ref, writer), writer);
+  }
+
+  private async idOf(ref: EventRef, writer?: RequestContext): Promise<number> {
+    if (!('id' in ref)) {
+      const id = await findIdBySlug(this.db, 'event', sanitizeSlug(ref.slug));
+      if (id === undefined) throw missingItem(writer, errors.noSlug());
+      return id;
     }
-    const id = await findIdBySlug(this.db, 'event', sanitizeSlug(ref.slug));
-    const row = id === undefined ? undefined : await findEventById(this.db, id);
-    // Recurrence children are not addressable by slug (reference §4.6).
-    if (row === undefined || row.parent_id !== null) throw invalidParam('slug', 'No event has this slug.');
-    return row;
+    if (ref.id > MAX_ID) throw missingItem(writer, errors.notFound(ref.id));
+    return ref.id;
+  }
+
+  private async rowOf(ref: EventRef, id: number, writer?: RequestContext): Promise<EventRow> {
+    const row = await findEventById(this.db, id);
+    if ('slug' in ref) {
+      // Recurrence children are not addressable by slug (reference §4.6).
+      if (row === undefined || row.parent_id !== null) throw missingItem(writer, errors.noSlug());
+      return row;
+    }
+    if (row !== undefined) return row;
+    const type = await findPostType(this.db, id);
+    throw missingItem(writer, type !== undefined && type !== 'event' ? errors.notAnEvent() : errors.notFound(id));
   }
 
   // -------------------------------------------------------------------------
@@ -253,20 +288,23 @@ export class EventsService {
    * A write's read–check–write, in one transaction that holds the event:
    * the event is read again there and checked by `check`, so a concurrent
    * write or delete either happened before (and is seen) or waits. An event
-   * deleted meanwhile is a clean 404 with nothing written.
+   * deleted meanwhile is a clean 404 with nothing written (412 to a write
+   * that sent If-Match, which `work` checks once it has checked permissions).
    */
-  private async withEvent<T>(found: EventRow, work: (trx: Db, row: EventRow) => Promise<T>): Promise<T> {
+  private async withEvent<T>(found: EventRow, caller: RequestContext, work: (trx: Db, row: EventRow) => Promise<T>): Promise<T> {
     const { id } = found;
     return this.db.transaction().execute(async (trx) => {
       // An occurrence is written with its series held first, in the order a write of the series takes them.
-      if (isOccurrence(found) && (await findEventForWrite(trx, found.parent_id as number)) === undefined) throw errors.notFound(id);
+      if (isOccurrence(found) && (await findEventForWrite(trx, found.parent_id as number)) === undefined) {
+        throw missingItem(caller, errors.notFound(id));
+      }
       const row = await findEventForWrite(trx, id);
-      if (row === undefined) throw errors.notFound(id);
+      if (row === undefined) throw missingItem(caller, errors.notFound(id));
       return work(trx, row);
     });
   }
 
-  async createEvent(body: CreateEventBody, caller: RequestContext): Promise<EventResponse> {
+  async createEvent(body: CreateEventBody, caller: RequestContext): Promise<Versioned<EventResponse>> {
     const now = this.now();
     const user = caller.user;
     const schedule = scheduleOf(body, undefined, this.siteZone, now);
@@ -312,15 +350,15 @@ export class EventsService {
       await upsertTexts(trx, 'event', eventId, caller.language, { ...texts, slug });
       await this.writeLinks(trx, eventId, body, caller);
       if (recurrence !== null) await this.refreshSeries(trx, eventId, now);
-      return this.representWritten(trx, eventId, caller);
+      return this.written(trx, eventId, caller);
     });
   }
 
   /** Deviation 1: only what is sent changes. */
-  async updateEvent(ref: EventRef, body: UpdateEventBody, caller: RequestContext): Promise<EventResponse> {
+  async updateEvent(ref: EventRef, body: UpdateEventBody, caller: RequestContext): Promise<Versioned<EventResponse>> {
     const now = this.now();
     const user = caller.user;
-    const found = await this.find(ref);
+    const found = await this.find(ref, caller);
     // Checked here for the order of errors (403 before 400s), and again on the row the write holds.
     if (!canEdit(user, found, now)) throw PlatformErrors.forbidden(user !== null);
     const following = body.scope === 'following';
@@ -339,8 +377,9 @@ export class EventsService {
     const texts = textsOf(body);
     const modified = stampsAt(this.siteZone, now);
 
-    return this.withEvent(found, async (trx, held) => {
+    return this.withEvent(found, caller, async (trx, held) => {
       if (!canEdit(user, held, now)) throw PlatformErrors.forbidden(user !== null);
+      await checkPrecondition(trx, caller, 'event', held.id);
       const row = following ? await this.splitAt(trx, held, now) : held;
       const schedule = reschedules ? scheduleOf(body, row, this.siteZone, now) : undefined;
       // A series that moves takes its exclusions along, unless the write says what they are.
@@ -374,33 +413,39 @@ export class EventsService {
       await upsertTexts(trx, 'event', row.id, caller.language, slug === undefined ? texts : { ...texts, slug });
       await this.writeLinks(trx, row.id, body, caller);
       if (!occurrence && (row.recurrence !== null || recurrence !== undefined)) await this.refreshSeries(trx, row.id, now);
-      return this.representWritten(trx, row.id, caller);
+      // "This and following" answers with the series cut from the occurrence: another item, whose version is not the occurrence's.
+      if (row.id !== held.id) return { item: await this.representWritten(trx, row.id, caller), version: undefined };
+      return this.written(trx, row.id, caller);
     });
   }
 
-  async deleteEvent(ref: EventRef, query: DeleteEventQuery, caller: RequestContext): Promise<EventResponse> {
-    const found = await this.find(ref);
+  /** Trashes the event, or deletes it (`force`); a deleted event has no version left. */
+  async deleteEvent(ref: EventRef, query: DeleteEventQuery, caller: RequestContext): Promise<Versioned<EventResponse>> {
+    const found = await this.find(ref, caller);
     const { id } = found;
     const user = caller.user;
     const force = parseWpBoolean(query.force) === true;
-    return this.withEvent(found, async (trx, row) => {
+    return this.withEvent(found, caller, async (trx, row) => {
       const now = this.now();
       if (!canDelete(user, row, now)) throw PlatformErrors.forbidden(user !== null);
-      if (isOccurrence(row)) return this.excludeOccurrence(trx, row, caller, now);
+      // Every permission before the precondition: a forced delete takes delete_others, but an occurrence is excluded from its
+      // series whatever `force` says.
+      if (force && !isOccurrence(row) && !can(user?.role ?? null, 'delete_others')) throw PlatformErrors.forbidden(user !== null);
+      await checkPrecondition(trx, caller, 'event', id);
+      if (isOccurrence(row)) return { item: await this.excludeOccurrence(trx, row, caller, now), version: undefined };
       if (force) {
-        if (!can(user?.role ?? null, 'delete_others')) throw PlatformErrors.forbidden(user !== null);
         const last = await this.representWritten(trx, id, caller);
         if (isSeries(row)) await this.series.forget(trx, id);
         await deleteTexts(trx, 'event', [id]);
         await deleteSlugs(trx, 'event', id);
         await deleteEventRow(trx, id);
-        return last;
+        return { item: last, version: undefined };
       }
       if (row.status === 'trash') throw errors.inTrash();
       const modified = stampsAt(this.siteZone, now);
       await updateEventRow(trx, id, { status: 'trash', modified: modified.local, modified_utc: modified.utc });
       if (isSeries(row)) await this.refreshSeries(trx, id, now);
-      return this.representWritten(trx, id, caller);
+      return this.written(trx, id, caller);
     });
   }
 

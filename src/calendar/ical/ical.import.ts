@@ -179,7 +179,7 @@ export class IcalImport {
       await repository.raiseSequence(db, existing.id, draft.sequence);
       return 'updated';
     }
-    const created = await service.createEvent(body, caller);
+    const { item: created } = await service.createEvent(body, caller);
     // Unique: an import of the same UID that committed meanwhile makes this one fail, and roll back, here.
     await repository.insertUid(db, draft.uid, created.id);
     await repository.raiseSequence(db, created.id, draft.sequence);

@@ -15,6 +15,8 @@ import {
   SlugParamsSchema,
 } from './linked-posts.schemas.ts';
 import { LinkedPostsService, type Target } from './linked-posts.service.ts';
+import { sendsIfMatch } from '../changes/changes.preconditions.ts';
+import { sendVersioned } from '../shared/versioned.ts';
 import type { PostWriteInput } from './linked-posts.writes.ts';
 
 /** A body schema whose every accepted value is a `PostWriteInput`, checked when a kind's routes are built (else `never`). */
@@ -58,9 +60,10 @@ export function linkedPostRoutes<Create extends TObject, Update extends TObject>
     const ctxOf = (request: FastifyRequest) => requestContext(request, deps);
     const archiveUrl = `${deps.config.baseUrl}/${NAMESPACE}${base}/`;
 
-    // An unknown id or slug is an argument error, reported before authorization as the reference does.
+    // An unknown id or slug is an argument error, reported before authorization as the reference does; with
+    // If-Match it is a 412, decided as every precondition after authorization (changes.preconditions.ts).
     const resolveFirst = async (request: FastifyRequest) => {
-      await service.resolve(targetOf(request.params as Params));
+      if (!sendsIfMatch(request)) await service.resolve(targetOf(request.params as Params));
     };
 
     app.get(base, {
@@ -92,13 +95,13 @@ export function linkedPostRoutes<Create extends TObject, Update extends TObject>
           querystring: ReadQuerySchema,
           response: { 200: schemas.item, 400: WpErrorSchema, 403: WpErrorSchema, 429: WpErrorSchema },
         },
-        handler: async (request) => service.get(targetOf(request.params), request.query, ctxOf(request)),
+        handler: async (request, reply) => sendVersioned(reply, await service.get(targetOf(request.params), request.query, ctxOf(request))),
       });
 
       app.route<WriteRoute>({
         method: ['POST', 'PUT', 'PATCH'],
         url: path,
-        config: { access: 'edit', resolveFirst },
+        config: { access: 'edit', resolveFirst, writesItem: true },
         schema: {
           operationId: `update${one}${suffix}`,
           tags,
@@ -107,11 +110,12 @@ export function linkedPostRoutes<Create extends TObject, Update extends TObject>
           body: schemas.updateBody,
           response: { 200: schemas.item, 400: WpErrorSchema, 401: WpErrorSchema, 403: WpErrorSchema },
         },
-        handler: async (request) => service.update(targetOf(request.params), request.body, ctxOf(request)),
+        handler: async (request, reply) =>
+          sendVersioned(reply, await service.update(targetOf(request.params), request.body, ctxOf(request))),
       });
 
       app.delete(path, {
-        config: { access: 'delete', resolveFirst },
+        config: { access: 'delete', resolveFirst, writesItem: true },
         schema: {
           operationId: `delete${one}${suffix}`,
           tags,
@@ -122,7 +126,8 @@ export function linkedPostRoutes<Create extends TObject, Update extends TObject>
           body: DeleteQuerySchema,
           response: { 200: schemas.item, 400: WpErrorSchema, 401: WpErrorSchema, 403: WpErrorSchema, 410: WpErrorSchema },
         },
-        handler: async (request) => service.delete(targetOf(request.params), parseWpBoolean(request.body.force) === true, ctxOf(request)),
+        handler: async (request, reply) =>
+          sendVersioned(reply, await service.delete(targetOf(request.params), parseWpBoolean(request.body.force) === true, ctxOf(request))),
       });
     };
 
@@ -137,7 +142,7 @@ export function linkedPostRoutes<Create extends TObject, Update extends TObject>
         response: { 201: schemas.item, 400: WpErrorSchema, 401: WpErrorSchema, 403: WpErrorSchema },
       },
       handler: async (request, reply) => {
-        return reply.code(201).send(await service.create(request.body, ctxOf(request)));
+        return reply.code(201).send(sendVersioned(reply, await service.create(request.body, ctxOf(request))));
       },
     });
     itemRoutes(`${base}/by-slug/:slug`, SlugParamsSchema, 'slug');

@@ -20,6 +20,9 @@ import { findIdBySlug } from '../posts/posts.repository.ts';
 import { sanitizeSlug } from '../posts/posts.slugs.ts';
 import { checkAuthor, passwordHashOf, publicationDates, stampsAt } from '../posts/posts.writes.ts';
 import type { RequestContext } from '../shared/context.ts';
+import { checkPrecondition, missingItem } from '../changes/changes.preconditions.ts';
+import type { Versioned } from '../shared/versioned.ts';
+import { findVersion } from '../changes/changes.repository.ts';
 import { archiveLinks, echoPairs, echoValue, isBeyondLastPage, pageWindow, totalPages, type ArchiveLinks } from '../shared/pagination.ts';
 import { boundedSearchWords, invalidParam, MAX_ID, parseWpBoolean } from '../shared/wire.ts';
 import type { LinkedPostKind, LinkedPostRow } from './linked-posts.kind.ts';
@@ -175,45 +178,58 @@ export class LinkedPostsService {
   }
 
   /**
-   * The post a route addresses; an unknown id or slug is a 400 naming it, as the reference validates them.
-   * `forWrite`: read inside the write's transaction and held until it ends (see lockingRows).
+   * The post a route addresses; an unknown id or slug is a 400 naming it, as the reference validates them
+   * (a 412 to a write that sent If-Match: `writer`). `forWrite`: read inside the write's transaction and held
+   * until it ends (see lockingRows).
    */
-  async resolve(target: Target, db: Db = this.db, forWrite = false): Promise<LinkedPostRow> {
-    const name = 'id' in target ? 'id' : 'slug';
+  async resolve(target: Target, db: Db = this.db, forWrite = false, writer?: RequestContext): Promise<LinkedPostRow> {
+    return this.rowOf(target, await this.idOf(target, db), db, forWrite, writer);
+  }
+
+  private async idOf(target: Target, db: Db): Promise<number | undefined> {
     const id = 'id' in target ? target.id : await findIdBySlug(db, this.kind.type, sanitizeSlug(target.slug));
-    const row = id !== undefined && id <= MAX_ID ? await findPost(db, this.kind, id, forWrite) : undefined;
-    if (row === undefined) throw invalidParam(name);
+    return id !== undefined && id <= MAX_ID ? id : undefined;
+  }
+
+  private async rowOf(target: Target, id: number | undefined, db: Db, forWrite: boolean, writer?: RequestContext): Promise<LinkedPostRow> {
+    const row = id === undefined ? undefined : await findPost(db, this.kind, id, forWrite);
+    if (row === undefined) throw missingItem(writer, invalidParam('id' in target ? 'id' : 'slug'));
     return row;
   }
 
-  async get(target: Target, query: UnlockRequest, ctx: RequestContext): Promise<Representation> {
-    const row = await this.resolve(target);
+  /** One post, with its version (its ETag names it). */
+  async get(target: Target, query: UnlockRequest, ctx: RequestContext): Promise<Versioned<Representation>> {
+    const id = await this.idOf(target, this.db);
+    // Read before the post: a tag may name an older version than its body (a write would then be refused), never a newer one.
+    const version = id === undefined ? undefined : await findVersion(this.db, this.kind.type, id);
+    const row = await this.rowOf(target, id, this.db, false);
     if (!canRead(ctx.user, row)) throw this.errors.notAccessible();
     const [item] = await presentPosts(this.db, this.kind, [row], ctx, {
       single: true,
       unlock: await this.unlock(ctx, query, [row], 'single'),
     });
-    return item as Representation;
+    return { item: item as Representation, version };
   }
 
-  async create(input: PostWriteInput, ctx: RequestContext): Promise<Representation> {
-    return this.db.transaction().execute(async (trx) => this.presentWritten(trx, ctx, await insertLinkedPost(trx, this.kind, ctx, input)));
+  async create(input: PostWriteInput, ctx: RequestContext): Promise<Versioned<Representation>> {
+    return this.db.transaction().execute(async (trx) => this.written(trx, ctx, await insertLinkedPost(trx, this.kind, ctx, input)));
   }
 
   /** Partial update (deviation 1): only the fields sent change. */
-  async update(target: Target, input: PostWriteInput, ctx: RequestContext): Promise<Representation> {
+  async update(target: Target, input: PostWriteInput, ctx: RequestContext): Promise<Versioned<Representation>> {
     const { kind } = this;
     const siteZone = ctx.site.timezone;
     // The slow hash before the write lock.
     const passwordHash = await passwordHashOf(input.password);
     return this.db.transaction().execute(async (trx) => {
-      const row = await this.resolve(target, trx, true);
+      const row = await this.resolve(target, trx, true, ctx);
       const now = new Date();
       const name = input[kind.nameField] === undefined ? undefined : requiredName(kind, input[kind.nameField]);
       const author = await checkAuthor(trx, input.author, ctx.user);
       const meta = kind.writeMeta(input, row);
       const dates = publicationDates(input, siteZone, now);
       if (!canEdit(ctx.user, row)) throw PlatformErrors.forbidden(ctx.user !== null);
+      await checkPrecondition(trx, ctx, kind.type, row.id);
       const requested = input.status === undefined ? row.status : scaleStatus(ctx.user, input.status);
       const imageId = input.image === undefined ? row.image_id : await imageFor(trx, input.image, ctx.user);
       const modified = stampsAt(siteZone, now);
@@ -233,36 +249,38 @@ export class LinkedPostsService {
         excerpt: optionalContent(input.excerpt),
         slug: input.slug,
       });
-      return this.presentWritten(trx, ctx, row.id);
+      return this.written(trx, ctx, row.id);
     });
   }
 
   /**
    * Trashes the post (removing it from every event), or with `force` deletes
-   * it for good (editors and above); 200 with the last representation.
+   * it for good (editors and above); 200 with the last representation (a deleted post has no version left).
    */
-  async delete(target: Target, force: boolean, ctx: RequestContext): Promise<Representation> {
+  async delete(target: Target, force: boolean, ctx: RequestContext): Promise<Versioned<Representation>> {
     const { kind } = this;
     return this.db.transaction().execute(async (trx) => {
-      const row = await this.resolve(target, trx, true);
+      const row = await this.resolve(target, trx, true, ctx);
       if (!canDelete(ctx.user, row)) throw PlatformErrors.forbidden(ctx.user !== null);
       if (force && !can(ctx.user?.role ?? null, 'delete_others')) throw PlatformErrors.forbidden(ctx.user !== null);
+      await checkPrecondition(trx, ctx, kind.type, row.id);
       if (!force && row.status === 'trash') throw this.errors.inTrash();
       await kind.unlinkFromEvents(trx, row.id);
       if (force) {
         const [item] = await presentPosts(trx, kind, [row], ctx, { single: false, unlock: alwaysUnlocked });
         await deletePost(trx, kind, row.id);
-        return item as Representation;
+        return { item: item as Representation, version: undefined };
       }
       const modified = stampsAt(ctx.site.timezone, new Date());
       await updatePost(trx, kind, row.id, { status: 'trash', modified: modified.local, modified_utc: modified.utc });
-      return this.presentWritten(trx, ctx, row.id);
+      return this.written(trx, ctx, row.id);
     });
   }
 
-  private async presentWritten(trx: Db, ctx: RequestContext, id: number): Promise<Representation> {
+  /** The post as the write left it, with its version then: the last thing a write does. */
+  private async written(trx: Db, ctx: RequestContext, id: number): Promise<Versioned<Representation>> {
     const rows = await findPosts(trx, this.kind, [id]);
     const [item] = await presentPosts(trx, this.kind, rows, ctx, { single: false, unlock: alwaysUnlocked });
-    return item as Representation;
+    return { item: item as Representation, version: await findVersion(trx, this.kind.type, id) };
   }
 }

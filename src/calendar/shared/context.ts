@@ -5,6 +5,7 @@ import type { Store } from '../../platform/db/database.ts';
 import type { PostPasswords } from '../posts/posts.passwords.ts';
 import type { RememberedAnswers } from '../../platform/http/remembered-answers.ts';
 import type { CalendarVersion, CalendarVersions } from './calendar-version.ts';
+import { preconditionOf, type WritePrecondition } from '../changes/changes.preconditions.ts';
 
 /** What the calendar's services are built with, once, when the plugin registers. */
 export interface CalendarDeps {
@@ -50,6 +51,8 @@ export interface RequestContext {
    * transaction (writes count what they wrote instead): on SQLite its read would wait for the transaction's connection.
    */
   readonly version: () => Promise<CalendarVersion>;
+  /** What a write to the item its route names must find (If-Match, REQUIRE_IF_MATCH); absent on every other route. */
+  readonly precondition?: WritePrecondition;
 }
 
 export function requestContext(request: FastifyRequest, deps: Pick<CalendarDeps, 'config' | 'site' | 'versions'>): RequestContext {
@@ -60,6 +63,7 @@ export function requestContext(request: FastifyRequest, deps: Pick<CalendarDeps,
     site: deps.site,
     address: request.ip,
     version: () => deps.versions.of(request),
+    precondition: preconditionOf(request, deps.config),
   };
 }
 

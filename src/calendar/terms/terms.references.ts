@@ -7,6 +7,8 @@ import { invalidParam, parseList, parsePositiveInt } from '../shared/wire.ts';
 import * as repository from './terms.repository.ts';
 import type { TermRow } from './terms.repository.ts';
 import type { TaxonomyInfo } from './terms.taxonomy.ts';
+import { missingItem } from '../changes/changes.preconditions.ts';
+import type { RequestContext } from '../shared/context.ts';
 
 /** How arguments name terms: by id, slug or name, in any language (reference §6, deviations 13 and 18). */
 
@@ -80,11 +82,21 @@ export async function resolveExistingTerms(db: Db, info: TaxonomyInfo, value: un
   return [...new Set(items.map((item) => resolved.get(item)!))];
 }
 
-/** The term `id` of the taxonomy, or 400 `rest_invalid_param` naming `param` (reference §6.2). */
-export async function assertTermOf(db: Db, info: TaxonomyInfo, id: number, param: string, forWrite = false): Promise<TermRow> {
+/**
+ * The term `id` of the taxonomy, or 400 `rest_invalid_param` naming `param` (reference §6.2); a 412 to a write
+ * of the term that sent If-Match (`writer`).
+ */
+export async function assertTermOf(
+  db: Db,
+  info: TaxonomyInfo,
+  id: number,
+  param: string,
+  forWrite = false,
+  writer?: RequestContext,
+): Promise<TermRow> {
   const term = await repository.findTerm(db, id, forWrite);
   if (term === undefined || term.taxonomy !== info.taxonomy) {
-    throw invalidParam(param, `${param} must be the id of an existing ${info.singular}.`);
+    throw missingItem(writer, invalidParam(param, `${param} must be the id of an existing ${info.singular}.`));
   }
   return term;
 }

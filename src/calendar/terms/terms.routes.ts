@@ -16,6 +16,8 @@ import {
   type ListTermsQuery,
 } from './terms.schemas.ts';
 import type { TermsService } from './terms.service.ts';
+import { sendsIfMatch } from '../changes/changes.preconditions.ts';
+import { sendVersioned } from '../shared/versioned.ts';
 import { CATEGORIES, TAGS, type TaxonomyInfo } from './terms.taxonomy.ts';
 
 /** The archive, create, read, update and delete routes of one taxonomy (reference §6). */
@@ -32,11 +34,14 @@ function taxonomyRoutes(info: TaxonomyInfo) {
     const tags = ['calendar', info.collection];
     const manage = info.manageCapability;
 
-    /** Unknown ids in the path or in `parent` are argument errors: a subscriber deleting a missing term gets 400. */
+    /**
+     * Unknown ids in the path or in `parent` are argument errors: a subscriber deleting a missing term gets 400.
+     * With If-Match a missing term is a 412, decided as every precondition after authorization (changes.preconditions.ts).
+     */
     const checkReferences = async (request: FastifyRequest): Promise<void> => {
       const { id } = request.params as { id?: string };
       const parent = parsePositiveInt((request.body as { parent?: unknown } | undefined)?.parent);
-      await service.assertReferences(id === undefined ? undefined : Number(id), parent);
+      await service.assertReferences(id === undefined || sendsIfMatch(request) ? undefined : Number(id), parent);
     };
 
     typed.get(collection, {
@@ -66,8 +71,8 @@ function taxonomyRoutes(info: TaxonomyInfo) {
         response: { 201: termSchema },
       },
       handler: async (request, reply) => {
-        const { term, location } = await service.create(request.body, ctxOf(request));
-        return reply.code(201).header('location', location).send(term);
+        const { location, ...term } = await service.create(request.body, ctxOf(request));
+        return reply.code(201).header('location', location).send(sendVersioned(reply, term));
       },
     });
 
@@ -81,13 +86,13 @@ function taxonomyRoutes(info: TaxonomyInfo) {
         querystring: LanguageQuerySchema,
         response: { 200: termSchema },
       },
-      handler: async (request) => service.get(request.params.id, ctxOf(request)),
+      handler: async (request, reply) => sendVersioned(reply, await service.get(request.params.id, ctxOf(request))),
     });
 
     typed.route({
       method: ['POST', 'PUT', 'PATCH'],
       url: item,
-      config: { access: manage, resolveFirst: checkReferences },
+      config: { access: manage, resolveFirst: checkReferences, writesItem: true },
       schema: {
         operationId: `update${one}`,
         tags,
@@ -97,11 +102,11 @@ function taxonomyRoutes(info: TaxonomyInfo) {
         body: updateBodySchema(info),
         response: { 200: termSchema },
       },
-      handler: async (request) => service.update(request.params.id, request.body ?? {}, ctxOf(request)),
+      handler: async (request, reply) => sendVersioned(reply, await service.update(request.params.id, request.body ?? {}, ctxOf(request))),
     });
 
     typed.delete(item, {
-      config: { access: manage, resolveFirst: checkReferences },
+      config: { access: manage, resolveFirst: checkReferences, writesItem: true },
       schema: {
         operationId: `delete${one}`,
         tags,
@@ -110,7 +115,7 @@ function taxonomyRoutes(info: TaxonomyInfo) {
         querystring: LanguageQuerySchema,
         response: { 200: termSchema },
       },
-      handler: async (request) => service.delete(request.params.id, ctxOf(request)),
+      handler: async (request, reply) => sendVersioned(reply, await service.delete(request.params.id, ctxOf(request))),
     });
   };
 }

@@ -6,9 +6,12 @@ import { modifiedBounds } from '../posts/posts.modified.ts';
 import { deleteSlugs, deleteTexts, findFieldInAllLanguages, upsertTexts } from '../posts/posts.repository.ts';
 import { claimSlug, sanitizeSlug } from '../posts/posts.slugs.ts';
 import type { RequestContext } from '../shared/context.ts';
+import { checkPrecondition } from '../changes/changes.preconditions.ts';
+import type { Versioned } from '../shared/versioned.ts';
+import { findVersion } from '../changes/changes.repository.ts';
 import { sanitizeContent } from '../shared/html.ts';
 import { pageWindow, totalPages, type ArchiveLinks } from '../shared/pagination.ts';
-import { invalidParam, parseWpBoolean } from '../shared/wire.ts';
+import { invalidParam, MAX_ID, parseWpBoolean } from '../shared/wire.ts';
 import { publishedEventCounts } from './terms.counts.ts';
 import { termItemUrl, toTermList, toTermResponse, type TermUrlBase } from './terms.mapper.ts';
 import { assertTermOf, nameKey, resolveExistingTerms } from './terms.references.ts';
@@ -140,11 +143,20 @@ export class TermsService {
     return { ...toTermList(info, deps.namespaceUrl, terms, { page, total, totalPages: pages }), total, totalPages: pages };
   }
 
-  async get(id: number, ctx: RequestContext): Promise<Term> {
-    return this.respond(await assertTermOf(this.deps.db, this.info, id, 'id'), ctx);
+  /** One term, with its version (its ETag names it). */
+  async get(id: number, ctx: RequestContext): Promise<Versioned<Term>> {
+    // Read before the term: a tag may name an older version than its body (a write would then be refused), never a newer one.
+    const version = id > MAX_ID ? undefined : await findVersion(this.deps.db, this.info.taxonomy, id);
+    return { item: await this.respond(await assertTermOf(this.deps.db, this.info, id, 'id'), ctx), version };
   }
 
-  async create(body: TermWriteBody & { name: string }, ctx: RequestContext): Promise<{ term: Term; location: string }> {
+  /** The term as a write left it, with its version then: the last thing a write does. */
+  private async written(trx: Db, row: TermRow, ctx: RequestContext): Promise<Versioned<Term>> {
+    const item = await this.respond(row, ctx, trx);
+    return { item, version: await findVersion(trx, this.info.taxonomy, row.id) };
+  }
+
+  async create(body: TermWriteBody & { name: string }, ctx: RequestContext): Promise<Versioned<Term> & { location: string }> {
     const { deps, info } = this;
     const term = await this.writeTransaction(async (trx) => {
       const parentId = (await parentForWrite(trx, info, body)) ?? null;
@@ -160,16 +172,17 @@ export class TermsService {
         ctx.language,
       );
       if ('existing' in inserted) throw termExists(info, inserted.existing);
-      return this.respond({ id: inserted.id, taxonomy: info.taxonomy, parent_id: parentId }, ctx, trx);
+      return this.written(trx, { id: inserted.id, taxonomy: info.taxonomy, parent_id: parentId }, ctx);
     });
-    return { term, location: termItemUrl(info, term.id, deps.namespaceUrl) };
+    return { ...term, location: termItemUrl(info, term.item.id, deps.namespaceUrl) };
   }
 
-  async update(id: number, body: TermWriteBody, ctx: RequestContext): Promise<Term> {
+  async update(id: number, body: TermWriteBody, ctx: RequestContext): Promise<Versioned<Term>> {
     const { info } = this;
     const language = ctx.language;
     return this.writeTransaction(async (trx) => {
-      const term = await assertTermOf(trx, info, id, 'id', true);
+      const term = await assertTermOf(trx, info, id, 'id', true, ctx);
+      await checkPrecondition(trx, ctx, info.taxonomy, id);
       const newParent = await parentForWrite(trx, info, body, id);
       const parentId = newParent === undefined ? term.parent_id : newParent;
       if (parentId !== term.parent_id) {
@@ -205,15 +218,16 @@ export class TermsService {
           (await repository.withDescendants(trx, [id])).filter((descendant) => descendant !== id),
         );
       }
-      return this.respond({ ...term, parent_id: parentId }, ctx, trx);
+      return this.written(trx, { ...term, parent_id: parentId }, ctx);
     });
   }
 
-  /** Deletes permanently; answers with the term as it was (reference §6.5). */
-  async delete(id: number, ctx: RequestContext): Promise<Term> {
+  /** Deletes permanently; answers with the term as it was (reference §6.5), which has no version left. */
+  async delete(id: number, ctx: RequestContext): Promise<Versioned<Term>> {
     const { info } = this;
     return this.deps.db.transaction().execute(async (trx) => {
-      const term = await assertTermOf(trx, info, id, 'id', true);
+      const term = await assertTermOf(trx, info, id, 'id', true, ctx);
+      await checkPrecondition(trx, ctx, info.taxonomy, id);
       const before = await this.respond(term, ctx, trx);
       const children = await repository.findChildIds(trx, id);
       // Its children move up (a write each); the links of theirs lose its slug.
@@ -223,7 +237,7 @@ export class TermsService {
       await repository.moveNames(trx, children, term.parent_id);
       await deleteSlugs(trx, info.taxonomy, id);
       await deleteTexts(trx, info.taxonomy, [id]);
-      return before;
+      return { item: before, version: undefined };
     });
   }
 }

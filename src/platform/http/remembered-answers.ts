@@ -1,5 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { strongEtag } from './conditional-get.ts';
+import { etagOf } from './entity-tags.ts';
 
 /** What a route answers besides its status (always 200 here): the body, and headers of its own. */
 export interface Answer {
@@ -7,6 +7,8 @@ export interface Answer {
   readonly headers?: Readonly<Record<string, string>>;
   /** The media type of a payload that is already text (an iCalendar feed): sent as it is, not serialized as JSON. */
   readonly type?: string;
+  /** The row version of the item the payload represents, read before it: its ETag names it (entity-tags.ts). */
+  readonly itemVersion?: number;
 }
 
 interface Remembered {
@@ -98,7 +100,9 @@ export class RememberedAnswers {
    */
   async answer(reply: FastifyReply, key: string | undefined, produce: () => Promise<Answer>): Promise<FastifyReply> {
     if (key === undefined || this.maxBytes === 0) {
-      const { payload, headers, type } = await produce();
+      const { payload, headers, type, itemVersion } = await produce();
+      // Tagged as it is sent (conditional-get.ts), with the version.
+      if (itemVersion !== undefined) reply.itemVersion = itemVersion;
       void reply.headers(headers ?? {});
       return (type === undefined ? reply : reply.type(type)).send(payload);
     }
@@ -106,10 +110,10 @@ export class RememberedAnswers {
     const remembered =
       generation.entries.get(key) ??
       (await generation.produceOnce(key, async () => {
-        const { payload, headers = {}, type } = await produce();
+        const { payload, headers = {}, type, itemVersion } = await produce();
         const body = toBuffer(type === undefined ? reply.serialize(payload) : String(payload));
         // Tagged once: a remembered answer is sent many times.
-        return { body, headers: this.tagged ? { ...headers, etag: strongEtag(body) } : headers, type: type ?? JSON_TYPE };
+        return { body, headers: this.tagged ? { ...headers, etag: etagOf(body, itemVersion) } : headers, type: type ?? JSON_TYPE };
       }));
     return reply.headers(remembered.headers).type(remembered.type).send(remembered.body);
   }

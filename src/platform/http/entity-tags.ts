@@ -1,0 +1,54 @@
+import { createHash } from 'node:crypto';
+
+/**
+ * Entity-tags (RFC 9110 §8.8.3) as the server makes and reads them. A tag is
+ * strong and names the bytes of the representation sent (their SHA-1); the
+ * tag of an item that has a row version names that version too,
+ * `"<version>-<sha1>"`, so that a write can check a tag against the item it
+ * holds without making its representation again (If-Match, §13.1.1).
+ */
+
+/** The strong tag of a representation: `"<sha1>"`, or `"<version>-<sha1>"` for an item at that row version. */
+export function etagOf(body: string | Buffer, version?: number): string {
+  const digest = createHash('sha1').update(body).digest('base64url');
+  return version === undefined ? `"${digest}"` : `"${version}-${digest}"`;
+}
+
+const VERSIONED = /^"(\d{1,15})-[A-Za-z0-9_-]+"$/;
+
+/** The row version a tag names; `undefined` for a weak tag, a tag without version, or one this server never made. */
+export function versionOfEtag(tag: string): number | undefined {
+  const match = VERSIONED.exec(tag);
+  return match === null ? undefined : Number(match[1]);
+}
+
+// entity-tag = [ "W/" ] DQUOTE *etagc DQUOTE; etagc = %x21 / %x23-7E / obs-text
+const ENTITY_TAG = /(?:W\/)?"[\x21\x23-\x7e\x80-\xff]*"/y;
+
+/**
+ * The tags of an If-Match or If-None-Match field: `*`, or the list (its
+ * empty elements skipped, as §5.6.1 asks), or `undefined` when the field is
+ * neither (a bare word, an unclosed quote).
+ */
+export function listedEtags(field: string): '*' | string[] | undefined {
+  if (field.trim() === '*') return '*';
+  const tags: string[] = [];
+  let at = 0;
+  let separated = true;
+  while (at < field.length) {
+    const char = field[at];
+    if (char === ' ' || char === '\t') at += 1;
+    else if (char === ',') {
+      separated = true;
+      at += 1;
+    } else {
+      ENTITY_TAG.lastIndex = at;
+      const match = separated ? ENTITY_TAG.exec(field) : null;
+      if (match === null) return undefined;
+      tags.push(match[0]);
+      at = ENTITY_TAG.lastIndex;
+      separated = false;
+    }
+  }
+  return tags;
+}
