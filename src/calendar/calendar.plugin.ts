@@ -22,7 +22,7 @@ import { categoryRoutes, tagRoutes } from './terms/terms.routes.ts';
 import { venuesRoutes } from './venues/venues.routes.ts';
 import { icalImportRoutes } from './ical/ical.import.routes.ts';
 import { changesRoutes } from './changes/changes.routes.ts';
-import { ChangesService, pruneChangeLog } from './changes/changes.service.ts';
+import { ChangesService, pruneChangeLog, retentionSeconds } from './changes/changes.service.ts';
 import { LinkedPostsService } from './linked-posts/linked-posts.service.ts';
 import { organizerKind } from './organizers/organizers.kind.ts';
 import { venueKind } from './venues/venues.kind.ts';
@@ -147,7 +147,7 @@ function maintainOverTime(app: FastifyInstance, store: Store, config: Config): v
         },
         (error: unknown) => app.log.warn({ err: error }, 'could not extend recurring series'),
       ),
-      pruneChangeLog(store.db, config.changesRetentionDays * 86_400, now).then(
+      pruneChangeLog(store.db, retentionSeconds(config), now).then(
         ({ pruned, floor }) => {
           if (pruned > 0) app.log.info({ pruned, floor }, 'change log pruned');
         },

@@ -14,7 +14,7 @@ import { progressBar } from './progress.ts';
 import { readFile } from 'node:fs/promises';
 import { commandLineCaller, IcalImport, IcalSyntaxError } from '../calendar/ical/ical.import.ts';
 import { PostPasswords } from '../calendar/posts/posts.passwords.ts';
-import { pruneChangeLog } from '../calendar/changes/changes.service.ts';
+import { pruneChangeLog, retentionSeconds } from '../calendar/changes/changes.service.ts';
 import {
   addUser,
   createToken,
@@ -252,7 +252,7 @@ const COMMANDS: Record<string, Command> = {
     options: { 'older-than': { type: 'string' }, ...json },
     run: async (options, config) => {
       const given = optional(options, 'older-than');
-      const seconds = given === undefined ? config.changesRetentionDays * 86_400 : durationSeconds(given);
+      const seconds = given === undefined ? retentionSeconds(config) : durationSeconds(given);
       const { pruned, floor } = await withStore(config, (store) => pruneChangeLog(store.db, seconds));
       out(
         options.json === true

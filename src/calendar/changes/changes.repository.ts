@@ -130,7 +130,7 @@ export async function recordDuePublications(trx: Db, now: string): Promise<numbe
     .where('due_at', '<=', now)
     .executeTakeFirst();
   const published = (type: ChangeType) =>
-    trx.selectFrom('calendar_changes').select('item_id').where('seq', '=', seq).where('type', '=', type).where('changed_at', '=', now);
+    trx.selectFrom('calendar_changes').select('item_id').where('seq', '=', seq).where('type', '=', type);
   const touched = [
     trx
       .selectFrom('event_terms')

@@ -39,7 +39,10 @@ const expired = () =>
     'The sync token has expired or is not one this calendar issued: start a new sync without one.',
   );
 
-const DAY_SECONDS = 86_400;
+/** How long sync tokens stay valid and removals are remembered (`CHANGES_RETENTION_DAYS`), in seconds. */
+export function retentionSeconds(config: Pick<Config, 'changesRetentionDays'>): number {
+  return config.changesRetentionDays * 86_400;
+}
 
 /**
  * Incremental sync (issue 23): what changed since a client last synced,
@@ -78,7 +81,7 @@ export class ChangesService {
       );
     }
     checkScope(position, query, ctx, name);
-    const tooOld = position.issued < issued - config.changesRetentionDays * DAY_SECONDS;
+    const tooOld = position.issued < issued - retentionSeconds(config);
     if (tooOld || position.from < state.floor || position.from > state.revision) throw expired();
 
     const upTo = position.page?.upTo ?? state.revision;
