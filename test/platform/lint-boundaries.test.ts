@@ -135,6 +135,20 @@ describe('SQL only in repositories', () => {
   });
 });
 
+describe('no source file over 400 lines', () => {
+  /** A file of `count` lines as `wc -l` counts them, taking turns: code, a comment, a blank line. */
+  const fileOf = (count: number) =>
+    Array.from({ length: count }, (_, index) => [`export const a${index} = 0;`, '// Why.', ''][index % 3] + '\n').join('');
+
+  it('refuses a src file of 401 lines, blank lines and comments counted', async () => {
+    assert.deepEqual(await refusedBy(SERVICE, fileOf(401)), ['max-lines']);
+  });
+
+  it('lets a src file of 400 lines through', async () => {
+    assert.deepEqual(await refusedBy(SERVICE, fileOf(400)), []);
+  });
+});
+
 describe('eslint.config.js', () => {
   it('turns every layer rule on where it applies', async () => {
     const full = new ESLint({ cwd: root });
@@ -145,10 +159,17 @@ describe('eslint.config.js', () => {
       'layers/migrations-frozen': MIGRATION,
       'layers/sql-imports-in-repositories': SERVICE,
       'layers/sql-calls-in-repositories': SERVICE,
+      'max-lines': SERVICE,
     };
     for (const [rule, filePath] of Object.entries(expected)) {
       const config = await full.calculateConfigForFile(path.join(root, filePath));
       assert.equal(config.rules?.[rule]?.[0], 2, `${rule} on ${filePath}`);
     }
+  });
+
+  it('limits the length of source files only', async () => {
+    const full = new ESLint({ cwd: root });
+    const config = await full.calculateConfigForFile(path.join(root, 'test/platform/lint-boundaries.test.ts'));
+    assert.equal(config.rules?.['max-lines'], undefined);
   });
 });

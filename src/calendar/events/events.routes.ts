@@ -4,7 +4,8 @@ import { isRememberable, requestContext, type CalendarDeps } from '../shared/con
 import { archiveHeaders } from '../shared/pagination.ts';
 import { WpErrorSchema } from '../shared/schemas.ts';
 import { sendVersioned } from '../shared/versioned.ts';
-import type { EventsService, EventRef } from './events.service.ts';
+import type { EventRef } from './events.lookup.ts';
+import type { EventsService } from './events.service.ts';
 import {
   CreateEventBodySchema,
   DeleteEventQuerySchema,

@@ -5,15 +5,15 @@ import type { Database } from '../../platform/db/schema.ts';
 import { AppError, PlatformErrors } from '../../platform/errors.ts';
 import { resolveOrganizersForWrite, setEventOrganizers } from '../organizers/organizers.links.ts';
 import { canDelete, canEdit, canRead, datedStatus, scaleStatus } from '../posts/posts.access.ts';
-import type { PasswordAttempt, PostPasswords } from '../posts/posts.passwords.ts';
-import { deleteSlugs, deleteTexts, findIdBySlug, findPostType, reservePostId, upsertTexts } from '../posts/posts.repository.ts';
-import { claimLanguageSlug, claimSlug, sanitizeSlug } from '../posts/posts.slugs.ts';
+import type { PostPasswords } from '../posts/posts.passwords.ts';
+import { deleteSlugs, deleteTexts, reservePostId, upsertTexts } from '../posts/posts.repository.ts';
+import { claimLanguageSlug, claimSlug } from '../posts/posts.slugs.ts';
 import { checkAuthor, newPostDates, passwordHashOf, publicationDates, stampsAt } from '../posts/posts.writes.ts';
 import { NAMESPACE, type RequestContext } from '../shared/context.ts';
 import { resolveImageForWrite } from '../shared/images.ts';
 import { archiveLinks, isBeyondLastPage, pageWindow, totalPages } from '../shared/pagination.ts';
 import type { CalendarVersion } from '../shared/calendar-version.ts';
-import { invalidParam, MAX_ID, parseWpBoolean } from '../shared/wire.ts';
+import { invalidParam, parseWpBoolean } from '../shared/wire.ts';
 import { resolveTermsForWrite, setEventTerms } from '../terms/terms.links.ts';
 import { resolveVenueForWrite } from '../venues/venues.links.ts';
 import { findVersion } from '../changes/changes.repository.ts';
@@ -22,21 +22,21 @@ import type { Versioned } from '../shared/versioned.ts';
 import {
   isOccurrence,
   isSeries,
-  recurrenceLines,
   recurrenceMovedTo,
   recurrenceOfWrite,
   SeriesOccurrences,
   seriesLimits,
 } from '../recurrence/recurrence.series.ts';
-import { loadEventEmbeds } from './events.embeds.ts';
 import { listEcho, listFilter } from './events.filters.ts';
 import { costChanges, flagChanges, scheduleOf, textsOf, touchesSchedule, websiteOf } from './events.input.ts';
 import { eventTotal } from './events.totals.ts';
-import { NO_EMBEDS, stripProtectedEvent, toEventJsonLd, toEventResponse, type EventUrls } from './events.mapper.ts';
+import { eventIdOf, eventNotFound, eventOf, eventRowOf, type EventRef } from './events.lookup.ts';
+import { toEventJsonLd, type EventUrls } from './events.mapper.ts';
+import { excludeOccurrence, refreshSeries, refuseSeriesFields, splitAt } from './events.occurrences.ts';
+import { EventPresenter, type EventWithRow } from './events.present.ts';
 import {
   countEvents,
   deleteEvent as deleteEventRow,
-  findEventById,
   findEventsByIds,
   findEventForWrite,
   insertEvent,
@@ -64,15 +64,6 @@ type Db = Kysely<Database>;
 // The end of the default window of a series' instances: every stored occurrence.
 const LAST_DAY = '9999-12-31';
 
-/** An event as the JSON API shows it to a caller, with the stored row it was made from (what an iCalendar feed needs more). */
-export interface EventWithRow {
-  readonly event: EventResponse;
-  readonly row: EventRow;
-}
-
-/** An event addressed by its id or by one of its slugs. */
-export type EventRef = { readonly id: number } | { readonly slug: string };
-
 export interface EventsServiceDeps {
   readonly db: Db;
   readonly config: Config;
@@ -81,14 +72,11 @@ export interface EventsServiceDeps {
 }
 
 const errors = {
-  notFound: (id: number) => new AppError(404, 'rest-event-not-found', `Event with ID ${id} does not exist.`),
-  notAnEvent: () => new AppError(400, 'rest-invalid-event-id', 'The specified ID is not a valid event.'),
   noLongerAvailable: () => new AppError(403, 'event-no-longer-available', 'This event is no longer available'),
   notAccessible: () => new AppError(403, 'event-not-accessible', 'The requested event is not accessible'),
   passwordProtected: () => new AppError(403, 'event-password-protected', 'The requested event is not accessible without a password'),
   inTrash: () => new AppError(410, 'event-is-in-trash', 'The event is already trashed'),
   pageNotFound: () => new AppError(404, 'event-archive-page-not-found', 'The requested event archive page does not exist'),
-  noSlug: () => invalidParam('slug', 'No event has this slug.'),
 };
 
 /** The events of calendar/events/v1: list, read, create, update, trash and delete. */
@@ -98,11 +86,13 @@ export class EventsService {
   private readonly siteZone: string;
   private readonly now: () => Date;
   private readonly series: SeriesOccurrences;
+  private readonly presenter: EventPresenter;
 
   constructor(private readonly deps: EventsServiceDeps) {
     this.db = deps.db;
     this.series = new SeriesOccurrences(seriesLimits(deps.config));
     this.urls = { baseUrl: deps.config.baseUrl, namespaceUrl: `${deps.config.baseUrl}/${NAMESPACE}` };
+    this.presenter = new EventPresenter(this.urls, deps.passwords);
     this.siteZone = deps.config.siteTimezone;
     this.now = deps.now ?? (() => new Date());
   }
@@ -113,7 +103,7 @@ export class EventsService {
   /** A page of the occurrences of a series, as the list shows them (its archive links lead back here). */
   async listInstances(id: number, query: InstancesQuery, caller: RequestContext): Promise<EventList> {
     const now = this.now();
-    const series = await this.find({ id });
+    const series = await eventOf(this.db, { id });
     if (series.status === 'trash') throw errors.noLongerAvailable();
     if (!canRead(caller.user, series, now)) throw errors.notAccessible();
     if (!isSeries(series)) throw invalidParam('id', 'The event is no recurring series.');
@@ -160,7 +150,7 @@ export class EventsService {
     const rows = (await findEventsByIds(this.db, ids)).filter(
       (row) => isSeries(row) && row.status !== 'trash' && canRead(caller.user, row, now),
     );
-    return this.shown(rows, query, caller, now, await caller.version());
+    return this.presenter.listed(this.db, rows, query, caller, now, await caller.version());
   }
 
   /** One event, with its version (its ETag names it). */
@@ -182,15 +172,14 @@ export class EventsService {
     caller: RequestContext,
   ): Promise<EventWithRow & { version: number | undefined }> {
     const now = this.now();
-    const id = await this.idOf(ref);
+    const id = await eventIdOf(this.db, ref);
     // Read before the event: a tag may name an older version than its body (a write would then be refused), never a newer one.
     const version = await findVersion(this.db, 'event', id);
-    const row = await this.rowOf(ref, id);
+    const row = await eventRowOf(this.db, ref, id);
     if (row.status === 'trash') throw errors.noLongerAvailable();
     if (!canRead(caller.user, row, now)) throw errors.notAccessible();
-    const unlocked = await this.deps.passwords.unlocked([row], this.attempt(query, caller, now), 'single');
-    if (!unlocked.has(row.id)) throw errors.passwordProtected();
-    const [event] = await this.represent(this.db, [row], caller, now, await caller.version());
+    if (!(await this.presenter.unlocks(row, query, caller, now))) throw errors.passwordProtected();
+    const [event] = await this.presenter.represent(this.db, [row], caller, now, await caller.version());
     return { row, event: event as EventResponse, version };
   }
 
@@ -203,82 +192,13 @@ export class EventsService {
     limit: number,
     offset: number,
   ): Promise<EventWithRow[]> {
-    return this.shown(await listEventRows(this.db, filter, limit, offset), query, caller, now, version);
-  }
-
-  /** Rows as a list shows them: represented, and stripped unless the caller unlocked them (reference §7). */
-  private async shown(
-    rows: readonly EventRow[],
-    query: ListEventsQuery,
-    caller: RequestContext,
-    now: Date,
-    version: CalendarVersion,
-  ): Promise<EventWithRow[]> {
-    const events = await this.represent(this.db, rows, caller, now, version);
-    const unlocked = await this.deps.passwords.unlocked(rows, this.attempt(query, caller, now), 'list');
-    return rows.map((row, index) => {
-      const event = events[index] as EventResponse;
-      return { row, event: unlocked.has(row.id) ? event : stripProtectedEvent(event) };
-    });
-  }
-
-  /** Representations of a page of events: a fixed number of batch queries whatever the page size. */
-  private async represent(
-    db: Db,
-    rows: readonly EventRow[],
-    caller: RequestContext,
-    now: Date,
-    version: CalendarVersion | undefined,
-  ): Promise<EventResponse[]> {
-    if (rows.length === 0) return [];
-    const embeds = await loadEventEmbeds(db, rows, caller, version);
-    return rows.map((row) => toEventResponse(row, embeds.get(row.id) ?? NO_EMBEDS, this.urls, now));
-  }
-
-  /** The event as written, read on the write's own handle (inside its transaction: what it committed). */
-  private async representWritten(trx: Db, id: number, caller: RequestContext): Promise<EventResponse> {
-    const row = await findEventById(trx, id);
-    if (row === undefined) throw errors.notFound(id);
-    const [event] = await this.represent(trx, [row], caller, this.now(), undefined);
-    return event as EventResponse;
+    return this.presenter.listed(this.db, await listEventRows(this.db, filter, limit, offset), query, caller, now, version);
   }
 
   /** The event as written, with the version the write gave it: the last thing a write does. */
   private async written(trx: Db, id: number, caller: RequestContext): Promise<Versioned<EventResponse>> {
-    const item = await this.representWritten(trx, id, caller);
+    const item = await this.presenter.written(trx, id, caller, this.now());
     return { item, version: await findVersion(trx, 'event', id) };
-  }
-
-  /** What a read claims protected events with (reference §7). */
-  private attempt(query: { password?: string; context?: string }, caller: RequestContext, now: Date): PasswordAttempt<EventRow> {
-    return { password: query.password, context: query.context, address: caller.address, editable: (row) => canEdit(caller.user, row, now) };
-  }
-
-  /** The event `ref` names; `writer`: a write's caller, whose If-Match makes a missing event a 412. */
-  private async find(ref: EventRef, writer?: RequestContext): Promise<EventRow> {
-    return this.rowOf(ref, await this.idOf(ref, writer), writer);
-  }
-
-  private async idOf(ref: EventRef, writer?: RequestContext): Promise<number> {
-    if (!('id' in ref)) {
-      const id = await findIdBySlug(this.db, 'event', sanitizeSlug(ref.slug));
-      if (id === undefined) throw missingItem(writer, errors.noSlug());
-      return id;
-    }
-    if (ref.id > MAX_ID) throw missingItem(writer, errors.notFound(ref.id));
-    return ref.id;
-  }
-
-  private async rowOf(ref: EventRef, id: number, writer?: RequestContext): Promise<EventRow> {
-    const row = await findEventById(this.db, id);
-    if ('slug' in ref) {
-      // Recurrence children are not addressable by slug (reference §4.6).
-      if (row === undefined || row.parent_id !== null) throw missingItem(writer, errors.noSlug());
-      return row;
-    }
-    if (row !== undefined) return row;
-    const type = await findPostType(this.db, id);
-    throw missingItem(writer, type !== undefined && type !== 'event' ? errors.notAnEvent() : errors.notFound(id));
   }
 
   // -------------------------------------------------------------------------
@@ -296,10 +216,10 @@ export class EventsService {
     return this.db.transaction().execute(async (trx) => {
       // An occurrence is written with its series held first, in the order a write of the series takes them.
       if (isOccurrence(found) && (await findEventForWrite(trx, found.parent_id as number)) === undefined) {
-        throw missingItem(caller, errors.notFound(id));
+        throw missingItem(caller, eventNotFound(id));
       }
       const row = await findEventForWrite(trx, id);
-      if (row === undefined) throw missingItem(caller, errors.notFound(id));
+      if (row === undefined) throw missingItem(caller, eventNotFound(id));
       return work(trx, row);
     });
   }
@@ -349,7 +269,7 @@ export class EventsService {
       const slug = await claimSlug(trx, 'event', eventId, body.slug ?? texts.title ?? '');
       await upsertTexts(trx, 'event', eventId, caller.language, { ...texts, slug });
       await this.writeLinks(trx, eventId, body, caller);
-      if (recurrence !== null) await this.refreshSeries(trx, eventId, now);
+      if (recurrence !== null) await refreshSeries(trx, this.series, eventId, now);
       return this.written(trx, eventId, caller);
     });
   }
@@ -358,7 +278,7 @@ export class EventsService {
   async updateEvent(ref: EventRef, body: UpdateEventBody, caller: RequestContext): Promise<Versioned<EventResponse>> {
     const now = this.now();
     const user = caller.user;
-    const found = await this.find(ref, caller);
+    const found = await eventOf(this.db, ref, caller);
     // Checked here for the order of errors (403 before 400s), and again on the row the write holds.
     if (!canEdit(user, found, now)) throw PlatformErrors.forbidden(user !== null);
     const following = body.scope === 'following';
@@ -380,7 +300,7 @@ export class EventsService {
     return this.withEvent(found, caller, async (trx, held) => {
       if (!canEdit(user, held, now)) throw PlatformErrors.forbidden(user !== null);
       await checkPrecondition(trx, caller, 'event', held.id);
-      const row = following ? await this.splitAt(trx, held, now) : held;
+      const row = following ? await splitAt(trx, this.series, held, now) : held;
       const schedule = reschedules ? scheduleOf(body, row, this.siteZone, now) : undefined;
       // A series that moves takes its exclusions along, unless the write says what they are.
       const moved =
@@ -412,16 +332,16 @@ export class EventsService {
         : await claimLanguageSlug(trx, 'event', row.id, caller.language, { explicit: body.slug, title: texts.title });
       await upsertTexts(trx, 'event', row.id, caller.language, slug === undefined ? texts : { ...texts, slug });
       await this.writeLinks(trx, row.id, body, caller);
-      if (!occurrence && (row.recurrence !== null || recurrence !== undefined)) await this.refreshSeries(trx, row.id, now);
+      if (!occurrence && (row.recurrence !== null || recurrence !== undefined)) await refreshSeries(trx, this.series, row.id, now);
       // "This and following" answers with the series cut from the occurrence: another item, whose version is not the occurrence's.
-      if (row.id !== held.id) return { item: await this.representWritten(trx, row.id, caller), version: undefined };
+      if (row.id !== held.id) return { item: await this.presenter.written(trx, row.id, caller, this.now()), version: undefined };
       return this.written(trx, row.id, caller);
     });
   }
 
   /** Trashes the event, or deletes it (`force`); a deleted event has no version left. */
   async deleteEvent(ref: EventRef, query: DeleteEventQuery, caller: RequestContext): Promise<Versioned<EventResponse>> {
-    const found = await this.find(ref, caller);
+    const found = await eventOf(this.db, ref, caller);
     const { id } = found;
     const user = caller.user;
     const force = parseWpBoolean(query.force) === true;
@@ -432,9 +352,13 @@ export class EventsService {
       // series whatever `force` says.
       if (force && !isOccurrence(row) && !can(user?.role ?? null, 'delete_others')) throw PlatformErrors.forbidden(user !== null);
       await checkPrecondition(trx, caller, 'event', id);
-      if (isOccurrence(row)) return { item: await this.excludeOccurrence(trx, row, caller, now), version: undefined };
+      if (isOccurrence(row)) {
+        const last = await this.presenter.written(trx, id, caller, this.now());
+        await excludeOccurrence(trx, this.series, row, this.siteZone, now);
+        return { item: last, version: undefined };
+      }
       if (force) {
-        const last = await this.representWritten(trx, id, caller);
+        const last = await this.presenter.written(trx, id, caller, this.now());
         if (isSeries(row)) await this.series.forget(trx, id);
         await deleteTexts(trx, 'event', [id]);
         await deleteSlugs(trx, 'event', id);
@@ -444,43 +368,9 @@ export class EventsService {
       if (row.status === 'trash') throw errors.inTrash();
       const modified = stampsAt(this.siteZone, now);
       await updateEventRow(trx, id, { status: 'trash', modified: modified.local, modified_utc: modified.utc });
-      if (isSeries(row)) await this.refreshSeries(trx, id, now);
+      if (isSeries(row)) await refreshSeries(trx, this.series, id, now);
       return this.written(trx, id, caller);
     });
-  }
-
-  /** Deleting one occurrence removes it from its series: an EXDATE of its original start (the series is held). */
-  private async excludeOccurrence(trx: Db, row: EventRow, caller: RequestContext, now: Date): Promise<EventResponse> {
-    const last = await this.representWritten(trx, row.id, caller);
-    const series = await findEventById(trx, row.parent_id as number);
-    if (series?.recurrence == null || row.original_start_utc === null) throw errors.notFound(row.id);
-    const compact = (stamp: string) => stamp.replace(/[-:]/g, '').replace(' ', 'T');
-    const exdate =
-      row.all_day === 1
-        ? `EXDATE;VALUE=DATE:${compact(row.original_start_local ?? row.start_local).slice(0, 8)}`
-        : `EXDATE:${compact(row.original_start_utc)}Z`;
-    const modified = stampsAt(this.siteZone, now);
-    await updateEventRow(trx, series.id, {
-      recurrence: JSON.stringify([...recurrenceLines(series.recurrence), exdate]),
-      modified: modified.local,
-      modified_utc: modified.utc,
-      sequence: series.sequence + 1,
-    });
-    await this.refreshSeries(trx, series.id, now);
-    return last;
-  }
-
-  /** The series that continues from `occurrence` once its series is cut there (the series is held). */
-  private async splitAt(trx: Db, occurrence: EventRow, now: Date): Promise<EventRow> {
-    const series = await findEventById(trx, occurrence.parent_id as number);
-    if (series === undefined) throw errors.notFound(occurrence.id);
-    return this.series.split(trx, series, occurrence, now);
-  }
-
-  /** A series' occurrences made again from it as this write left it. */
-  private async refreshSeries(trx: Db, id: number, now: Date): Promise<void> {
-    const series = await findEventById(trx, id);
-    if (series !== undefined) await this.series.refresh(trx, series, now);
   }
 
   private async writeLinks(trx: Db, eventId: number, body: UpdateEventBody, caller: RequestContext): Promise<void> {
@@ -494,12 +384,4 @@ export class EventsService {
       await setEventTerms(trx, eventId, 'tag', await resolveTermsForWrite(trx, 'tag', body.tags, caller));
     }
   }
-}
-
-/** What belongs to a whole series, which an occurrence cannot change on its own. */
-const SERIES_FIELDS = ['recurrence', 'status', 'password', 'author', 'date', 'date_utc'] as const;
-
-function refuseSeriesFields(body: UpdateEventBody): void {
-  const field = SERIES_FIELDS.find((name) => body[name] !== undefined);
-  if (field !== undefined) throw invalidParam(field, `An occurrence takes its ${field} from its series: change the series.`);
 }

@@ -1,7 +1,8 @@
 import type { Kysely } from 'kysely';
 import type { Config } from '../../config/config.ts';
 import type { Database } from '../../platform/db/schema.ts';
-import type { EventsService, EventWithRow } from '../events/events.service.ts';
+import type { EventWithRow } from '../events/events.present.ts';
+import type { EventsService } from '../events/events.service.ts';
 import type { ListEventsQuery, ReadEventQuery } from '../events/events.schemas.ts';
 import type { FeedQuery } from './ical.schemas.ts';
 import { isOccurrence, isSeries, recurrenceLines } from '../recurrence/recurrence.series.ts';

@@ -15,6 +15,7 @@ import { invalidParam, MAX_ID, parseWpBoolean } from '../shared/wire.ts';
 import { publishedEventCounts } from './terms.counts.ts';
 import { termItemUrl, toTermList, toTermResponse, type TermUrlBase } from './terms.mapper.ts';
 import { assertTermOf, nameKey, resolveExistingTerms } from './terms.references.ts';
+import { countTerms, listTerms, type TermListFilter, type TermListOrder } from './terms.list.repository.ts';
 import * as repository from './terms.repository.ts';
 import type { TermRow } from './terms.repository.ts';
 import { DEFAULT_PER_PAGE, MAX_PER_PAGE, type ListTermsQuery, type Term, type TermList, type TermWriteBody } from './terms.schemas.ts';
@@ -106,7 +107,7 @@ export class TermsService {
     const eventId = query.event !== undefined ? event : post;
     // Invisible means absent (issue 19): a protected event's terms are stripped, so it has none.
     const eventTermsHidden = (query.event ?? query.post) !== undefined && eventId === undefined;
-    const filter: repository.TermListFilter = {
+    const filter: TermListFilter = {
       taxonomy: info.taxonomy,
       now: utcStamp(new Date()),
       hideEmpty: parseWpBoolean(query.hide_empty) ?? true,
@@ -121,18 +122,18 @@ export class TermsService {
       // WordPress sanitizes the slug it looks for (`Foo Bar` finds `foo-bar`).
       ...(query.slug === undefined ? {} : { slug: sanitizeSlug(query.slug) || query.slug }),
     };
-    const order: repository.TermListOrder = {
+    const order: TermListOrder = {
       by: query.orderby ?? 'name',
       direction: query.order?.toLowerCase() === 'desc' ? 'desc' : 'asc',
       language: ctx.language,
       defaultLanguage: ctx.defaultLanguage,
     };
-    const total = await repository.countTerms(db, filter);
+    const total = await countTerms(db, filter);
     const pages = totalPages(total, perPage);
     // WordPress honours `offset` on term archives instead of the page's offset.
     const window = query.offset === undefined ? pageWindow(page, perPage) : { limit: perPage, offset: query.offset };
     // Past the last page WordPress answers 200 with an empty list (reference §6.1).
-    const rows = window.offset >= total ? [] : await repository.listTerms(db, filter, order, window);
+    const rows = window.offset >= total ? [] : await listTerms(db, filter, order, window);
     const counts = await publishedEventCounts(
       db,
       rows.map((row) => row.id),

@@ -1,0 +1,58 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../../platform/db/schema.ts';
+import { stampsAt } from '../posts/posts.writes.ts';
+import { recurrenceLines, type SeriesOccurrences } from '../recurrence/recurrence.series.ts';
+import { invalidParam } from '../shared/wire.ts';
+import { eventNotFound } from './events.lookup.ts';
+import { findEventById, updateEvent, type EventRow } from './events.repository.ts';
+import type { UpdateEventBody } from './events.schemas.ts';
+
+/** What event writes do to a recurring series: through one of its occurrences, or after writing the series itself. */
+
+type Db = Kysely<Database>;
+
+/** What belongs to a whole series, which an occurrence cannot change on its own. */
+const SERIES_FIELDS = ['recurrence', 'status', 'password', 'author', 'date', 'date_utc'] as const;
+
+export function refuseSeriesFields(body: UpdateEventBody): void {
+  const field = SERIES_FIELDS.find((name) => body[name] !== undefined);
+  if (field !== undefined) throw invalidParam(field, `An occurrence takes its ${field} from its series: change the series.`);
+}
+
+/** Deleting one occurrence removes it from its series: an EXDATE of its original start (the series is held). */
+export async function excludeOccurrence(
+  trx: Db,
+  occurrences: SeriesOccurrences,
+  row: EventRow,
+  siteZone: string,
+  now: Date,
+): Promise<void> {
+  const series = await findEventById(trx, row.parent_id as number);
+  if (series?.recurrence == null || row.original_start_utc === null) throw eventNotFound(row.id);
+  const compact = (stamp: string) => stamp.replace(/[-:]/g, '').replace(' ', 'T');
+  const exdate =
+    row.all_day === 1
+      ? `EXDATE;VALUE=DATE:${compact(row.original_start_local ?? row.start_local).slice(0, 8)}`
+      : `EXDATE:${compact(row.original_start_utc)}Z`;
+  const modified = stampsAt(siteZone, now);
+  await updateEvent(trx, series.id, {
+    recurrence: JSON.stringify([...recurrenceLines(series.recurrence), exdate]),
+    modified: modified.local,
+    modified_utc: modified.utc,
+    sequence: series.sequence + 1,
+  });
+  await refreshSeries(trx, occurrences, series.id, now);
+}
+
+/** The series that continues from `occurrence` once its series is cut there (the series is held). */
+export async function splitAt(trx: Db, occurrences: SeriesOccurrences, occurrence: EventRow, now: Date): Promise<EventRow> {
+  const series = await findEventById(trx, occurrence.parent_id as number);
+  if (series === undefined) throw eventNotFound(occurrence.id);
+  return occurrences.split(trx, series, occurrence, now);
+}
+
+/** A series' occurrences made again from it as this write left it. */
+export async function refreshSeries(trx: Db, occurrences: SeriesOccurrences, id: number, now: Date): Promise<void> {
+  const series = await findEventById(trx, id);
+  if (series !== undefined) await occurrences.refresh(trx, series, now);
+}

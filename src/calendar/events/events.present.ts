@@ -1,0 +1,76 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../../platform/db/schema.ts';
+import { canEdit } from '../posts/posts.access.ts';
+import type { PasswordAttempt, PostPasswords } from '../posts/posts.passwords.ts';
+import type { CalendarVersion } from '../shared/calendar-version.ts';
+import type { RequestContext } from '../shared/context.ts';
+import { loadEventEmbeds } from './events.embeds.ts';
+import { eventNotFound } from './events.lookup.ts';
+import { NO_EMBEDS, stripProtectedEvent, toEventResponse, type EventUrls } from './events.mapper.ts';
+import { findEventById, type EventRow } from './events.repository.ts';
+import type { EventResponse, ListEventsQuery } from './events.schemas.ts';
+
+type Db = Kysely<Database>;
+
+/** An event as the JSON API shows it to a caller, with the stored row it was made from (what an iCalendar feed needs more). */
+export interface EventWithRow {
+  readonly event: EventResponse;
+  readonly row: EventRow;
+}
+
+/** Events as a caller is shown them: represented in batches, and password-protected ones stripped unless unlocked (reference §7). */
+export class EventPresenter {
+  constructor(
+    private readonly urls: EventUrls,
+    private readonly passwords: PostPasswords,
+  ) {}
+
+  /** Representations of a page of events: a fixed number of batch queries whatever the page size. */
+  async represent(
+    db: Db,
+    rows: readonly EventRow[],
+    caller: RequestContext,
+    now: Date,
+    version: CalendarVersion | undefined,
+  ): Promise<EventResponse[]> {
+    if (rows.length === 0) return [];
+    const embeds = await loadEventEmbeds(db, rows, caller, version);
+    return rows.map((row) => toEventResponse(row, embeds.get(row.id) ?? NO_EMBEDS, this.urls, now));
+  }
+
+  /** The event as written, read on the write's own handle (inside its transaction: what it committed). */
+  async written(trx: Db, id: number, caller: RequestContext, now: Date): Promise<EventResponse> {
+    const row = await findEventById(trx, id);
+    if (row === undefined) throw eventNotFound(id);
+    const [event] = await this.represent(trx, [row], caller, now, undefined);
+    return event as EventResponse;
+  }
+
+  /** Rows as a list shows them: represented, and stripped unless the caller unlocked them (reference §7). */
+  async listed(
+    db: Db,
+    rows: readonly EventRow[],
+    query: ListEventsQuery,
+    caller: RequestContext,
+    now: Date,
+    version: CalendarVersion,
+  ): Promise<EventWithRow[]> {
+    const events = await this.represent(db, rows, caller, now, version);
+    const unlocked = await this.passwords.unlocked(rows, this.attempt(query, caller, now), 'list');
+    return rows.map((row, index) => {
+      const event = events[index] as EventResponse;
+      return { row, event: unlocked.has(row.id) ? event : stripProtectedEvent(event) };
+    });
+  }
+
+  /** Does a single read of `row` show it whole (not protected, or unlocked by the read)? */
+  async unlocks(row: EventRow, query: { password?: string; context?: string }, caller: RequestContext, now: Date): Promise<boolean> {
+    const unlocked = await this.passwords.unlocked([row], this.attempt(query, caller, now), 'single');
+    return unlocked.has(row.id);
+  }
+
+  /** What a read claims protected events with (reference §7). */
+  private attempt(query: { password?: string; context?: string }, caller: RequestContext, now: Date): PasswordAttempt<EventRow> {
+    return { password: query.password, context: query.context, address: caller.address, editable: (row) => canEdit(caller.user, row, now) };
+  }
+}
