@@ -19,6 +19,8 @@ export const calendarCapabilities = defineCapabilities({
   upload_files: atLeast('author'),
   manage_categories: atLeast('author'),
   manage_tags: atLeast('editor'),
+  // Webhook subscriptions send calendar changes to other systems: site administrators only, as WordPress's manage_options.
+  manage_webhooks: atLeast('administrator'),
 });
 export type CalendarCapability = CapabilityOf<typeof calendarCapabilities>;
 export const { can } = calendarCapabilities;

@@ -23,6 +23,7 @@ import { venuesRoutes } from './venues/venues.routes.ts';
 import { icalImportRoutes } from './ical/ical.import.routes.ts';
 import { changesRoutes } from './changes/changes.routes.ts';
 import { ChangesService, pruneChangeLog, retentionSeconds } from './changes/changes.service.ts';
+import { webhooksPlugin } from './webhooks/webhooks.plugin.ts';
 import { LinkedPostsService } from './linked-posts/linked-posts.service.ts';
 import { organizerKind } from './organizers/organizers.kind.ts';
 import { venueKind } from './venues/venues.kind.ts';
@@ -120,10 +121,9 @@ export async function calendarPlugin(app: FastifyInstance, { config, store, tabl
   await app.register(categoryRoutes, { deps, service: categories });
   await app.register(tagRoutes, { deps, service: tags });
   await app.register(icalImportRoutes, deps);
-  await app.register(changesRoutes, {
-    deps,
-    service: new ChangesService({ db: store.db, config, events, venues, organizers, categories, tags }),
-  });
+  const changes = new ChangesService({ db: store.db, config, events, venues, organizers, categories, tags });
+  await app.register(changesRoutes, { deps, service: changes });
+  await app.register(webhooksPlugin, { deps, changes });
 }
 
 const MAINTAIN_EVERY_MS = 60 * 60 * 1000;

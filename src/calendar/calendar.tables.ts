@@ -17,6 +17,10 @@ declare module '../platform/db/schema.ts' {
     slugs: SlugTable;
     calendar_changes: CalendarChangeTable;
     calendar_change_log: CalendarChangeLogTable;
+    calendar_webhooks: WebhookTable;
+    calendar_webhook_deliveries: WebhookDeliveryTable;
+    calendar_webhook_dispatch: WebhookDispatchTable;
+    calendar_webhook_announced: WebhookAnnouncedTable;
   }
 }
 
@@ -187,4 +191,68 @@ export interface CalendarChangeLogTable {
   floor_seq: number | string;
   /** Signs sync tokens (HMAC-SHA256), the same for every process. */
   token_key: string;
+}
+
+/** A webhook subscription (migration 2026-11-29T0100-webhooks). Times are ISO 8601 UTC with milliseconds. */
+export interface WebhookTable {
+  id: Generated<number>;
+  url: string;
+  description: string;
+  /** The event names it receives, as a JSON array (`event.created`…, or `*`). */
+  events: string;
+  active: number;
+  /** `whsec_…`: signs deliveries; shown once, when made or rotated. */
+  secret: string;
+  /** The secret before the last rotation, which also signs until `previous_secret_until`. */
+  previous_secret: string | null;
+  previous_secret_until: string | null;
+  /** Failed attempts since the last success: at WEBHOOK_DISABLE_AFTER the subscription is disabled. */
+  failure_count: number;
+  /** After a failed attempt nothing is sent to the subscriber before this time (its next retry). */
+  retry_after: string | null;
+  /** Why it was disabled by the worker (a 410, too many failures); null when an administrator set `active`. */
+  disabled_reason: string | null;
+  author_id: number;
+  created_at: string;
+  updated_at: string;
+}
+
+export type DeliveryStatus = 'pending' | 'sending' | 'succeeded' | 'failed';
+
+/** One message to one subscriber, with its attempts so far: the outbox the delivery workers drain. */
+export interface WebhookDeliveryTable {
+  id: Generated<number>;
+  webhook_id: number;
+  /** Standard Webhooks' `webhook-id`: the same on every attempt and on a replay, for receivers to de-duplicate. */
+  message_id: string;
+  /** `event.updated`…, or `webhook.ping`. */
+  event: string;
+  item_type: ChangeType | null;
+  item_id: number | null;
+  /** The exact body sent. */
+  payload: string;
+  status: DeliveryStatus;
+  attempts: number;
+  next_attempt_at: string;
+  /** While `sending`: when the attempt counts as lost (its process died) and may be made again. */
+  lease_until: string | null;
+  last_attempt_at: string | null;
+  response_status: number | null;
+  response_ms: number | null;
+  last_error: string | null;
+  created_at: string;
+}
+
+/** Where the change log has been turned into deliveries: after (seq, type, item_id). */
+export interface WebhookDispatchTable {
+  id: number;
+  seq: number | string;
+  type: string;
+  item_id: number;
+}
+
+/** The items subscribers were last told anonymous readers see (a `created` or `updated`), until told of their removal. */
+export interface WebhookAnnouncedTable {
+  type: ChangeType;
+  item_id: number;
 }

@@ -2,6 +2,8 @@
  * The service configuration: every environment variable of platform.md,
  * validated once into a frozen, typed object. Nothing else reads `process.env`.
  */
+import { parseAllowList, type AllowList } from '../platform/http/outbound.ts';
+
 export type Language = 'en' | 'it';
 export const LANGUAGES: readonly Language[] = ['en', 'it'];
 
@@ -48,6 +50,18 @@ export interface Config {
   readonly changesRetentionDays: number;
   /** Whether a write to an existing calendar item must send If-Match (`REQUIRE_IF_MATCH`): without it, a 428. */
   readonly requireIfMatch: boolean;
+  /** Hosts and address ranges webhooks may reach over http and at private addresses (`WEBHOOK_ALLOW_HOSTS`). */
+  readonly webhookAllowHosts: AllowList;
+  /** How long a webhook receiver has to answer (`WEBHOOK_TIMEOUT_MS`). */
+  readonly webhookTimeoutMs: number;
+  /** About how long the first retry of a failed delivery waits; each next one twice as long (`WEBHOOK_RETRY_BASE_MS`). */
+  readonly webhookRetryBaseMs: number;
+  /** How long a delivery is retried before it is given up (`WEBHOOK_RETRY_HOURS`). */
+  readonly webhookRetryHours: number;
+  /** Failed attempts in a row that disable a subscription (`WEBHOOK_DISABLE_AFTER`). */
+  readonly webhookDisableAfter: number;
+  /** How often each process's delivery worker looks for work (`WEBHOOK_POLL_MS`). */
+  readonly webhookPollMs: number;
 }
 
 /** A configuration problem; its message is the one line printed before exit code 2. */
@@ -153,6 +167,14 @@ function corsOrigins(env: Env): string[] {
   return origins;
 }
 
+function webhookAllowHosts(env: Env): AllowList {
+  try {
+    return parseAllowList(text(env, 'WEBHOOK_ALLOW_HOSTS', ''));
+  } catch (error) {
+    throw new ConfigError('WEBHOOK_ALLOW_HOSTS', (error as Error).message);
+  }
+}
+
 export function loadConfig(env: Env = process.env): Config {
   const host = text(env, 'HOST', '127.0.0.1');
   const port = integer(env, 'PORT', 8080, 0, 65535);
@@ -183,5 +205,11 @@ export function loadConfig(env: Env = process.env): Config {
     icalImportMaxBytes: integer(env, 'ICAL_IMPORT_MAX_BYTES', 2 * 1024 * 1024, 1024, 1024 * 1024 * 1024),
     changesRetentionDays: integer(env, 'CHANGES_RETENTION_DAYS', 30, 1, 36_600),
     requireIfMatch: boolean(env, 'REQUIRE_IF_MATCH', false),
+    webhookAllowHosts: webhookAllowHosts(env),
+    webhookTimeoutMs: integer(env, 'WEBHOOK_TIMEOUT_MS', 10_000, 100, 60_000),
+    webhookRetryBaseMs: integer(env, 'WEBHOOK_RETRY_BASE_MS', 5_000, 10, 3_600_000),
+    webhookRetryHours: integer(env, 'WEBHOOK_RETRY_HOURS', 72, 1, 720),
+    webhookDisableAfter: integer(env, 'WEBHOOK_DISABLE_AFTER', 20, 1, 10_000),
+    webhookPollMs: integer(env, 'WEBHOOK_POLL_MS', 1_000, 10, 60_000),
   });
 }

@@ -22,6 +22,7 @@ const EXPECTED: Record<string, readonly Role[]> = {
   upload_files: ['administrator', 'editor', 'author'],
   manage_categories: ['administrator', 'editor', 'author'],
   manage_tags: ['administrator', 'editor'],
+  manage_webhooks: ['administrator'],
   entities_read: ['administrator', 'editor', 'author', 'contributor', 'subscriber'],
   entities_write: ['administrator', 'editor'],
   actions_reload: ['administrator'],

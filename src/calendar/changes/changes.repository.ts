@@ -21,6 +21,8 @@ export interface ChangeRow {
   readonly type: ChangeType;
   readonly id: number;
   readonly seq: number;
+  /** UTC `YYYY-MM-DD HH:MM:SS`. */
+  readonly changedAt: string;
   readonly everPublic: boolean;
   readonly authorId: number | null;
 }
@@ -43,7 +45,7 @@ export async function listChanges(
   const { type, id } = after;
   const rows = await db
     .selectFrom('calendar_changes')
-    .select(['type', 'item_id', 'seq', 'ever_public', 'author_id'])
+    .select(['type', 'item_id', 'seq', 'changed_at', 'ever_public', 'author_id'])
     .where((eb) =>
       type === undefined || id === undefined
         ? eb('seq', '>', after.seq)
@@ -63,6 +65,7 @@ export async function listChanges(
     type: row.type,
     id: row.item_id,
     seq: Number(row.seq),
+    changedAt: row.changed_at,
     everPublic: row.ever_public === 1,
     authorId: row.author_id,
   }));

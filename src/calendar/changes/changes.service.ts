@@ -103,7 +103,7 @@ export class ChangesService {
     for (const type of CHANGE_TYPES) {
       const ids = rows.filter((row) => row.type === type).map((row) => row.id);
       if (ids.length === 0) continue;
-      for (const item of await this.visible(type, ids, ctx, now)) shown.set(`${type}:${String(item.id)}`, item);
+      for (const item of await this.listed(type, ids, ctx, now)) shown.set(`${type}:${String(item.id)}`, item);
     }
     const visibility = listVisibility(ctx.user);
     return rows.flatMap((row): ChangeEntry[] => {
@@ -113,8 +113,8 @@ export class ChangesService {
     });
   }
 
-  /** The items among `ids` that the list of their type shows the caller, as it shows them. */
-  private async visible(type: ChangeType, ids: readonly number[], ctx: RequestContext, now: Date): Promise<Record<string, unknown>[]> {
+  /** The items among `ids` that the list of their type shows the caller, as it shows them (webhooks ask it for anonymous callers). */
+  async listed(type: ChangeType, ids: readonly number[], ctx: RequestContext, now: Date): Promise<Record<string, unknown>[]> {
     const { events, venues, organizers, categories, tags } = this.deps;
     switch (type) {
       case 'event':

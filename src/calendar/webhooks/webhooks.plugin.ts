@@ -1,0 +1,42 @@
+import type { FastifyInstance } from 'fastify';
+import type { ChangesService } from '../changes/changes.service.ts';
+import { retentionSeconds } from '../changes/changes.service.ts';
+import type { CalendarDeps } from '../shared/context.ts';
+import type { DeliverySettings } from './webhooks.delivery.ts';
+import { WebhookDispatcher } from './webhooks.dispatch.ts';
+import { webhooksRoutes } from './webhooks.routes.ts';
+import { WebhooksService } from './webhooks.service.ts';
+import { WebhookWorker } from './webhooks.worker.ts';
+
+/** Attempts one process makes at once. */
+const CONCURRENCY = 8;
+
+/**
+ * Webhooks (issue 24): the administrators' routes, and this process's
+ * delivery worker, which runs from when the server is ready until it closes.
+ */
+export async function webhooksPlugin(
+  app: FastifyInstance,
+  { deps, changes }: { deps: CalendarDeps; changes: ChangesService },
+): Promise<void> {
+  const { config, store, site, versions } = deps;
+  const settings: DeliverySettings = {
+    allow: config.webhookAllowHosts,
+    timeoutMs: config.webhookTimeoutMs,
+    retryBaseMs: config.webhookRetryBaseMs,
+    retryForMs: config.webhookRetryHours * 3_600_000,
+    disableAfter: config.webhookDisableAfter,
+  };
+  await app.register(webhooksRoutes, { service: new WebhooksService(store.db, settings) });
+  const worker = new WebhookWorker({
+    db: store.db,
+    settings,
+    dispatcher: new WebhookDispatcher({ db: store.db, config, site, versions, changes }),
+    log: app.log.child({ component: 'webhooks' }),
+    pollMs: config.webhookPollMs,
+    concurrency: CONCURRENCY,
+    keepLogMs: retentionSeconds(config) * 1000,
+  });
+  app.addHook('onReady', async () => worker.start());
+  app.addHook('onClose', async () => worker.stop());
+}
