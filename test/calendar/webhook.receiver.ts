@@ -28,6 +28,8 @@ export class Receiver {
   /** Answers for the next requests, in order; then `otherwise`. */
   readonly script: Answer[] = [];
   otherwise: Answer = 200;
+  /** Answers what the script does not, from the request (when it returns something). */
+  decide: ((entry: Received) => Answer | undefined) | undefined;
 
   private constructor() {
     this.server = createServer((request, response) => {
@@ -41,8 +43,8 @@ export class Receiver {
         } catch {
           body = undefined;
         }
-        const answer = this.script.shift() ?? this.otherwise;
         const entry: Received = { headers: request.headers, text, body, at: Date.now(), status: 0 };
+        const answer = this.script.shift() ?? this.decide?.(entry) ?? this.otherwise;
         this.received.push(entry);
         if (answer === 'hang') {
           this.hanging.add(response);

@@ -7,20 +7,16 @@
  * of every table reads back). Three loops on one database.
  */
 import assert from 'node:assert/strict';
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import path from 'node:path';
 import { after, describe, it } from 'node:test';
-import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
 import pg from 'pg';
 import { freshDatabase } from '../helpers/server.ts';
 import { send } from './support/client.ts';
 import { operationsOf, surfacesOf } from './support/openapi.ts';
 import { CALENDAR, calendarBody, ENTITIES } from './support/seed.ts';
+import { bearerFor, startServerProcess, stopServerProcess, type ServerProcess } from './support/server-process.ts';
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const BIN = path.join(ROOT, 'bin/almanac.js');
 const LOOPS = Number(process.env.CRASH_LOOPS ?? 3);
 const BURST = Number(process.env.CRASH_BURST ?? 400);
 const CONCURRENCY = 16;
@@ -37,39 +33,14 @@ const env = {
   ADMIN_PASSWORD,
 };
 
-interface Child {
-  readonly process: ChildProcess;
-  readonly url: string;
-  readonly output: () => string;
-}
-
 /** Everything every child printed (stdout and the log stream), scanned for secrets at the end. */
 let allOutput = '';
-
-async function startChild(): Promise<Child> {
-  const child = spawn(process.execPath, [BIN, 'serve'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
-  let output = '';
-  const collect = (chunk: Buffer) => {
-    output += chunk.toString();
-    allOutput += chunk.toString();
-  };
-  child.stdout.on('data', collect);
-  child.stderr.on('data', collect);
-  const deadline = Date.now() + 30_000;
-  for (;;) {
-    const match = /Almanac listening on (http:\/\/[^\s]+)/.exec(output);
-    if (match?.[1] !== undefined) return { process: child, url: match[1].replace(/\/$/, ''), output: () => output };
-    if (child.exitCode !== null || Date.now() > deadline) throw new Error(`the server did not start: ${output}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
-
-async function kill(child: Child, signal: NodeJS.Signals): Promise<number | null> {
-  if (child.process.exitCode !== null || child.process.signalCode !== null) return child.process.exitCode;
-  const exited = new Promise<number | null>((resolve) => child.process.once('exit', (code) => resolve(code)));
-  child.process.kill(signal);
-  return exited;
-}
+const startChild = () =>
+  startServerProcess(env, (text) => {
+    allOutput += text;
+  });
+const kill = stopServerProcess;
+type Child = ServerProcess;
 
 /** A write the burst can send, and how to read it back. */
 interface Target {
@@ -183,13 +154,7 @@ describe(`crash safety: kill -9 during a burst of writes, ${LOOPS} times, on ${d
     const surfaces = surfacesOf(operationsOf(document as Record<string, unknown>), CALENDAR);
     const target = surfaces.events ? TARGETS.events : surfaces.venues ? TARGETS.venues : surfaces.entities ? TARGETS.entities : undefined;
     assert.ok(target !== undefined, 'no write route to exercise');
-    const tokenRun = spawnSync(process.execPath, [BIN, 'tokens', 'create', '--username', 'admin', '--json'], {
-      cwd: ROOT,
-      env,
-      encoding: 'utf8',
-    });
-    assert.equal(tokenRun.status, 0, tokenRun.stderr);
-    const auth = `Bearer ${(JSON.parse(tokenRun.stdout) as { token: string }).token}`;
+    const auth = bearerFor(env, 'admin');
 
     const acknowledged: { ref: string; label: string }[] = [];
     let unanswered = 0;
