@@ -239,10 +239,12 @@ describe('webhooks', () => {
     const gone = await subscribe(t);
     gone.receiver.otherwise = 410;
     const first = await makeEvent(server, admin, { status: 'publish' });
-    const disabled = await eventually(async () => {
-      const read = (await server.request(`${WEBHOOKS}/${gone.webhook.id}`, { auth: admin })).body;
-      return read.active ? undefined : read;
-    }, 'disabled by 410');
+    const disabledOf = (id: number, why: string) =>
+      eventually(async () => {
+        const read = (await server.request(`${WEBHOOKS}/${id}`, { auth: admin })).body;
+        return read.active ? undefined : read;
+      }, why);
+    const disabled = await disabledOf(gone.webhook.id, 'disabled by 410');
     assert.match(disabled.disabled_reason, /410/);
     assert.equal(about(gone.receiver, first.id).length, 1, 'a 410 is not retried');
     await server.request(`${WEBHOOKS}/${gone.webhook.id}`, { method: 'DELETE', auth: admin });
@@ -250,10 +252,7 @@ describe('webhooks', () => {
     const failing = await subscribe(t);
     failing.receiver.otherwise = 500;
     const second = await makeEvent(server, admin, { status: 'publish' });
-    const stopped = await eventually(async () => {
-      const read = (await server.request(`${WEBHOOKS}/${failing.webhook.id}`, { auth: admin })).body;
-      return read.active ? undefined : read;
-    }, 'disabled after 3 failures');
+    const stopped = await disabledOf(failing.webhook.id, 'disabled after 3 failures');
     assert.match(stopped.disabled_reason, /^3 failed attempts in a row; the last at .*: status 500/);
     assert.equal(stopped.failure_count, 3);
     await sleep(400);
