@@ -189,9 +189,11 @@ describe('content in English and Italian (translation_language)', () => {
     assert.ok('translation_language' in response.body.data.params);
   });
 
-  it('documents translation_language on every route of the namespace index', async () => {
+  it('documents translation_language on every route of the namespace index that answers calendar content', async () => {
     const index = await get('');
     for (const [route, entry] of Object.entries(index.body.routes) as [string, { endpoints: { args: object }[] }][]) {
+      // Webhook subscriptions answer settings and a delivery log, in no language (their notices are ids).
+      if (route.startsWith(`${NS}/webhooks`)) continue;
       for (const endpoint of entry.endpoints) assert.ok('translation_language' in endpoint.args, route);
     }
   });
