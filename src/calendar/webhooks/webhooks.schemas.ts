@@ -11,6 +11,8 @@ export const PING_EVENT = 'webhook.ping';
 
 export const DEFAULT_PER_PAGE = 10;
 export const MAX_PER_PAGE = 100;
+/** Pages past it would need offsets storage cannot take (a 500); no log is that long. */
+export const MAX_PAGE = 1_000_000;
 
 const EventNameSchema = Type.Enum(WEBHOOK_EVENTS);
 const EventsSchema = StringOrListSchema(
@@ -58,7 +60,7 @@ export const WebhookParamsSchema = Type.Object({ id: Id });
 export const DeliveryParamsSchema = Type.Object({ id: Id, delivery_id: Id });
 
 const PageArgs = {
-  page: Type.Optional(Type.Integer({ minimum: 1, default: 1, description: 'Page (1-based)' })),
+  page: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_PAGE, default: 1, description: 'Page (1-based)' })),
   per_page: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_PER_PAGE, default: DEFAULT_PER_PAGE, description: 'Per page' })),
 };
 export const ListWebhooksQuerySchema = Type.Object(PageArgs);

@@ -148,6 +148,8 @@ interface Target {
 }
 
 function readTarget(url: string, allow: AllowList): Target | string {
+  // The URL parser drops or encodes them, so what is stored and shown would not be what is called; PostgreSQL cannot store NUL.
+  if (/[\s\p{Cc}]/u.test(url)) return 'url must not contain spaces or control characters.';
   let parsed: URL;
   try {
     parsed = new URL(url);
@@ -172,7 +174,7 @@ function readTarget(url: string, allow: AllowList): Target | string {
   return { url: parsed, host, allowed };
 }
 
-/** Create-time check of a subscriber URL (no DNS): undefined when acceptable, else a sentence naming the problem, for a 400. Refuses: not an absolute URL, scheme other than https (http only when the URL's host is allowed by the list — by name, or an IP literal inside an allowed range), user:password in the URL, an IP-literal host in a blocked range unless allowed, a fragment. Also `localhost` and `*.localhost` (RFC 6761) unless allowed by name. */
+/** Create-time check of a subscriber URL (no DNS): undefined when acceptable, else a sentence naming the problem, for a 400. Refuses: spaces or control characters, not an absolute URL, scheme other than https (http only when the URL's host is allowed by the list — by name, or an IP literal inside an allowed range), user:password in the URL, an IP-literal host in a blocked range unless allowed, a fragment. Also `localhost` and `*.localhost` (RFC 6761) unless allowed by name. */
 export function checkTargetUrl(url: string, allow: AllowList): string | undefined {
   const target = readTarget(url, allow);
   if (typeof target === 'string') return target;
