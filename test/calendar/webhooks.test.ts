@@ -235,6 +235,25 @@ describe('webhooks', () => {
     );
   });
 
+  it('keeps delivering to others while one receiver hangs', async (t) => {
+    const slow = await subscribe(t);
+    slow.receiver.otherwise = 'hang';
+    const fast = await subscribe(t);
+    const first = await makeEvent(server, admin, { status: 'publish' });
+    await eventually(
+      () => (about(fast.receiver, first.id).length > 0 && about(slow.receiver, first.id).length > 0 ? true : undefined),
+      'both',
+    );
+    // The slow receiver holds its request until the timeout (2 s): the next change still reaches the other at once.
+    const createdAt = Date.now();
+    const second = await makeEvent(server, admin, { status: 'publish' });
+    const [entry] = await eventually(
+      () => (about(fast.receiver, second.id).length > 0 ? about(fast.receiver, second.id) : undefined),
+      'next',
+    );
+    assert.ok(entry!.at - createdAt < 1500, `delivered after ${entry!.at - createdAt} ms`);
+  });
+
   it('is disabled by a 410, or after failures in a row, with the reason shown; enabling it again resumes', async (t) => {
     const gone = await subscribe(t);
     gone.receiver.otherwise = 410;

@@ -5,8 +5,8 @@ import { PostgresAdapter, sql, type ColumnDefinitionBuilder, type Kysely } from 
 // needs no second copy of each change. Dispatching turns the changes after the cursor into one delivery per
 // matching subscription (`calendar_webhook_deliveries`) and moves the cursor, in one transaction; delivery workers in
 // every process claim due deliveries, so each attempt is made by one of them. `calendar_webhook_announced` holds the
-// items subscribers were told anonymous readers see, which makes a change `created`, `updated` or `deleted`; it
-// starts as what anonymous readers list now. Frozen: Kysely only.
+// items subscribers were told anonymous readers see, which makes a change `created`, `updated` or `deleted`; it is
+// filled when dispatching starts (the first active subscription). Frozen: Kysely only.
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export async function up(db: Kysely<any>): Promise<void> {
@@ -76,12 +76,6 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('item_id', 'integer', (col) => col.notNull())
     .addPrimaryKeyConstraint('calendar_webhook_announced_pk', ['type', 'item_id'])
     .execute();
-  // What anonymous readers list now: published items, events shown in lists (occurrences, not their series), terms.
-  await sql`insert into calendar_webhook_announced (type, item_id)
-    select 'event', id from events where status = 'publish' and hide_from_listings = 0 and (recurrence is null or parent_id is not null)
-    union all select 'venue', id from venues where status = 'publish'
-    union all select 'organizer', id from organizers where status = 'publish'
-    union all select taxonomy, id from terms`.execute(db);
 }
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any

@@ -88,21 +88,23 @@ export async function moveDispatchCursor(trx: Db, cursor: DispatchCursor): Promi
 }
 
 /**
- * Starts dispatching from now: changes made while no subscription was active
- * are nobody's deliveries. What subscribers are told anonymous readers see
- * starts again as what they list now (as the migration seeded it), or an
- * item published meanwhile would never be announced as removed. The cursor
- * moves first: a change committed between the two statements is dispatched
- * again rather than missed.
+ * Starts dispatching from now (`now`: a UTC stamp): changes made while no
+ * subscription was active are nobody's deliveries. What subscribers are told
+ * anonymous readers see starts as what they list now — published and due
+ * items, events as lists show them (occurrences, not their series), terms —
+ * or an item published meanwhile would never be announced as removed. The
+ * cursor moves first: a change committed between the statements is
+ * dispatched again rather than missed.
  */
-export async function dispatchFromNow(trx: Db): Promise<void> {
+export async function dispatchFromNow(trx: Db, now: string): Promise<void> {
   await sql`update calendar_webhook_dispatch set seq = (select value from revisions where name = 'calendar'), type = '', item_id = 0
     where id = 1`.execute(trx);
   await trx.deleteFrom('calendar_webhook_announced').execute();
+  const published = sql`(status = 'publish' or (status = 'future' and date_utc <= ${now}))`;
   await sql`insert into calendar_webhook_announced (type, item_id)
-    select 'event', id from events where status = 'publish' and hide_from_listings = 0 and (recurrence is null or parent_id is not null)
-    union all select 'venue', id from venues where status = 'publish'
-    union all select 'organizer', id from organizers where status = 'publish'
+    select 'event', id from events where ${published} and hide_from_listings = 0 and (recurrence is null or parent_id is not null)
+    union all select 'venue', id from venues where ${published}
+    union all select 'organizer', id from organizers where ${published}
     union all select taxonomy, id from terms`.execute(trx);
 }
 

@@ -4,7 +4,8 @@ import type { Database } from '../../platform/db/schema.ts';
 import { checkTargetUrl } from '../../platform/http/outbound.ts';
 import { AppError } from '../../platform/errors.ts';
 import type { AuthUser } from '../../platform/auth/authenticate.ts';
-import { invalidParam, parseList } from '../shared/wire.ts';
+import { invalidParam, parseList, parseWpBoolean } from '../shared/wire.ts';
+import { utcStamp } from '../posts/posts.access.ts';
 import { totalPages } from '../shared/pagination.ts';
 import { deliver, leaseMs, type DeliverySettings } from './webhooks.delivery.ts';
 import {
@@ -33,7 +34,6 @@ import {
   type Webhook,
   type WebhookWithSecret,
 } from './webhooks.schemas.ts';
-import { parseWpBoolean } from '../shared/wire.ts';
 
 type Db = Kysely<Database>;
 
@@ -88,7 +88,7 @@ export class WebhooksService {
         created_at: now,
         updated_at: now,
       });
-      if (active && !(await othersActive(trx, created.id))) await dispatchFromNow(trx);
+      if (active && !(await othersActive(trx, created.id))) await dispatchFromNow(trx, utcStamp(new Date()));
       return created;
     });
     return { ...presentWebhook(row), secret };
@@ -103,7 +103,7 @@ export class WebhooksService {
       if (before === undefined) throw notFound();
       // Enabled again by an administrator: the failure streak and its reason are over.
       const enabling = active === true && before.active !== 1;
-      if (enabling && !(await othersActive(trx, id))) await dispatchFromNow(trx);
+      if (enabling && !(await othersActive(trx, id))) await dispatchFromNow(trx, utcStamp(new Date()));
       return updateWebhook(trx, id, {
         url,
         events,

@@ -3,7 +3,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../platform/db/schema.ts';
 import { deliver, leaseMs, type AttemptReport, type DeliverySettings } from './webhooks.delivery.ts';
 import type { WebhookDispatcher } from './webhooks.dispatch.ts';
-import { claimDue, giveUpBefore, hasDueDeliveries, pruneDeliveries } from './webhooks.repository.ts';
+import { claimDue, giveUpBefore, hasDueDeliveries, pruneDeliveries, type ClaimedDelivery } from './webhooks.repository.ts';
 
 type Db = Kysely<Database>;
 
@@ -33,8 +33,13 @@ const MAINTAIN_EVERY_MS = 3_600_000;
 export class WebhookWorker {
   private timer: NodeJS.Timeout | undefined;
   private running: Promise<void> = Promise.resolve();
+  private ticking = false;
+  /** The last round found more due than it had room for. */
+  private backlog = false;
   private stopped = false;
   private maintainedAt = 0;
+  /** Attempts under way: each holds one of `concurrency` slots, so a slow receiver holds one slot, not the worker. */
+  private readonly inFlight = new Set<Promise<void>>();
 
   constructor(private readonly options: WorkerOptions) {}
 
@@ -47,34 +52,64 @@ export class WebhookWorker {
     this.stopped = true;
     clearTimeout(this.timer);
     await this.running;
+    await Promise.all(this.inFlight);
   }
 
   private schedule(delayMs: number): void {
     if (this.stopped) return;
+    clearTimeout(this.timer);
     this.timer = setTimeout(() => {
-      this.running = this.tick().then((busy) => this.schedule(busy ? 0 : this.options.pollMs));
+      this.ticking = true;
+      this.running = this.tick().then((backlog) => {
+        this.ticking = false;
+        this.backlog = backlog;
+        this.schedule(backlog && this.inFlight.size < this.options.concurrency ? 0 : this.options.pollMs);
+      });
     }, delayMs);
     this.timer.unref();
   }
 
-  /** One round; true when there may be more work at once. */
+  /** A slot freed up while work was waiting: the next round starts now. */
+  private wake(): void {
+    if (!this.ticking && this.backlog) this.schedule(0);
+  }
+
+  /** One round: dispatch, then claim what the free slots can take; true when more may be due. */
   private async tick(): Promise<boolean> {
     const { db, settings, dispatcher, log, concurrency } = this.options;
     try {
       const now = new Date();
       await dispatcher.dispatch(now);
       await this.maintain(now);
-      if (!(await hasDueDeliveries(db, now.toISOString()))) return false;
+      const free = concurrency - this.inFlight.size;
+      if (free <= 0) return true;
+      if (!(await hasDueDeliveries(db, new Date().toISOString()))) return false;
+      // The lease starts when the claim is made, not when the round began.
+      const claimedAt = new Date();
       const claimed = await db
         .transaction()
-        .execute((trx) => claimDue(trx, now.toISOString(), new Date(now.getTime() + leaseMs(settings)).toISOString(), concurrency));
-      const reports = await Promise.all(claimed.map((delivery) => deliver(db, settings, delivery)));
-      reports.forEach((report) => logAttempt(log, report));
-      return !this.stopped && claimed.length === concurrency;
+        .execute((trx) => claimDue(trx, claimedAt.toISOString(), new Date(claimedAt.getTime() + leaseMs(settings)).toISOString(), free));
+      for (const delivery of claimed) this.attempt(delivery);
+      return claimed.length === free;
     } catch (error) {
       log.warn({ err: error }, 'webhook worker round failed; trying again');
       return false;
     }
+  }
+
+  private attempt(delivery: ClaimedDelivery): void {
+    const { db, settings, log } = this.options;
+    const attempt: Promise<void> = deliver(db, settings, delivery)
+      .then(
+        (report) => logAttempt(log, report),
+        // The attempt stays claimed until its lease runs out; then it is made again.
+        (error: unknown) => log.warn({ err: error, delivery: delivery.id }, 'webhook attempt could not be recorded'),
+      )
+      .finally(() => {
+        this.inFlight.delete(attempt);
+        this.wake();
+      });
+    this.inFlight.add(attempt);
   }
 
   /**
