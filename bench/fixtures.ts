@@ -16,6 +16,12 @@ export interface Fixtures {
   };
   /** An anonymous sync token from before the last `SYNC_BEHIND` changes of the log: a poller a few edits behind. */
   readonly syncToken: string;
+  /** What the mixed workload draws its requests from: published events across the whole table, and filter values. */
+  readonly mix: {
+    readonly eventIds: readonly number[];
+    readonly categories: readonly string[];
+    readonly venues: readonly number[];
+  };
 }
 
 export const SYNC_BEHIND = 10;
@@ -65,7 +71,28 @@ export async function loadFixtures(store: Store): Promise<Fixtures> {
     eventId: event.id,
     filter: { category: category.slug, venue: event.venue_id, search, startDate: day(-30), endDate: day(30) },
     syncToken: await syncTokenBehind(store, SYNC_BEHIND),
+    mix: await mixFixtures(store),
   };
+}
+
+/** Every n-th published event (about 500 of them, from first to last), and the categories and venues they use. */
+async function mixFixtures(store: Store): Promise<Fixtures['mix']> {
+  const { db } = store;
+  const published = db.selectFrom('events').where('status', '=', 'publish').where('hide_from_listings', '=', 0);
+  const { count } = await published.select((eb) => eb.fn.countAll<number | string>().as('count')).executeTakeFirstOrThrow();
+  const step = Math.max(1, Math.floor(Number(count) / 500));
+  const ids = await published.select('id').orderBy('id').execute();
+  const eventIds = ids.filter((_, index) => index % step === 0).map((row) => row.id);
+  const categories = await db
+    .selectFrom('translations')
+    .select('value')
+    .where('resource_type', '=', 'category')
+    .where('language', '=', 'en')
+    .where('field', '=', 'slug')
+    .limit(20)
+    .execute();
+  const venues = await db.selectFrom('venues').select('id').where('status', '=', 'publish').orderBy('id').limit(20).execute();
+  return { eventIds, categories: categories.map((row) => row.value), venues: venues.map((row) => row.id) };
 }
 
 /** A token as `/changes` issues it, from before the last `behind` changes (the key is the database's). */

@@ -12,6 +12,16 @@ export interface LoadRequest {
   readonly headers?: Readonly<Record<string, string>>;
   /** `[<id>]` in the body is replaced by a value unique to each request (creates must not collide). */
   readonly body?: string;
+  /** A mixed workload (wrk only): each request is one of these, drawn at random, on `url`'s host; `url` is the probe. */
+  readonly variants?: readonly LoadVariant[];
+}
+
+/** One request of a mixed workload: a path with its query, on the load's host. */
+export interface LoadVariant {
+  readonly method: 'GET' | 'POST';
+  readonly path: string;
+  readonly headers?: Readonly<Record<string, string>>;
+  readonly body?: string;
 }
 
 export interface LoadResult {
@@ -30,7 +40,7 @@ export interface LoadGenerator {
   run(request: LoadRequest, options: { connections: number; seconds: number; cpus: string | undefined }): Promise<LoadResult>;
 }
 
-/** `wrk` when installed (C, one thread: leaves the other core to the server), else autocannon (shares the cores). */
+/** `wrk` when installed (C, one thread: leaves the other core to the server), else autocannon (shares the cores, one request shape only). */
 export function chooseLoadGenerator(preferred: string | undefined): LoadGenerator {
   const hasWrk = spawnSync('wrk', ['--version'], { stdio: 'ignore' }).error === undefined;
   if (preferred === 'autocannon' || (!hasWrk && preferred !== 'wrk')) return autocannon;
@@ -81,14 +91,36 @@ const wrk: LoadGenerator = {
 const lua = (text: string) => JSON.stringify(text);
 
 function wrkScript(request: LoadRequest): string {
-  const lines = [`wrk.method = ${lua(request.method)}`];
+  const lines = [`wrk.method = ${lua(request.method)}`, `local run = ${lua(randomBytes(4).toString('hex'))}`, 'local counter = 0'];
   for (const [name, value] of Object.entries(request.headers ?? {})) lines.push(`wrk.headers[${lua(name)}] = ${lua(value)}`);
-  if (request.body !== undefined) {
-    lines.push(`local template = ${lua(request.body)}`, `local run = ${lua(randomBytes(4).toString('hex'))}`, 'local counter = 0');
+  // `[<id>]` in a body becomes a value unique to the request.
+  const unique = (body: string) => `string.gsub(${body}, "%[<id>%]", run .. "-" .. counter)`;
+  if (request.variants !== undefined) {
+    const table = (record: Readonly<Record<string, string>>) =>
+      `{${Object.entries(record)
+        .map(([name, value]) => `[${lua(name)}] = ${lua(value)}`)
+        .join(', ')}}`;
+    lines.push('local variants = {');
+    for (const variant of request.variants) {
+      const body = variant.body === undefined ? 'nil' : lua(variant.body);
+      lines.push(`  {${lua(variant.method)}, ${lua(variant.path)}, ${table(variant.headers ?? {})}, ${body}},`);
+    }
     lines.push(
+      '}',
+      `math.randomseed(${randomBytes(3).readUIntBE(0, 3)})`,
       'request = function()',
       '  counter = counter + 1',
-      '  local body = string.gsub(template, "%[<id>%]", run .. "-" .. counter)',
+      '  local v = variants[math.random(#variants)]',
+      `  local body = v[4] and ${unique('v[4]')} or nil`,
+      '  return wrk.format(v[1], v[2], v[3], body)',
+      'end',
+    );
+  } else if (request.body !== undefined) {
+    lines.push(
+      `local template = ${lua(request.body)}`,
+      'request = function()',
+      '  counter = counter + 1',
+      `  local body = ${unique('template')}`,
       '  return wrk.format(nil, nil, nil, body)',
       'end',
     );
@@ -106,6 +138,7 @@ function wrkScript(request: LoadRequest): string {
 const autocannon: LoadGenerator = {
   name: 'autocannon',
   async run(request, { connections, seconds, cpus }) {
+    if (request.variants !== undefined) throw new Error('a mixed workload needs wrk (apt-get install wrk)');
     const args = [path.join(ROOT, 'node_modules/autocannon/autocannon.js'), '-j', '-n', '-c', String(connections), '-d', String(seconds)];
     args.push('-t', '10', '-m', request.method);
     for (const [name, value] of Object.entries(request.headers ?? {})) args.push('-H', `${name}=${value}`);

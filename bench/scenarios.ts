@@ -1,10 +1,12 @@
 import { SYNC_BEHIND, type Fixtures } from './fixtures.ts';
-import type { LoadRequest } from './load.ts';
+import type { LoadRequest, LoadVariant } from './load.ts';
 
 /** A target from issue 10: the scenario's req/s must reach `minRatio` of the baseline's, measured in the same run. */
 export interface RatioTarget {
   readonly minRatio: number;
   readonly stretch?: number;
+  /** And its p99 at most this many times the baseline's (issue 26's mixed workload). */
+  readonly maxP99Factor?: number;
 }
 
 export interface Scenario {
@@ -175,4 +177,60 @@ export function computedScenarios(baseUrl: string, fixtures: Fixtures): Scenario
   return scenarios(baseUrl, fixtures, '', 'not measured computed')
     .filter((scenario) => ['event-get', 'event-list', 'event-list-filtered', 'changes'].includes(scenario.name))
     .map(computed);
+}
+
+const MIX_SIZE = 1000;
+
+/**
+ * A calendar as people use it (issue 26): 95% anonymous reads spread over
+ * many URLs — single events across the whole table, list pages 1–20,
+ * filtered lists, in either language — and 5% Bearer writes, creates and
+ * partial updates, each of which makes every remembered answer stale.
+ * Drawn once, from a fixed seed, so every run sends the same mix.
+ */
+export function mixedScenario(baseUrl: string, fixtures: Fixtures, bearer: string): Scenario {
+  const { eventIds, categories, venues } = fixtures.mix;
+  let seed = 26;
+  const random = () => (seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31;
+  const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)]!;
+  const language = () => (random() < 0.3 ? '&translation_language=it' : '');
+  const write = { authorization: `Bearer ${bearer}`, 'content-type': 'application/json' };
+  const variant = (): LoadVariant => {
+    const draw = random();
+    if (draw < 0.38) return { method: 'GET', path: `${CALENDAR}/events/${pick(eventIds)}?${language().slice(1)}` };
+    if (draw < 0.66) return { method: 'GET', path: `${CALENDAR}/events?page=${1 + Math.floor(random() * 20)}${language()}` };
+    if (draw < 0.95) {
+      const filter = random() < 0.5 ? `categories=${pick(categories)}` : `venue=${pick(venues)}`;
+      return { method: 'GET', path: `${CALENDAR}/events?${filter}&page=${1 + Math.floor(random() * 3)}${language()}` };
+    }
+    if (draw < 0.975) {
+      return {
+        method: 'POST',
+        path: `${CALENDAR}/events`,
+        headers: write,
+        body: JSON.stringify({
+          title: 'Mixed workload [<id>]',
+          start_date: '2027-09-01 20:00:00',
+          end_date: '2027-09-01 22:00:00',
+          status: 'publish',
+          venue: pick(venues),
+          categories: [pick(categories)],
+        }),
+      };
+    }
+    return {
+      method: 'POST',
+      path: `${CALENDAR}/events/${pick(eventIds)}`,
+      headers: write,
+      body: JSON.stringify({ title: 'Updated [<id>]' }),
+    };
+  };
+  const variants = Array.from({ length: MIX_SIZE }, variant);
+  return {
+    name: 'mixed',
+    title: 'mixed: 95% anonymous reads over many URLs, 5% Bearer creates and updates',
+    request: { method: 'GET', url: `${baseUrl}${CALENDAR}/events/${fixtures.eventId}`, variants },
+    expectedStatus: 200,
+    target: { minRatio: 0.25, maxP99Factor: 20 },
+  };
 }
