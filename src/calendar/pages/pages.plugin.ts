@@ -24,6 +24,12 @@ export async function pagesPlugin(app: FastifyInstance, { config, services }: Pa
     void reply.header('content-security-policy', PAGE_CSP);
     done();
   });
+  // A form sends its empty fields (a search left blank, "any" category): on a page they mean the filter is not used.
+  app.addHook('preValidation', (request, _reply, done) => {
+    const query = request.query as Record<string, unknown> | undefined;
+    if (query !== undefined && query !== null) for (const [name, value] of Object.entries(query)) if (value === '') delete query[name];
+    done();
+  });
   app.setErrorHandler((error: FastifyError, request, reply) => sendErrorPage(pages, views, error, request, reply));
 
   app.get(STYLESHEET_PATH, {
