@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { createServer, type AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { startTestServer, type Credentials, type TestServer } from '../helpers/server.ts';
 import { EVENTS, makeEvent, utcDay } from './events.factories.ts';
@@ -307,5 +308,30 @@ describe('calendar pages', () => {
     assertHtmlPage(italianViews, 'it', 'month, it');
     assert.match(italianViews.html, /href="\/events\/list\/\?lang=it"/);
     assertHtmlPage(await page('/events/', { headers: { 'accept-language': 'de, fr;q=0.5' } }), 'en', 'unsupported languages');
+  });
+});
+
+describe('calendar pages below a BASE_URL with a path', () => {
+  it('serves the pages and their links under that path, as the permalinks say', async () => {
+    const port = await new Promise<number>((resolve) => {
+      const probe = createServer().listen(0, '127.0.0.1', () => {
+        const { port: free } = probe.address() as AddressInfo;
+        probe.close(() => resolve(free));
+      });
+    });
+    const server = await startTestServer({ PORT: String(port), BASE_URL: `http://127.0.0.1:${port}/site` });
+    try {
+      const event = await makeEvent(server, await server.admin(), { title: 'Under a path' });
+      assert.match(event.url, new RegExp(`^http://127\\.0\\.0\\.1:${port}/site/event/under-a-path/$`));
+      const response = await fetch(event.url);
+      const html = await response.text();
+      assert.equal(response.status, 200);
+      assert.match(html, /<link rel="stylesheet" href="\/site\/events\/assets\/calendar\.css\?v=/);
+      assert.match(html, /href="\/site\/events\/list\/"/);
+      assert.equal((await fetch(`${server.url}/events/assets/calendar.css`)).status, 200);
+      assert.equal((await fetch(`http://127.0.0.1:${port}/events/`)).status, 404);
+    } finally {
+      await server.close();
+    }
   });
 });
