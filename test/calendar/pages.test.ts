@@ -277,6 +277,15 @@ describe('calendar pages', () => {
     const root = await fetch(`${server.url}/no-such-page/`);
     assert.equal(root.status, 404);
     assert.match(root.headers.get('content-type') ?? '', /^application\/json/);
+    // Pages are remembered per calendar version and tagged: a reader who has the page gets a 304.
+    const first = await page('/events/list/');
+    const etag = first.headers.get('etag');
+    assert.ok(etag);
+    const again = await page('/events/list/', { headers: { 'if-none-match': etag } });
+    assert.equal(again.status, 304);
+    assert.equal(again.html, '');
+    await makeEvent(server, admin, { title: 'Changes the calendar' });
+    assert.equal((await page('/events/list/', { headers: { 'if-none-match': etag } })).status, 200);
     const css = await page('/events/assets/calendar.css');
     assert.equal(css.status, 200);
     assert.match(css.headers.get('content-type') ?? '', /^text\/css/);

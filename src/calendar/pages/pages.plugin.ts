@@ -1,6 +1,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../../config/config.ts';
 import { classifyError, ValidationError } from '../../platform/http/classify-error.ts';
+import { answerConditionally } from '../../platform/http/conditional-get.ts';
 import type { CalendarServices } from '../calendar.services.ts';
 import { pagesItemRoutes } from './pages.items.routes.ts';
 import { pagesViewRoutes } from './pages.routes.ts';
@@ -20,6 +21,9 @@ export async function pagesPlugin(app: FastifyInstance, { config, services }: Pa
   const pages = new PagesService(services, config);
   const views = new PageViews();
 
+  // A page read carries an ETag and answers If-None-Match with a 304, as the API's reads do.
+  app.decorateReply('itemVersion', null);
+  app.addHook('onSend', answerConditionally);
   app.addHook('onRequest', (_request, reply, done) => {
     void reply.header('content-security-policy', PAGE_CSP);
     done();
@@ -63,10 +67,12 @@ function sendErrorPage(pages: PagesService, views: PageViews, error: unknown, re
   void reply.headers(appError.headers).header('cache-control', 'no-store');
   return views.send(
     reply,
-    page,
-    { title: heading, path: request.url.split('?')[0]?.slice(pages.config.basePath.length) ?? '/', noindex: true },
-    'error',
-    { heading, text, params: status === 400 ? params : [] },
+    views.render(
+      page,
+      { title: heading, path: request.url.split('?')[0]?.slice(pages.config.basePath.length) ?? '/', noindex: true },
+      'error',
+      { heading, text, params: status === 400 ? params : [] },
+    ),
     status,
   );
 }

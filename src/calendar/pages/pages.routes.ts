@@ -1,5 +1,5 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import {
   addDays,
   addMonths,
@@ -35,7 +35,7 @@ export async function pagesViewRoutes(app: FastifyInstance, { pages, views }: { 
     return days;
   };
 
-  const month = async (page: PageRequest, reply: FastifyReply, month: string, path: string) => {
+  const month = async (page: PageRequest, month: string, path: string) => {
     const { t, links, language } = page;
     const weeks = monthWeeks(month);
     const first = weeks[0]![0]!;
@@ -67,63 +67,66 @@ export async function pagesViewRoutes(app: FastifyInstance, { pages, views }: { 
       filters,
       action: links.to(path, [], false),
     };
-    return views.send(reply, page, { title: heading, path, current: 'month' }, 'month', model);
+    return views.render(page, { title: heading, path, current: 'month' }, 'month', model);
   };
 
   typed.get('/events', {
     config,
     schema: { hide: true, querystring: ViewQuerySchema },
-    handler: async (request, reply) => {
-      const page = pages.pageRequest(request, request.query);
-      return month(page, reply, page.today.slice(0, 7), '/events/');
-    },
+    handler: async (request, reply) =>
+      pages.remember(request, reply, async () => {
+        const page = pages.pageRequest(request, request.query);
+        return month(page, page.today.slice(0, 7), '/events/');
+      }),
   });
 
   typed.get('/events/month/:month', {
     config,
     schema: { hide: true, params: MonthParamsSchema, querystring: ViewQuerySchema },
-    handler: async (request, reply) => {
-      const asked = parseMonth(request.params.month);
-      if (asked === undefined) throw badPageArgument('month');
-      return month(pages.pageRequest(request, request.query), reply, asked, `/events/month/${asked}/`);
-    },
+    handler: async (request, reply) =>
+      pages.remember(request, reply, async () => {
+        const asked = parseMonth(request.params.month);
+        if (asked === undefined) throw badPageArgument('month');
+        return month(pages.pageRequest(request, request.query), asked, `/events/month/${asked}/`);
+      }),
   });
 
   typed.get('/events/week/:day', {
     config,
     schema: { hide: true, params: DayParamsSchema, querystring: ViewQuerySchema },
-    handler: async (request, reply) => {
-      const asked = parseDay(request.params.day);
-      if (asked === undefined) throw badPageArgument('day');
-      const page = pages.pageRequest(request, request.query);
-      const { t, links, language } = page;
-      const first = weekStart(asked);
-      const last = addDays(first, 6);
-      const [days, filters] = await Promise.all([byDay(page, first, last), pages.filterChoices(page)]);
-      const heading = `${t.weekOf} ${formatDay(first, language.language)}`;
-      const path = `/events/week/${first}/`;
-      const model = {
-        heading,
-        days: [...days].map(([day, events]) => ({
-          day,
-          label: formatDay(day, language.language),
-          today: day === page.today,
-          href: links.to(`/events/${day}/`),
-          events,
-        })),
-        pager: {
-          previous: { href: links.to(`/events/week/${addDays(first, -7)}/`), label: t.previousWeek },
-          today: { href: links.to(`/events/week/${page.today}/`), label: t.today },
-          next: { href: links.to(`/events/week/${addDays(first, 7)}/`), label: t.nextWeek },
-        },
-        filters,
-        action: links.to(path, [], false),
-      };
-      return views.send(reply, page, { title: heading, path, current: 'week' }, 'week', model);
-    },
+    handler: async (request, reply) =>
+      pages.remember(request, reply, async () => {
+        const asked = parseDay(request.params.day);
+        if (asked === undefined) throw badPageArgument('day');
+        const page = pages.pageRequest(request, request.query);
+        const { t, links, language } = page;
+        const first = weekStart(asked);
+        const last = addDays(first, 6);
+        const [days, filters] = await Promise.all([byDay(page, first, last), pages.filterChoices(page)]);
+        const heading = `${t.weekOf} ${formatDay(first, language.language)}`;
+        const path = `/events/week/${first}/`;
+        const model = {
+          heading,
+          days: [...days].map(([day, events]) => ({
+            day,
+            label: formatDay(day, language.language),
+            today: day === page.today,
+            href: links.to(`/events/${day}/`),
+            events,
+          })),
+          pager: {
+            previous: { href: links.to(`/events/week/${addDays(first, -7)}/`), label: t.previousWeek },
+            today: { href: links.to(`/events/week/${page.today}/`), label: t.today },
+            next: { href: links.to(`/events/week/${addDays(first, 7)}/`), label: t.nextWeek },
+          },
+          filters,
+          action: links.to(path, [], false),
+        };
+        return views.render(page, { title: heading, path, current: 'week' }, 'week', model);
+      }),
   });
 
-  const day = async (page: PageRequest, reply: FastifyReply, day: string, path: string) => {
+  const day = async (page: PageRequest, day: string, path: string) => {
     const { t, links, language } = page;
     const [days, filters] = await Promise.all([byDay(page, day, day), pages.filterChoices(page)]);
     const heading = formatDay(day, language.language);
@@ -138,54 +141,57 @@ export async function pagesViewRoutes(app: FastifyInstance, { pages, views }: { 
       filters,
       action: links.to(path, [], false),
     };
-    return views.send(reply, page, { title: heading, path, current: 'day' }, 'day', model);
+    return views.render(page, { title: heading, path, current: 'day' }, 'day', model);
   };
 
   typed.get('/events/today', {
     config,
     schema: { hide: true, querystring: ViewQuerySchema },
-    handler: async (request, reply) => {
-      const page = pages.pageRequest(request, request.query);
-      return day(page, reply, page.today, '/events/today/');
-    },
+    handler: async (request, reply) =>
+      pages.remember(request, reply, async () => {
+        const page = pages.pageRequest(request, request.query);
+        return day(page, page.today, '/events/today/');
+      }),
   });
 
   typed.get('/events/:day(^\\d{4}-\\d{2}-\\d{2}$)', {
     config,
     schema: { hide: true, params: DayParamsSchema, querystring: ViewQuerySchema },
-    handler: async (request, reply) => {
-      const asked = parseDay(request.params.day);
-      if (asked === undefined) throw badPageArgument('day');
-      return day(pages.pageRequest(request, request.query), reply, asked, `/events/${asked}/`);
-    },
+    handler: async (request, reply) =>
+      pages.remember(request, reply, async () => {
+        const asked = parseDay(request.params.day);
+        if (asked === undefined) throw badPageArgument('day');
+        return day(pages.pageRequest(request, request.query), asked, `/events/${asked}/`);
+      }),
   });
 
   typed.get('/events/list', {
     config,
     schema: { hide: true, querystring: ViewQuerySchema },
-    handler: async (request, reply) => {
-      const page = pages.pageRequest(request, request.query);
-      const { t, links } = page;
-      const past = request.query.past === '1';
-      const [list, filters] = await Promise.all([pages.eventList(page), pages.filterChoices(page)]);
-      const pastPair: Array<readonly [string, string]> = past ? [['past', '1']] : [];
-      const pageLink = (number: number) =>
-        links.to('/events/list/', [...pastPair, ...(number > 1 ? [['page', String(number)] as const] : [])]);
-      const model = {
-        heading: past ? t.past : t.upcoming,
-        events: list.cards,
-        pager: {
-          previous: list.page > 1 ? { href: pageLink(list.page - 1), label: t.previousPage } : undefined,
-          next: list.page < list.pages ? { href: pageLink(list.page + 1), label: t.nextPage } : undefined,
-        },
-        position: list.pages > 1 ? `${t.page} ${list.page} ${t.of} ${list.pages}` : '',
-        toggle: { href: links.to('/events/list/', past ? [] : [['past', '1']]), label: past ? t.showUpcoming : t.showPast },
-        filters,
-        action: links.to('/events/list/', [], false),
-        past,
-      };
-      const path = `/events/list/${past ? '?past=1' : ''}`;
-      return views.send(reply, page, { title: model.heading, path, current: 'list' }, 'list', model);
-    },
+    handler: async (request, reply) =>
+      pages.remember(request, reply, async () => {
+        const page = pages.pageRequest(request, request.query);
+        const { t, links } = page;
+        const past = request.query.past === '1';
+        const [list, filters] = await Promise.all([pages.eventList(page), pages.filterChoices(page)]);
+        const pastPair: Array<readonly [string, string]> = past ? [['past', '1']] : [];
+        const pageLink = (number: number) =>
+          links.to('/events/list/', [...pastPair, ...(number > 1 ? [['page', String(number)] as const] : [])]);
+        const model = {
+          heading: past ? t.past : t.upcoming,
+          events: list.cards,
+          pager: {
+            previous: list.page > 1 ? { href: pageLink(list.page - 1), label: t.previousPage } : undefined,
+            next: list.page < list.pages ? { href: pageLink(list.page + 1), label: t.nextPage } : undefined,
+          },
+          position: list.pages > 1 ? `${t.page} ${list.page} ${t.of} ${list.pages}` : '',
+          toggle: { href: links.to('/events/list/', past ? [] : [['past', '1']]), label: past ? t.showUpcoming : t.showPast },
+          filters,
+          action: links.to('/events/list/', [], false),
+          past,
+        };
+        const path = `/events/list/${past ? '?past=1' : ''}`;
+        return views.render(page, { title: model.heading, path, current: 'list' }, 'list', model);
+      }),
   });
 }

@@ -1,4 +1,5 @@
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Answer } from '../../platform/http/remembered-answers.ts';
 import type { Config } from '../../config/config.ts';
 import { AppError } from '../../platform/errors.ts';
 import type { CalendarServices } from '../calendar.services.ts';
@@ -74,6 +75,16 @@ export class PagesService {
       today: nowIn(this.config.siteTimezone, now).local.slice(0, 10),
       query,
     };
+  }
+
+  /**
+   * Sends the page `produce` renders, remembered per calendar version (ADR 9) with the API's anonymous answers:
+   * a page depends only on its address, its language and the site's day (pages never act for a caller).
+   */
+  async remember(request: FastifyRequest, reply: FastifyReply, produce: () => Promise<Answer>): Promise<FastifyReply> {
+    const language = pageLanguageOf(request, this.config.defaultLanguage).language;
+    const today = nowIn(this.config.siteTimezone).local.slice(0, 10);
+    return this.services.deps.answers.answer(reply, `page\u0000${language}\u0000${today}\u0000${request.url}`, produce);
   }
 
   /** Events running on any day from `first` to `last` (wall-clock days of each event's zone), with the page's filters. */

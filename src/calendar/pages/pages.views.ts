@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { Eta } from 'eta';
 import type { FastifyReply } from 'fastify';
 import { LANGUAGES } from '../../config/config.ts';
+import type { Answer } from '../../platform/http/remembered-answers.ts';
 import { OG_LOCALE } from './pages.i18n.ts';
 import type { PageRequest } from './pages.service.ts';
 
@@ -18,6 +19,8 @@ const FILES = [HERE, path.join(HERE, 'calendar/pages')].find((folder) => existsS
  */
 export const PAGE_CSP =
   "default-src 'none'; style-src 'self'; img-src 'self' https: data:; form-action 'self'; base-uri 'none'; frame-ancestors 'none'";
+
+const HTML = 'text/html; charset=utf-8';
 
 /** Where the stylesheet is served, below the site root. */
 export const STYLESHEET_PATH = '/events/assets/calendar.css';
@@ -42,8 +45,8 @@ export class PageViews {
   readonly stylesheet = readFileSync(path.join(FILES, 'assets', 'calendar.css'));
   private readonly stylesheetVersion = createHash('sha256').update(this.stylesheet).digest('hex').slice(0, 12);
 
-  /** Renders `template` in the layout and sends it (HTML, the pages' CSP, the language). */
-  send(reply: FastifyReply, page: PageRequest, head: PageHead, template: string, model: object, status = 200): FastifyReply {
+  /** `template` rendered in the layout: HTML in the page's language. */
+  render(page: PageRequest, head: PageHead, template: string, model: object): Answer & { payload: string; type: string } {
     const { links, language, t } = page;
     const nav = {
       month: links.to(`/events/month/${page.today.slice(0, 7)}/`),
@@ -68,9 +71,15 @@ export class PageViews {
       css: `${links.basePath}${STYLESHEET_PATH}?v=${this.stylesheetVersion}`,
       home: links.to('/events/'),
     });
+    return { payload: html, type: HTML, headers: { 'content-language': language.language, vary: 'Accept-Language' } };
+  }
+
+  /** Sends a rendered page with `status` (a page no cache may keep: errors, a password's answer). */
+  send(reply: FastifyReply, answer: Answer, status: number): FastifyReply {
     return reply
       .code(status)
-      .headers({ 'content-type': 'text/html; charset=utf-8', 'content-language': language.language, vary: 'Accept-Language' })
-      .send(html);
+      .headers(answer.headers ?? {})
+      .type(answer.type ?? HTML)
+      .send(answer.payload);
   }
 }
