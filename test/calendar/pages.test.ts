@@ -249,6 +249,17 @@ describe('calendar pages', () => {
     assert.match(filtered, /href="\/events\/[0-9-]+\/\?category=theatre" rel="next"/);
   });
 
+  it('shows at most four events in a day of the month, and links to the day for the others', async () => {
+    const busy = utcDay(40);
+    for (let index = 1; index <= 6; index += 1) {
+      await makeEvent(server, admin, { title: `Busy ${index}`, start_date: `${busy} 0${index}:00`, end_date: `${busy} 0${index}:30` });
+    }
+    const { html } = await page(`/events/month/${busy.slice(0, 7)}/`);
+    assert.equal(html.match(/>Busy \d</g)?.length, 4);
+    assert.match(html, new RegExp(`<a class="more" href="/events/${busy}/">\\+2 more</a>`));
+    assert.equal((await page(`/events/${busy}/`)).html.match(/>Busy \d</g)?.length, 6);
+  });
+
   it('answers bad dates and filters with a 400 page, unknown paths below the pages with 404, and leaves the API its JSON', async () => {
     for (const path of [
       '/events/month/2026-13/',

@@ -13,26 +13,30 @@ import {
   parseMonth,
   weekStart,
 } from './pages.dates.ts';
-import { badPageArgument, type PagesService, type PageRequest } from './pages.service.ts';
+import { badPageArgument, VIEW_MAX_EVENTS, type PagesService, type PageRequest } from './pages.service.ts';
 import type { EventCard } from './pages.present.ts';
 import { DayParamsSchema, MonthParamsSchema, ViewQuerySchema } from './pages.schemas.ts';
 import type { PageViews } from './pages.views.ts';
+
+/** Events a month's day shows; the others are on the day's page. */
+const MONTH_CELL_MAX = 4;
 
 /** The calendar's views: month (the default), week, day and list, with navigation, search and filters. */
 export async function pagesViewRoutes(app: FastifyInstance, { pages, views }: { pages: PagesService; views: PageViews }): Promise<void> {
   const typed = app.withTypeProvider<TypeBoxTypeProvider>();
   const config = { access: 'public' as const };
 
-  /** Cards of events by the days they run on, from `first` to `last`. */
-  const byDay = async (page: PageRequest, first: string, last: string): Promise<Map<string, EventCard[]>> => {
+  /** Cards of events by the days they run on, from `first` to `last`; `truncated` when the view holds more than it reads. */
+  const byDay = async (page: PageRequest, first: string, last: string) => {
     const days = new Map<string, EventCard[]>(daysBetween(first, last).map((day) => [day, []]));
-    for (const { event } of await pages.eventsBetween(page, first, last)) {
+    const found = await pages.eventsBetween(page, first, last);
+    for (const { event } of found) {
       const card = pages.card(page, event);
       const from = card.startDay < first ? first : card.startDay;
       const to = card.endDay > last ? last : card.endDay;
       for (const day of daysBetween(from, to)) days.get(day)?.push(card);
     }
-    return days;
+    return Object.assign(days, { truncated: found.length >= VIEW_MAX_EVENTS });
   };
 
   const month = async (page: PageRequest, month: string, path: string) => {
@@ -56,9 +60,11 @@ export async function pagesViewRoutes(app: FastifyInstance, { pages, views }: { 
           inMonth: day.startsWith(month),
           today: day === page.today,
           href: links.to(`/events/${day}/`),
-          events: days.get(day) ?? [],
+          events: (days.get(day) ?? []).slice(0, MONTH_CELL_MAX),
+          more: Math.max(0, (days.get(day)?.length ?? 0) - MONTH_CELL_MAX),
         })),
       ),
+      truncated: days.truncated,
       pager: {
         previous: { href: links.to(`/events/month/${addMonths(month, -1)}/`), label: t.previousMonth },
         today: { href: links.to(`/events/month/${page.today.slice(0, 7)}/`), label: t.today },
@@ -133,6 +139,7 @@ export async function pagesViewRoutes(app: FastifyInstance, { pages, views }: { 
     const model = {
       heading,
       events: days.get(day) ?? [],
+      truncated: days.truncated,
       pager: {
         previous: { href: links.to(`/events/${addDays(day, -1)}/`), label: t.previousDay },
         today: { href: links.to('/events/today/'), label: t.today },

@@ -122,7 +122,7 @@ export class PagesService {
     const { categories, tags, venues, organizers } = this.services;
     const { caller, query } = page;
     const termQuery = { page: 1, per_page: 50, parent: undefined };
-    const postQuery = { page: 1, per_page: 50, only_with_upcoming: true };
+    const postQuery = { page: 1, per_page: 50 };
     const [categoryList, tagList, venueList, organizerList] = await Promise.all([
       categories.list(termQuery, caller),
       tags.list(termQuery, caller),
