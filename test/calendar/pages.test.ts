@@ -282,6 +282,12 @@ describe('calendar pages', () => {
       assert.match(result.headers.get('content-security-policy') ?? '', /default-src 'none'/);
     }
     assert.equal((await page('/events/list/?page=999')).status, 404);
+    for (const path of ['/events/nothing-here/', '/event/', '/venue/a/b/c/', '/tag/']) {
+      const missing = await page(path);
+      assert.equal(missing.status, 404, path);
+      assert.match(missing.headers.get('content-type') ?? '', /^text\/html/, path);
+      assert.match(missing.html, /Page not found/, path);
+    }
     const api = await server.request('/calendar/events/v1/no-such-route');
     assert.equal(api.status, 404);
     assert.equal(api.body.code, 'rest_no_route');

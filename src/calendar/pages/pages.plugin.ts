@@ -5,8 +5,11 @@ import { answerConditionally } from '../../platform/http/conditional-get.ts';
 import type { CalendarServices } from '../calendar.services.ts';
 import { pagesItemRoutes } from './pages.items.routes.ts';
 import { pagesViewRoutes } from './pages.routes.ts';
-import { PagesService } from './pages.service.ts';
+import { pageNotFound, PagesService } from './pages.service.ts';
 import { PAGE_CSP, PageViews, STYLESHEET_PATH } from './pages.views.ts';
+
+/** The first segments of the pages' paths. */
+const PAGE_PREFIXES = ['/events', '/event', '/venue', '/organizer', '/tag'];
 
 export interface PagesOptions {
   readonly config: Config;
@@ -44,6 +47,13 @@ export async function pagesPlugin(app: FastifyInstance, { config, services }: Pa
   });
   await app.register(pagesViewRoutes, { pages, views });
   await app.register(pagesItemRoutes, { pages, views });
+  // Below the pages' own prefixes an unknown address is a page too; anywhere else it stays the API's JSON 404.
+  for (const prefix of PAGE_PREFIXES) {
+    await app.register(
+      async (scope) => scope.setNotFoundHandler(async (request, reply) => sendErrorPage(pages, views, pageNotFound(), request, reply)),
+      { prefix },
+    );
+  }
 }
 
 function sendErrorPage(pages: PagesService, views: PageViews, error: unknown, request: FastifyRequest, reply: FastifyReply): FastifyReply {
