@@ -263,6 +263,9 @@ describe('calendar pages', () => {
   it('answers bad dates and filters with a 400 page, unknown paths below the pages with 404, and leaves the API its JSON', async () => {
     for (const path of [
       '/events/month/2026-13/',
+      '/events/month/9999-12/',
+      '/events/week/9999-12-31/',
+      '/events/0999-01-01/',
       '/events/month/banana/',
       '/events/week/2026-02-30/',
       '/events/2026-02-30/',
@@ -282,7 +285,17 @@ describe('calendar pages', () => {
       assert.match(result.headers.get('content-security-policy') ?? '', /default-src 'none'/);
     }
     assert.equal((await page('/events/list/?page=999')).status, 404);
-    for (const path of ['/events/nothing-here/', '/event/', '/venue/a/b/c/', '/tag/']) {
+    for (const path of [
+      '/events/nothing-here/',
+      '/event/',
+      '/venue/a/b/c/',
+      '/tag/',
+      '/tag/%00/',
+      '/event/a%00b/',
+      '/organizer/%00/',
+      '/events/category/a/%00/',
+      `/event/${'a'.repeat(300)}/`,
+    ]) {
       const missing = await page(path);
       assert.equal(missing.status, 404, path);
       assert.match(missing.headers.get('content-type') ?? '', /^text\/html/, path);

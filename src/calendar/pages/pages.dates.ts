@@ -19,17 +19,20 @@ function dayOfMillis(ms: number): string {
   return new Date(ms).toISOString().slice(0, 10);
 }
 
-/** A real day of years 1000–9999 (`2026-02-30` is not one), or undefined. */
+/** Years a view may show: its grid, links and bounds stay within the years dates are read in (1000–9999). */
+const inYears = (year: string | undefined) => Number(year) >= 1001 && Number(year) <= 9998;
+
+/** A real day of years 1001–9998 (`2026-02-30` is not one), or undefined. */
 export function parseDay(text: string): string | undefined {
   const match = DAY.exec(text);
-  if (match === null || Number(match[1]) < 1000) return undefined;
+  if (match === null || !inYears(match[1])) return undefined;
   return dayOfMillis(millisOf(text)) === text ? text : undefined;
 }
 
-/** A real month `YYYY-MM` of years 1000–9999, or undefined. */
+/** A real month `YYYY-MM` of years 1001–9998, or undefined. */
 export function parseMonth(text: string): string | undefined {
   const match = MONTH.exec(text);
-  if (match === null || Number(match[1]) < 1000 || Number(match[2]) < 1 || Number(match[2]) > 12) return undefined;
+  if (match === null || !inYears(match[1]) || Number(match[2]) < 1 || Number(match[2]) > 12) return undefined;
   return text;
 }
 

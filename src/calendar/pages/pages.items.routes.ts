@@ -7,7 +7,14 @@ import { parseDay } from './pages.dates.ts';
 import { eventModel, findOccurrence } from './pages.event.ts';
 import { addressOf, mapLink, plainText, safeHtml } from './pages.present.ts';
 import { pageNotFound, termsOf, type PageRequest, type PagesService } from './pages.service.ts';
-import { ItemQuerySchema, OccurrenceParamsSchema, PasswordBodySchema, SlugParamsSchema, type PasswordBody } from './pages.schemas.ts';
+import {
+  isSlugText,
+  ItemQuerySchema,
+  OccurrenceParamsSchema,
+  PasswordBodySchema,
+  SlugParamsSchema,
+  type PasswordBody,
+} from './pages.schemas.ts';
 import type { PageViews } from './pages.views.ts';
 
 /** What an anonymous reader may not see is absent: the API's 403s and unknown slugs are the pages' 404. */
@@ -26,6 +33,7 @@ export async function pagesItemRoutes(app: FastifyInstance, { pages, views }: { 
 
   /** The event page, or its password form (a 403 when the password sent is wrong). */
   const eventPage = async (request: FastifyRequest, slug: string, day: string | undefined, body?: PasswordBody) => {
+    if (!isSlugText(slug)) throw pageNotFound();
     const page = pages.pageRequest(request, request.query as object, false);
     const path =
       new URL(permalinks.event(page.links.baseUrl, slug)).pathname.slice(page.links.basePath.length) + (day === undefined ? '' : `${day}/`);
@@ -106,6 +114,7 @@ export async function pagesItemRoutes(app: FastifyInstance, { pages, views }: { 
       schema: { hide: true, params: SlugParamsSchema, querystring: ItemQuerySchema },
       handler: async (request, reply) =>
         pages.remember(request, reply, async () => {
+          if (!isSlugText(request.params.slug)) throw pageNotFound();
           const page = pages.pageRequest(request, request.query, false);
           const item = await service.get({ slug: request.params.slug }, {}, page.caller).then(
             ({ item }) => item,
@@ -132,7 +141,7 @@ export async function pagesItemRoutes(app: FastifyInstance, { pages, views }: { 
         const page = pages.pageRequest(request, request.query, false);
         const trail = ((request.params as { '*': string })['*'] ?? '').split('/').filter((part) => part !== '');
         const slug = trail[trail.length - 1];
-        if (slug === undefined) throw pageNotFound();
+        if (slug === undefined || !trail.every(isSlugText)) throw pageNotFound();
         const { list } = await categories.list({ slug, hide_empty: false, page: 1, per_page: 1, parent: undefined }, page.caller);
         const term = termsOf(list, 'categories')[0];
         const path = `/events/category/${trail.join('/')}/`;
@@ -153,6 +162,7 @@ export async function pagesItemRoutes(app: FastifyInstance, { pages, views }: { 
     schema: { hide: true, params: SlugParamsSchema, querystring: ItemQuerySchema },
     handler: async (request, reply) =>
       pages.remember(request, reply, async () => {
+        if (!isSlugText(request.params.slug)) throw pageNotFound();
         const page = pages.pageRequest(request, request.query, false);
         const { list } = await tags.list(
           { slug: request.params.slug, hide_empty: false, page: 1, per_page: 1, parent: undefined },

@@ -28,5 +28,10 @@ export type PasswordBody = Static<typeof PasswordBodySchema>;
 
 export const MonthParamsSchema = Type.Object({ month: Type.String() });
 export const DayParamsSchema = Type.Object({ day: Type.String() });
-export const SlugParamsSchema = Type.Object({ slug: Type.String({ minLength: 1, maxLength: 200 }) });
+export const SlugParamsSchema = Type.Object({ slug: Type.String() });
+
+/** Text that may be a slug: anything else names no page (a 404, as an unknown slug). */
+export function isSlugText(text: string): boolean {
+  return text.length > 0 && text.length <= 200 && !text.includes('\u0000');
+}
 export const OccurrenceParamsSchema = Type.Object({ slug: SlugParamsSchema.properties.slug, day: Type.String() });
