@@ -95,6 +95,13 @@ export function scenarios(baseUrl: string, fixtures: Fixtures, bearer: string, e
       expectedStatus: 200,
     },
     {
+      // The calendar's month page (issue 25): the default view, a grid of up to 500 events, rendered as HTML.
+      name: 'calendar-month-page',
+      title: 'calendar page: this month (HTML)',
+      request: { method: 'GET', url: `${baseUrl}/events/` },
+      expectedStatus: 200,
+    },
+    {
       name: 'event-create',
       title: 'create event (Bearer, durable commit)',
       request: {
@@ -175,7 +182,7 @@ export function computedScenarios(baseUrl: string, fixtures: Fixtures): Scenario
     target: undefined,
   });
   return scenarios(baseUrl, fixtures, '', 'not measured computed')
-    .filter((scenario) => ['event-get', 'event-list', 'event-list-filtered', 'changes'].includes(scenario.name))
+    .filter((scenario) => ['event-get', 'event-list', 'event-list-filtered', 'changes', 'calendar-month-page'].includes(scenario.name))
     .map(computed);
 }
 

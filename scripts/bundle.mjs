@@ -3,7 +3,7 @@
 // and src/migrations.ts finds them relative to itself, which is dist/almanac.mjs once bundled). `npm ci` builds it (the `prepare` script);
 // bin/almanac.js runs it when it is newer than every source file, else the sources through tsx.
 // Running the bundle saves the tsx loader thread (~40 MB) and its per-call helpers.
-import { readdirSync, renameSync, rmSync, statSync } from 'node:fs';
+import { cpSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
@@ -11,6 +11,7 @@ const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const SOURCES = path.join(ROOT, 'src');
 const DIST = path.join(ROOT, 'dist');
 const ENTRY = path.join(DIST, 'almanac.mjs');
+const PAGE_FILES = ['calendar/pages/templates', 'calendar/pages/assets'];
 
 /** Every folder named `migrations` under `directory`. */
 function migrationFolders(directory) {
@@ -64,6 +65,8 @@ export async function buildBundle(out = DIST) {
     outdir: staging,
     outExtension: { '.js': '.mjs' },
   });
+  // The public pages' templates and stylesheet, read at run time from their folder (src/calendar/pages/pages.views.ts).
+  for (const folder of PAGE_FILES) cpSync(path.join(SOURCES, folder), path.join(staging, folder), { recursive: true });
   rmSync(out, { recursive: true, force: true });
   renameSync(staging, out);
 }

@@ -4,6 +4,8 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import { calendarCapabilities } from './calendar/calendar.capabilities.ts';
 import { calendarPlugin, NAMESPACE } from './calendar/calendar.plugin.ts';
+import { buildCalendarServices } from './calendar/calendar.services.ts';
+import { pagesPlugin } from './calendar/pages/pages.plugin.ts';
 import { sendWpError } from './calendar/errors.ts';
 import type { Config } from './config/config.ts';
 import { entityManagementCapabilities } from './entity-management/entity-management.capabilities.ts';
@@ -104,6 +106,8 @@ export async function buildApp({ config, store, logger }: AppDependencies): Prom
 
   app.setNotFoundHandler(async (request, reply) => sendWpError(PlatformErrors.noRoute(), request, reply));
 
+  // Built once: the API's routes and the public pages read through the same services.
+  const services = buildCalendarServices(config, store);
   await app.register(
     async (api) => {
       // The WordPress-shaped part: the index and the calendar namespace, with WordPress's REST conventions.
@@ -111,7 +115,7 @@ export async function buildApp({ config, store, logger }: AppDependencies): Prom
         const table = new WpRouteTable(config.basePath, config.baseUrl, [NAMESPACE], capabilities);
         await wp.register(wpRestConventions, { table, baseUrl: config.baseUrl });
         await wp.register(indexRoutes, { config, namespaces: [NAMESPACE], table });
-        await wp.register(calendarPlugin, { prefix: `/${NAMESPACE}`, config, store, table });
+        await wp.register(calendarPlugin, { prefix: `/${NAMESPACE}`, config, store, table, services });
         await wp.register(wpOptionsRoutes, { table });
       });
       await api.register(healthRoutes, { store });
@@ -121,6 +125,8 @@ export async function buildApp({ config, store, logger }: AppDependencies): Prom
         responseCacheBytes: config.responseCacheBytes,
       });
       await api.register(soapPlugin, { config, store, authenticator });
+      // The calendar's public pages, at the site root (their own error pages and Content-Security-Policy).
+      await api.register(pagesPlugin, { config, services });
     },
     { prefix: config.basePath },
   );

@@ -1,21 +1,18 @@
-import { RememberedAnswers } from '../platform/http/remembered-answers.ts';
 import { answerConditionally } from '../platform/http/conditional-get.ts';
 import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import { withHookFirst } from '../platform/http/route-hooks.ts';
 import type { Config } from '../config/config.ts';
 import type { Store } from '../platform/db/database.ts';
 import type { WpRouteTable } from '../platform/wp-rest/route-table.ts';
-import { PostPasswords } from './posts/posts.passwords.ts';
 import { PlatformErrors } from '../platform/errors.ts';
 import { eventsRoutes } from './events/events.routes.ts';
 import { icalRoutes } from './ical/ical.routes.ts';
-import { IcalService } from './ical/ical.service.ts';
 import { discoveryRoutes } from './discovery/discovery.routes.ts';
 import { sendWpError } from './errors.ts';
 import { WpErrorSchema } from './shared/schemas.ts';
-import { languageOf, NAMESPACE, siteOf, type CalendarDeps } from './shared/context.ts';
-import { CalendarVersions, type CalendarVersionHolder } from './shared/calendar-version.ts';
-import { EventsService } from './events/events.service.ts';
+import { languageOf, NAMESPACE } from './shared/context.ts';
+import type { CalendarServices } from './calendar.services.ts';
+import type { CalendarVersionHolder } from './shared/calendar-version.ts';
 import { SeriesOccurrences, seriesLimits } from './recurrence/recurrence.series.ts';
 import { organizersRoutes } from './organizers/organizers.routes.ts';
 import { categoryRoutes, tagRoutes } from './terms/terms.routes.ts';
@@ -24,11 +21,6 @@ import { icalImportRoutes } from './ical/ical.import.routes.ts';
 import { changesRoutes } from './changes/changes.routes.ts';
 import { ChangesService, pruneChangeLog, retentionSeconds } from './changes/changes.service.ts';
 import { webhooksPlugin } from './webhooks/webhooks.plugin.ts';
-import { LinkedPostsService } from './linked-posts/linked-posts.service.ts';
-import { organizerKind } from './organizers/organizers.kind.ts';
-import { venueKind } from './venues/venues.kind.ts';
-import { TermsService } from './terms/terms.service.ts';
-import { CATEGORIES, TAGS } from './terms/terms.taxonomy.ts';
 
 export { NAMESPACE };
 
@@ -44,6 +36,8 @@ export interface CalendarOptions {
   readonly store: Store;
   /** The WordPress-shaped routes (the namespace index lists this namespace's). */
   readonly table: WpRouteTable;
+  /** The services, shared with the public pages. */
+  readonly services: CalendarServices;
 }
 
 /**
@@ -56,7 +50,7 @@ const IF_MATCH = {
   description: "The item's ETag as read (or `*`): the write is made only if the item is still at that version, else a 412",
 };
 
-export async function calendarPlugin(app: FastifyInstance, { config, store, table }: CalendarOptions): Promise<void> {
+export async function calendarPlugin(app: FastifyInstance, { config, store, table, services }: CalendarOptions): Promise<void> {
   const namespaceUrl = `${config.baseUrl}/${NAMESPACE}`;
   app.decorateRequest('calendarVersion', null);
   app.setErrorHandler(sendWpError);
@@ -97,24 +91,10 @@ export async function calendarPlugin(app: FastifyInstance, { config, store, tabl
   });
 
   await app.register(discoveryRoutes, { namespace: NAMESPACE, namespaceUrl, baseUrl: config.baseUrl, table });
-  // The services, built once with what they depend on; routes only hand them each request's caller and arguments.
-  const versions = new CalendarVersions(store.db);
-  const deps: CalendarDeps = {
-    config,
-    store,
-    site: siteOf(config),
-    passwords: new PostPasswords(store.db, config),
-    versions,
-    answers: new RememberedAnswers((request) => versions.of(request), config.responseCacheBytes, true),
-  };
-  const events = new EventsService({ db: store.db, config, passwords: deps.passwords });
-  const venues = new LinkedPostsService(venueKind, store.db, deps.passwords);
-  const organizers = new LinkedPostsService(organizerKind, store.db, deps.passwords);
-  const termDeps = { db: store.db, translateError: store.translateError, namespaceUrl, baseUrl: config.baseUrl };
-  const categories = new TermsService(CATEGORIES, termDeps);
-  const tags = new TermsService(TAGS, termDeps);
+  // The services, built once with what they depend on (calendar.services.ts); routes only hand them each request's caller and arguments.
+  const { deps, events, ical, venues, organizers, categories, tags } = services;
   await app.register(eventsRoutes, { deps, service: events });
-  await app.register(icalRoutes, { deps, service: new IcalService({ db: store.db, config, events }) });
+  await app.register(icalRoutes, { deps, service: ical });
   await app.register(venuesRoutes, { deps, service: venues });
   maintainOverTime(app, store, config);
   await app.register(organizersRoutes, { deps, service: organizers });

@@ -133,9 +133,11 @@ async function addDateBounds(db: Db, filter: MutableFilter, query: ListEventsQue
     return;
   }
   Object.assign(filter, window);
-  if (window.endFrom !== undefined) {
-    // No event running on that day started before it minus the longest duration: the index walk starts there.
-    filter.startFrom = plusCalendar(window.endFrom, { days: -(await findLongestDurationDays(db)) - 1 });
+  // No event running on that day (or ending after that moment) started before it minus the longest duration: the index walk
+  // starts there. The calendar pages ask for each view's days so (ends_after and starts_before).
+  const endsFrom = window.endFrom ?? (window.startFrom === undefined ? window.endAfter : undefined);
+  if (endsFrom !== undefined) {
+    filter.startFrom = plusCalendar(endsFrom, { days: -(await findLongestDurationDays(db)) - 1 });
   }
 }
 

@@ -1,0 +1,48 @@
+import type { Config } from '../config/config.ts';
+import type { Store } from '../platform/db/database.ts';
+import { RememberedAnswers } from '../platform/http/remembered-answers.ts';
+import { EventsService } from './events/events.service.ts';
+import { IcalService } from './ical/ical.service.ts';
+import { LinkedPostsService } from './linked-posts/linked-posts.service.ts';
+import { organizerKind } from './organizers/organizers.kind.ts';
+import { PostPasswords } from './posts/posts.passwords.ts';
+import { CalendarVersions } from './shared/calendar-version.ts';
+import { NAMESPACE, siteOf, type CalendarDeps } from './shared/context.ts';
+import { TermsService } from './terms/terms.service.ts';
+import { CATEGORIES, TAGS } from './terms/terms.taxonomy.ts';
+import { venueKind } from './venues/venues.kind.ts';
+
+/** The calendar's services, built once: the API's routes and the public pages hand them each request's caller. */
+export interface CalendarServices {
+  readonly deps: CalendarDeps;
+  readonly events: EventsService;
+  readonly ical: IcalService;
+  readonly venues: LinkedPostsService;
+  readonly organizers: LinkedPostsService;
+  readonly categories: TermsService;
+  readonly tags: TermsService;
+}
+
+export function buildCalendarServices(config: Config, store: Store): CalendarServices {
+  const namespaceUrl = `${config.baseUrl}/${NAMESPACE}`;
+  const versions = new CalendarVersions(store.db);
+  const deps: CalendarDeps = {
+    config,
+    store,
+    site: siteOf(config),
+    passwords: new PostPasswords(store.db, config),
+    versions,
+    answers: new RememberedAnswers((request) => versions.of(request), config.responseCacheBytes, true),
+  };
+  const events = new EventsService({ db: store.db, config, passwords: deps.passwords });
+  const termDeps = { db: store.db, translateError: store.translateError, namespaceUrl, baseUrl: config.baseUrl };
+  return {
+    deps,
+    events,
+    ical: new IcalService({ db: store.db, config, events }),
+    venues: new LinkedPostsService(venueKind, store.db, deps.passwords),
+    organizers: new LinkedPostsService(organizerKind, store.db, deps.passwords),
+    categories: new TermsService(CATEGORIES, termDeps),
+    tags: new TermsService(TAGS, termDeps),
+  };
+}

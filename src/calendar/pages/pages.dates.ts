@@ -1,0 +1,98 @@
+import type { Language } from '../../config/config.ts';
+
+/**
+ * Calendar days of the public pages: `YYYY-MM-DD` strings, computed in UTC
+ * arithmetic (a day is a wall-clock date, never an instant), and their
+ * formatting in a language with Intl.
+ */
+
+const DAY_MS = 86_400_000;
+const DAY = /^(\d{4})-(\d{2})-(\d{2})$/;
+const MONTH = /^(\d{4})-(\d{2})$/;
+
+function millisOf(day: string): number {
+  const [year, month, date] = day.split('-').map(Number) as [number, number, number];
+  return Date.UTC(year, month - 1, date);
+}
+
+function dayOfMillis(ms: number): string {
+  return new Date(ms).toISOString().slice(0, 10);
+}
+
+/** Years a view may show: its grid, links and bounds stay within the years dates are read in (1000–9999). */
+const inYears = (year: string | undefined) => Number(year) >= 1001 && Number(year) <= 9998;
+
+/** A real day of years 1001–9998 (`2026-02-30` is not one), or undefined. */
+export function parseDay(text: string): string | undefined {
+  const match = DAY.exec(text);
+  if (match === null || !inYears(match[1])) return undefined;
+  return dayOfMillis(millisOf(text)) === text ? text : undefined;
+}
+
+/** A real month `YYYY-MM` of years 1001–9998, or undefined. */
+export function parseMonth(text: string): string | undefined {
+  const match = MONTH.exec(text);
+  if (match === null || !inYears(match[1]) || Number(match[2]) < 1 || Number(match[2]) > 12) return undefined;
+  return text;
+}
+
+export function addDays(day: string, days: number): string {
+  return dayOfMillis(millisOf(day) + days * DAY_MS);
+}
+
+export function addMonths(month: string, months: number): string {
+  const [year, number] = month.split('-').map(Number) as [number, number];
+  return dayOfMillis(Date.UTC(year, number - 1 + months, 1)).slice(0, 7);
+}
+
+/** The Monday of the ISO week of `day`. */
+export function weekStart(day: string): string {
+  const weekday = (new Date(millisOf(day)).getUTCDay() + 6) % 7;
+  return addDays(day, -weekday);
+}
+
+export function daysBetween(first: string, last: string): string[] {
+  const days: string[] = [];
+  for (let day = first; day <= last; day = addDays(day, 1)) days.push(day);
+  return days;
+}
+
+/** The weeks (Monday to Sunday) that show a month. */
+export function monthWeeks(month: string): string[][] {
+  const first = `${month}-01`;
+  const last = addDays(`${addMonths(month, 1)}-01`, -1);
+  const days = daysBetween(weekStart(first), addDays(weekStart(last), 6));
+  const weeks: string[][] = [];
+  for (let index = 0; index < days.length; index += 7) weeks.push(days.slice(index, index + 7));
+  return weeks;
+}
+
+const formatters = new Map<string, Intl.DateTimeFormat>();
+
+function formatter(language: Language, options: Intl.DateTimeFormatOptions): Intl.DateTimeFormat {
+  const key = `${language}\u0000${JSON.stringify(options)}`;
+  let format = formatters.get(key);
+  if (format === undefined) {
+    format = new Intl.DateTimeFormat(language, { ...options, timeZone: 'UTC' });
+    formatters.set(key, format);
+  }
+  return format;
+}
+
+/** A wall-clock stamp (`YYYY-MM-DD[ HH:MM[:SS]]`) formatted as it reads in its own zone. */
+function wall(stamp: string): Date {
+  const [day = '', time = '00:00:00'] = stamp.split(' ');
+  const [hours = 0, minutes = 0, seconds = 0] = time.split(':').map(Number);
+  return new Date(millisOf(day) + ((hours * 60 + minutes) * 60 + seconds) * 1000);
+}
+
+export const formatDay = (day: string, language: Language) =>
+  formatter(language, { weekday: 'long', day: 'numeric', month: 'long', year: 'numeric' }).format(wall(day));
+export const formatShortDay = (day: string, language: Language) =>
+  formatter(language, { weekday: 'short', day: 'numeric', month: 'short' }).format(wall(day));
+export const formatMonth = (month: string, language: Language) =>
+  formatter(language, { month: 'long', year: 'numeric' }).format(wall(`${month}-01`));
+export const formatTime = (stamp: string, language: Language) =>
+  formatter(language, { hour: '2-digit', minute: '2-digit' }).format(wall(stamp));
+export const formatWeekdayName = (day: string, language: Language) => formatter(language, { weekday: 'long' }).format(wall(day));
+export const formatWeekdayShort = (day: string, language: Language) => formatter(language, { weekday: 'short' }).format(wall(day));

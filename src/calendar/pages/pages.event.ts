@@ -1,0 +1,99 @@
+import type { EventResponse } from '../events/events.schemas.ts';
+import { isoWithOffset, utcStampMillis } from '../shared/dates.ts';
+import { permalinks } from '../shared/wire.ts';
+import { addDays, formatDay, formatTime } from './pages.dates.ts';
+import { addressOf, googleCalendarLink, jsonForScript, mapLink, plainText, safeHtml } from './pages.present.ts';
+import { pageNotFound, type PageRequest, type PagesService } from './pages.service.ts';
+import type { PageHead } from './pages.views.ts';
+
+/** The event page: what it shows, and what it says of itself (canonical URL, Open Graph, JSON-LD). */
+
+/** The id of the occurrence of the series `slug` that the rule put on `day` (its permalink's day). */
+export async function findOccurrence(
+  pages: PagesService,
+  page: PageRequest,
+  slug: string,
+  day: string,
+  password?: string,
+): Promise<number> {
+  const { events } = pages.services;
+  const { row } = await events.getEventWithRow({ slug }, password === undefined ? {} : { password }, page.caller);
+  const query = { post_parent: row.id, start_date: addDays(day, -366), end_date: addDays(day, 366) };
+  const occurrences = await events.listEventsWithRows(query, page.caller, page.now, 1000);
+  const found = occurrences.find(({ event }) => event.url.endsWith(`/${day}/`));
+  if (found === undefined) throw pageNotFound();
+  return found.row.id;
+}
+
+function whenOf(event: EventResponse, page: PageRequest): { text: string; start: string; end: string } {
+  const language = page.language.language;
+  const startDay = event.start_date.slice(0, 10);
+  const endDay = event.end_date.slice(0, 10);
+  const start = isoWithOffset(utcStampMillis(event.utc_start_date), event.timezone);
+  const end = isoWithOffset(utcStampMillis(event.utc_end_date), event.timezone);
+  if (event.all_day === true) {
+    const days = startDay === endDay ? formatDay(startDay, language) : `${formatDay(startDay, language)} – ${formatDay(endDay, language)}`;
+    return { text: `${days} (${page.t.allDay})`, start, end };
+  }
+  const from = `${formatDay(startDay, language)}, ${formatTime(event.start_date, language)}`;
+  const to =
+    startDay === endDay ? formatTime(event.end_date, language) : `${formatDay(endDay, language)}, ${formatTime(event.end_date, language)}`;
+  return { text: `${from} – ${to} ${event.timezone_abbr}`.trim(), start, end };
+}
+
+type Embedded = Record<string, unknown>;
+
+export async function eventModel(
+  pages: PagesService,
+  page: PageRequest,
+  event: EventResponse,
+  path: string,
+): Promise<{ model: object; head: PageHead }> {
+  const { links } = page;
+  const { categories, tags } = pages.services;
+  const termIds = (terms: readonly object[]) => terms.map((term) => Number((term as Embedded).id)).filter(Number.isInteger);
+  const [categoryTerms, tagTerms] = await Promise.all([
+    categories.listByIds(termIds(event.categories), page.caller),
+    tags.listByIds(termIds(event.tags), page.caller),
+  ]);
+  const venue = Array.isArray(event.venue) ? undefined : (event.venue as Embedded);
+  const venueModel =
+    venue === undefined
+      ? undefined
+      : { name: plainText(venue.venue), href: links.of(String(venue.url)), address: addressOf(venue), map: mapLink(venue) };
+  const description = safeHtml(event.description);
+  const summary = plainText(safeHtml(event.excerpt || event.description).replace(/<[^>]*>/g, ' '))
+    .replace(/\s+/g, ' ')
+    .trim();
+  const namespaceUrl = pages.services.deps.site.namespaceUrl;
+  const model = {
+    heading: plainText(event.title),
+    when: whenOf(event, page),
+    venue: venueModel,
+    organizers: event.organizer.map((organizer) => ({
+      name: plainText((organizer as Embedded).organizer),
+      href: links.of(String((organizer as Embedded).url)),
+    })),
+    categories: categoryTerms.map((term) => ({ name: plainText(term.name), href: links.of(term.url) })),
+    tags: tagTerms.map((term) => ({ name: plainText(term.name), href: links.of(permalinks.tag(links.baseUrl, term.slug)) })),
+    description,
+    cost: plainText(event.cost),
+    image: event.image === false ? undefined : { url: event.image.url },
+    website: event.website !== '' && event.website !== event.url ? plainText(event.website) : undefined,
+    ics: `${namespaceUrl}/events/${event.id}.ics`,
+    google: googleCalendarLink(
+      event,
+      summary.slice(0, 500),
+      venueModel === undefined ? '' : [venueModel.name, venueModel.address].join(', '),
+    ),
+  };
+  const head: PageHead = {
+    title: model.heading,
+    path,
+    description: summary.slice(0, 300),
+    image: model.image?.url,
+    ogType: 'website',
+    jsonLd: event.json_ld === undefined ? undefined : jsonForScript(event.json_ld),
+  };
+  return { model, head };
+}

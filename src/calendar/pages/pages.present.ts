@@ -1,0 +1,129 @@
+import type { Language } from '../../config/config.ts';
+import type { EventResponse } from '../events/events.schemas.ts';
+import { isoWithOffset, utcStampMillis } from '../shared/dates.ts';
+import { sanitizeContent } from '../shared/html.ts';
+import { formatDay, formatTime } from './pages.dates.ts';
+import type { PageLanguage } from './pages.i18n.ts';
+
+/** What templates show of the calendar's items: plain text (escaped by the templates), links and formatted dates. */
+
+const ENTITIES: Readonly<Record<string, string>> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: '\u00a0' };
+
+/**
+ * Text of a stored plain-text field. Titles and names are stored as sanitized text, entities still escaped
+ * (`&lt;b&gt;`): they are decoded here once so that the templates' escaping shows them as typed, never twice.
+ */
+export function plainText(value: unknown): string {
+  if (typeof value !== 'string') return '';
+  return value.replace(/&(#x[0-9a-f]{1,6}|#\d{1,7}|[a-z]+);/gi, (entity, name: string) => {
+    if (name.startsWith('#')) {
+      const code = name[1] === 'x' || name[1] === 'X' ? parseInt(name.slice(2), 16) : parseInt(name.slice(1), 10);
+      return code > 0 && code <= 0x10ffff && (code < 0xd800 || code > 0xdfff) ? String.fromCodePoint(code) : entity;
+    }
+    return ENTITIES[name.toLowerCase()] ?? entity;
+  });
+}
+
+/** Stored content is sanitized when written; sanitized again on the way out, so no page ever holds HTML that was not. */
+export function safeHtml(value: unknown): string {
+  return typeof value === 'string' ? sanitizeContent(value) : '';
+}
+
+/** Links of the pages: relative to the site, keeping `lang` when the visitor chose it and the filters in force. */
+export class PageLinks {
+  constructor(
+    readonly basePath: string,
+    readonly baseUrl: string,
+    readonly language: PageLanguage,
+    private readonly keep: ReadonlyArray<readonly [string, string]> = [],
+  ) {}
+
+  /** A page of the site (`path` from the site root), with the kept parameters and `extra`. */
+  to(path: string, extra: ReadonlyArray<readonly [string, string]> = [], keepFilters = true): string {
+    const pairs = [...(keepFilters ? this.keep : []), ...extra];
+    if (this.language.explicit) pairs.push(['lang', this.language.language]);
+    const query = new URLSearchParams(pairs.map(([key, value]) => [key, value])).toString();
+    return `${this.basePath}${path}${query === '' ? '' : `?${query}`}`;
+  }
+
+  /** A permalink the API gave (`{base_url}/…`), as a link of the page. */
+  of(permalink: string): string {
+    const path = permalink.startsWith(this.baseUrl) ? permalink.slice(this.baseUrl.length) : permalink;
+    return this.to(path, [], false);
+  }
+
+  /** The same page in another language. */
+  inLanguage(path: string, language: Language): string {
+    const pairs = [...this.keep, ['lang', language] as const];
+    return `${this.basePath}${path}${path.includes('?') ? '&' : '?'}${new URLSearchParams(pairs.map(([key, value]) => [key, value])).toString()}`;
+  }
+}
+
+export interface EventCard {
+  readonly title: string;
+  readonly href: string;
+  readonly startDay: string;
+  readonly endDay: string;
+  /** `09:00–11:00`, or the whole-day word, or empty when stripped. */
+  readonly time: string;
+  readonly datetime: string;
+  readonly when: string;
+}
+
+export function cardOf(event: EventResponse, links: PageLinks, language: Language, allDayWord: string): EventCard {
+  const startDay = event.start_date.slice(0, 10);
+  const endDay = event.end_date.slice(0, 10);
+  const allDay = event.all_day === true;
+  const time = allDay ? allDayWord : `${formatTime(event.start_date, language)}–${formatTime(event.end_date, language)}`;
+  return {
+    title: plainText(event.title),
+    href: links.of(event.url),
+    startDay,
+    endDay,
+    time,
+    datetime: isoWithOffset(utcStampMillis(event.utc_start_date), event.timezone),
+    when: `${formatDay(startDay, language)}${endDay === startDay ? '' : ` – ${formatDay(endDay, language)}`}`,
+  };
+}
+
+function utcCompact(stamp: string): string {
+  return stamp.replace(/[-:]/g, '').replace(' ', 'T') + 'Z';
+}
+
+/** A Google Calendar template link for the event. */
+export function googleCalendarLink(event: EventResponse, details: string, location: string): string {
+  const dates =
+    event.all_day === true
+      ? `${event.start_date.slice(0, 10).replace(/-/g, '')}/${nextDay(event.end_date.slice(0, 10)).replace(/-/g, '')}`
+      : `${utcCompact(event.utc_start_date)}/${utcCompact(event.utc_end_date)}`;
+  const query = new URLSearchParams({ action: 'TEMPLATE', text: plainText(event.title), dates, details, location, ctz: event.timezone });
+  return `https://calendar.google.com/calendar/render?${query.toString()}`;
+}
+
+function nextDay(day: string): string {
+  return new Date(Date.parse(`${day}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
+}
+
+/** A venue's address on one line. */
+export function addressOf(venue: Record<string, unknown>): string {
+  return ['address', 'city', 'stateprovince', 'zip', 'country']
+    .map((field) => plainText(venue[field]).trim())
+    .filter((part) => part !== '')
+    .join(', ');
+}
+
+/** OpenStreetMap: the venue's coordinates when it has them, else a search for its address. */
+export function mapLink(venue: Record<string, unknown>): string | undefined {
+  const lat = venue.geo_lat;
+  const lng = venue.geo_lng;
+  if (typeof lat === 'number' && typeof lng === 'number') {
+    return `https://www.openstreetmap.org/?mlat=${lat}&mlon=${lng}#map=16/${lat}/${lng}`;
+  }
+  const address = addressOf(venue);
+  return address === '' ? undefined : `https://www.openstreetmap.org/search?query=${encodeURIComponent(address)}`;
+}
+
+/** JSON for a `<script type="application/ld+json">`: `<` escaped so that no text in it can close the element. */
+export function jsonForScript(value: unknown): string {
+  return JSON.stringify(value).replace(/</g, '\\u003c').replace(/>/g, '\\u003e').replace(/&/g, '\\u0026');
+}

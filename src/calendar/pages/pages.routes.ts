@@ -1,0 +1,204 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { FastifyInstance } from 'fastify';
+import {
+  addDays,
+  addMonths,
+  daysBetween,
+  formatDay,
+  formatMonth,
+  formatWeekdayName,
+  formatWeekdayShort,
+  monthWeeks,
+  parseDay,
+  parseMonth,
+  weekStart,
+} from './pages.dates.ts';
+import { badPageArgument, VIEW_MAX_EVENTS, type PagesService, type PageRequest } from './pages.service.ts';
+import type { EventCard } from './pages.present.ts';
+import { DayParamsSchema, MonthParamsSchema, ViewQuerySchema } from './pages.schemas.ts';
+import type { PageViews } from './pages.views.ts';
+
+/** Events a month's day shows; the others are on the day's page. */
+const MONTH_CELL_MAX = 4;
+
+/** The calendar's views: month (the default), week, day and list, with navigation, search and filters. */
+export async function pagesViewRoutes(app: FastifyInstance, { pages, views }: { pages: PagesService; views: PageViews }): Promise<void> {
+  const typed = app.withTypeProvider<TypeBoxTypeProvider>();
+  const config = { access: 'public' as const };
+
+  /** Cards of events by the days they run on, from `first` to `last`; `truncated` when the view holds more than it reads. */
+  const byDay = async (page: PageRequest, first: string, last: string) => {
+    const days = new Map<string, EventCard[]>(daysBetween(first, last).map((day) => [day, []]));
+    const found = await pages.eventsBetween(page, first, last);
+    for (const { event } of found) {
+      const card = pages.card(page, event);
+      const from = card.startDay < first ? first : card.startDay;
+      const to = card.endDay > last ? last : card.endDay;
+      for (const day of daysBetween(from, to)) days.get(day)?.push(card);
+    }
+    return Object.assign(days, { truncated: found.length >= VIEW_MAX_EVENTS });
+  };
+
+  const month = async (page: PageRequest, month: string, path: string) => {
+    const { t, links, language } = page;
+    const weeks = monthWeeks(month);
+    const first = weeks[0]![0]!;
+    const last = weeks[weeks.length - 1]![6]!;
+    const [days, filters] = await Promise.all([byDay(page, first, last), pages.filterChoices(page)]);
+    const heading = formatMonth(month, language.language);
+    const model = {
+      heading,
+      weekdays: weeks[0]!.map((day) => ({
+        long: formatWeekdayName(day, language.language),
+        short: formatWeekdayShort(day, language.language),
+      })),
+      weeks: weeks.map((week) =>
+        week.map((day) => ({
+          day,
+          number: Number(day.slice(8)),
+          label: formatDay(day, language.language),
+          inMonth: day.startsWith(month),
+          today: day === page.today,
+          href: links.to(`/events/${day}/`),
+          events: (days.get(day) ?? []).slice(0, MONTH_CELL_MAX),
+          more: Math.max(0, (days.get(day)?.length ?? 0) - MONTH_CELL_MAX),
+        })),
+      ),
+      truncated: days.truncated,
+      pager: {
+        previous: { href: links.to(`/events/month/${addMonths(month, -1)}/`), label: t.previousMonth },
+        today: { href: links.to(`/events/month/${page.today.slice(0, 7)}/`), label: t.today },
+        next: { href: links.to(`/events/month/${addMonths(month, 1)}/`), label: t.nextMonth },
+      },
+      filters,
+      action: links.to(path, [], false),
+    };
+    return views.render(page, { title: heading, path, current: 'month' }, 'month', model);
+  };
+
+  typed.get('/events', {
+    config,
+    schema: { hide: true, querystring: ViewQuerySchema },
+    handler: async (request, reply) =>
+      pages.remember(request, reply, async () => {
+        const page = pages.pageRequest(request, request.query);
+        return month(page, page.today.slice(0, 7), '/events/');
+      }),
+  });
+
+  typed.get('/events/month/:month', {
+    config,
+    schema: { hide: true, params: MonthParamsSchema, querystring: ViewQuerySchema },
+    handler: async (request, reply) =>
+      pages.remember(request, reply, async () => {
+        const asked = parseMonth(request.params.month);
+        if (asked === undefined) throw badPageArgument('month');
+        return month(pages.pageRequest(request, request.query), asked, `/events/month/${asked}/`);
+      }),
+  });
+
+  typed.get('/events/week/:day', {
+    config,
+    schema: { hide: true, params: DayParamsSchema, querystring: ViewQuerySchema },
+    handler: async (request, reply) =>
+      pages.remember(request, reply, async () => {
+        const asked = parseDay(request.params.day);
+        if (asked === undefined) throw badPageArgument('day');
+        const page = pages.pageRequest(request, request.query);
+        const { t, links, language } = page;
+        const first = weekStart(asked);
+        const last = addDays(first, 6);
+        const [days, filters] = await Promise.all([byDay(page, first, last), pages.filterChoices(page)]);
+        const heading = `${t.weekOf} ${formatDay(first, language.language)}`;
+        const path = `/events/week/${first}/`;
+        const model = {
+          heading,
+          days: [...days].map(([day, events]) => ({
+            day,
+            label: formatDay(day, language.language),
+            today: day === page.today,
+            href: links.to(`/events/${day}/`),
+            events,
+          })),
+          pager: {
+            previous: { href: links.to(`/events/week/${addDays(first, -7)}/`), label: t.previousWeek },
+            today: { href: links.to(`/events/week/${page.today}/`), label: t.today },
+            next: { href: links.to(`/events/week/${addDays(first, 7)}/`), label: t.nextWeek },
+          },
+          filters,
+          action: links.to(path, [], false),
+        };
+        return views.render(page, { title: heading, path, current: 'week' }, 'week', model);
+      }),
+  });
+
+  const day = async (page: PageRequest, day: string, path: string) => {
+    const { t, links, language } = page;
+    const [days, filters] = await Promise.all([byDay(page, day, day), pages.filterChoices(page)]);
+    const heading = formatDay(day, language.language);
+    const model = {
+      heading,
+      events: days.get(day) ?? [],
+      truncated: days.truncated,
+      pager: {
+        previous: { href: links.to(`/events/${addDays(day, -1)}/`), label: t.previousDay },
+        today: { href: links.to('/events/today/'), label: t.today },
+        next: { href: links.to(`/events/${addDays(day, 1)}/`), label: t.nextDay },
+      },
+      filters,
+      action: links.to(path, [], false),
+    };
+    return views.render(page, { title: heading, path, current: 'day' }, 'day', model);
+  };
+
+  typed.get('/events/today', {
+    config,
+    schema: { hide: true, querystring: ViewQuerySchema },
+    handler: async (request, reply) =>
+      pages.remember(request, reply, async () => {
+        const page = pages.pageRequest(request, request.query);
+        return day(page, page.today, '/events/today/');
+      }),
+  });
+
+  typed.get('/events/:day(^\\d{4}-\\d{2}-\\d{2}$)', {
+    config,
+    schema: { hide: true, params: DayParamsSchema, querystring: ViewQuerySchema },
+    handler: async (request, reply) =>
+      pages.remember(request, reply, async () => {
+        const asked = parseDay(request.params.day);
+        if (asked === undefined) throw badPageArgument('day');
+        return day(pages.pageRequest(request, request.query), asked, `/events/${asked}/`);
+      }),
+  });
+
+  typed.get('/events/list', {
+    config,
+    schema: { hide: true, querystring: ViewQuerySchema },
+    handler: async (request, reply) =>
+      pages.remember(request, reply, async () => {
+        const page = pages.pageRequest(request, request.query);
+        const { t, links } = page;
+        const past = request.query.past === '1';
+        const [list, filters] = await Promise.all([pages.eventList(page), pages.filterChoices(page)]);
+        const pastPair: Array<readonly [string, string]> = past ? [['past', '1']] : [];
+        const pageLink = (number: number) =>
+          links.to('/events/list/', [...pastPair, ...(number > 1 ? [['page', String(number)] as const] : [])]);
+        const model = {
+          heading: past ? t.past : t.upcoming,
+          events: list.cards,
+          pager: {
+            previous: list.page > 1 ? { href: pageLink(list.page - 1), label: t.previousPage } : undefined,
+            next: list.page < list.pages ? { href: pageLink(list.page + 1), label: t.nextPage } : undefined,
+          },
+          position: list.pages > 1 ? `${t.page} ${list.page} ${t.of} ${list.pages}` : '',
+          toggle: { href: links.to('/events/list/', past ? [] : [['past', '1']]), label: past ? t.showUpcoming : t.showPast },
+          filters,
+          action: links.to('/events/list/', [], false),
+          past,
+        };
+        const path = `/events/list/${past ? '?past=1' : ''}`;
+        return views.render(page, { title: model.heading, path, current: 'list' }, 'list', model);
+      }),
+  });
+}

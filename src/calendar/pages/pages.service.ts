@@ -1,0 +1,168 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Answer } from '../../platform/http/remembered-answers.ts';
+import type { Config } from '../../config/config.ts';
+import { AppError } from '../../platform/errors.ts';
+import type { CalendarServices } from '../calendar.services.ts';
+import type { EventWithRow } from '../events/events.present.ts';
+import type { EventResponse, ListEventsQuery } from '../events/events.schemas.ts';
+import { requestContext, type RequestContext } from '../shared/context.ts';
+import { nowIn } from '../shared/dates.ts';
+import { DICTIONARIES, pageLanguageOf, type Dictionary, type PageLanguage } from './pages.i18n.ts';
+import { cardOf, PageLinks, plainText, type EventCard } from './pages.present.ts';
+import type { ViewQuery } from './pages.schemas.ts';
+import type { Term } from '../terms/terms.schemas.ts';
+import { addDays } from './pages.dates.ts';
+
+/** Most events a month, week or day view shows (a calendar busier than this shows its first ones). */
+export const VIEW_MAX_EVENTS = 500;
+export const LIST_PER_PAGE = 10;
+
+/** The request a page answers: its reader (anonymous), language, words, links and day. */
+export interface PageRequest {
+  readonly caller: RequestContext;
+  readonly language: PageLanguage;
+  readonly t: Dictionary;
+  readonly links: PageLinks;
+  readonly now: Date;
+  /** Today in the site's time zone. */
+  readonly today: string;
+  readonly query: ViewQuery;
+}
+
+export interface Option {
+  readonly value: string;
+  readonly label: string;
+  readonly selected: boolean;
+}
+
+export interface FilterChoices {
+  readonly search: string;
+  readonly categories: Option[];
+  readonly tags: Option[];
+  readonly venues: Option[];
+  readonly organizers: Option[];
+  readonly active: boolean;
+}
+
+/** 404 of the pages: what does not exist and what an anonymous reader may not see look alike. */
+export const pageNotFound = () => new AppError(404, 'page-not-found', 'Page not found');
+export const badPageArgument = (name: string) =>
+  new AppError(400, 'rest_invalid_param', `Invalid parameter(s): ${name}`, { params: { [name]: 'Invalid parameter.' } });
+
+/**
+ * The public pages' reads: the calendar's own services called as an anonymous reader (the same visibility as
+ * the anonymous API: no drafts, private or protected content), in the language the page is shown in.
+ */
+export class PagesService {
+  constructor(
+    readonly services: CalendarServices,
+    readonly config: Config,
+  ) {}
+
+  /** The page request of `request`: pages never act for the caller of the request (an Authorization header changes nothing). */
+  pageRequest(request: FastifyRequest, query: ViewQuery, keepFilters = true): PageRequest {
+    const language = pageLanguageOf(request, this.config.defaultLanguage);
+    const base = requestContext(request, this.services.deps);
+    const caller: RequestContext = { ...base, user: null, language: language.language, precondition: undefined };
+    const now = new Date();
+    const keep = keepFilters ? filterPairs(query) : [];
+    return {
+      caller,
+      language,
+      t: DICTIONARIES[language.language],
+      links: new PageLinks(this.config.basePath, this.config.baseUrl, language, keep),
+      now,
+      today: nowIn(this.config.siteTimezone, now).local.slice(0, 10),
+      query,
+    };
+  }
+
+  /**
+   * Sends the page `produce` renders, remembered per calendar version (ADR 9) with the API's anonymous answers:
+   * a page depends only on its address, its language and the site's day (pages never act for a caller).
+   */
+  async remember(request: FastifyRequest, reply: FastifyReply, produce: () => Promise<Answer>): Promise<FastifyReply> {
+    const language = pageLanguageOf(request, this.config.defaultLanguage).language;
+    const today = nowIn(this.config.siteTimezone).local.slice(0, 10);
+    return this.services.deps.answers.answer(reply, `page\u0000${language}\u0000${today}\u0000${request.url}`, produce);
+  }
+
+  /** Events running on any day from `first` to `last` (wall-clock days of each event's zone), with the page's filters. */
+  async eventsBetween(page: PageRequest, first: string, last: string): Promise<EventWithRow[]> {
+    const query: ListEventsQuery = {
+      ...listFilters(page.query),
+      ends_after: `${first} 00:00:00`,
+      starts_before: `${addDays(last, 1)} 00:00:00`,
+      strict_dates: true,
+    };
+    return this.services.events.listEventsWithRows(query, page.caller, page.now, VIEW_MAX_EVENTS);
+  }
+
+  /** A page of upcoming (or past) events, with the page's filters and `extra` arguments. */
+  async eventList(page: PageRequest, extra: ListEventsQuery = {}): Promise<{ cards: EventCard[]; page: number; pages: number }> {
+    const number = page.query.page ?? 1;
+    const past = page.query.past === '1' ? { ends_before: `${page.today} 00:00:00`, strict_dates: true } : {};
+    const query: ListEventsQuery = { ...listFilters(page.query), ...past, ...extra, page: number, per_page: LIST_PER_PAGE };
+    try {
+      const list = await this.services.events.listEvents(query, page.caller, page.now);
+      return { cards: list.events.map((event) => this.card(page, event)), page: number, pages: list.total_pages };
+    } catch (error) {
+      // Past the last page: as any address that shows nothing.
+      if (error instanceof AppError && error.code === 'event-archive-page-not-found') throw pageNotFound();
+      throw error;
+    }
+  }
+
+  card(page: PageRequest, event: EventResponse): EventCard {
+    return cardOf(event, page.links, page.language.language, page.t.allDay);
+  }
+
+  /** The choices of the filter form: categories and tags in use, venues and organizers, the current ones selected. */
+  async filterChoices(page: PageRequest): Promise<FilterChoices> {
+    const { categories, tags, venues, organizers } = this.services;
+    const { caller, query } = page;
+    const termQuery = { page: 1, per_page: 50, parent: undefined };
+    const postQuery = { page: 1, per_page: 50 };
+    const [categoryList, tagList, venueList, organizerList] = await Promise.all([
+      categories.list(termQuery, caller),
+      tags.list(termQuery, caller),
+      venues.list(postQuery, caller, ''),
+      organizers.list(postQuery, caller, ''),
+    ]);
+    const termOptions = (terms: ReadonlyArray<{ slug: string; name: string }>, current: string | undefined) =>
+      terms.map((term) => ({ value: term.slug, label: plainText(term.name), selected: term.slug === current }));
+    const postOptions = (items: ReadonlyArray<Record<string, unknown>>, field: string, current: number | undefined) =>
+      items.map((item) => ({ value: String(item.id), label: plainText(item[field]), selected: item.id === current }));
+    return {
+      search: query.search ?? '',
+      categories: termOptions(termsOf(categoryList.list, 'categories'), query.category),
+      tags: termOptions(termsOf(tagList.list, 'tags'), query.tag),
+      venues: postOptions(venueList.items, 'venue', query.venue),
+      organizers: postOptions(organizerList.items, 'organizer', query.organizer),
+      active: filterPairs(query).length > 0,
+    };
+  }
+}
+
+/** The terms of a term archive (`categories` or `tags`). */
+export function termsOf(list: object, key: 'categories' | 'tags'): Term[] {
+  return ((list as Record<string, unknown>)[key] as Term[] | undefined) ?? [];
+}
+
+/** The filters of a view as the events list takes them: its own query handling (unknown terms and ids are its 400s). */
+export function listFilters(query: ViewQuery): ListEventsQuery {
+  return {
+    ...(query.search === undefined ? {} : { search: query.search }),
+    ...(query.category === undefined ? {} : { categories: query.category }),
+    ...(query.tag === undefined ? {} : { tags: query.tag }),
+    ...(query.venue === undefined ? {} : { venue: String(query.venue) }),
+    ...(query.organizer === undefined ? {} : { organizer: String(query.organizer) }),
+  };
+}
+
+/** The filters a view's links keep. */
+export function filterPairs(query: ViewQuery): Array<readonly [string, string]> {
+  return (['search', 'category', 'tag', 'venue', 'organizer'] as const)
+    .filter((name) => query[name] !== undefined)
+    .map((name) => [name, String(query[name])] as const);
+}

@@ -1,0 +1,85 @@
+import { createHash } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Eta } from 'eta';
+import type { FastifyReply } from 'fastify';
+import { LANGUAGES } from '../../config/config.ts';
+import type { Answer } from '../../platform/http/remembered-answers.ts';
+import { OG_LOCALE } from './pages.i18n.ts';
+import type { PageRequest } from './pages.service.ts';
+
+// This folder in the sources; once bundled (scripts/bundle.mjs) the module is dist/almanac.mjs and the files are at the same path under dist/.
+const HERE = path.dirname(fileURLToPath(import.meta.url));
+const FILES = [HERE, path.join(HERE, 'calendar/pages')].find((folder) => existsSync(path.join(folder, 'templates'))) ?? HERE;
+
+/**
+ * The pages' Content-Security-Policy: no script runs (JSON-LD is data, not executed), styles and images from the
+ * site (images also from https: and data:), forms post to the site only.
+ */
+export const PAGE_CSP =
+  "default-src 'none'; style-src 'self'; img-src 'self' https: data:; form-action 'self'; base-uri 'none'; frame-ancestors 'none'";
+
+const HTML = 'text/html; charset=utf-8';
+
+/** Where the stylesheet is served, below the site root. */
+export const STYLESHEET_PATH = '/events/assets/calendar.css';
+
+/** What every page says of itself besides its body. */
+export interface PageHead {
+  readonly title: string;
+  /** The page's path from the site root (its canonical URL, and the language links). */
+  readonly path: string;
+  readonly current?: 'month' | 'week' | 'day' | 'list';
+  readonly description?: string;
+  readonly image?: string;
+  readonly ogType?: string;
+  /** JSON-LD, already made safe for a script element (`jsonForScript`). */
+  readonly jsonLd?: string;
+  readonly noindex?: boolean;
+}
+
+/** Eta templates with automatic escaping, read once; the stylesheet with a content hash for its URL. */
+export class PageViews {
+  private readonly eta = new Eta({ views: path.join(FILES, 'templates'), autoEscape: true, cache: true, autoTrim: [false, 'nl'] });
+  readonly stylesheet = readFileSync(path.join(FILES, 'assets', 'calendar.css'));
+  private readonly stylesheetVersion = createHash('sha256').update(this.stylesheet).digest('hex').slice(0, 12);
+
+  /** `template` rendered in the layout: HTML in the page's language. */
+  render(page: PageRequest, head: PageHead, template: string, model: object): Answer & { payload: string; type: string } {
+    const { links, language, t } = page;
+    const nav = {
+      month: links.to(`/events/month/${page.today.slice(0, 7)}/`),
+      week: links.to(`/events/week/${page.today}/`),
+      day: links.to('/events/today/'),
+      list: links.to('/events/list/'),
+    };
+    const languages = LANGUAGES.map((code) => ({
+      code,
+      label: code === 'en' ? 'English' : 'Italiano',
+      href: links.inLanguage(head.path, code),
+      current: code === language.language,
+    }));
+    const html = this.eta.render(template, {
+      ...model,
+      head: { ...head, canonical: `${links.baseUrl}${head.path}`, ogLocale: OG_LOCALE[language.language] },
+      lang: language.language,
+      explicitLang: language.explicit,
+      t,
+      nav,
+      languages,
+      css: `${links.basePath}${STYLESHEET_PATH}?v=${this.stylesheetVersion}`,
+      home: links.to('/events/'),
+    });
+    return { payload: html, type: HTML, headers: { 'content-language': language.language, vary: 'Accept-Language' } };
+  }
+
+  /** Sends a rendered page with `status` (a page no cache may keep: errors, a password's answer). */
+  send(reply: FastifyReply, answer: Answer, status: number): FastifyReply {
+    return reply
+      .code(status)
+      .headers(answer.headers ?? {})
+      .type(answer.type ?? HTML)
+      .send(answer.payload);
+  }
+}
