@@ -2,7 +2,7 @@ import type { EventResponse } from '../events/events.schemas.ts';
 import { isoWithOffset, utcStampMillis } from '../shared/dates.ts';
 import { permalinks } from '../shared/wire.ts';
 import { addDays, formatDay, formatTime } from './pages.dates.ts';
-import { addressOf, googleCalendarLink, jsonForScript, mapLink, plainText, safeHtml } from './pages.present.ts';
+import { addressOf, eventJsonLdForSearch, googleCalendarLink, jsonForScript, mapLink, plainText, safeHtml } from './pages.present.ts';
 import { pageNotFound, type PageRequest, type PagesService } from './pages.service.ts';
 import type { PageHead } from './pages.views.ts';
 
@@ -93,7 +93,7 @@ export async function eventModel(
     description: summary.slice(0, 300),
     image: model.image?.url,
     ogType: 'website',
-    jsonLd: event.json_ld === undefined ? undefined : jsonForScript(event.json_ld),
+    jsonLd: event.json_ld === undefined ? undefined : jsonForScript(eventJsonLdForSearch(event.json_ld, event.cost_details)),
   };
   return { model, head };
 }

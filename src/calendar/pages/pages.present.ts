@@ -127,3 +127,25 @@ export function mapLink(venue: Record<string, unknown>): string | undefined {
 export function jsonForScript(value: unknown): string {
   return JSON.stringify(value).replace(/</g, '\\u003c').replace(/>/g, '\\u003e').replace(/&/g, '\\u0026');
 }
+
+/** ISO 4217 codes of the currency symbols people write in a cost (`€15`), for the offers of a page's JSON-LD. */
+const CURRENCY_OF_SYMBOL: Readonly<Record<string, string>> = { '€': 'EUR', $: 'USD', '£': 'GBP', '¥': 'JPY', CHF: 'CHF', kr: 'SEK' };
+
+/**
+ * An event's JSON-LD as search engines validate it (schema.org, Google's Event). The API's `json_ld` is the
+ * reference's, quirks included (calendar-api.md): `performer` given as the bare text "Organization", an offer's
+ * `availability` as `inStock`, its currency USD unless a code was stored. A page describes the event with the
+ * same facts, said properly: the currency is the one the cost was written in, when its symbol says.
+ */
+export function eventJsonLdForSearch(
+  ld: object,
+  costDetails: { readonly currency_code: string; readonly currency_symbol: string },
+): Record<string, unknown> {
+  const { '@context': _context, performer: _performer, offers, ...rest } = ld as Record<string, unknown>;
+  const currency = costDetails.currency_code || CURRENCY_OF_SYMBOL[costDetails.currency_symbol.trim()];
+  const offer =
+    typeof offers === 'object' && offers !== null
+      ? { ...offers, availability: 'https://schema.org/InStock', ...(currency === undefined ? {} : { priceCurrency: currency }) }
+      : undefined;
+  return { '@context': 'https://schema.org', ...rest, ...(offer === undefined ? {} : { offers: offer }) };
+}
