@@ -10,7 +10,7 @@
  * SIGKILL is replaced; SIGTERM on the primary stops everything and exits 0.
  */
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
+import { execFile, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import http from 'node:http';
 import { promisify } from 'node:util';
@@ -33,7 +33,8 @@ const env = {
   ADMIN_PASSWORD,
   AUTH_MAX_FAILURES: '5',
   SOAP_SECRET_KEY: 'workers-test-soap-secret-key-0123456789',
-  WEB_CONCURRENCY: '',
+  // `--workers 2` wins over it.
+  WEB_CONCURRENCY: '3',
 };
 const where = database.url.startsWith('sqlite:') ? 'SQLite' : 'PostgreSQL';
 
@@ -150,6 +151,7 @@ describe(`almanac serve --workers 2 on ${where}`, () => {
   let server: ServerProcess;
   let admin: { id: number; header: string };
   const started: ServerProcess[] = [];
+  const drops: (() => Promise<void>)[] = [];
 
   before(async () => {
     server = await startServerProcess(env, () => undefined, ['--workers', '2']);
@@ -160,9 +162,10 @@ describe(`almanac serve --workers 2 on ${where}`, () => {
   after(async () => {
     await Promise.all(started.map((child) => stopServerProcess(child, 'SIGKILL')));
     await database.drop();
+    for (const drop of drops) await drop();
   });
 
-  it('starts two workers on one port, prints the banner once, and both serve requests', async () => {
+  it('starts two workers on one port (--workers wins over WEB_CONCURRENCY), prints the banner once, and both serve requests', async () => {
     const output = server.output();
     assert.equal(output.match(/Almanac listening on/g)?.length, 1, output);
     assert.doesNotMatch(output, /admin password:/, 'a supplied password is never printed');
@@ -316,12 +319,39 @@ describe(`almanac serve --workers 2 on ${where}`, () => {
     assert.ok(answers.some((answer) => answer.pid === replacement.worker));
   });
 
-  it('SIGTERM on the primary stops every worker and exits 0', async () => {
+  it('SIGTERM on the primary lets a request in flight finish, stops every worker and exits 0', async () => {
     const workers = logLines(server.output())
       .filter((line) => line.msg === 'worker listening')
       .map((line) => line.worker as number);
-    assert.equal(await stopServerProcess(server, 'SIGTERM'), 0);
+    // A request whose body is still arriving when the signal comes is answered before the exit.
+    const url = new URL(server.url);
+    const inFlight = new Promise<number>((resolve, reject) => {
+      const request = http.request(
+        {
+          host: url.hostname,
+          port: url.port,
+          method: 'POST',
+          path: `${CALENDAR}/nope`,
+          agent: false,
+          headers: { 'content-type': 'application/json', 'content-length': '2' },
+        },
+        (response) => {
+          response.resume();
+          response.on('end', () => resolve(response.statusCode ?? 0));
+        },
+      );
+      request.on('error', reject);
+      request.write('{');
+      setTimeout(() => {
+        server.process.kill('SIGTERM');
+        setTimeout(() => request.end('}'), 300);
+      }, 300);
+    });
+    const exited = new Promise<number | null>((resolve) => server.process.once('exit', (code) => resolve(code)));
+    assert.equal(await inFlight, 404);
+    assert.equal(await exited, 0);
     for (const pid of workers) assert.equal(alive(pid), false, `worker ${pid} is gone`);
+    assert.match(server.output(), /"role":"primary".*"msg":"all workers stopped"/);
   });
 
   it('rate limits are per process, as documented: each worker admits RATE_LIMIT_PER_MINUTE', async () => {
@@ -343,5 +373,36 @@ describe(`almanac serve --workers 2 on ${where}`, () => {
     const total = [...admitted.values()].reduce((sum, count) => sum + count, 0);
     assert.ok(total > limit && total <= 2 * limit, `${total} admitted in all`);
     assert.equal(await stopServerProcess(limited, 'SIGTERM'), 0);
+  });
+
+  it('takes WEB_CONCURRENCY without --workers, and prints a generated administrator password once', async () => {
+    const fresh = await freshDatabase();
+    drops.push(fresh.drop);
+    const cluster = await startServerProcess({ ...env, DATABASE_URL: fresh.url, ADMIN_PASSWORD: '', WEB_CONCURRENCY: '2' });
+    started.push(cluster);
+    const output = cluster.output();
+    assert.equal(logLines(output).filter((line) => line.msg === 'worker listening').length, 2);
+    const passwords = [...output.matchAll(/^admin password: (\S{16,})$/gm)].map((match) => match[1] as string);
+    assert.equal(passwords.length, 1, output);
+    const basic = { headers: { authorization: `Basic ${Buffer.from(`admin:${passwords[0]}`).toString('base64')}` } };
+    await onBothWorkers(
+      () => call(cluster, 'GET', `${CALENDAR}/events`, basic),
+      (answer) => assert.equal(answer.status, 200, answer.text),
+    );
+    assert.equal(await stopServerProcess(cluster, 'SIGTERM'), 0);
+  });
+
+  it('refuses a number of workers outside 1–64 with one line and exit code 2', () => {
+    for (const [args, extra, named] of [
+      [['--workers', '0'], {}, '--workers'],
+      [['--workers', '65'], {}, '--workers'],
+      [['--workers', 'two'], {}, '--workers'],
+      [[], { WEB_CONCURRENCY: '100' }, 'WEB_CONCURRENCY'],
+    ] as const) {
+      const result = spawnSync(process.execPath, [BIN, 'serve', ...args], { cwd: ROOT, env: { ...env, ...extra }, encoding: 'utf8' });
+      assert.equal(result.status, 2, `${args.join(' ')}: ${result.stderr}`);
+      assert.match(result.stderr, new RegExp(`^Invalid configuration: ${named} must .*\n$`));
+      assert.equal(result.stdout, '');
+    }
   });
 });
