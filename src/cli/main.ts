@@ -82,7 +82,14 @@ const COMMANDS: Record<string, Command> = {
     options: { workers: { type: 'string' } },
     run: async (options, config) => {
       if (cluster.isWorker) return runWorker(config);
-      const workers = workerCount('--workers', optional(options, 'workers'), config.workers);
+      const flag = optional(options, 'workers');
+      const workers = workerCount('--workers', flag, config.workers);
+      // Each process would open a database of its own.
+      if (workers > 1 && config.databaseUrl === 'sqlite::memory:')
+        throw new ConfigError(
+          flag === undefined ? 'WEB_CONCURRENCY' : '--workers',
+          'needs a database the processes share, not sqlite::memory:',
+        );
       if (workers === 1) closeOnSignals(await startServer(config));
       else await runPrimary(config, workers);
     },

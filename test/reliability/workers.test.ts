@@ -13,6 +13,7 @@ import assert from 'node:assert/strict';
 import { execFile, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import http from 'node:http';
+import net, { type AddressInfo } from 'node:net';
 import { promisify } from 'node:util';
 import { after, before, describe, it } from 'node:test';
 import { freshDatabase } from '../helpers/server.ts';
@@ -392,17 +393,35 @@ describe(`almanac serve --workers 2 on ${where}`, () => {
     assert.equal(await stopServerProcess(cluster, 'SIGTERM'), 0);
   });
 
-  it('refuses a number of workers outside 1–64 with one line and exit code 2', () => {
+  it('refuses a number of workers outside 1–64, or several on sqlite::memory:, with one line and exit code 2', () => {
     for (const [args, extra, named] of [
       [['--workers', '0'], {}, '--workers'],
       [['--workers', '65'], {}, '--workers'],
       [['--workers', 'two'], {}, '--workers'],
       [[], { WEB_CONCURRENCY: '100' }, 'WEB_CONCURRENCY'],
+      [['--workers', '2'], { DATABASE_URL: 'sqlite::memory:' }, '--workers'],
     ] as const) {
       const result = spawnSync(process.execPath, [BIN, 'serve', ...args], { cwd: ROOT, env: { ...env, ...extra }, encoding: 'utf8' });
       assert.equal(result.status, 2, `${args.join(' ')}: ${result.stderr}`);
-      assert.match(result.stderr, new RegExp(`^Invalid configuration: ${named} must .*\n$`));
+      assert.match(result.stderr, new RegExp(`^Invalid configuration: ${named} (must|needs) .*\n$`));
       assert.equal(result.stdout, '');
+    }
+  });
+
+  it('stops with exit code 1 when its workers cannot start (the port is taken), rather than restarting them', async () => {
+    const taken = net.createServer();
+    await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+    const port = (taken.address() as AddressInfo).port;
+    try {
+      const result = await run(process.execPath, [BIN, 'serve', '--workers', '2'], { cwd: ROOT, env: { ...env, PORT: String(port) } }).then(
+        () => ({ code: 0, stdout: '' }),
+        (error: { code: number; stdout: string }) => error,
+      );
+      assert.equal(result.code, 1);
+      assert.match(result.stdout, /"msg":"a worker failed to start"/);
+      assert.doesNotMatch(result.stdout, /starting another/);
+    } finally {
+      taken.close();
     }
   });
 });
