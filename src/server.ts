@@ -7,39 +7,66 @@ import { createDb, migrateToLatest, type Store } from './platform/db/database.ts
 import { MIGRATION_FOLDERS } from './migrations.ts';
 import { createLogger } from './platform/logger.ts';
 
-const SHUTDOWN_GRACE_MS = 10_000;
+export const SHUTDOWN_GRACE_MS = 10_000;
 
 export interface RunningServer {
   readonly app: FastifyInstance;
   readonly store: Store;
   readonly url: string;
+  /** The address it listens on, as `listen` gave it. */
+  readonly address: string;
   /** Stops accepting, finishes requests in flight (bounded), closes the database. */
   readonly close: () => Promise<void>;
 }
 
-/** Opens the database, migrates, creates the first administrator, listens. */
-export async function startServer(
-  config: Config,
-  { print = console.log, logDestination }: { print?: (line: string) => void; logDestination?: DestinationStream } = {},
-): Promise<RunningServer> {
-  const logger = createLogger(config.logLevel, logDestination);
-  const store = createDb(config.databaseUrl, { sqliteSynchronous: config.sqliteSynchronous, sqliteBusyWaitMs: config.sqliteBusyWaitMs });
-  await migrateToLatest(store.db, MIGRATION_FOLDERS);
-  const admin = await ensureFirstAdministrator(store.db, store.translateError, config.adminUser, config.adminPassword);
-  const app = await buildApp({ config, store, logger });
-  const address = await app.listen({ host: config.host, port: config.port });
-  const listening = new URL(address);
-  const url = config.port === 0 && !process.env.BASE_URL ? listening.origin : config.baseUrl;
+type FirstAdministrator = Awaited<ReturnType<typeof ensureFirstAdministrator>>;
 
+/** Migrates the database and creates the first administrator: once per start, before any process listens. */
+export async function prepareDatabase(store: Store, config: Config): Promise<FirstAdministrator> {
+  await migrateToLatest(store.db, MIGRATION_FOLDERS);
+  return ensureFirstAdministrator(store.db, store.translateError, config.adminUser, config.adminPassword);
+}
+
+export function openStore(config: Config): Store {
+  return createDb(config.databaseUrl, { sqliteSynchronous: config.sqliteSynchronous, sqliteBusyWaitMs: config.sqliteBusyWaitMs });
+}
+
+/** The public base URL: the address actually bound when PORT=0 and no BASE_URL was given. */
+export function publicUrl(config: Config, address: string): string {
+  return config.port === 0 && !process.env.BASE_URL ? new URL(address).origin : config.baseUrl;
+}
+
+/** The start-up banner, and the first administrator (its generated password once, outside the log stream, as platform.md promises). */
+export function printBanner(print: (line: string) => void, address: string, url: string, admin: FirstAdministrator): void {
   print(`Almanac listening on ${address}`);
   print(`  API index:   ${url}/`);
   print(`  Calendar:    ${url}/calendar/events/v1`);
   print(`  Docs UI:     ${url}/docs`);
   if (admin.created) {
     print(`  administrator created: ${admin.username}`);
-    // Printed once, outside the log stream, as platform.md promises.
     if (admin.generatedPassword !== undefined) print(`admin password: ${admin.generatedPassword}`);
   }
+}
+
+/**
+ * Opens the database, migrates, creates the first administrator, listens. A worker of
+ * `serve --workers N` passes `prepared`: the primary did the first two once.
+ */
+export async function startServer(
+  config: Config,
+  {
+    print = console.log,
+    logDestination,
+    prepared = false,
+  }: { print?: (line: string) => void; logDestination?: DestinationStream; prepared?: boolean } = {},
+): Promise<RunningServer> {
+  const logger = createLogger(config.logLevel, logDestination);
+  const store = openStore(config);
+  const admin: FirstAdministrator = prepared ? { created: false } : await prepareDatabase(store, config);
+  const app = await buildApp({ config, store, logger });
+  const address = await app.listen({ host: config.host, port: config.port });
+  const url = publicUrl(config, address);
+  printBanner(print, address, url, admin);
 
   let closing: Promise<void> | undefined;
   const close = () =>
@@ -52,7 +79,7 @@ export async function startServer(
         await store.close();
       }
     })());
-  return { app, store, url, close };
+  return { app, store, url, address, close };
 }
 
 /** Exits 0 after a graceful shutdown on SIGTERM or SIGINT. */

@@ -1,6 +1,8 @@
 #!/usr/bin/env node
 import { parseArgs, type ParseArgsConfig } from 'node:util';
-import { ConfigError, loadConfig, type Config } from '../config/config.ts';
+import cluster from 'node:cluster';
+import { ConfigError, loadConfig, workerCount, type Config } from '../config/config.ts';
+import { runPrimary, runWorker } from '../cluster.ts';
 import { closeOnSignals, startServer } from '../server.ts';
 import { AppError } from '../platform/errors.ts';
 import { createDb, migrateToLatest, type Store } from '../platform/db/database.ts';
@@ -75,10 +77,21 @@ const json = { json: { type: 'boolean' } } as const;
 
 const COMMANDS: Record<string, Command> = {
   serve: {
-    usage: 'almanac serve            start the HTTP server (HOST, PORT, DATABASE_URL, …)',
-    options: {},
-    run: async (_options, config) => {
-      closeOnSignals(await startServer(config));
+    usage:
+      'almanac serve [--workers N]   start the HTTP server (HOST, PORT, DATABASE_URL, …); N processes on one port, 1–64 (default WEB_CONCURRENCY, else 1)',
+    options: { workers: { type: 'string' } },
+    run: async (options, config) => {
+      if (cluster.isWorker) return runWorker(config);
+      const flag = optional(options, 'workers');
+      const workers = workerCount('--workers', flag, config.workers);
+      // Each process would open a database of its own.
+      if (workers > 1 && config.databaseUrl === 'sqlite::memory:')
+        throw new ConfigError(
+          flag === undefined ? 'WEB_CONCURRENCY' : '--workers',
+          'needs a database the processes share, not sqlite::memory:',
+        );
+      if (workers === 1) closeOnSignals(await startServer(config));
+      else await runPrimary(config, workers);
     },
   },
   migrate: {

@@ -62,6 +62,8 @@ export interface Config {
   readonly webhookDisableAfter: number;
   /** How often each process's delivery worker looks for work (`WEBHOOK_POLL_MS`). */
   readonly webhookPollMs: number;
+  /** Processes `almanac serve` runs on one port (`WEB_CONCURRENCY`; `--workers` wins): 1 = one process, no cluster. */
+  readonly workers: number;
 }
 
 /** A configuration problem; its message is the one line printed before exit code 2. */
@@ -175,6 +177,17 @@ function webhookAllowHosts(env: Env): AllowList {
   }
 }
 
+export const MAX_WORKERS = 64;
+
+/** A number of server processes, 1–64, from `WEB_CONCURRENCY` or `--workers` (`name`); `fallback` when not given. */
+export function workerCount(name: string, raw: string | undefined, fallback: number): number {
+  if (raw === undefined || raw.trim() === '') return fallback;
+  if (!/^\d+$/.test(raw.trim())) throw new ConfigError(name, `must be a whole number of processes, 1 to ${MAX_WORKERS}, got "${raw}"`);
+  const value = Number(raw.trim());
+  if (value < 1 || value > MAX_WORKERS) throw new ConfigError(name, `must be between 1 and ${MAX_WORKERS}, got ${value}`);
+  return value;
+}
+
 export function loadConfig(env: Env = process.env): Config {
   const host = text(env, 'HOST', '127.0.0.1');
   const port = integer(env, 'PORT', 8080, 0, 65535);
@@ -211,5 +224,6 @@ export function loadConfig(env: Env = process.env): Config {
     webhookRetryHours: integer(env, 'WEBHOOK_RETRY_HOURS', 72, 1, 720),
     webhookDisableAfter: integer(env, 'WEBHOOK_DISABLE_AFTER', 20, 1, 10_000),
     webhookPollMs: integer(env, 'WEBHOOK_POLL_MS', 1_000, 10, 60_000),
+    workers: workerCount('WEB_CONCURRENCY', env.WEB_CONCURRENCY, 1),
   });
 }

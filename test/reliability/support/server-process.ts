@@ -13,12 +13,13 @@ export interface ServerProcess {
   readonly output: () => string;
 }
 
-/** Starts `almanac serve` with `env` and waits until it listens; `onOutput` sees everything it prints. */
+/** Starts `almanac serve` (with `args`, such as `--workers 2`) with `env` and waits until it listens; `onOutput` sees everything it prints. */
 export async function startServerProcess(
   env: NodeJS.ProcessEnv,
   onOutput: (text: string) => void = () => undefined,
+  args: readonly string[] = [],
 ): Promise<ServerProcess> {
-  const child = spawn(process.execPath, [BIN, 'serve'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [BIN, 'serve', ...args], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   const collect = (chunk: Buffer) => {
     output += chunk.toString();
@@ -26,7 +27,7 @@ export async function startServerProcess(
   };
   child.stdout.on('data', collect);
   child.stderr.on('data', collect);
-  const deadline = Date.now() + 30_000;
+  const deadline = Date.now() + 60_000;
   for (;;) {
     const match = /Almanac listening on (http:\/\/[^\s]+)/.exec(output);
     if (match?.[1] !== undefined) return { process: child, url: match[1].replace(/\/$/, ''), output: () => output };
