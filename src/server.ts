@@ -39,8 +39,9 @@ export function publicUrl(config: Config, address: string): string {
 /** The start-up banner, and the first administrator (its generated password once, outside the log stream, as platform.md promises). */
 export function printBanner(print: (line: string) => void, address: string, url: string, admin: FirstAdministrator): void {
   print(`Almanac listening on ${address}`);
+  print(`  Calendar:    ${url}/events/`);
   print(`  API index:   ${url}/`);
-  print(`  Calendar:    ${url}/calendar/events/v1`);
+  print(`  Events API:  ${url}/calendar/events/v1`);
   print(`  Docs UI:     ${url}/docs`);
   if (admin.created) {
     print(`  administrator created: ${admin.username}`);
