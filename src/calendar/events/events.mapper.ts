@@ -54,11 +54,34 @@ function offsetKeyOf(row: Pick<EventRow, 'start_local' | 'start_utc'>): string {
   return String((utcStampMillis(row.start_local) - utcStampMillis(row.start_utc)) / 60_000);
 }
 
+/** What a calendar grid (month, week, day) shows of an event: fields of its representation, made the same way. */
+export type EventSummary = Pick<
+  EventResponse,
+  'id' | 'title' | 'slug' | 'url' | 'all_day' | 'start_date' | 'end_date' | 'utc_start_date' | 'utc_end_date' | 'timezone'
+>;
+
+/** The summary of an event (see toEventResponse), from its row and its title and slug. */
+export function toEventSummary(row: EventRow, texts: Translated | undefined, urls: EventUrls): EventSummary {
+  const slug = texts?.slug ?? String(row.id);
+  return {
+    id: row.id,
+    title: texts?.title ?? '',
+    slug,
+    // An occurrence's permalink is its series' with the day the rule gave it.
+    url: `${permalinks.event(urls.baseUrl, slug)}${row.original_start_local === null ? '' : `${row.original_start_local.slice(0, 10)}/`}`,
+    all_day: row.all_day === 1,
+    start_date: row.start_local,
+    end_date: row.end_local,
+    utc_start_date: row.start_utc,
+    utc_end_date: row.end_utc,
+    timezone: row.timezone,
+  };
+}
+
 /** The event representation (reference §8.1), in the emitted order, without `json_ld`. */
 export function toEventResponse(row: EventRow, embeds: EventEmbeds, urls: EventUrls, now: Date): EventResponse {
-  const slug = embeds.texts?.slug ?? String(row.id);
-  // An occurrence's permalink is its series' with the day the rule gave it.
-  const url = `${permalinks.event(urls.baseUrl, slug)}${row.original_start_local === null ? '' : `${row.original_start_local.slice(0, 10)}/`}`;
+  // Made as a summary is: a calendar grid and the API cannot differ on them.
+  const { title, slug, url } = toEventSummary(row, embeds.texts, urls);
   const id = globalId(urls.baseUrl, row.id);
   const costs = storedCosts(row);
   const currency: CurrencyFacts = {
@@ -77,7 +100,7 @@ export function toEventResponse(row: EventRow, embeds: EventEmbeds, urls: EventU
     modified_utc: row.modified_utc,
     url,
     rest_url: eventRestUrl(urls, row.id),
-    title: embeds.texts?.title ?? '',
+    title,
     description: renderParagraphs(embeds.texts?.description ?? ''),
     excerpt: renderParagraphs(embeds.texts?.excerpt ?? ''),
     slug,
@@ -153,6 +176,11 @@ export function stripProtectedEvent(event: EventResponse): EventResponse {
     organizer: [],
     custom_fields: [],
   };
+}
+
+/** A summary as lists show it to who has not unlocked its event: what stripProtectedEvent strips of its fields. */
+export function stripProtectedSummary(summary: EventSummary): EventSummary {
+  return { ...summary, all_day: null };
 }
 
 const ENTITIES: Readonly<Record<string, string>> = { amp: '&', lt: '<', gt: '>', quot: '"', '#39': "'", '#039': "'", nbsp: ' ' };

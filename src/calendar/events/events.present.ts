@@ -6,11 +6,23 @@ import type { CalendarVersion } from '../shared/calendar-version.ts';
 import type { RequestContext } from '../shared/context.ts';
 import { loadEventEmbeds } from './events.embeds.ts';
 import { eventNotFound } from './events.lookup.ts';
-import { NO_EMBEDS, stripProtectedEvent, toEventResponse, type EventUrls } from './events.mapper.ts';
+import { loadTranslations } from '../posts/posts.texts.ts';
+import {
+  NO_EMBEDS,
+  stripProtectedEvent,
+  stripProtectedSummary,
+  toEventResponse,
+  toEventSummary,
+  type EventSummary,
+  type EventUrls,
+} from './events.mapper.ts';
 import { findEventById, type EventRow } from './events.repository.ts';
 import type { EventResponse, ListEventsQuery } from './events.schemas.ts';
 
 type Db = Kysely<Database>;
+
+/** The texts a summary is made of. */
+const SUMMARY_FIELDS = ['title', 'slug'];
 
 /** An event as the JSON API shows it to a caller, with the stored row it was made from (what an iCalendar feed needs more). */
 export interface EventWithRow {
@@ -60,6 +72,23 @@ export class EventPresenter {
     return rows.map((row, index) => {
       const event = events[index] as EventResponse;
       return { row, event: unlocked.has(row.id) ? event : stripProtectedEvent(event) };
+    });
+  }
+
+  /**
+   * Rows as a calendar grid shows them: the summaries of what `listed` gives, by the same password rules, from
+   * their titles and slugs alone (one query for the texts, no embeds).
+   */
+  async summarized(db: Db, rows: readonly EventRow[], query: ListEventsQuery, caller: RequestContext, now: Date): Promise<EventSummary[]> {
+    if (rows.length === 0) return [];
+    const ids = rows.map((row) => row.id);
+    const [texts, unlocked] = await Promise.all([
+      loadTranslations(db, 'event', ids, caller.language, caller.defaultLanguage, SUMMARY_FIELDS),
+      this.passwords.unlocked(rows, this.attempt(query, caller, now), 'list'),
+    ]);
+    return rows.map((row) => {
+      const summary = toEventSummary(row, texts.get(row.id), this.urls);
+      return unlocked.has(row.id) ? summary : stripProtectedSummary(summary);
     });
   }
 

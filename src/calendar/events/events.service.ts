@@ -31,7 +31,7 @@ import { listEcho, listFilter } from './events.filters.ts';
 import { costChanges, flagChanges, scheduleOf, textsOf, touchesSchedule, websiteOf } from './events.input.ts';
 import { eventTotal } from './events.totals.ts';
 import { eventIdOf, eventNotFound, eventOf, eventRowOf, type EventRef } from './events.lookup.ts';
-import { toEventJsonLd, type EventUrls } from './events.mapper.ts';
+import { toEventJsonLd, type EventSummary, type EventUrls } from './events.mapper.ts';
 import { excludeOccurrence, refreshSeries, refuseSeriesFields, splitAt } from './events.occurrences.ts';
 import { EventPresenter, type EventWithRow } from './events.present.ts';
 import {
@@ -138,6 +138,12 @@ export class EventsService {
   async listEventsWithRows(query: ListEventsQuery, caller: RequestContext, now: Date, max: number): Promise<EventWithRow[]> {
     const filter = await listFilter(this.db, this.deps.config, query, caller, now);
     return this.readList(filter, query, caller, now, await caller.version(), max, 0);
+  }
+
+  /** What a calendar grid shows of the events `listEventsWithRows` gives (the same filter, visibility and password rules). */
+  async listSummaries(query: ListEventsQuery, caller: RequestContext, now: Date, max: number): Promise<EventSummary[]> {
+    const filter = await listFilter(this.db, this.deps.config, query, caller, now);
+    return this.presenter.summarized(this.db, await listEventRows(this.db, filter, max, 0), query, caller, now);
   }
 
   /** The events among `ids` that a list shows the caller (whatever their dates), as it shows them: what a sync sends. */

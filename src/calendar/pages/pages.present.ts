@@ -1,4 +1,5 @@
 import type { Language } from '../../config/config.ts';
+import type { EventSummary } from '../events/events.mapper.ts';
 import type { EventResponse } from '../events/events.schemas.ts';
 import { isoWithOffset, utcStampMillis } from '../shared/dates.ts';
 import { sanitizeContent } from '../shared/html.ts';
@@ -70,7 +71,7 @@ export interface EventCard {
   readonly when: string;
 }
 
-export function cardOf(event: EventResponse, links: PageLinks, language: Language, allDayWord: string): EventCard {
+export function cardOf(event: EventSummary, links: PageLinks, language: Language, allDayWord: string): EventCard {
   const startDay = event.start_date.slice(0, 10);
   const endDay = event.end_date.slice(0, 10);
   const allDay = event.all_day === true;

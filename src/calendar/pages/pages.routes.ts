@@ -30,7 +30,7 @@ export async function pagesViewRoutes(app: FastifyInstance, { pages, views }: { 
   const byDay = async (page: PageRequest, first: string, last: string) => {
     const days = new Map<string, EventCard[]>(daysBetween(first, last).map((day) => [day, []]));
     const found = await pages.eventsBetween(page, first, last);
-    for (const { event } of found) {
+    for (const event of found) {
       const card = pages.card(page, event);
       const from = card.startDay < first ? first : card.startDay;
       const to = card.endDay > last ? last : card.endDay;

@@ -3,8 +3,8 @@ import type { Answer } from '../../platform/http/remembered-answers.ts';
 import type { Config } from '../../config/config.ts';
 import { AppError } from '../../platform/errors.ts';
 import type { CalendarServices } from '../calendar.services.ts';
-import type { EventWithRow } from '../events/events.present.ts';
-import type { EventResponse, ListEventsQuery } from '../events/events.schemas.ts';
+import type { EventSummary } from '../events/events.mapper.ts';
+import type { ListEventsQuery } from '../events/events.schemas.ts';
 import { requestContext, type RequestContext } from '../shared/context.ts';
 import { nowIn } from '../shared/dates.ts';
 import { DICTIONARIES, pageLanguageOf, type Dictionary, type PageLanguage } from './pages.i18n.ts';
@@ -87,15 +87,18 @@ export class PagesService {
     return this.services.deps.answers.answer(reply, `page\u0000${language}\u0000${today}\u0000${request.url}`, produce);
   }
 
-  /** Events running on any day from `first` to `last` (wall-clock days of each event's zone), with the page's filters. */
-  async eventsBetween(page: PageRequest, first: string, last: string): Promise<EventWithRow[]> {
+  /**
+   * Events running on any day from `first` to `last` (wall-clock days of each event's zone), with the page's filters:
+   * their summaries (what a grid shows), not their whole representations.
+   */
+  async eventsBetween(page: PageRequest, first: string, last: string): Promise<EventSummary[]> {
     const query: ListEventsQuery = {
       ...listFilters(page.query),
       ends_after: `${first} 00:00:00`,
       starts_before: `${addDays(last, 1)} 00:00:00`,
       strict_dates: true,
     };
-    return this.services.events.listEventsWithRows(query, page.caller, page.now, VIEW_MAX_EVENTS);
+    return this.services.events.listSummaries(query, page.caller, page.now, VIEW_MAX_EVENTS);
   }
 
   /** A page of upcoming (or past) events, with the page's filters and `extra` arguments. */
@@ -113,7 +116,7 @@ export class PagesService {
     }
   }
 
-  card(page: PageRequest, event: EventResponse): EventCard {
+  card(page: PageRequest, event: EventSummary): EventCard {
     return cardOf(event, page.links, page.language.language, page.t.allDay);
   }
 

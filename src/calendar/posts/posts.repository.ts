@@ -96,12 +96,17 @@ export interface TextRow {
   readonly value: string;
 }
 
-/** Every stored text, in every language, of resources of several types: one statement. */
-export async function findTexts(db: Db, wanted: readonly (readonly [TranslatableType, readonly number[]])[]): Promise<TextRow[]> {
+/** Every stored text (or only `fields`), in every language, of resources of several types: one statement. */
+export async function findTexts(
+  db: Db,
+  wanted: readonly (readonly [TranslatableType, readonly number[]])[],
+  fields?: readonly string[],
+): Promise<TextRow[]> {
   return db
     .selectFrom('translations')
     .select(['resource_type', 'resource_id', 'language', 'field', 'value'])
     .where((eb) => eb.or(wanted.map(([type, ids]) => eb.and([eb('resource_type', '=', type), eb('resource_id', 'in', [...new Set(ids)])]))))
+    .$if(fields !== undefined, (query) => query.where('field', 'in', [...(fields ?? [])]))
     .execute();
 }
 

@@ -16,18 +16,20 @@ export type TextsByType = ReadonlyMap<TranslatableType, ReadonlyMap<number, Tran
  * (an event page and everything it embeds) and resolves each field
  * separately: the requested language, else the default language, else any
  * other stored language (so an item written only in Italian reads in
- * Italian everywhere until English is written).
+ * Italian everywhere until English is written). With `fields`, only those
+ * fields are read (a calendar grid's titles and slugs, not every description).
  */
 export async function loadTextsOfTypes(
   db: Db,
   wanted: ReadonlyMap<TranslatableType, readonly number[]>,
   language: string,
   defaultLanguage: string,
+  fields?: readonly string[],
 ): Promise<TextsByType> {
   const groups = [...wanted].filter(([, ids]) => ids.length > 0);
   const result = new Map<TranslatableType, Map<number, Record<string, string>>>(groups.map(([type]) => [type, new Map()]));
-  if (groups.length === 0) return result;
-  const rows = await findTexts(db, groups);
+  if (groups.length === 0 || fields?.length === 0) return result;
+  const rows = await findTexts(db, groups, fields);
   const rank = (lang: string) => (lang === language ? 0 : lang === defaultLanguage ? 1 : 2);
   const ranks = new Map<string, number>();
   for (const row of rows) {
@@ -44,14 +46,15 @@ export async function loadTextsOfTypes(
   return result;
 }
 
-/** The texts of many resources of one type (see loadTextsOfTypes). */
+/** The texts (or only `fields`) of many resources of one type (see loadTextsOfTypes). */
 export async function loadTranslations(
   db: Db,
   type: TranslatableType,
   ids: readonly number[],
   language: string,
   defaultLanguage: string,
+  fields?: readonly string[],
 ): Promise<ReadonlyMap<number, Translated>> {
-  const texts = await loadTextsOfTypes(db, new Map([[type, ids]]), language, defaultLanguage);
+  const texts = await loadTextsOfTypes(db, new Map([[type, ids]]), language, defaultLanguage, fields);
   return texts.get(type) ?? new Map();
 }

@@ -1,0 +1,102 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { EventsService } from '../../src/calendar/events/events.service.ts';
+import { PostPasswords } from '../../src/calendar/posts/posts.passwords.ts';
+import { startTestServer, type Credentials, type TestServer } from '../helpers/server.ts';
+import { contextFor } from './context.helper.ts';
+import { EVENTS, makeEvent, utcDay } from './events.factories.ts';
+
+/**
+ * The month, week and day views read summaries (events.service.ts listSummaries), not whole representations: they must show
+ * what the API's list shows for the same window, to the same reader, in either language (issue 25).
+ */
+
+const SUMMARY_FIELDS = ['id', 'title', 'slug', 'url', 'all_day', 'start_date', 'end_date', 'utc_start_date', 'utc_end_date', 'timezone'];
+
+describe('calendar grids and the events list', () => {
+  let server: TestServer;
+  let admin: Credentials;
+  const month = utcDay(60).slice(0, 7);
+  const on = (day: number, time: string) => `${month}-${String(day).padStart(2, '0')} ${time}`;
+  const window = { ends_after: `${month}-01 00:00:00`, starts_before: `${month}-28 00:00:00`, strict_dates: true };
+
+  before(async () => {
+    server = await startTestServer();
+    admin = await server.admin();
+    await makeEvent(server, admin, {
+      title: 'Plain concert',
+      start_date: on(10, '21:00'),
+      end_date: on(10, '23:00'),
+      timezone: 'Europe/Rome',
+    });
+    await makeEvent(server, admin, { title: 'Three-day fair', start_date: on(11, '09:00'), end_date: on(13, '18:00') });
+    await makeEvent(server, admin, {
+      title: 'Locked dinner',
+      password: 's3cret',
+      all_day: true,
+      start_date: on(14, '00:00'),
+      end_date: on(14, '23:59'),
+    });
+    const italian = await server.request(`${EVENTS}?translation_language=it`, {
+      method: 'POST',
+      auth: admin,
+      body: { title: 'Solo in italiano', start_date: on(15, '18:00'), end_date: on(15, '19:00') },
+    });
+    assert.equal(italian.status, 201, italian.text);
+    await makeEvent(server, admin, {
+      title: 'Weekly class',
+      start_date: on(16, '10:00'),
+      end_date: on(16, '11:00'),
+      recurrence: ['RRULE:FREQ=WEEKLY;COUNT=2'],
+    });
+    await makeEvent(server, admin, { title: 'Draft idea', status: 'draft', start_date: on(17, '10:00'), end_date: on(17, '11:00') });
+  });
+  after(async () => server.close());
+
+  it('summarizes exactly the events, titles, links and dates the full list gives, in English and Italian', async () => {
+    const db = server.server.store.db;
+    const events = new EventsService({ db, config: server.config, passwords: new PostPasswords(db, server.config) });
+    const now = new Date();
+    for (const language of ['en', 'it'] as const) {
+      const caller = contextFor(server, null, { language });
+      const full = await events.listEventsWithRows(window, caller, now, 500);
+      const lean = await events.listSummaries(window, caller, now, 500);
+      const picked = full.map(({ event }) => Object.fromEntries(SUMMARY_FIELDS.map((field) => [field, (event as any)[field]])));
+      assert.deepEqual(lean, picked, language);
+      const titles = lean.map((summary) => summary.title);
+      assert.deepEqual(
+        titles,
+        ['Plain concert', 'Three-day fair', 'Locked dinner', 'Solo in italiano', 'Weekly class', 'Weekly class'],
+        language,
+      );
+      // A protected event is listed stripped: its title and dates, not whether it lasts all day.
+      assert.equal(lean[2]?.all_day, null);
+    }
+  });
+
+  it('shows in the month grid every event of the anonymous API list for that window, linked and titled alike', async () => {
+    const query = new URLSearchParams({ ...window, strict_dates: 'true', per_page: '50' });
+    for (const language of ['en', 'it']) {
+      const list = await server.request(`${EVENTS}?${query.toString()}&translation_language=${language}`);
+      assert.equal(list.status, 200, list.text);
+      assert.equal(list.body.events.length, 6);
+      const locked = list.body.events.find((event: any) => event.title === 'Locked dinner');
+      assert.equal(locked.all_day, null);
+      const response = await fetch(`${server.url}/events/month/${month}/?lang=${language}`);
+      assert.equal(response.status, 200);
+      const html = await response.text();
+      for (const event of list.body.events) {
+        assert.match(
+          html,
+          new RegExp(`<a href="${new URL(event.url).pathname}\\?lang=${language}">${event.title}</a>`),
+          `${language}: ${event.title}`,
+        );
+      }
+      // As the list: the three-day fair on each of its days, nothing else.
+      assert.equal(html.match(/<li><a href="\/event\//g)?.length, 8, language);
+      assert.doesNotMatch(html, /Draft idea/);
+      // The stripped event shows its times, as a list card of it does, not the all-day word.
+      assert.match(html, /Locked dinner<\/a> <span class="time">\d/);
+    }
+  });
+});
