@@ -249,6 +249,21 @@ describe('calendar pages', () => {
     assert.match(filtered, /href="\/events\/[0-9-]+\/\?category=theatre" rel="next"/);
   });
 
+  it('offers in its filter form the categories and venues there are now, as soon as they are made', async () => {
+    const before = (await page(`/events/month/${month}/`)).html;
+    assert.doesNotMatch(before, /Freshly made hall|Freshly made category/);
+    await makeEvent(server, admin, {
+      title: 'Fresh choices',
+      start_date: at('09:00'),
+      end_date: at('10:00'),
+      categories: ['Freshly made category'],
+      venue: { venue: 'Freshly made hall', address: 'F street' },
+    });
+    const after = (await page(`/events/month/${month}/`)).html;
+    assert.match(after, /<option value="freshly-made-category">Freshly made category<\/option>/);
+    assert.match(after, /<option value="\d+">Freshly made hall<\/option>/);
+  });
+
   it('shows at most four events in a day of the month, and links to the day for the others', async () => {
     const busy = utcDay(40);
     for (let index = 1; index <= 6; index += 1) {

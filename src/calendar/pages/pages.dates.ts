@@ -86,13 +86,33 @@ function wall(stamp: string): Date {
   return new Date(millisOf(day) + ((hours * 60 + minutes) * 60 + seconds) * 1000);
 }
 
-export const formatDay = (day: string, language: Language) =>
-  formatter(language, { weekday: 'long', day: 'numeric', month: 'long', year: 'numeric' }).format(wall(day));
-export const formatShortDay = (day: string, language: Language) =>
-  formatter(language, { weekday: 'short', day: 'numeric', month: 'short' }).format(wall(day));
-export const formatMonth = (month: string, language: Language) =>
-  formatter(language, { month: 'long', year: 'numeric' }).format(wall(`${month}-01`));
-export const formatTime = (stamp: string, language: Language) =>
-  formatter(language, { hour: '2-digit', minute: '2-digit' }).format(wall(stamp));
-export const formatWeekdayName = (day: string, language: Language) => formatter(language, { weekday: 'long' }).format(wall(day));
-export const formatWeekdayShort = (day: string, language: Language) => formatter(language, { weekday: 'short' }).format(wall(day));
+/**
+ * Texts a page formats, remembered: a month of 500 events formats the same
+ * few days and times again and again, and each Intl format costs
+ * microseconds that add up to milliseconds. Bounded.
+ */
+const formatted = new Map<string, string>();
+const MAX_FORMATTED = 10_000;
+
+function remembered(key: string, make: () => string): string {
+  let text = formatted.get(key);
+  if (text === undefined) {
+    if (formatted.size >= MAX_FORMATTED) formatted.clear();
+    text = make();
+    formatted.set(key, text);
+  }
+  return text;
+}
+
+const formatOf = (kind: string, options: Intl.DateTimeFormatOptions) => (value: string, language: Language) =>
+  remembered(`${kind}\u0000${language}\u0000${value}`, () => formatter(language, options).format(wall(value)));
+
+export const formatDay = formatOf('day', { weekday: 'long', day: 'numeric', month: 'long', year: 'numeric' });
+export const formatShortDay = formatOf('short-day', { weekday: 'short', day: 'numeric', month: 'short' });
+const formatMonthDay = formatOf('month', { month: 'long', year: 'numeric' });
+export const formatMonth = (month: string, language: Language) => formatMonthDay(`${month}-01`, language);
+const formatClock = formatOf('time', { hour: '2-digit', minute: '2-digit' });
+/** A stamp's time of day; only its hours and minutes are shown, so only they are the key. */
+export const formatTime = (stamp: string, language: Language) => formatClock(`2000-01-01 ${stamp.slice(11, 16) || '00:00'}`, language);
+export const formatWeekdayName = formatOf('weekday', { weekday: 'long' });
+export const formatWeekdayShort = formatOf('weekday-short', { weekday: 'short' });

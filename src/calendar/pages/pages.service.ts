@@ -122,8 +122,26 @@ export class PagesService {
 
   /** The choices of the filter form: categories and tags in use, venues and organizers, the current ones selected. */
   async filterChoices(page: PageRequest): Promise<FilterChoices> {
-    const { categories, tags, venues, organizers } = this.services;
     const { caller, query } = page;
+    // The same for every page of a language until the calendar changes: remembered with the version (ADR 9).
+    const version = await caller.version();
+    const lists = await version.memo(`pages-filter-lists\u0000${caller.language}`, () => this.filterLists(caller));
+    const termOptions = (terms: ReadonlyArray<{ slug: string; name: string }>, current: string | undefined) =>
+      terms.map((term) => ({ value: term.slug, label: plainText(term.name), selected: term.slug === current }));
+    const postOptions = (items: ReadonlyArray<Record<string, unknown>>, field: string, current: number | undefined) =>
+      items.map((item) => ({ value: String(item.id), label: plainText(item[field]), selected: item.id === current }));
+    return {
+      search: query.search ?? '',
+      categories: termOptions(lists.categories, query.category),
+      tags: termOptions(lists.tags, query.tag),
+      venues: postOptions(lists.venues, 'venue', query.venue),
+      organizers: postOptions(lists.organizers, 'organizer', query.organizer),
+      active: filterPairs(query).length > 0,
+    };
+  }
+
+  private async filterLists(caller: RequestContext) {
+    const { categories, tags, venues, organizers } = this.services;
     const termQuery = { page: 1, per_page: 50, parent: undefined };
     const postQuery = { page: 1, per_page: 50 };
     const [categoryList, tagList, venueList, organizerList] = await Promise.all([
@@ -132,17 +150,11 @@ export class PagesService {
       venues.list(postQuery, caller, ''),
       organizers.list(postQuery, caller, ''),
     ]);
-    const termOptions = (terms: ReadonlyArray<{ slug: string; name: string }>, current: string | undefined) =>
-      terms.map((term) => ({ value: term.slug, label: plainText(term.name), selected: term.slug === current }));
-    const postOptions = (items: ReadonlyArray<Record<string, unknown>>, field: string, current: number | undefined) =>
-      items.map((item) => ({ value: String(item.id), label: plainText(item[field]), selected: item.id === current }));
     return {
-      search: query.search ?? '',
-      categories: termOptions(termsOf(categoryList.list, 'categories'), query.category),
-      tags: termOptions(termsOf(tagList.list, 'tags'), query.tag),
-      venues: postOptions(venueList.items, 'venue', query.venue),
-      organizers: postOptions(organizerList.items, 'organizer', query.organizer),
-      active: filterPairs(query).length > 0,
+      categories: termsOf(categoryList.list, 'categories'),
+      tags: termsOf(tagList.list, 'tags'),
+      venues: venueList.items as ReadonlyArray<Record<string, unknown>>,
+      organizers: organizerList.items as ReadonlyArray<Record<string, unknown>>,
     };
   }
 }
