@@ -115,3 +115,16 @@ export function signedBy(secret: string, entry: Received): boolean {
       return version === 'v1' && given.length === expected.length && timingSafeEqual(given, expected);
     });
 }
+
+export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Waits until `check` gives something (polling), or fails naming `what`. */
+export async function eventually<T>(check: () => Promise<T | undefined> | T | undefined, what: string, timeoutMs = 15_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await check();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await sleep(30);
+  }
+}

@@ -13,22 +13,11 @@ import { after, before, describe, it } from 'node:test';
 import { startTestServer, type Credentials, type TestServer } from '../helpers/server.ts';
 import { EVENTS, makeEvent } from './events.factories.ts';
 import { NS } from './venues-organizers.factories.ts';
-import { Receiver, signedBy, verifyWithReference } from './webhook.receiver.ts';
+import { eventually, Receiver, signedBy, sleep, verifyWithReference } from './webhook.receiver.ts';
 
 const WEBHOOKS = `${NS}/webhooks`;
 const TIMEOUT_MS = 1500;
 const FAST = { WEBHOOK_POLL_MS: '40', WEBHOOK_RETRY_BASE_MS: '100', WEBHOOK_TIMEOUT_MS: String(TIMEOUT_MS), WEBHOOK_DISABLE_AFTER: '3' };
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-async function eventually<T>(check: () => Promise<T | undefined> | T | undefined, what: string, timeoutMs = 15_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await check();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await sleep(30);
-  }
-}
 
 /** A receiver speaking raw TCP: `answer` gets the socket once the request's first bytes are in. */
 async function rawReceiver(answer: (socket: Socket) => void): Promise<{ url: string; close: () => Promise<void> }> {

@@ -14,22 +14,10 @@ import { blockedRangeOf } from '../../src/platform/http/outbound.ts';
 import { startTestServer, type Credentials, type TestServer } from '../helpers/server.ts';
 import { EVENTS, makeEvent } from './events.factories.ts';
 import { makeVenue, NS } from './venues-organizers.factories.ts';
-import { Receiver, signedBy, verifyWithReference, type Received } from './webhook.receiver.ts';
+import { eventually, Receiver, signedBy, sleep, verifyWithReference, type Received } from './webhook.receiver.ts';
 
 const WEBHOOKS = `${NS}/webhooks`;
 const FAST = { WEBHOOK_POLL_MS: '40', WEBHOOK_RETRY_BASE_MS: '100', WEBHOOK_TIMEOUT_MS: '2000', WEBHOOK_DISABLE_AFTER: '3' };
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-/** Waits until `check` holds, polling. */
-async function eventually<T>(check: () => Promise<T | undefined> | T | undefined, what: string, timeoutMs = 15_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await check();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await sleep(30);
-  }
-}
 
 describe('webhooks', () => {
   let server: TestServer;
