@@ -44,6 +44,14 @@ export interface FilterChoices {
   readonly active: boolean;
 }
 
+/** What the filter form offers before the current choices are marked. */
+interface FilterLists {
+  readonly categories: Term[];
+  readonly tags: Term[];
+  readonly venues: ReadonlyArray<Record<string, unknown>>;
+  readonly organizers: ReadonlyArray<Record<string, unknown>>;
+}
+
 /** 404 of the pages: what does not exist and what an anonymous reader may not see look alike. */
 export const pageNotFound = () => new AppError(404, 'page-not-found', 'Page not found');
 export const badPageArgument = (name: string) =>
@@ -124,8 +132,13 @@ export class PagesService {
   async filterChoices(page: PageRequest): Promise<FilterChoices> {
     const { caller, query } = page;
     // The same for every page of a language until the calendar changes: remembered with the version (ADR 9).
-    const version = await caller.version();
-    const lists = await version.memo(`pages-filter-lists\u0000${caller.language}`, () => this.filterLists(caller));
+    // Only lists read whole are kept (as term counts and totals are): a failed read is not remembered for the version.
+    const remembered = (await caller.version()).memo('pages-filter-lists', () => new Map<string, FilterLists>());
+    let lists = remembered.get(caller.language);
+    if (lists === undefined) {
+      lists = await this.filterLists(caller);
+      remembered.set(caller.language, lists);
+    }
     const termOptions = (terms: ReadonlyArray<{ slug: string; name: string }>, current: string | undefined) =>
       terms.map((term) => ({ value: term.slug, label: plainText(term.name), selected: term.slug === current }));
     const postOptions = (items: ReadonlyArray<Record<string, unknown>>, field: string, current: number | undefined) =>
@@ -140,7 +153,7 @@ export class PagesService {
     };
   }
 
-  private async filterLists(caller: RequestContext) {
+  private async filterLists(caller: RequestContext): Promise<FilterLists> {
     const { categories, tags, venues, organizers } = this.services;
     const termQuery = { page: 1, per_page: 50, parent: undefined };
     const postQuery = { page: 1, per_page: 50 };
