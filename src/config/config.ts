@@ -62,6 +62,8 @@ export interface Config {
   readonly webhookDisableAfter: number;
   /** How often each process's delivery worker looks for work (`WEBHOOK_POLL_MS`). */
   readonly webhookPollMs: number;
+  /** Whether this process runs a delivery worker (`WEBHOOK_DELIVERY`); off on processes that only answer requests. */
+  readonly webhookDelivery: boolean;
   /** Processes `almanac serve` runs on one port (`WEB_CONCURRENCY`; `--workers` wins): 1 = one process, no cluster. */
   readonly workers: number;
 }
@@ -224,6 +226,7 @@ export function loadConfig(env: Env = process.env): Config {
     webhookRetryHours: integer(env, 'WEBHOOK_RETRY_HOURS', 72, 1, 720),
     webhookDisableAfter: integer(env, 'WEBHOOK_DISABLE_AFTER', 20, 1, 10_000),
     webhookPollMs: integer(env, 'WEBHOOK_POLL_MS', 1_000, 10, 60_000),
+    webhookDelivery: boolean(env, 'WEBHOOK_DELIVERY', true),
     workers: workerCount('WEB_CONCURRENCY', env.WEB_CONCURRENCY, 1),
   });
 }

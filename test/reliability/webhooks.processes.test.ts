@@ -3,7 +3,8 @@
  * `almanac serve` has a delivery worker, and they share one database. A
  * process killed while a receiver holds its request loses nothing: after a
  * restart the attempt is made again. Two processes share the deliveries and
- * never make the same attempt twice.
+ * never make the same attempt twice. A process with WEBHOOK_DELIVERY off
+ * delivers nothing; another delivers what it recorded.
  */
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
@@ -45,8 +46,8 @@ async function call(server: ServerProcess, auth: string, method: string, path: s
 describe(`webhooks across processes on ${where}`, () => {
   const running = new Set<ServerProcess>();
   const receivers: Receiver[] = [];
-  const start = async () => {
-    const server = await startServerProcess(env);
+  const start = async (extra: Record<string, string> = {}) => {
+    const server = await startServerProcess({ ...env, ...extra });
     running.add(server);
     return server;
   };
@@ -134,5 +135,32 @@ describe(`webhooks across processes on ${where}`, () => {
     assert.equal(log.length, EVENTS);
     assert.ok(log.every((delivery: any) => delivery.attempts === 2));
     console.log(`webhooks: ${EVENTS} messages, ${2 * EVENTS} attempts, ${attempts(a)} by one process and ${attempts(b)} by the other`);
+    await Promise.all([stop(a, 'SIGTERM'), stop(b, 'SIGTERM')]);
+  });
+
+  it('delivers nothing from a process with WEBHOOK_DELIVERY off; a delivering process sends what it recorded', async () => {
+    const receiver = await Receiver.start();
+    receivers.push(receiver);
+    const quiet = await start({ WEBHOOK_DELIVERY: 'false' });
+    const auth = bearerFor(env, 'admin');
+    const webhook = await call(quiet, auth, 'POST', `${NS}/webhooks`, { url: receiver.url, events: ['event.created'] });
+    const event = await call(quiet, auth, 'POST', `${NS}/events`, {
+      title: 'Recorded here, delivered there',
+      status: 'publish',
+      start_date: '2030-03-01 10:00:00',
+      end_date: '2030-03-01 11:00:00',
+    });
+    // Thirty of the other processes' polls.
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    assert.equal(receiver.received.length, 0, 'nothing sent while no process delivers');
+    assert.deepEqual(await call(quiet, auth, 'GET', `${NS}/webhooks/${webhook.id}/deliveries`), [], 'nothing dispatched either');
+
+    const delivering = await start();
+    const [entry] = await receiver.waitFor(1, 30_000);
+    assert.equal(entry!.body.data.id, event.id);
+    verifyWithReference(webhook.secret, entry!);
+    assert.doesNotMatch(quiet.output(), /"msg":"webhook (delivered|attempt failed)"/);
+    await stop(delivering, 'SIGTERM');
+    await stop(quiet, 'SIGTERM');
   });
 });

@@ -13,7 +13,8 @@ const CONCURRENCY = 8;
 
 /**
  * Webhooks (issue 24): the administrators' routes, and this process's
- * delivery worker, which runs from when the server is ready until it closes.
+ * delivery worker (unless WEBHOOK_DELIVERY is off), which runs from when the
+ * server is ready until it closes.
  */
 export async function webhooksPlugin(
   app: FastifyInstance,
@@ -28,6 +29,7 @@ export async function webhooksPlugin(
     disableAfter: config.webhookDisableAfter,
   };
   await app.register(webhooksRoutes, { service: new WebhooksService(store.db, settings) });
+  if (!config.webhookDelivery) return;
   const worker = new WebhookWorker({
     db: store.db,
     settings,
