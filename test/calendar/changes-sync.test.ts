@@ -157,6 +157,28 @@ describe('incremental sync', () => {
     assert.deepEqual(await anonymous.sync(), []);
   });
 
+  it('records a scheduled publication whose time came only for a request it answers, never for a refused one', async () => {
+    const anonymous = new SyncClient(server);
+    await anonymous.start();
+    const at = new Date(Date.now() + 1000);
+    const event = await makeEvent(server, admin, { status: 'future', date_utc: at.toISOString().slice(0, 19).replace('T', ' ') });
+    await new Promise((resolve) => setTimeout(resolve, at.getTime() - Date.now() + 1100));
+    const log = () =>
+      server.server.store.db.selectFrom('calendar_changes').select(['seq', 'due_at']).where('item_id', '=', event.id).execute();
+    const before = await log();
+    for (const refused of [
+      `${CHANGES}?type=bogus`,
+      `${CHANGES}?sync_token=${anonymous.token}&type=venue`,
+      `${CHANGES}?sync_token=nonsense`,
+    ]) {
+      const response = await server.request(refused);
+      assert.ok(response.status >= 400 && response.status < 500, `${refused}: ${response.status}`);
+      assert.deepEqual(await log(), before, `${refused} wrote nothing`);
+    }
+    assert.deepEqual(keys(await anonymous.sync()), [`event:${event.id}`]);
+    assert.notDeepEqual(await log(), before);
+  });
+
   it('moves a child category and its events when the parent changes its slug', async () => {
     const parent = await write(`${NS}/categories`, 'POST', { name: `Parent ${Date.now()}` });
     const child = await write(`${NS}/categories`, 'POST', { name: `Child ${Date.now()}`, parent: parent.id });

@@ -16,6 +16,7 @@ import {
   recordDuePublications,
   type ChangeCursor,
   type ChangeRow,
+  type LogState,
 } from './changes.repository.ts';
 import { DEFAULT_PER_PAGE, type ChangeEntry, type ChangesPage, type ChangesQuery } from './changes.schemas.ts';
 import { CHANGE_TYPES, decodeToken, encodeToken, type SyncPosition, type SyncScope } from './changes.tokens.ts';
@@ -66,13 +67,11 @@ export class ChangesService {
     let state = await readLogState(db, utcStamp(now));
     const position = token === undefined ? undefined : decodeToken(state.key, token);
     if (token !== undefined && position === undefined) throw expired();
-    // A sync (not its next pages) reads up to now: scheduled items whose time has come are changes of now.
-    if (position?.page === undefined && state.due) {
-      await db.transaction().execute((trx) => recordDuePublications(trx, utcStamp(now)));
-      state = await readLogState(db, utcStamp(now));
-    }
+    // Everything is checked before scheduled publications are recorded: a refused request writes nothing.
     if (position === undefined) {
-      return { changes: [], next_sync_token: encodeToken(state.key, { ...scopeOf(query, ctx), from: state.revision, issued }) };
+      const scope = scopeOf(query, ctx);
+      state = await withDuePublications(db, state, now);
+      return { changes: [], next_sync_token: encodeToken(state.key, { ...scope, from: state.revision, issued }) };
     }
     if ((position.page === undefined) !== (name === 'sync_token')) {
       throw invalidParam(
@@ -83,6 +82,7 @@ export class ChangesService {
     checkScope(position, query, ctx, name);
     const tooOld = position.issued < issued - retentionSeconds(config);
     if (tooOld || position.from < state.floor || position.from > state.revision) throw expired();
+    if (position.page === undefined) state = await withDuePublications(db, state, now);
 
     const upTo = position.page?.upTo ?? state.revision;
     const perPage = query.per_page ?? DEFAULT_PER_PAGE;
@@ -144,6 +144,13 @@ function mayHearOfRemoval(row: ChangeRow, visibility: ListVisibility): boolean {
 }
 
 /** What a new sync is of: the types and language asked, for this caller. */
+/** A sync (not its next pages) reads up to now: scheduled items whose time has come are changes of now. */
+async function withDuePublications(db: Db, state: LogState, now: Date): Promise<LogState> {
+  if (!state.due) return state;
+  await db.transaction().execute((trx) => recordDuePublications(trx, utcStamp(now)));
+  return readLogState(db, utcStamp(now));
+}
+
 function scopeOf(query: ChangesQuery, ctx: RequestContext): SyncScope {
   return { types: typesOf(query.type) ?? CHANGE_TYPES, language: ctx.language, user: ctx.user?.id ?? 0 };
 }
