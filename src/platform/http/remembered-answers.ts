@@ -1,4 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { ByteBoundedMap } from '../memory/byte-bounded-map.ts';
 import { etagOf } from './entity-tags.ts';
 
 /** What a route answers besides its status (always 200 here): the body, and headers of its own. */
@@ -19,49 +20,9 @@ interface Remembered {
 
 const JSON_TYPE = 'application/json; charset=utf-8';
 
-const sizeOf = (key: string, value: { readonly body: Buffer }) => Buffer.byteLength(key) + value.body.length;
-
 function toBuffer(serialized: string | ArrayBuffer | Buffer): Buffer {
   if (typeof serialized === 'string') return Buffer.from(serialized);
   return Buffer.isBuffer(serialized) ? serialized : Buffer.from(serialized);
-}
-
-/**
- * Entries up to a total size in bytes, keys included (a key can be as long as
- * a URL, and is the caller's to choose); the oldest go first when a new one
- * does not fit.
- */
-export class ByteBoundedMap<V extends { readonly body: Buffer }> {
-  private readonly entries = new Map<string, V>();
-  private bytes = 0;
-
-  constructor(private readonly maxBytes: number) {}
-
-  get(key: string): V | undefined {
-    return this.entries.get(key);
-  }
-
-  set(key: string, value: V): void {
-    if (sizeOf(key, value) > this.maxBytes) return;
-    this.delete(key);
-    this.entries.set(key, value);
-    this.bytes += sizeOf(key, value);
-    for (const oldest of this.entries.keys()) {
-      if (this.bytes <= this.maxBytes) break;
-      this.delete(oldest);
-    }
-  }
-
-  get size(): number {
-    return this.entries.size;
-  }
-
-  private delete(key: string): void {
-    const entry = this.entries.get(key);
-    if (entry === undefined) return;
-    this.entries.delete(key);
-    this.bytes -= sizeOf(key, entry);
-  }
 }
 
 /**
@@ -134,7 +95,7 @@ export class Generation {
   private readonly inFlight = new Map<string, Promise<Remembered>>();
 
   constructor(maxBytes: number) {
-    this.entries = new ByteBoundedMap(maxBytes);
+    this.entries = new ByteBoundedMap(maxBytes, (remembered) => remembered.body.length);
   }
 
   produceOnce(key: string, produce: () => Promise<Remembered>): Promise<Remembered> {
