@@ -1,6 +1,7 @@
 import type { Config } from '../config/config.ts';
 import type { Store } from '../platform/db/database.ts';
 import { RememberedAnswers } from '../platform/http/remembered-answers.ts';
+import { RememberedEvents } from './events/events.remembered.ts';
 import { EventsService } from './events/events.service.ts';
 import { IcalService } from './ical/ical.service.ts';
 import { LinkedPostsService } from './linked-posts/linked-posts.service.ts';
@@ -34,7 +35,8 @@ export function buildCalendarServices(config: Config, store: Store): CalendarSer
     versions,
     answers: new RememberedAnswers((request) => versions.of(request), config.responseCacheBytes, true),
   };
-  const events = new EventsService({ db: store.db, config, passwords: deps.passwords });
+  const remembered = config.eventCacheBytes > 0 ? new RememberedEvents(store.db, config.eventCacheBytes) : undefined;
+  const events = new EventsService({ db: store.db, config, passwords: deps.passwords, remembered });
   const termDeps = { db: store.db, translateError: store.translateError, namespaceUrl, baseUrl: config.baseUrl };
   return {
     deps,

@@ -1,10 +1,12 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../platform/db/schema.ts';
-import { canEdit } from '../posts/posts.access.ts';
 import type { PasswordAttempt, PostPasswords } from '../posts/posts.passwords.ts';
 import type { CalendarVersion } from '../shared/calendar-version.ts';
 import type { RequestContext } from '../shared/context.ts';
 import { loadEventEmbeds } from './events.embeds.ts';
+import type { RememberedEvents } from './events.remembered.ts';
+import { publishedEventCounts } from '../terms/terms.counts.ts';
+import { canEdit, utcStamp } from '../posts/posts.access.ts';
 import { eventNotFound } from './events.lookup.ts';
 import { loadTranslations } from '../posts/posts.texts.ts';
 import {
@@ -35,10 +37,42 @@ export class EventPresenter {
   constructor(
     private readonly urls: EventUrls,
     private readonly passwords: PostPasswords,
+    private readonly remembered: RememberedEvents | undefined,
   ) {}
 
-  /** Representations of a page of events: a fixed number of batch queries whatever the page size. */
+  /**
+   * Representations of a page of events: a fixed number of batch queries whatever the page size, for the
+   * events not remembered (anonymous reads at a version, events.remembered.ts).
+   */
   async represent(
+    db: Db,
+    rows: readonly EventRow[],
+    caller: RequestContext,
+    now: Date,
+    version: CalendarVersion | undefined,
+  ): Promise<EventResponse[]> {
+    if (rows.length === 0) return [];
+    const remembered = version !== undefined && caller.user === null ? this.remembered : undefined;
+    if (remembered === undefined || version === undefined) return this.made(db, rows, caller, now, version);
+    await remembered.catchUp(version);
+    const known = rows.map((row) => remembered.get(row.id, caller.language));
+    const missing = rows.filter((_, index) => known[index] === undefined);
+    const made = new Map((await this.made(db, missing, caller, now, version)).map((event) => [event.id, event]));
+    const stamp = utcStamp(now);
+    for (const row of missing)
+      if (row.status === 'publish' && row.date_utc <= stamp) remembered.remember(row.id, caller.language, version, made.get(row.id)!);
+    const counts = await publishedEventCounts(
+      db,
+      known.flatMap((event) => (event === undefined ? [] : termIdsOf(event))),
+      version,
+    );
+    return rows.map((row, index) => {
+      const event = known[index];
+      return event === undefined ? made.get(row.id)! : recounted(event, counts);
+    });
+  }
+
+  private async made(
     db: Db,
     rows: readonly EventRow[],
     caller: RequestContext,
@@ -102,4 +136,15 @@ export class EventPresenter {
   private attempt(query: { password?: string; context?: string }, caller: RequestContext, now: Date): PasswordAttempt<EventRow> {
     return { password: query.password, context: query.context, address: caller.address, editable: (row) => canEdit(caller.user, row, now) };
   }
+}
+
+/** An embedded term (terms.links.ts): what a recount needs of it. */
+const termOf = (term: object) => term as { readonly id: number; readonly count: number };
+
+const termIdsOf = (event: EventResponse): number[] => [...event.categories, ...event.tags].map((term) => termOf(term).id);
+
+/** A remembered event with the term counts of the version read at (a count changes without a change of the event). */
+function recounted(event: EventResponse, counts: ReadonlyMap<number, number>): EventResponse {
+  const recount = (term: object): object => ({ ...term, count: counts.get(termOf(term).id) ?? termOf(term).count });
+  return { ...event, categories: event.categories.map(recount), tags: event.tags.map(recount) };
 }

@@ -33,6 +33,7 @@ import { eventTotal } from './events.totals.ts';
 import { eventIdOf, eventNotFound, eventOf, eventRowOf, type EventRef } from './events.lookup.ts';
 import { toEventJsonLd, type EventSummary, type EventUrls } from './events.mapper.ts';
 import { excludeOccurrence, refreshSeries, refuseSeriesFields, splitAt } from './events.occurrences.ts';
+import type { RememberedEvents } from './events.remembered.ts';
 import { EventPresenter, type EventWithRow } from './events.present.ts';
 import {
   countEvents,
@@ -68,6 +69,8 @@ export interface EventsServiceDeps {
   readonly db: Db;
   readonly config: Config;
   readonly passwords: PostPasswords;
+  /** Anonymous representations remembered per event (EVENT_CACHE_MB); none when undefined. */
+  readonly remembered?: RememberedEvents;
   readonly now?: () => Date;
 }
 
@@ -92,7 +95,7 @@ export class EventsService {
     this.db = deps.db;
     this.series = new SeriesOccurrences(seriesLimits(deps.config));
     this.urls = { baseUrl: deps.config.baseUrl, namespaceUrl: `${deps.config.baseUrl}/${NAMESPACE}` };
-    this.presenter = new EventPresenter(this.urls, deps.passwords);
+    this.presenter = new EventPresenter(this.urls, deps.passwords, deps.remembered);
     this.siteZone = deps.config.siteTimezone;
     this.now = deps.now ?? (() => new Date());
   }

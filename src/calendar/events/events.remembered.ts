@@ -1,0 +1,82 @@
+import type { Kysely } from 'kysely';
+import { LANGUAGES, type Language } from '../../config/config.ts';
+import type { Database } from '../../platform/db/schema.ts';
+import { ByteBoundedMap } from '../../platform/memory/byte-bounded-map.ts';
+import { listChanges } from '../changes/changes.repository.ts';
+import type { CalendarVersion } from '../shared/calendar-version.ts';
+import type { EventResponse } from './events.schemas.ts';
+
+type Db = Kysely<Database>;
+
+/** More events changed than this since the last version seen: everything is forgotten rather than read one by one. */
+const MAX_CHANGES_READ = 2_000;
+
+/** What an entry weighs: its JSON text, twice (objects take more room than their text). */
+const weigh = (event: EventResponse) => 2 * JSON.stringify(event).length;
+
+/**
+ * Events as anonymous readers are shown them, remembered per event and
+ * language (issue 26), so that a write to one event recomputes that event,
+ * not every answer (remembered answers go with each version, ADR 9).
+ *
+ * An event's representation changes only with a change the change log
+ * records for it: its row, texts and links, and what it embeds (a venue's
+ * edit moves its events to the end of the log, 2026-11-28T0100-changes),
+ * except term counts, which the presenter counts again. So before a read
+ * uses what is remembered, the events changed since the last version seen
+ * are forgotten (`catchUp`, one statement per new version, whatever process
+ * wrote). A representation made at an older version than the last one
+ * caught up to is not kept: a change between the two would already have
+ * been forgotten. A scheduled publication changes what is public without a
+ * write, so when one passes everything is forgotten.
+ */
+export class RememberedEvents {
+  private readonly entries: ByteBoundedMap<EventResponse>;
+  /** The revision up to which changes are forgotten; undefined before the first version. */
+  private revision: number | undefined;
+  /** The next scheduled publication of the version last caught up to. */
+  private until: string | null = null;
+  private catchingUp: Promise<void> = Promise.resolve();
+
+  constructor(
+    private readonly db: Db,
+    maxBytes: number,
+  ) {
+    this.entries = new ByteBoundedMap(maxBytes, weigh);
+  }
+
+  /** Forgets what changed up to `version`; reads may then use what is remembered. */
+  catchUp(version: CalendarVersion): Promise<void> {
+    if (this.revision === version.revision && (this.until === null || version.from < this.until)) return this.catchingUp;
+    this.catchingUp = this.catchingUp.catch(() => undefined).then(() => this.forgetChanges(version));
+    return this.catchingUp;
+  }
+
+  get(id: number, language: Language): EventResponse | undefined {
+    return this.entries.get(keyOf(id, language));
+  }
+
+  /** Keeps `event`, made at `version` (caught up first), unless a newer version was caught up to since. */
+  remember(id: number, language: Language, version: CalendarVersion, event: EventResponse): void {
+    if (this.revision !== undefined && version.revision < this.revision) return;
+    this.entries.set(keyOf(id, language), Object.freeze(event));
+  }
+
+  private async forgetChanges(version: CalendarVersion): Promise<void> {
+    if (this.until !== null && version.from >= this.until) this.entries.clear();
+    this.until = version.until;
+    const from = this.revision;
+    if (from === undefined || version.revision <= from) {
+      this.revision = Math.max(from ?? version.revision, version.revision);
+      return;
+    }
+    const changed = await listChanges(this.db, { seq: from }, version.revision, ['event'], MAX_CHANGES_READ + 1);
+    if (changed.length > MAX_CHANGES_READ) this.entries.clear();
+    else for (const { id } of changed) for (const language of LANGUAGES) this.entries.delete(keyOf(id, language));
+    this.revision = Math.max(this.revision ?? version.revision, version.revision);
+  }
+}
+
+function keyOf(id: number, language: Language): string {
+  return `${id}:${language}`;
+}
