@@ -12,6 +12,8 @@ import { utcStamp } from '../../src/calendar/posts/posts.access.ts';
 import { RememberedEvents } from '../../src/calendar/events/events.remembered.ts';
 import { CalendarVersion } from '../../src/calendar/shared/calendar-version.ts';
 import type { EventResponse } from '../../src/calendar/events/events.schemas.ts';
+import type { EventRow } from '../../src/calendar/events/events.repository.ts';
+import { versionOfEtag } from '../../src/platform/http/entity-tags.ts';
 import type { RunningServer } from '../../src/server.ts';
 import { startSecondServer, startTestServer, type Credentials, type TestServer } from '../helpers/server.ts';
 import { EVENTS } from './events.factories.ts';
@@ -80,6 +82,30 @@ describe('events remembered per event, across processes', () => {
     assert.equal((await read(`${EVENTS}/${event.id}`)).categories[0].name, 'New kind');
   });
 
+  it('tags a remembered single read with the version of what it shows, and a write in another process moves both', async () => {
+    const event = await publishedEvent({ title: 'Tagged concert' });
+    const tagOf = async () => {
+      const response = await reader.request(`${EVENTS}/${event.id}`);
+      assert.equal(response.status, 200, response.text);
+      return { tag: response.headers.get('etag') ?? '', title: response.body.title, jsonLd: response.body.json_ld };
+    };
+    const first = await tagOf();
+    const again = await tagOf();
+    assert.deepEqual(again, first, 'the remembered read answers the same bytes');
+    assert.equal(again.jsonLd.name, 'Tagged concert');
+    const renamed = await fetch(`${writer.url}${EVENTS}/${event.id}`, {
+      method: 'POST',
+      headers: { authorization: admin.bearer, 'content-type': 'application/json', 'if-match': first.tag },
+      body: JSON.stringify({ title: 'Retagged concert' }),
+    });
+    assert.equal(renamed.status, 200, 'the tag the reader gave names the current version');
+    const after = await tagOf();
+    assert.equal(after.title, 'Retagged concert');
+    assert.equal(after.jsonLd.name, 'Retagged concert');
+    assert.notEqual(after.tag, first.tag);
+    assert.equal(versionOfEtag(after.tag), versionOfEtag(renamed.headers.get('etag') ?? ''), 'the version the write answered with');
+  });
+
   it('counts the embedded terms again when another event joins them, the remembered event unchanged', async () => {
     const category = await write('POST', `${NS}/categories`, { name: 'Counted kind' });
     const event = await publishedEvent({ categories: [category.id] });
@@ -139,6 +165,7 @@ describe('RememberedEvents', () => {
   after(async () => server.close());
 
   const event = (title: string) => ({ id: 1, title, categories: [], tags: [] }) as unknown as EventResponse;
+  const row = { id: 1 } as EventRow;
 
   it('does not keep what was made at a version older than the one caught up to', async () => {
     const remembered = new RememberedEvents(server.server.store.db, 1024 * 1024);
@@ -147,10 +174,10 @@ describe('RememberedEvents', () => {
     const newer = new CalendarVersion(2, from, null);
     await remembered.catchUp(older);
     await remembered.catchUp(newer);
-    remembered.remember(1, 'en', older, event('stale'));
+    remembered.remember(row, 'en', older, event('stale'));
     assert.equal(remembered.get(1, 'en'), undefined, 'a change between the two versions would already have been forgotten');
-    remembered.remember(1, 'en', newer, event('current'));
-    assert.equal(remembered.get(1, 'en')?.title, 'current');
+    remembered.remember(row, 'en', newer, event('current'));
+    assert.equal(remembered.get(1, 'en')?.event.title, 'current');
     assert.equal(remembered.get(1, 'it'), undefined);
   });
 
@@ -158,9 +185,9 @@ describe('RememberedEvents', () => {
     const remembered = new RememberedEvents(server.server.store.db, 1024 * 1024);
     const version = new CalendarVersion(1, '2030-01-01 00:00:00', '2030-01-01 10:00:00');
     await remembered.catchUp(version);
-    remembered.remember(1, 'en', version, event('before'));
+    remembered.remember(row, 'en', version, event('before'));
     await remembered.catchUp(new CalendarVersion(1, '2030-01-01 09:59:59', '2030-01-01 10:00:00'));
-    assert.equal(remembered.get(1, 'en')?.title, 'before', 'still before the publication');
+    assert.equal(remembered.get(1, 'en')?.event.title, 'before', 'still before the publication');
     await remembered.catchUp(new CalendarVersion(1, '2030-01-01 10:00:00', null));
     assert.equal(remembered.get(1, 'en'), undefined);
   });

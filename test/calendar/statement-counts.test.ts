@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { RememberedEvents } from '../../src/calendar/events/events.remembered.ts';
 import { EventsService } from '../../src/calendar/events/events.service.ts';
 import { CalendarVersions } from '../../src/calendar/shared/calendar-version.ts';
 import { PostPasswords } from '../../src/calendar/posts/posts.passwords.ts';
@@ -19,13 +20,14 @@ describe('statements per request', () => {
   after(async () => server.close());
 
   /** The events service over a connection that counts its statements, and an administrator's context. */
-  const countedService = async () => {
+  const countedService = async (rememberEvents = false) => {
     const admin = await server.admin();
     const counting = countingStatements(server.server.store.db);
     const service = new EventsService({
       db: counting.db,
       config: server.config,
       passwords: new PostPasswords(server.server.store.db, server.config),
+      remembered: rememberEvents ? new RememberedEvents(counting.db, 1024 * 1024) : undefined,
     });
     const editor = contextFor(server, { id: admin.id, username: 'admin', displayName: 'admin', role: 'administrator' });
     return { counting, service, editor };
@@ -119,5 +121,31 @@ describe('statements per request', () => {
       const count = small[path as keyof typeof small];
       assert.ok(count <= budget, `series ${path}: ${count} statements, budget ${budget}`);
     }
+  });
+
+  it('reads a remembered event with no statement but the revision of its turn, and lists remembered events in two more', async () => {
+    const { counting, service, editor } = await countedService(true);
+    const { item: event } = await service.createEvent(
+      { title: 'Kept', status: 'publish', start_date: '2032-01-01 10:00:00', end_date: '2032-01-01 11:00:00', categories: ['Kept'] } as any,
+      editor,
+    );
+    const versions = new CalendarVersions(counting.db);
+    const anonymous = () => contextFor(server, null, { versions });
+    const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
+    const query = { page: 1, per_page: 10, start_date: '2032-01-01', end_date: '2032-01-02' } as any;
+    const measure = async (read: () => Promise<unknown>) => {
+      await nextTurn();
+      counting.reset();
+      await read();
+      return counting.count();
+    };
+    const singleCold = await measure(() => service.getEvent({ id: event.id }, {} as any, anonymous()));
+    const singleWarm = await measure(() => service.getEvent({ id: event.id }, {} as any, anonymous()));
+    await measure(() => service.listEvents(query, anonymous()));
+    const listWarm = await measure(() => service.listEvents(query, anonymous()));
+    // Cold: the revision, the change log's catch-up, the version, the row, the embeds; warm: the revision alone.
+    assert.equal(singleWarm, 1, `a remembered single read: ${singleWarm} statements (cold ${singleCold})`);
+    // The revision, the list total's bound (max duration) and the page's rows; no embeds.
+    assert.ok(listWarm <= 3, `a list of remembered events: ${listWarm} statements`);
   });
 });

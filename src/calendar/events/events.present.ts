@@ -4,7 +4,7 @@ import type { PasswordAttempt, PostPasswords } from '../posts/posts.passwords.ts
 import type { CalendarVersion } from '../shared/calendar-version.ts';
 import type { RequestContext } from '../shared/context.ts';
 import { loadEventEmbeds } from './events.embeds.ts';
-import type { RememberedEvents } from './events.remembered.ts';
+import type { RememberedEvent, RememberedEvents } from './events.remembered.ts';
 import { publishedEventCounts } from '../terms/terms.counts.ts';
 import { canEdit, utcStamp } from '../posts/posts.access.ts';
 import { eventNotFound } from './events.lookup.ts';
@@ -25,6 +25,12 @@ type Db = Kysely<Database>;
 
 /** The texts a summary is made of. */
 const SUMMARY_FIELDS = ['title', 'slug'];
+
+/** A remembered event as a single read shows it: the entry, and its representation with the version's term counts. */
+export interface RememberedRead {
+  readonly entry: RememberedEvent;
+  readonly event: EventResponse;
+}
 
 /** An event as the JSON API shows it to a caller, with the stored row it was made from (what an iCalendar feed needs more). */
 export interface EventWithRow {
@@ -55,12 +61,12 @@ export class EventPresenter {
     const remembered = version !== undefined && caller.user === null ? this.remembered : undefined;
     if (remembered === undefined || version === undefined) return this.made(db, rows, caller, now, version);
     await remembered.catchUp(version);
-    const known = rows.map((row) => remembered.get(row.id, caller.language));
+    const known = rows.map((row) => remembered.get(row.id, caller.language)?.event);
     const missing = rows.filter((_, index) => known[index] === undefined);
     const made = new Map((await this.made(db, missing, caller, now, version)).map((event) => [event.id, event]));
     const stamp = utcStamp(now);
     for (const row of missing)
-      if (row.status === 'publish' && row.date_utc <= stamp) remembered.remember(row.id, caller.language, version, made.get(row.id)!);
+      if (row.status === 'publish' && row.date_utc <= stamp) remembered.remember(row, caller.language, version, made.get(row.id)!);
     const counts = await publishedEventCounts(
       db,
       known.flatMap((event) => (event === undefined ? [] : termIdsOf(event))),
@@ -70,6 +76,37 @@ export class EventPresenter {
       const event = known[index];
       return event === undefined ? made.get(row.id)! : recounted(event, counts);
     });
+  }
+
+  /**
+   * The event `id` as an anonymous single read shows it when it is remembered with its version: no
+   * statement but the term counts of the version (none when they are counted already).
+   */
+  async rememberedRead(db: Db, id: number, caller: RequestContext, version: CalendarVersion): Promise<RememberedRead | undefined> {
+    const remembered = caller.user === null ? this.remembered : undefined;
+    if (remembered === undefined) return undefined;
+    await remembered.catchUp(version);
+    const entry = remembered.get(id, caller.language);
+    if (entry?.version === undefined) return undefined;
+    const counts = await publishedEventCounts(db, termIdsOf(entry.event), version);
+    return { entry, event: recounted(entry.event, counts) };
+  }
+
+  /**
+   * Notes the version a single read read before `row` (its ETag names it), once the event is remembered.
+   * Only a version up to the one the read caught up to: a later change may not have been forgotten yet, and
+   * a tag never names a newer version than its body.
+   */
+  noteVersion(
+    row: EventRow,
+    caller: RequestContext,
+    version: CalendarVersion,
+    itemVersion: number | undefined,
+  ): RememberedEvent | undefined {
+    const entry = caller.user === null ? this.remembered?.get(row.id, caller.language) : undefined;
+    if (entry === undefined || entry.row !== row || itemVersion === undefined || itemVersion > version.revision) return undefined;
+    entry.version = itemVersion;
+    return entry;
   }
 
   private async made(

@@ -4,6 +4,7 @@ import type { Database } from '../../platform/db/schema.ts';
 import { ByteBoundedMap } from '../../platform/memory/byte-bounded-map.ts';
 import { listChanges } from '../changes/changes.repository.ts';
 import type { CalendarVersion } from '../shared/calendar-version.ts';
+import type { EventRow } from './events.repository.ts';
 import type { EventResponse } from './events.schemas.ts';
 
 type Db = Kysely<Database>;
@@ -11,8 +12,18 @@ type Db = Kysely<Database>;
 /** More events changed than this since the last version seen: everything is forgotten rather than read one by one. */
 const MAX_CHANGES_READ = 2_000;
 
-/** What an entry weighs: its JSON text, twice (objects take more room than their text). */
-const weigh = (event: EventResponse) => 2 * JSON.stringify(event).length;
+/** An event as anonymous readers are shown it, with the row it was made from. */
+export interface RememberedEvent {
+  readonly row: EventRow;
+  readonly event: EventResponse;
+  /** Its change log number, once a single read has read it (its ETag names it). */
+  version: number | undefined;
+  /** Its JSON-LD, once a single read has made it. */
+  jsonLd: Record<string, unknown> | undefined;
+}
+
+/** What an entry weighs: its representation's JSON text, three times (objects take more room than their text; the row and JSON-LD). */
+const weigh = (entry: RememberedEvent) => 3 * JSON.stringify(entry.event).length;
 
 /**
  * Events as anonymous readers are shown them, remembered per event and
@@ -31,7 +42,7 @@ const weigh = (event: EventResponse) => 2 * JSON.stringify(event).length;
  * write, so when one passes everything is forgotten.
  */
 export class RememberedEvents {
-  private readonly entries: ByteBoundedMap<EventResponse>;
+  private readonly entries: ByteBoundedMap<RememberedEvent>;
   /** The revision up to which changes are forgotten; undefined before the first version. */
   private revision: number | undefined;
   /** The next scheduled publication of the version last caught up to. */
@@ -52,14 +63,14 @@ export class RememberedEvents {
     return this.catchingUp;
   }
 
-  get(id: number, language: Language): EventResponse | undefined {
+  get(id: number, language: Language): RememberedEvent | undefined {
     return this.entries.get(keyOf(id, language));
   }
 
-  /** Keeps `event`, made at `version` (caught up first), unless a newer version was caught up to since. */
-  remember(id: number, language: Language, version: CalendarVersion, event: EventResponse): void {
+  /** Keeps `event`, made from `row` at `version` (caught up first), unless a newer version was caught up to since. */
+  remember(row: EventRow, language: Language, version: CalendarVersion, event: EventResponse): void {
     if (this.revision !== undefined && version.revision < this.revision) return;
-    this.entries.set(keyOf(id, language), Object.freeze(event));
+    this.entries.set(keyOf(row.id, language), { row, event: Object.freeze(event), version: undefined, jsonLd: undefined });
   }
 
   private async forgetChanges(version: CalendarVersion): Promise<void> {

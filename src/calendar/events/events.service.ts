@@ -30,10 +30,11 @@ import {
 import { listEcho, listFilter } from './events.filters.ts';
 import { costChanges, flagChanges, scheduleOf, textsOf, touchesSchedule, websiteOf } from './events.input.ts';
 import { eventTotal } from './events.totals.ts';
-import { eventIdOf, eventNotFound, eventOf, eventRowOf, type EventRef } from './events.lookup.ts';
-import { toEventJsonLd, type EventSummary, type EventUrls } from './events.mapper.ts';
+import { eventNotFound, eventOf, type EventRef } from './events.lookup.ts';
+import type { EventSummary, EventUrls } from './events.mapper.ts';
 import { excludeOccurrence, refreshSeries, refuseSeriesFields, splitAt } from './events.occurrences.ts';
 import type { RememberedEvents } from './events.remembered.ts';
+import { readErrors, SingleEventReads } from './events.single.ts';
 import { EventPresenter, type EventWithRow } from './events.present.ts';
 import {
   countEvents,
@@ -75,9 +76,7 @@ export interface EventsServiceDeps {
 }
 
 const errors = {
-  noLongerAvailable: () => new AppError(403, 'event-no-longer-available', 'This event is no longer available'),
-  notAccessible: () => new AppError(403, 'event-not-accessible', 'The requested event is not accessible'),
-  passwordProtected: () => new AppError(403, 'event-password-protected', 'The requested event is not accessible without a password'),
+  ...readErrors,
   inTrash: () => new AppError(410, 'event-is-in-trash', 'The event is already trashed'),
   pageNotFound: () => new AppError(404, 'event-archive-page-not-found', 'The requested event archive page does not exist'),
 };
@@ -90,12 +89,14 @@ export class EventsService {
   private readonly now: () => Date;
   private readonly series: SeriesOccurrences;
   private readonly presenter: EventPresenter;
+  private readonly single: SingleEventReads;
 
   constructor(private readonly deps: EventsServiceDeps) {
     this.db = deps.db;
     this.series = new SeriesOccurrences(seriesLimits(deps.config));
     this.urls = { baseUrl: deps.config.baseUrl, namespaceUrl: `${deps.config.baseUrl}/${NAMESPACE}` };
     this.presenter = new EventPresenter(this.urls, deps.passwords, deps.remembered);
+    this.single = new SingleEventReads(this.db, this.presenter);
     this.siteZone = deps.config.siteTimezone;
     this.now = deps.now ?? (() => new Date());
   }
@@ -164,32 +165,13 @@ export class EventsService {
 
   /** One event, with its version (its ETag names it). */
   async getEvent(ref: EventRef, query: ReadEventQuery, caller: RequestContext): Promise<Versioned<EventResponse>> {
-    const { row, event, version } = await this.read(ref, query, caller);
-    // The JSON-LD builder refuses password-protected posts (reference §7).
-    return { item: row.password_hash === null ? { ...event, json_ld: toEventJsonLd(row, event, caller.language) } : event, version };
+    return this.single.withJsonLd(await this.single.read(ref, query, caller, this.now()), caller);
   }
 
   /** One event as `getEvent` gives it (same errors), with its stored row and without JSON-LD. */
   async getEventWithRow(ref: EventRef, query: ReadEventQuery, caller: RequestContext): Promise<EventWithRow> {
-    const { row, event } = await this.read(ref, query, caller);
+    const { row, event } = await this.single.read(ref, query, caller, this.now());
     return { row, event };
-  }
-
-  private async read(
-    ref: EventRef,
-    query: ReadEventQuery,
-    caller: RequestContext,
-  ): Promise<EventWithRow & { version: number | undefined }> {
-    const now = this.now();
-    const id = await eventIdOf(this.db, ref);
-    // Read before the event: a tag may name an older version than its body (a write would then be refused), never a newer one.
-    const version = await findVersion(this.db, 'event', id);
-    const row = await eventRowOf(this.db, ref, id);
-    if (row.status === 'trash') throw errors.noLongerAvailable();
-    if (!canRead(caller.user, row, now)) throw errors.notAccessible();
-    if (!(await this.presenter.unlocks(row, query, caller, now))) throw errors.passwordProtected();
-    const [event] = await this.presenter.represent(this.db, [row], caller, now, await caller.version());
-    return { row, event: event as EventResponse, version };
   }
 
   private async readList(

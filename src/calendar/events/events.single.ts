@@ -1,0 +1,70 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../../platform/db/schema.ts';
+import { AppError } from '../../platform/errors.ts';
+import { findVersion } from '../changes/changes.repository.ts';
+import { canRead } from '../posts/posts.access.ts';
+import type { RequestContext } from '../shared/context.ts';
+import type { Versioned } from '../shared/versioned.ts';
+import { eventIdOf, eventRowOf, type EventRef } from './events.lookup.ts';
+import { toEventJsonLd } from './events.mapper.ts';
+import type { EventPresenter, EventWithRow } from './events.present.ts';
+import type { RememberedEvent } from './events.remembered.ts';
+import type { EventRow } from './events.repository.ts';
+import type { EventResponse, ReadEventQuery } from './events.schemas.ts';
+
+type Db = Kysely<Database>;
+
+export const readErrors = {
+  noLongerAvailable: () => new AppError(403, 'event-no-longer-available', 'This event is no longer available'),
+  notAccessible: () => new AppError(403, 'event-not-accessible', 'The requested event is not accessible'),
+  passwordProtected: () => new AppError(403, 'event-password-protected', 'The requested event is not accessible without a password'),
+};
+
+/** A single read: the event, the version its ETag names, and its remembered entry when there is one. */
+export interface SingleRead extends EventWithRow {
+  readonly version: number | undefined;
+  readonly remembered: RememberedEvent | undefined;
+}
+
+/** Reads of one event by id or slug, with the refusals of the reference (trashed, not readable, protected). */
+export class SingleEventReads {
+  constructor(
+    private readonly db: Db,
+    private readonly presenter: EventPresenter,
+  ) {}
+
+  async read(ref: EventRef, query: ReadEventQuery, caller: RequestContext, now: Date): Promise<SingleRead> {
+    const id = await eventIdOf(this.db, ref);
+    const at = await caller.version();
+    // An anonymous read of a remembered event by id reads no row: had the row changed, the change log would have had it forgotten.
+    const known = 'id' in ref ? await this.presenter.rememberedRead(this.db, id, caller, at) : undefined;
+    if (known !== undefined) {
+      const { row, version } = known.entry;
+      await this.mayRead(row, query, caller, now);
+      return { row, event: known.event, version, remembered: known.entry };
+    }
+    // Read before the event: a tag may name an older version than its body (a write would then be refused), never a newer one.
+    const version = await findVersion(this.db, 'event', id);
+    const row = await eventRowOf(this.db, ref, id);
+    await this.mayRead(row, query, caller, now);
+    const [event] = await this.presenter.represent(this.db, [row], caller, now, at);
+    return { row, event: event as EventResponse, version, remembered: this.presenter.noteVersion(row, caller, at, version) };
+  }
+
+  /** The read with its JSON-LD (made once per remembered event); the builder refuses password-protected posts (reference §7). */
+  withJsonLd({ row, event, version, remembered }: SingleRead, caller: RequestContext): Versioned<EventResponse> {
+    if (row.password_hash !== null) return { item: event, version };
+    const jsonLd =
+      remembered === undefined
+        ? toEventJsonLd(row, event, caller.language)
+        : (remembered.jsonLd ??= toEventJsonLd(row, event, caller.language));
+    return { item: { ...event, json_ld: jsonLd }, version };
+  }
+
+  /** Refuses a single read of `row` the caller may not make: trashed, not readable, or protected and not unlocked. */
+  private async mayRead(row: EventRow, query: ReadEventQuery, caller: RequestContext, now: Date): Promise<void> {
+    if (row.status === 'trash') throw readErrors.noLongerAvailable();
+    if (!canRead(caller.user, row, now)) throw readErrors.notAccessible();
+    if (!(await this.presenter.unlocks(row, query, caller, now))) throw readErrors.passwordProtected();
+  }
+}
