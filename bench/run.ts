@@ -197,8 +197,8 @@ class BenchRun {
   }
 
   /** Almanac as `npm start` runs it; `remembering: false` turns remembered answers off (RESPONSE_CACHE_MB=0). */
-  startAlmanac({ remembering = true } = {}): Promise<ServerProcess> {
-    const env = remembering ? this.env : { ...this.env, RESPONSE_CACHE_MB: '0' };
+  startAlmanac({ remembering = true, workers = 1 } = {}): Promise<ServerProcess> {
+    const env = { ...this.env, ...(remembering ? {} : { RESPONSE_CACHE_MB: '0' }), WEB_CONCURRENCY: String(workers) };
     return startServerProcess('almanac', pinned(this.cpu.server, process.execPath, npmStartArgs()), env);
   }
 
@@ -453,9 +453,17 @@ async function main(): Promise<number> {
     }
     const mixed = await run.measure(mixedScenario(server.url, fixtures, bearer), baselineUrl);
     if (mixed !== undefined) log(`mixed: p99 ${mixed.result.p99Ms.toFixed(1)} ms, baseline p99 ${mixed.baseline.p99Ms.toFixed(1)} ms`);
-    // The same reads with nothing remembered: what each request costs when it must be computed.
     peakRss = server.peakRss();
     await stopAll();
+    // The mixed workload again on two worker processes (`serve --workers 2`) on the server's cores.
+    if (run.wants('mixed-workers-2')) {
+      const cluster = await run.startAlmanac({ workers: 2 });
+      servers.push(cluster);
+      const scenario = mixedScenario(cluster.url, fixtures, bearer);
+      await run.measure({ ...scenario, name: 'mixed-workers-2', title: `${scenario.title} (2 workers)` }, baselineUrl);
+      await stopAll();
+    }
+    // The same reads with no answers remembered: what each request costs when it must be computed.
     const computing = await run.startAlmanac({ remembering: false });
     servers.push(computing);
     for (const scenario of computedScenarios(computing.url, fixtures)) {
