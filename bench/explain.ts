@@ -123,6 +123,7 @@ async function main(): Promise<void> {
         start_date: filter.startDate,
         end_date: filter.endDate,
       }).toString()}`,
+      'past events page (latest first)': '/events/list/?past=1',
     };
     if (entity !== undefined) {
       const records = `/apiservice/api/services/entity-management/${entity.type}`;

@@ -109,13 +109,14 @@ export class PagesService {
     return this.services.events.listSummaries(query, page.caller, page.now, VIEW_MAX_EVENTS);
   }
 
-  /** A page of upcoming (or past) events, with the page's filters and `extra` arguments. */
+  /** A page of upcoming events, soonest first (or past ones, latest first), with the page's filters and `extra` arguments. */
   async eventList(page: PageRequest, extra: ListEventsQuery = {}): Promise<{ cards: EventCard[]; page: number; pages: number }> {
     const number = page.query.page ?? 1;
-    const past = page.query.past === '1' ? { ends_before: `${page.today} 00:00:00`, strict_dates: true } : {};
+    const isPast = page.query.past === '1';
+    const past = isPast ? { ends_before: `${page.today} 00:00:00`, strict_dates: true } : {};
     const query: ListEventsQuery = { ...listFilters(page.query), ...past, ...extra, page: number, per_page: LIST_PER_PAGE };
     try {
-      const list = await this.services.events.listEvents(query, page.caller, page.now);
+      const list = await this.services.events.listEvents(query, page.caller, page.now, { order: isPast ? 'desc' : 'asc' });
       return { cards: list.events.map((event) => this.card(page, event)), page: number, pages: list.total_pages };
     } catch (error) {
       // Past the last page: as any address that shows nothing.
