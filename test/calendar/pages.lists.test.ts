@@ -2,8 +2,9 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { startTestServer, type Credentials, type TestServer } from '../helpers/server.ts';
 import { EVENTS, makeEvent, utcDay } from './events.factories.ts';
+import { makeOrganizer, makeVenue } from './venues-organizers.factories.ts';
 
-/** The list view's past events (latest first) over HTTP, through a real server, on every database. */
+/** The list view's past events (latest first) and the filter form's lists, over HTTP through a real server, on every database. */
 
 interface Page {
   readonly status: number;
@@ -130,5 +131,124 @@ describe('calendar pages: the list of past events', () => {
       found.body.events.some((listed: any) => listed.id === event.id),
       'an event ending before the bound is listed, though it starts after it',
     );
+  });
+});
+
+describe('calendar pages: the lists of the filter form', () => {
+  let server: TestServer;
+  let admin: Credentials;
+
+  before(async () => {
+    server = await startTestServer();
+    admin = await server.admin();
+  });
+  after(async () => server.close());
+
+  const page = async (path: string): Promise<Page> => {
+    const response = await fetch(`${server.url}${path}`, { redirect: 'manual' });
+    return { status: response.status, html: await response.text() };
+  };
+  /** The options of one select of the filter form: [value, label, selected]. */
+  const optionsOf = (html: string, name: string) => {
+    const select = new RegExp(`<select id="filter-${name}" name="${name}">([\\s\\S]*?)</select>`).exec(html)?.[1] ?? '';
+    return [...select.matchAll(/<option value="([^"]*)"( selected)?>([^<]*)<\/option>/g)]
+      .filter((match) => match[1] !== '')
+      .map((match) => ({ value: match[1] as string, label: match[3] as string, selected: match[2] !== undefined }));
+  };
+  const pad = (index: number) => String(index).padStart(2, '0');
+
+  it('offers at most 50 of each, by name, and always the one chosen in the address, selected', async () => {
+    const day = utcDay(5);
+    // 51 venues and organizers: the list offers the latest 50, so the first made is beyond it.
+    const venues = [];
+    const organizers = [];
+    for (let index = 0; index <= 50; index += 1) {
+      venues.push(await makeVenue(server, admin, { venue: `Cap venue ${pad(50 - index)}` }));
+      organizers.push(await makeOrganizer(server, admin, { organizer: `Cap organizer ${pad(50 - index)}` }));
+    }
+    // 50 categories and tags that two events use, one that a third uses: the list offers the 50 most used (not the first 50 by name).
+    const common = Array.from({ length: 50 }, (_, index) => `common ${pad(index)}`);
+    for (const hour of ['10', '11']) {
+      await makeEvent(server, admin, {
+        title: `Common ${hour}`,
+        start_date: `${day} ${hour}:00`,
+        end_date: `${day} ${hour}:30`,
+        categories: common.map((name) => `${name} category`),
+        tags: common.map((name) => `${name} tag`).join(','),
+      });
+    }
+    const [oldestVenue, oldestOrganizer] = [venues[0], organizers[0]];
+    await makeEvent(server, admin, {
+      title: 'Rare one',
+      start_date: `${day} 12:00`,
+      end_date: `${day} 12:30`,
+      categories: ['Aardvark category'],
+      tags: 'aardvark tag',
+      venue: oldestVenue.id,
+      organizer: [oldestOrganizer.id],
+    });
+
+    const plain = (await page('/events/list/')).html;
+    for (const name of ['category', 'tag', 'venue', 'organizer']) {
+      const options = optionsOf(plain, name);
+      assert.equal(options.length, 50, name);
+      assert.ok(!options.some((option) => option.selected), name);
+      const labels = options.map((option) => option.label);
+      assert.deepEqual(labels, [...labels].sort(new Intl.Collator('en').compare), `${name}: by name`);
+    }
+    assert.doesNotMatch(plain, /Aardvark category<|aardvark tag<|Cap venue 50<|Cap organizer 50</);
+
+    for (const [name, value, label] of [
+      ['category', 'aardvark-category', 'Aardvark category'],
+      ['tag', 'aardvark-tag', 'aardvark tag'],
+      ['venue', String(oldestVenue.id), 'Cap venue 50'],
+      ['organizer', String(oldestOrganizer.id), 'Cap organizer 50'],
+    ] as const) {
+      for (const path of [`/events/list/?${name}=${value}`, `/events/month/${day.slice(0, 7)}/?${name}=${value}&lang=it`]) {
+        const result = await page(path);
+        assert.equal(result.status, 200, `${path}: ${result.html.slice(0, 300)}`);
+        const options = optionsOf(result.html, name);
+        assert.equal(options.length, 51, path);
+        assert.deepEqual(
+          options.filter((option) => option.selected),
+          [{ value, label, selected: true }],
+          path,
+        );
+        assert.match(result.html, /Rare one/, path);
+        assert.doesNotMatch(result.html, /Common 1[01]/, path);
+      }
+    }
+    // One among the 50 is selected where it is, and adds nothing.
+    const among = await page(`/events/list/?venue=${venues[50].id}`);
+    assert.equal(optionsOf(among.html, 'venue').length, 50);
+    assert.deepEqual(
+      optionsOf(among.html, 'venue')
+        .filter((option) => option.selected)
+        .map((option) => option.label),
+      ['Cap venue 00'],
+    );
+  });
+
+  it('answers unknown and hidden choices with a 400 page that names none of them', async () => {
+    const draftVenue = await makeVenue(server, admin, { venue: 'Unpublished venue', status: 'draft' });
+    const draftOrganizer = await makeOrganizer(server, admin, { organizer: 'Unpublished organizer', status: 'draft' });
+    for (const query of [
+      `venue=${draftVenue.id}`,
+      `organizer=${draftOrganizer.id}`,
+      'venue=999999',
+      'organizer=999999',
+      `venue=${draftOrganizer.id}`,
+      'category=no-such-category',
+      'tag=no-such-tag',
+      'venue=1.5',
+      'venue=%00',
+      'tag=a,b',
+    ]) {
+      for (const path of ['/events/list/', '/events/']) {
+        const result = await page(`${path}?${query}`);
+        assert.equal(result.status, 400, `${path}?${query}: ${result.html.slice(0, 200)}`);
+        assert.doesNotMatch(result.html, /Unpublished/, `${path}?${query}`);
+      }
+    }
   });
 });
