@@ -157,7 +157,8 @@ async function main(): Promise<void> {
           '```',
           '',
           '```',
-          await store.explain(statement),
+          // Transaction control (a PostgreSQL read in a transaction of its own) has no plan.
+          /^\s*(begin|commit|rollback|savepoint|release|set)\b/i.test(statement.sql) ? '(no plan)' : await store.explain(statement),
           '```',
           '',
         );
