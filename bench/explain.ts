@@ -123,6 +123,7 @@ async function main(): Promise<void> {
         start_date: filter.startDate,
         end_date: filter.endDate,
       }).toString()}`,
+      'past events page (latest first)': '/events/list/?past=1',
     };
     if (entity !== undefined) {
       const records = `/apiservice/api/services/entity-management/${entity.type}`;
@@ -156,7 +157,8 @@ async function main(): Promise<void> {
           '```',
           '',
           '```',
-          await store.explain(statement),
+          // Transaction control (a PostgreSQL read in a transaction of its own) has no plan.
+          /^\s*(begin|commit|rollback|savepoint|release|set)\b/i.test(statement.sql) ? '(no plan)' : await store.explain(statement),
           '```',
           '',
         );

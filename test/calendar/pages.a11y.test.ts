@@ -7,6 +7,7 @@ import AxeBuilder from '@axe-core/playwright';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { startTestServer, type Credentials, type TestServer } from '../helpers/server.ts';
 import { makeEvent, utcDay } from './events.factories.ts';
+import { makeOrganizer, makeVenue } from './venues-organizers.factories.ts';
 
 /**
  * The calendar's pages in a real Chromium (Debian's, CHROMIUM_PATH to use another): axe-core finds no WCAG 2.2 AA
@@ -57,15 +58,31 @@ describe('calendar pages in Chromium', () => {
       start_date: `${day} 18:00`,
       end_date: `${day} 19:00`,
     });
+    const lockedVenue = await makeVenue(server, admin, { venue: 'Back room', address: 'Hidden street 1', password: 'v3nue' });
+    const lockedOrganizer = await makeOrganizer(server, admin, {
+      organizer: 'Secret society',
+      email: 'x@secret.example',
+      password: 'org4n',
+    });
+    await makeEvent(server, admin, {
+      title: 'Past gathering',
+      start_date: `${utcDay(-3)} 18:00`,
+      end_date: `${utcDay(-3)} 19:00`,
+      venue: lockedVenue.id,
+      organizer: [lockedOrganizer.id],
+    });
     const local = (url: string) => new URL(url).pathname;
     pages.set('month', '/events/');
     pages.set('week', `/events/week/${day}/`);
     pages.set('day', `/events/${day}/`);
     pages.set('list', '/events/list/');
+    pages.set('past', '/events/list/?past=1');
     pages.set('event', local(event.url));
     pages.set('password', local(locked.url));
     pages.set('venue', local(event.venue.url));
     pages.set('organizer', local(event.organizer[0].url));
+    pages.set('venue-password', local(lockedVenue.url));
+    pages.set('organizer-password', local(lockedOrganizer.url));
     pages.set('category', '/events/category/music/');
     pages.set('tag', '/tag/jazz/');
     pages.set('not-found', '/event/no-such-event/');
@@ -134,6 +151,26 @@ describe('calendar pages in Chromium', () => {
     // Keyboard: the skip link is the first stop, and it leads to the main content.
     await page.keyboard.press('Tab');
     assert.equal(await page.evaluate(() => document.activeElement?.textContent), 'Vai al contenuto');
+    await page.context().close();
+  });
+
+  it('asks for the password of a protected venue, says a wrong one accessibly, and opens the page with the right one', async () => {
+    const page = await open(SIZES[1]);
+    await page.goto(`${server.url}${pages.get('venue-password')}`);
+    assert.equal(await page.getByText('Hidden street 1').count(), 0);
+    await page.getByLabel('Password').fill('wrong');
+    await page.getByRole('button', { name: 'Show' }).click();
+    assert.equal(await page.getByText('Wrong password.').count(), 1);
+    const results = await new AxeBuilder({ page }).withTags(WCAG_TAGS).analyze();
+    assert.deepEqual(
+      results.violations.map((violation) => violation.id),
+      [],
+    );
+    await page.screenshot({ path: path_('venue-wrong-password', 'en', 'phone'), fullPage: true });
+    await page.getByLabel('Password').fill('v3nue');
+    await page.getByRole('button', { name: 'Show' }).click();
+    assert.equal(await page.getByRole('heading', { level: 1 }).textContent(), 'Back room');
+    assert.equal(await page.getByText('Hidden street 1').count(), 1);
     await page.context().close();
   });
 });

@@ -139,6 +139,13 @@ async function addDateBounds(db: Db, filter: MutableFilter, query: ListEventsQue
   if (endsFrom !== undefined) {
     filter.startFrom = plusCalendar(endsFrom, { days: -(await findLongestDurationDays(db)) - 1 });
   }
+  // Nor did an event ending before a moment start after it (a day's margin: across a DST fall-back its local end may precede its
+  // local start): the walk stops there, and a list of past events read latest first starts there rather than at the last event.
+  // The last day of stamps has no next one (a five-digit year would sort before every other stamp).
+  const endsBy = window.endBefore ?? window.endTo;
+  if (endsBy !== undefined && endsBy < '9999-12-31' && window.startTo === undefined && window.startBefore === undefined) {
+    filter.startTo = plusCalendar(endsBy, { days: 1 });
+  }
 }
 
 async function linkedIds(

@@ -177,19 +177,32 @@ export async function countEvents(db: Db, filter: EventListFilter): Promise<numb
   return Number(row.total);
 }
 
+/** The order of an events list: the API's is `asc`; `desc` (latest first) is the pages' past events. */
+export type EventOrder = 'asc' | 'desc';
+
 /**
  * One page of events: by local start, then publication date, then id
- * (with `include`: publication date, then id, as the reference).
+ * (with `include`: publication date, then id, as the reference); all three
+ * reversed with `desc`, so that either way the list walks one index.
  */
-export async function listEvents(db: Db, filter: EventListFilter, limit: number, offset: number): Promise<EventRow[]> {
+export async function listEvents(
+  db: Db,
+  filter: EventListFilter,
+  limit: number,
+  offset: number,
+  order: EventOrder = 'asc',
+): Promise<EventRow[]> {
   let query = db
     .selectFrom('events')
     .selectAll('events')
     .where((eb) => conditions(eb, filter));
-  query = filter.includeIds === undefined ? query.orderBy('events.start_local').orderBy('events.date') : query.orderBy('events.date');
+  query =
+    filter.includeIds === undefined
+      ? query.orderBy('events.start_local', order).orderBy('events.date', order)
+      : query.orderBy('events.date', order);
   // The limit bound as an integer: better-sqlite3 binds a JS number as a REAL, and SQLite's planner then ignores the
   // limit and sorts the whole window (a month of 100k events: 10 ms instead of 0.5 ms, docs/perf.md).
-  return query.orderBy('events.id').limit(BigInt(limit)).offset(offset).execute();
+  return query.orderBy('events.id', order).limit(BigInt(limit)).offset(offset).execute();
 }
 
 /**

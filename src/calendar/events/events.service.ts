@@ -46,6 +46,7 @@ import {
   updateEvent as updateEventRow,
   type EventChanges,
   type EventListFilter,
+  type EventOrder,
   type EventRow,
 } from './events.repository.ts';
 import {
@@ -112,15 +113,17 @@ export class EventsService {
     if (!canRead(caller.user, series, now)) throw errors.notAccessible();
     if (!isSeries(series)) throw invalidParam('id', 'The event is no recurring series.');
     const window = { start_date: query.start_date ?? series.start_local, end_date: query.end_date ?? LAST_DAY };
-    return this.listEvents({ ...query, ...window, post_parent: id }, caller, now, `${this.urls.namespaceUrl}/events/${id}/instances`);
+    return this.listEvents({ ...query, ...window, post_parent: id }, caller, now, {
+      archiveUrl: `${this.urls.namespaceUrl}/events/${id}/instances`,
+    });
   }
 
-  /** A page of events as of `now` (a remembered list is keyed by the second it was made in). */
+  /** A page of events as of `now` (a remembered list is keyed by the second it was made in); `order` is not an API argument. */
   async listEvents(
     query: ListEventsQuery,
     caller: RequestContext,
     now: Date = this.now(),
-    archiveUrl = `${this.urls.namespaceUrl}/events/`,
+    { archiveUrl = `${this.urls.namespaceUrl}/events/`, order = 'asc' }: { archiveUrl?: string; order?: EventOrder } = {},
   ): Promise<EventList> {
     const page = query.page ?? 1;
     const perPage = Math.min(MAX_PER_PAGE, query.per_page ?? DEFAULT_PER_PAGE);
@@ -130,7 +133,7 @@ export class EventsService {
     const pages = totalPages(total, perPage);
     if (isBeyondLastPage(page, total, perPage)) throw errors.pageNotFound();
     const { limit, offset } = pageWindow(page, perPage);
-    const shown = total === 0 ? [] : await this.readList(filter, query, caller, now, version, limit, offset);
+    const shown = total === 0 ? [] : await this.readList(filter, query, caller, now, version, limit, offset, order);
     const links = archiveLinks(archiveUrl, listEcho(query, perPage, caller.user), page, pages);
     return { events: shown.map(({ event }) => event), ...links, total, total_pages: pages };
   }
@@ -182,8 +185,9 @@ export class EventsService {
     version: CalendarVersion,
     limit: number,
     offset: number,
+    order: EventOrder = 'asc',
   ): Promise<EventWithRow[]> {
-    return this.presenter.listed(this.db, await listEventRows(this.db, filter, limit, offset), query, caller, now, version);
+    return this.presenter.listed(this.db, await listEventRows(this.db, filter, limit, offset, order), query, caller, now, version);
   }
 
   /** The event as written, with the version the write gave it: the last thing a write does. */

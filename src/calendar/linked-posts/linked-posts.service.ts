@@ -79,6 +79,8 @@ function errorsOf(kind: LinkedPostKind) {
     notAccessible: () => new AppError(403, `${kind.type}-not-accessible`, `The requested ${kind.type} is not accessible`),
     inTrash: () => new AppError(410, `${kind.type}-is-in-trash`, `The ${kind.type} is already trashed`),
     pageNotFound: () => new AppError(404, `${kind.type}-archive-page-not-found`, `The requested ${kind.type} archive page does not exist`),
+    passwordProtected: () =>
+      new AppError(403, `${kind.type}-password-protected`, `The requested ${kind.type} is not accessible without a password`),
   };
 }
 
@@ -197,17 +199,24 @@ export class LinkedPostsService {
     return row;
   }
 
-  /** One post, with its version (its ETag names it). */
-  async get(target: Target, query: UnlockRequest, ctx: RequestContext): Promise<Versioned<Representation>> {
+  /**
+   * One post, with its version (its ETag names it). A protected post the read does not unlock is stripped (the API's
+   * reads, reference §7), or with `locked: 'refuse'` refused as an event is (a 403 `{type}-password-protected`: the pages).
+   */
+  async get(
+    target: Target,
+    query: UnlockRequest,
+    ctx: RequestContext,
+    locked: 'strip' | 'refuse' = 'strip',
+  ): Promise<Versioned<Representation>> {
     const id = await this.idOf(target, this.db);
     // Read before the post: a tag may name an older version than its body (a write would then be refused), never a newer one.
     const version = id === undefined ? undefined : await findVersion(this.db, this.kind.type, id);
     const row = await this.rowOf(target, id, this.db, false);
     if (!canRead(ctx.user, row)) throw this.errors.notAccessible();
-    const [item] = await presentPosts(this.db, this.kind, [row], ctx, {
-      single: true,
-      unlock: await this.unlock(ctx, query, [row], 'single'),
-    });
+    const unlock = await this.unlock(ctx, query, [row], 'single');
+    if (locked === 'refuse' && !unlock(row)) throw this.errors.passwordProtected();
+    const [item] = await presentPosts(this.db, this.kind, [row], ctx, { single: true, unlock });
     return { item: item as Representation, version };
   }
 

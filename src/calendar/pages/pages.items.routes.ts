@@ -1,7 +1,7 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../../platform/errors.ts';
-import type { EventResponse } from '../events/events.schemas.ts';
+import type { Answer } from '../../platform/http/remembered-answers.ts';
 import { permalinks } from '../shared/wire.ts';
 import { parseDay } from './pages.dates.ts';
 import { eventModel, findOccurrence } from './pages.event.ts';
@@ -25,41 +25,75 @@ function asNotFound(error: unknown): unknown {
   return error;
 }
 
+/** A protected event, venue or organizer that the read did not unlock (`event-password-protected`, `venue-…`, `organizer-…`). */
+function isLocked(error: unknown): boolean {
+  return error instanceof AppError && /-password-protected$/.test(error.code);
+}
+
+/** A page and its status: a password form is a 200 when asked for, a 403 after a wrong password. */
+interface ItemAnswer {
+  readonly answer: Answer;
+  readonly status: number;
+}
+
 /** Every permalink the API gives is a page: events (and occurrences), venues, organizers, categories and tags. */
 export async function pagesItemRoutes(app: FastifyInstance, { pages, views }: { pages: PagesService; views: PageViews }): Promise<void> {
   const typed = app.withTypeProvider<TypeBoxTypeProvider>();
   const config = { access: 'public' as const };
   const { events, venues, organizers, categories, tags } = pages.services;
 
-  /** The event page, or its password form (a 403 when the password sent is wrong). */
+  /**
+   * The page of a post that may be password-protected, read with the `password` sent (if any): `show` renders what
+   * `read` gives, or while the post is locked its password form, which posts to `action` (the page itself).
+   */
+  const protectedPage = async <Item>(
+    page: PageRequest,
+    head: { path: string; action: string; heading: string },
+    password: string | undefined,
+    read: (unlock: { password?: string }) => Promise<Item>,
+    show: (item: Item) => Promise<Answer>,
+  ): Promise<ItemAnswer> => {
+    let item: Item;
+    try {
+      item = await read(password === undefined ? {} : { password });
+    } catch (error) {
+      if (!isLocked(error)) throw asNotFound(error);
+      const model = { heading: head.heading, action: head.action, wrong: password !== undefined };
+      const answer = views.render(page, { title: head.heading, path: head.path, noindex: true }, 'password', model);
+      return { answer, status: password === undefined ? 200 : 403 };
+    }
+    return { answer: await show(item), status: 200 };
+  };
+  const getProtected = async (request: FastifyRequest, reply: FastifyReply, produce: () => Promise<ItemAnswer>) =>
+    pages.remember(request, reply, async () => (await produce()).answer);
+  // An answer to a password is the reader's own: never remembered, never kept by a cache.
+  const postPassword = async (reply: FastifyReply, produce: () => Promise<ItemAnswer>) => {
+    const { answer, status } = await produce();
+    return views.send(reply.header('cache-control', 'no-store'), answer, status);
+  };
+
+  /** The event page, or its password form. */
   const eventPage = async (request: FastifyRequest, slug: string, day: string | undefined, body?: PasswordBody) => {
     if (!isSlugText(slug)) throw pageNotFound();
     const page = pages.pageRequest(request, request.query as object, false);
     const path =
       new URL(permalinks.event(page.links.baseUrl, slug)).pathname.slice(page.links.basePath.length) + (day === undefined ? '' : `${day}/`);
-    const password = body?.password;
-    let event: EventResponse;
-    try {
-      const ref = day === undefined ? { slug } : { id: await findOccurrence(pages, page, slug, day, password) };
-      event = (await events.getEvent(ref, password === undefined ? {} : { password }, page.caller)).item;
-    } catch (error) {
-      if (error instanceof AppError && error.code === 'event-password-protected') {
-        const model = { heading: page.t.protected, action: page.links.to(path), wrong: password !== undefined };
-        const answer = views.render(page, { title: page.t.protected, path, noindex: true }, 'password', model);
-        return { answer, status: password === undefined ? 200 : 403 };
-      }
-      throw asNotFound(error);
-    }
-    const { model, head } = await eventModel(pages, page, event, path);
-    return { answer: views.render(page, head, 'event', model), status: 200 };
+    return protectedPage(
+      page,
+      { path, action: page.links.to(path), heading: page.t.protected },
+      body?.password,
+      async (unlock) => {
+        const ref = day === undefined ? { slug } : { id: await findOccurrence(pages, page, slug, day, unlock.password) };
+        return (await events.getEvent(ref, unlock, page.caller)).item;
+      },
+      async (event) => {
+        const { model, head } = await eventModel(pages, page, event, path);
+        return views.render(page, head, 'event', model);
+      },
+    );
   };
   const getEvent = async (request: FastifyRequest, reply: FastifyReply, slug: string, day?: string) =>
-    pages.remember(request, reply, async () => (await eventPage(request, slug, day)).answer);
-  // An answer to a password is the reader's own: never remembered, never kept by a cache.
-  const postPassword = async (request: FastifyRequest, reply: FastifyReply, body: PasswordBody, slug: string, day?: string) => {
-    const { answer, status } = await eventPage(request, slug, day, body);
-    return views.send(reply.header('cache-control', 'no-store'), answer, status);
-  };
+    getProtected(request, reply, () => eventPage(request, slug, day));
 
   const eventSchema = { hide: true, params: SlugParamsSchema, querystring: ItemQuerySchema };
   const occurrenceSchema = { hide: true, params: OccurrenceParamsSchema, querystring: ItemQuerySchema };
@@ -76,7 +110,7 @@ export async function pagesItemRoutes(app: FastifyInstance, { pages, views }: { 
   typed.post('/event/:slug', {
     config,
     schema: { ...eventSchema, body: PasswordBodySchema },
-    handler: async (request, reply) => postPassword(request, reply, request.body, request.params.slug),
+    handler: async (request, reply) => postPassword(reply, () => eventPage(request, request.params.slug, undefined, request.body)),
   });
   typed.get('/event/:slug/:day', {
     config,
@@ -86,7 +120,8 @@ export async function pagesItemRoutes(app: FastifyInstance, { pages, views }: { 
   typed.post('/event/:slug/:day', {
     config,
     schema: { ...occurrenceSchema, body: PasswordBodySchema },
-    handler: async (request, reply) => postPassword(request, reply, request.body, request.params.slug, occurrenceDay(request.params.day)),
+    handler: async (request, reply) =>
+      postPassword(reply, () => eventPage(request, request.params.slug, occurrenceDay(request.params.day), request.body)),
   });
 
   /** A page that lists the upcoming events of one venue, organizer, category or tag. */
@@ -105,31 +140,41 @@ export async function pagesItemRoutes(app: FastifyInstance, { pages, views }: { 
     return views.render(page, { title: heading, path }, 'archive', model);
   };
 
-  for (const [kind, service, field] of [
-    ['venue', venues, 'venue'],
-    ['organizer', organizers, 'organizer'],
-  ] as const) {
+  /** A venue or organizer page with its upcoming events, or its password form (the form keeps the page of events asked for). */
+  const linkedPostPage = async (request: FastifyRequest, kind: 'venue' | 'organizer', slug: string, body?: PasswordBody) => {
+    if (!isSlugText(slug)) throw pageNotFound();
+    const page = pages.pageRequest(request, request.query as object, false);
+    const path = new URL(permalinks[kind](page.links.baseUrl, slug)).pathname.slice(page.links.basePath.length);
+    const number = page.query.page ?? 1;
+    const action = page.links.to(path, number > 1 ? [['page', String(number)]] : []);
+    const service = kind === 'venue' ? venues : organizers;
+    return protectedPage(
+      page,
+      { path, action, heading: page.t.protectedPost },
+      body?.password,
+      async (unlock) => (await service.get({ slug }, unlock, page.caller, 'refuse')).item,
+      async (item) => {
+        const details =
+          kind === 'venue'
+            ? { kind, address: addressOf(item), map: mapLink(item), phone: plainText(item.phone), website: plainText(item.website) }
+            : { kind, email: plainText(item.email), phone: plainText(item.phone), website: plainText(item.website) };
+        const description = safeHtml(item.description);
+        const own = `/${kind}/${String(item.slug)}/`;
+        return archive(page, own, plainText(item[kind]), { ...details, description }, { [kind]: String(item.id) });
+      },
+    );
+  };
+  for (const kind of ['venue', 'organizer'] as const) {
+    const schema = { hide: true, params: SlugParamsSchema, querystring: ItemQuerySchema };
     typed.get(`/${kind}/:slug`, {
       config,
-      schema: { hide: true, params: SlugParamsSchema, querystring: ItemQuerySchema },
-      handler: async (request, reply) =>
-        pages.remember(request, reply, async () => {
-          if (!isSlugText(request.params.slug)) throw pageNotFound();
-          const page = pages.pageRequest(request, request.query, false);
-          const item = await service.get({ slug: request.params.slug }, {}, page.caller).then(
-            ({ item }) => item,
-            (error: unknown) => {
-              throw asNotFound(error);
-            },
-          );
-          const path = `/${kind}/${String(item.slug)}/`;
-          const details =
-            kind === 'venue'
-              ? { kind, address: addressOf(item), map: mapLink(item), phone: plainText(item.phone), website: plainText(item.website) }
-              : { kind, email: plainText(item.email), phone: plainText(item.phone), website: plainText(item.website) };
-          const description = safeHtml(item.description);
-          return archive(page, path, plainText(item[field]), { ...details, description }, { [kind]: String(item.id) });
-        }),
+      schema,
+      handler: async (request, reply) => getProtected(request, reply, () => linkedPostPage(request, kind, request.params.slug)),
+    });
+    typed.post(`/${kind}/:slug`, {
+      config,
+      schema: { ...schema, body: PasswordBodySchema },
+      handler: async (request, reply) => postPassword(reply, () => linkedPostPage(request, kind, request.params.slug, request.body)),
     });
   }
 

@@ -16,6 +16,8 @@ import { addDays } from './pages.dates.ts';
 /** Most events a month, week or day view shows (a calendar busier than this shows its first ones). */
 export const VIEW_MAX_EVENTS = 500;
 export const LIST_PER_PAGE = 10;
+/** Most choices of each list of the filter form (the APIs' largest page), besides the current one. */
+export const FILTER_LIST_MAX = 50;
 
 /** The request a page answers: its reader (anonymous), language, words, links and day. */
 export interface PageRequest {
@@ -109,13 +111,14 @@ export class PagesService {
     return this.services.events.listSummaries(query, page.caller, page.now, VIEW_MAX_EVENTS);
   }
 
-  /** A page of upcoming (or past) events, with the page's filters and `extra` arguments. */
+  /** A page of upcoming events, soonest first (or past ones, latest first), with the page's filters and `extra` arguments. */
   async eventList(page: PageRequest, extra: ListEventsQuery = {}): Promise<{ cards: EventCard[]; page: number; pages: number }> {
     const number = page.query.page ?? 1;
-    const past = page.query.past === '1' ? { ends_before: `${page.today} 00:00:00`, strict_dates: true } : {};
+    const isPast = page.query.past === '1';
+    const past = isPast ? { ends_before: `${page.today} 00:00:00`, strict_dates: true } : {};
     const query: ListEventsQuery = { ...listFilters(page.query), ...past, ...extra, page: number, per_page: LIST_PER_PAGE };
     try {
-      const list = await this.services.events.listEvents(query, page.caller, page.now);
+      const list = await this.services.events.listEvents(query, page.caller, page.now, { order: isPast ? 'desc' : 'asc' });
       return { cards: list.events.map((event) => this.card(page, event)), page: number, pages: list.total_pages };
     } catch (error) {
       // Past the last page: as any address that shows nothing.
@@ -128,7 +131,10 @@ export class PagesService {
     return cardOf(event, page.links, page.language.language, page.t.allDay);
   }
 
-  /** The choices of the filter form: categories and tags in use, venues and organizers, the current ones selected. */
+  /**
+   * The choices of the filter form: the most used categories and tags, the latest venues and organizers (at most
+   * `FILTER_LIST_MAX` of each), plus the current ones wherever they rank; each list by name, the current ones selected.
+   */
   async filterChoices(page: PageRequest): Promise<FilterChoices> {
     const { caller, query } = page;
     // The same for every page of a language until the calendar changes: remembered with the version (ADR 9).
@@ -139,24 +145,42 @@ export class PagesService {
       lists = await this.filterLists(caller);
       remembered.set(caller.language, lists);
     }
-    const termOptions = (terms: ReadonlyArray<{ slug: string; name: string }>, current: string | undefined) =>
-      terms.map((term) => ({ value: term.slug, label: plainText(term.name), selected: term.slug === current }));
-    const postOptions = (items: ReadonlyArray<Record<string, unknown>>, field: string, current: number | undefined) =>
-      items.map((item) => ({ value: String(item.id), label: plainText(item[field]), selected: item.id === current }));
-    return {
-      search: query.search ?? '',
-      categories: termOptions(lists.categories, query.category),
-      tags: termOptions(lists.tags, query.tag),
-      venues: postOptions(lists.venues, 'venue', query.venue),
-      organizers: postOptions(lists.organizers, 'organizer', query.organizer),
-      active: filterPairs(query).length > 0,
+    const collator = collatorOf(caller.language);
+    const byLabel = (options: Option[]) => options.sort((a, b) => collator.compare(a.label, b.label));
+    const termOptions = async (service: 'categories' | 'tags', terms: Term[], current: string | undefined) => {
+      const options = terms.map((term) => ({ value: term.slug, label: plainText(term.name), selected: term.slug === current }));
+      // A current term beyond the list is read for its name (an unknown one is the events list's 400).
+      if (current !== undefined && !options.some((option) => option.selected)) {
+        const { list } = await this.services[service].list(
+          { slug: current, hide_empty: false, page: 1, per_page: 1, parent: undefined },
+          caller,
+        );
+        for (const term of termsOf(list, service)) options.push({ value: term.slug, label: plainText(term.name), selected: true });
+      }
+      return byLabel(options);
     };
+    const postOptions = async (kind: 'venue' | 'organizer', items: ReadonlyArray<Record<string, unknown>>, current: number | undefined) => {
+      const options = items.map((item) => ({ value: String(item.id), label: plainText(item[kind]), selected: item.id === current }));
+      if (current !== undefined && !options.some((option) => option.selected)) {
+        const found = await this.services[kind === 'venue' ? 'venues' : 'organizers'].listByIds([current], caller);
+        for (const item of found) options.push({ value: String(item.id), label: plainText(item[kind]), selected: true });
+      }
+      return byLabel(options);
+    };
+    const [categories, tags, venues, organizers] = await Promise.all([
+      termOptions('categories', lists.categories, query.category),
+      termOptions('tags', lists.tags, query.tag),
+      postOptions('venue', lists.venues, query.venue),
+      postOptions('organizer', lists.organizers, query.organizer),
+    ]);
+    return { search: query.search ?? '', categories, tags, venues, organizers, active: filterPairs(query).length > 0 };
   }
 
   private async filterLists(caller: RequestContext): Promise<FilterLists> {
     const { categories, tags, venues, organizers } = this.services;
-    const termQuery = { page: 1, per_page: 50, parent: undefined };
-    const postQuery = { page: 1, per_page: 50 };
+    // Terms the published events use, the most used first; venues and organizers as their archives list them, the latest first.
+    const termQuery = { page: 1, per_page: FILTER_LIST_MAX, parent: undefined, orderby: 'count' as const, order: 'desc' };
+    const postQuery = { page: 1, per_page: FILTER_LIST_MAX };
     const [categoryList, tagList, venueList, organizerList] = await Promise.all([
       categories.list(termQuery, caller),
       tags.list(termQuery, caller),
@@ -170,6 +194,14 @@ export class PagesService {
       organizers: organizerList.items as ReadonlyArray<Record<string, unknown>>,
     };
   }
+}
+
+const collators = new Map<string, Intl.Collator>();
+/** Names in the order of a language (one collator per language: making one costs more than a sort of 50). */
+function collatorOf(language: string): Intl.Collator {
+  let collator = collators.get(language);
+  if (collator === undefined) collators.set(language, (collator = new Intl.Collator(language)));
+  return collator;
 }
 
 /** The terms of a term archive (`categories` or `tags`). */
