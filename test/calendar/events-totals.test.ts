@@ -1,9 +1,11 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { EventListFilter } from '../../src/calendar/events/events.repository.ts';
-import { eventTotal } from '../../src/calendar/events/events.totals.ts';
+import { EventTotals } from '../../src/calendar/events/events.totals.ts';
+import { readRevision } from '../../src/platform/db/revisions.ts';
+import { countingStatements } from '../helpers/statements.ts';
 import { CalendarVersion } from '../../src/calendar/shared/calendar-version.ts';
-import { startTestServer, type TestServer } from '../helpers/server.ts';
+import { startTestServer, type Credentials, type TestServer } from '../helpers/server.ts';
 
 const base: EventListFilter = {
   visibility: { kind: 'published' },
@@ -11,40 +13,79 @@ const base: EventListFilter = {
   nowUtc: '2030-01-01 00:00:00',
   endFrom: '2030-01-01 00:00:00',
 };
-const versionAt = (revision: number) => new CalendarVersion(revision, '2030-01-01 00:00:00', null);
 
 describe('event list totals', () => {
-  it('reuses a total for as long as its version is current, whatever the clock second or the filter', async () => {
-    const version = versionAt(7);
-    let counted = 0;
-    const count = async () => ++counted;
-    for (const extra of [
-      {},
-      { venueIds: [1] },
-      { categoryIds: [2] },
-      { search: { words: ['a'], languages: ['en'] } },
-      { geolocated: true },
-    ]) {
-      const first = await eventTotal(version, { ...base, ...extra }, count);
-      assert.equal(await eventTotal(version, { ...base, ...extra, nowUtc: '2030-01-01 00:00:09' }, count), first, JSON.stringify(extra));
+  let server: TestServer;
+  let admin: Credentials;
+  before(async () => {
+    server = await startTestServer();
+    admin = await server.admin();
+    for (const [title, featured] of [
+      ['Featured one', true],
+      ['Plain one', false],
+      ['Plain two', false],
+    ] as const) {
+      const made = await server.request('/calendar/events/v1/events', {
+        method: 'POST',
+        auth: admin,
+        body: { title, featured, status: 'publish', start_date: '2030-06-01 10:00:00', end_date: '2030-06-01 11:00:00' },
+      });
+      assert.equal(made.status, 201, made.text);
     }
-    assert.equal(counted, 5);
+  });
+  after(async () => server.close());
+
+  /** Totals over a handle that counts statements, and a version at the database's revision. */
+  const counted = async () => {
+    const counting = countingStatements(server.server.store.db);
+    const revision = await readRevision(server.server.store.db, 'calendar');
+    return {
+      counting,
+      totals: new EventTotals(counting.db, 1000),
+      versionAt: (from = '2030-01-01 00:00:00') => new CalendarVersion(revision, from, null),
+    };
+  };
+
+  it('reuses a total for as long as its version is current, whatever the clock second, and tells filters apart', async () => {
+    const { counting, totals, versionAt } = await counted();
+    const version = versionAt();
+    assert.equal(await totals.total(version, base), 3);
+    assert.equal(await totals.total(version, { ...base, featured: true }), 1);
+    assert.equal(await totals.total(version, { ...base, endFrom: '2030-06-02 00:00:00' }), 0);
+    assert.equal(counting.count(), 3);
+    assert.equal(await totals.total(version, { ...base, nowUtc: '2030-01-01 00:00:09' }), 3);
+    assert.equal(await totals.total(version, { ...base, featured: true, nowUtc: '2030-01-01 00:00:09' }), 1);
+    assert.equal(counting.count(), 3, 'nothing counted twice in a version');
   });
 
-  it('counts again in a new version, even one at the same revision (the clock ended the last one)', async () => {
-    let counted = 0;
-    const count = async () => ++counted;
-    assert.equal(await eventTotal(versionAt(1), base, count), 1);
-    assert.equal(await eventTotal(versionAt(2), base, count), 2);
-    assert.equal(await eventTotal(versionAt(2), base, count), 3);
+  it('brings a public total into a new version with the change log alone when nothing changed', async () => {
+    const { counting, totals, versionAt } = await counted();
+    assert.equal(await totals.total(versionAt(), base), 3);
+    counting.reset();
+    assert.equal(await totals.total(versionAt(), base), 3);
+    assert.equal(counting.count(), 1, 'the change log read, no count');
   });
 
-  it('tells filters apart', async () => {
-    const version = versionAt(1);
-    assert.equal(await eventTotal(version, base, async () => 1), 1);
-    assert.equal(await eventTotal(version, { ...base, featured: true }, async () => 2), 2);
-    assert.equal(await eventTotal(version, { ...base, endFrom: '2030-01-02 00:00:00' }, async () => 3), 3);
-    assert.equal(await eventTotal(version, base, async () => 4), 1);
+  it('counts again when a scheduled publication ends the version it was carried in', async () => {
+    const { counting, totals } = await counted();
+    const revision = await readRevision(server.server.store.db, 'calendar');
+    assert.equal(await totals.total(new CalendarVersion(revision, '2030-01-01 00:00:00', '2030-01-01 10:00:00'), base), 3);
+    counting.reset();
+    assert.equal(await totals.total(new CalendarVersion(revision, '2030-01-01 10:00:00', null), base), 3);
+    assert.equal(counting.count(), 1, 'counted afresh, no change log read');
+  });
+
+  it('counts signed-in lists each version, and keeps no ids beyond its bound', async () => {
+    const { counting, totals, versionAt } = await counted();
+    const editors: EventListFilter = { ...base, visibility: { kind: 'all-but-trash' } };
+    assert.equal(await totals.total(versionAt(), editors), 3);
+    assert.equal(await totals.total(versionAt(), editors), 3);
+    assert.equal(counting.count(), 2, 'counted in each version');
+    const small = new EventTotals(counting.db, 4);
+    counting.reset();
+    assert.equal(await small.total(versionAt(), base), 3, 'over half the bound: counted, not kept');
+    assert.equal(await small.total(versionAt(), base), 3);
+    assert.equal(counting.count(), 2);
   });
 });
 

@@ -177,6 +177,16 @@ export async function countEvents(db: Db, filter: EventListFilter): Promise<numb
   return Number(row.total);
 }
 
+/** The ids of every event the filter matches (a list's total, carried from version to version: events.totals.ts). */
+export async function listEventIds(db: Db, filter: EventListFilter): Promise<number[]> {
+  const rows = await db
+    .selectFrom('events')
+    .select('events.id')
+    .where((eb) => conditions(eb, filter))
+    .execute();
+  return rows.map((row) => row.id);
+}
+
 /** The order of an events list: the API's is `asc`; `desc` (latest first) is the pages' past events. */
 export type EventOrder = 'asc' | 'desc';
 

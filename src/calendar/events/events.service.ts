@@ -29,7 +29,7 @@ import {
 } from '../recurrence/recurrence.series.ts';
 import { listEcho, listFilter } from './events.filters.ts';
 import { costChanges, flagChanges, scheduleOf, textsOf, touchesSchedule, websiteOf } from './events.input.ts';
-import { eventTotal } from './events.totals.ts';
+import { EventTotals } from './events.totals.ts';
 import { eventNotFound, eventOf, type EventRef } from './events.lookup.ts';
 import type { EventSummary, EventUrls } from './events.mapper.ts';
 import { excludeOccurrence, refreshSeries, refuseSeriesFields, splitAt } from './events.occurrences.ts';
@@ -37,7 +37,6 @@ import type { RememberedEvents } from './events.remembered.ts';
 import { readErrors, SingleEventReads } from './events.single.ts';
 import { EventPresenter, type EventWithRow } from './events.present.ts';
 import {
-  countEvents,
   deleteEvent as deleteEventRow,
   findEventsByIds,
   findEventForWrite,
@@ -63,6 +62,9 @@ import {
 } from './events.schemas.ts';
 
 type Db = Kysely<Database>;
+
+// Event ids the public lists' totals keep to be carried from version to version (events.totals.ts): ~10 MB.
+const TOTALS_MAX_IDS = 400_000;
 
 // The end of the default window of a series' instances: every stored occurrence.
 const LAST_DAY = '9999-12-31';
@@ -91,6 +93,7 @@ export class EventsService {
   private readonly series: SeriesOccurrences;
   private readonly presenter: EventPresenter;
   private readonly single: SingleEventReads;
+  private readonly totals: EventTotals;
 
   constructor(private readonly deps: EventsServiceDeps) {
     this.db = deps.db;
@@ -98,6 +101,7 @@ export class EventsService {
     this.urls = { baseUrl: deps.config.baseUrl, namespaceUrl: `${deps.config.baseUrl}/${NAMESPACE}` };
     this.presenter = new EventPresenter(this.urls, deps.passwords, deps.remembered);
     this.single = new SingleEventReads(this.db, this.presenter);
+    this.totals = new EventTotals(this.db, TOTALS_MAX_IDS);
     this.siteZone = deps.config.siteTimezone;
     this.now = deps.now ?? (() => new Date());
   }
@@ -129,7 +133,7 @@ export class EventsService {
     const perPage = Math.min(MAX_PER_PAGE, query.per_page ?? DEFAULT_PER_PAGE);
     const filter = await listFilter(this.db, this.deps.config, query, caller, now);
     const version = await caller.version();
-    const total = await eventTotal(version, filter, () => countEvents(this.db, filter));
+    const total = await this.totals.total(version, filter);
     const pages = totalPages(total, perPage);
     if (isBeyondLastPage(page, total, perPage)) throw errors.pageNotFound();
     const { limit, offset } = pageWindow(page, perPage);
