@@ -18,6 +18,8 @@ interface Carried {
   revision: number;
   until: string | null;
   at: number;
+  /** The update under way: updates of one total run one after the other. */
+  busy: Promise<unknown>;
 }
 
 /**
@@ -25,7 +27,8 @@ interface Carried {
  * they are read at (calendar-version.ts): within a version neither a write
  * nor the clock can change a total, so one counted at any instant of it
  * holds for the whole version, whatever the filter (its `nowUtc` is left
- * out of the key).
+ * out of the key). Requests of a version that ask for a total being
+ * counted wait for that count.
  *
  * Counting a window costs time linear in the events it matches (~45 ms for
  * the default list over 100k events), and every write starts a new version.
@@ -47,14 +50,17 @@ export class EventTotals {
     private readonly maxMembers: number,
   ) {}
 
-  async total(version: CalendarVersion, filter: EventListFilter): Promise<number> {
-    const entries = version.memo('event-totals', () => new Map<string, number>());
+  total(version: CalendarVersion, filter: EventListFilter): Promise<number> {
+    const entries = version.memo('event-totals', () => new Map<string, Promise<number>>());
     const key = keyOf(filter);
-    const known = entries.get(key);
-    if (known !== undefined) return known;
-    const total = await this.counted(version, filter, key);
-    if (entries.size >= MAX_ENTRIES) entries.clear();
-    entries.set(key, total);
+    let total = entries.get(key);
+    if (total === undefined) {
+      if (entries.size >= MAX_ENTRIES) entries.clear();
+      total = this.counted(version, filter, key);
+      entries.set(key, total);
+      // A failed count is not remembered for the version.
+      total.catch(() => entries.delete(key));
+    }
     return total;
   }
 
@@ -62,26 +68,45 @@ export class EventTotals {
     if (filter.visibility.kind !== 'published' || filter.includeIds !== undefined || this.maxMembers === 0)
       return countEvents(this.db, filter);
     const entry = this.carried.get(key);
-    if (entry !== undefined && this.carries(entry, version)) {
-      const from = entry.revision;
-      const changed = await listChanges(this.db, { seq: from }, version.revision, ['event'], MAX_CHANGES_APPLIED + 1);
-      if (changed.length <= MAX_CHANGES_APPLIED) {
-        const ids = [...new Set(changed.map((change) => change.id))];
-        const matching = ids.length === 0 ? [] : await listEventIds(this.db, { ...filter, includeIds: ids });
-        // Another read may have brought it further meanwhile: what it found is as new as this, or newer.
-        if (this.carried.get(key) === entry && entry.revision === from) {
-          const before = entry.members.size;
-          for (const id of ids) entry.members.delete(id);
-          for (const id of matching) entry.members.add(id);
-          this.members += entry.members.size - before;
-          Object.assign(entry, { revision: version.revision, until: version.until, at: Date.now() });
-          this.recount();
-          return entry.members.size;
-        }
-      }
+    if (entry === undefined || !this.carries(entry, version)) return this.countAfresh(key, filter, version);
+    const advanced = entry.busy.then(() => this.advance(key, entry, filter, version));
+    entry.busy = advanced.catch(() => undefined);
+    return advanced;
+  }
+
+  /** Brings `entry` up to `version` by the events changed since its own; counts afresh when too many changed. */
+  private async advance(key: string, entry: Carried, filter: EventListFilter, version: CalendarVersion): Promise<number> {
+    if (entry.revision >= version.revision) return entry.members.size;
+    const changed = await listChanges(this.db, { seq: entry.revision }, version.revision, ['event'], MAX_CHANGES_APPLIED + 1);
+    if (changed.length > MAX_CHANGES_APPLIED) return this.countAfresh(key, filter, version);
+    const ids = [...new Set(changed.map((change) => change.id))];
+    const matching = ids.length === 0 ? [] : await listEventIds(this.db, { ...filter, includeIds: ids });
+    const before = entry.members.size;
+    for (const id of ids) entry.members.delete(id);
+    for (const id of matching) entry.members.add(id);
+    Object.assign(entry, { revision: version.revision, until: version.until, at: Date.now() });
+    if (this.carried.get(key) === entry) {
+      this.members += entry.members.size - before;
+      this.evictOldest();
     }
+    return entry.members.size;
+  }
+
+  private async countAfresh(key: string, filter: EventListFilter, version: CalendarVersion): Promise<number> {
     const ids = await listEventIds(this.db, filter);
-    this.keep(key, { members: new Set(ids), revision: version.revision, until: version.until, at: Date.now() });
+    const entry: Carried = {
+      members: new Set(ids),
+      revision: version.revision,
+      until: version.until,
+      at: Date.now(),
+      busy: Promise.resolve(),
+    };
+    this.forget(key);
+    if (entry.members.size <= this.maxMembers / 2) {
+      this.carried.set(key, entry);
+      this.members += entry.members.size;
+      this.evictOldest();
+    }
     return ids.length;
   }
 
@@ -93,16 +118,8 @@ export class EventTotals {
     );
   }
 
-  private keep(key: string, entry: Carried): void {
-    this.forget(key);
-    if (entry.members.size > this.maxMembers / 2) return;
-    this.carried.set(key, entry);
-    this.members += entry.members.size;
-    this.recount();
-  }
-
   /** The oldest totals go first while the ids kept exceed the bound. */
-  private recount(): void {
+  private evictOldest(): void {
     for (const oldest of this.carried.keys()) {
       if (this.members <= this.maxMembers) break;
       this.forget(oldest);
