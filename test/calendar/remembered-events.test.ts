@@ -106,6 +106,22 @@ describe('events remembered per event, across processes', () => {
     assert.equal(versionOfEtag(after.tag), versionOfEtag(renamed.headers.get('etag') ?? ''), 'the version the write answered with');
   });
 
+  it('filters by a category as another process last named it, children included', async () => {
+    const parent = await write('POST', `${NS}/categories`, { name: 'Filtered parent' });
+    const inParent = await publishedEvent({ title: 'In the parent', categories: [parent.id] });
+    const ids = async (query: string) => {
+      const response = await reader.request(`${EVENTS}?start_date=2031-01-01&end_date=2031-12-31&${query}`);
+      return response.status === 200 ? (response.body.events as any[]).map((event) => event.id).sort() : response.status;
+    };
+    assert.deepEqual(await ids(`categories=${parent.slug}`), [inParent.id]);
+    const child = await write('POST', `${NS}/categories`, { name: 'Filtered child', parent: parent.id });
+    const inChild = await publishedEvent({ title: 'In the child', categories: [child.id] });
+    assert.deepEqual(await ids(`categories=${parent.slug}`), [inParent.id, inChild.id].sort(), 'the new child counts');
+    await write('POST', `${NS}/categories/${parent.id}`, { slug: 'filtered-renamed' });
+    assert.equal(await ids(`categories=${parent.slug}`), 400, 'the old slug names nothing');
+    assert.deepEqual(await ids('categories=filtered-renamed'), [inParent.id, inChild.id].sort());
+  });
+
   it('counts the embedded terms again when another event joins them, the remembered event unchanged', async () => {
     const category = await write('POST', `${NS}/categories`, { name: 'Counted kind' });
     const event = await publishedEvent({ categories: [category.id] });

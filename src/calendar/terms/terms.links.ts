@@ -105,10 +105,22 @@ export async function resolveTermFilter(
   db: Db,
   taxonomy: Taxonomy,
   items: unknown,
-  _ctx: RequestContext,
+  ctx: RequestContext,
   param: 'categories' | 'tags',
 ): Promise<number[]> {
-  const info = taxonomyInfo(taxonomy);
-  const ids = await resolveExistingTerms(db, info, items, param);
-  return info.hierarchical ? repository.withDescendants(db, ids) : ids;
+  // The same terms name the same ids (children included) while the calendar version holds: a term's write ends it.
+  const remembered = (await ctx.version()).memo('term-filters', () => new Map<string, Promise<number[]>>());
+  const key = `${taxonomy} ${param} ${JSON.stringify(items)}`;
+  let ids = remembered.get(key);
+  if (ids === undefined) {
+    if (remembered.size >= MAX_REMEMBERED_TERM_FILTERS) remembered.clear();
+    const info = taxonomyInfo(taxonomy);
+    ids = resolveExistingTerms(db, info, items, param).then((found) => (info.hierarchical ? repository.withDescendants(db, found) : found));
+    remembered.set(key, ids);
+    // A refused filter (an unknown term) is not kept: it costs no more than asking again.
+    ids.catch(() => remembered.delete(key));
+  }
+  return ids;
 }
+
+const MAX_REMEMBERED_TERM_FILTERS = 500;
