@@ -12,7 +12,7 @@ import { EventsService } from '../../src/calendar/events/events.service.ts';
 import { PostPasswords } from '../../src/calendar/posts/posts.passwords.ts';
 import type { RunningServer } from '../../src/server.ts';
 import { contextFor } from './context.helper.ts';
-import { startSecondServer, startTestServer, type Credentials, type TestServer } from '../helpers/server.ts';
+import { startSecondServer, startTestServer, writeThrough, type Credentials, type TestServer } from '../helpers/server.ts';
 import { EVENTS } from './events.factories.ts';
 import { NS, VENUES } from './venues-organizers.factories.ts';
 
@@ -60,16 +60,7 @@ describe('list totals carried across versions', () => {
     await reader.close();
   });
 
-  async function write(method: string, path: string, body: Record<string, unknown>): Promise<any> {
-    const response = await fetch(`${writer.url}${path}`, {
-      method,
-      headers: { authorization: admin.bearer, 'content-type': 'application/json' },
-      body: JSON.stringify(body),
-    });
-    const text = await response.text();
-    assert.ok(response.status < 300, `${method} ${path}: ${response.status} ${text}`);
-    return JSON.parse(text);
-  }
+  const write = (method: string, path: string, body: Record<string, unknown>) => writeThrough(writer, admin, method, path, body);
 
   const dates = (offset: number) => ({ start_date: `${day(offset)} 10:00:00`, end_date: `${day(offset)} 11:00:00` });
 

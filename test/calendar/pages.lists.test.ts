@@ -11,6 +11,12 @@ interface Page {
   readonly html: string;
 }
 
+/** A page as a browser gets it (redirects not followed). */
+async function pageOf(server: TestServer, path: string): Promise<Page> {
+  const response = await fetch(`${server.url}${path}`, { redirect: 'manual' });
+  return { status: response.status, html: await response.text() };
+}
+
 describe('calendar pages: the list of past events', () => {
   let server: TestServer;
   let admin: Credentials;
@@ -21,10 +27,7 @@ describe('calendar pages: the list of past events', () => {
   });
   after(async () => server.close());
 
-  const page = async (path: string): Promise<Page> => {
-    const response = await fetch(`${server.url}${path}`, { redirect: 'manual' });
-    return { status: response.status, html: await response.text() };
-  };
+  const page = (path: string) => pageOf(server, path);
   /** The titles of the cards a list page shows, in order. */
   const titles = (html: string) => [...html.matchAll(/>(Past \d+|Soon \d+)</g)].map((match) => match[1]);
   const hrefOf = (html: string, rel: 'next' | 'prev') => {
@@ -144,10 +147,7 @@ describe('calendar pages: the lists of the filter form', () => {
   });
   after(async () => server.close());
 
-  const page = async (path: string): Promise<Page> => {
-    const response = await fetch(`${server.url}${path}`, { redirect: 'manual' });
-    return { status: response.status, html: await response.text() };
-  };
+  const page = (path: string) => pageOf(server, path);
   /** The options of one select of the filter form: [value, label, selected]. */
   const optionsOf = (html: string, name: string) => {
     const select = new RegExp(`<select id="filter-${name}" name="${name}">([\\s\\S]*?)</select>`).exec(html)?.[1] ?? '';

@@ -15,7 +15,7 @@ import type { EventResponse } from '../../src/calendar/events/events.schemas.ts'
 import type { EventRow } from '../../src/calendar/events/events.repository.ts';
 import { versionOfEtag } from '../../src/platform/http/entity-tags.ts';
 import type { RunningServer } from '../../src/server.ts';
-import { startSecondServer, startTestServer, type Credentials, type TestServer } from '../helpers/server.ts';
+import { startSecondServer, startTestServer, writeThrough, type Credentials, type TestServer } from '../helpers/server.ts';
 import { EVENTS } from './events.factories.ts';
 import { NS, VENUES } from './venues-organizers.factories.ts';
 
@@ -35,16 +35,7 @@ describe('events remembered per event, across processes', () => {
   });
 
   /** A write made by the other process. */
-  async function write(method: string, path: string, body: Record<string, unknown>): Promise<any> {
-    const response = await fetch(`${writer.url}${path}`, {
-      method,
-      headers: { authorization: admin.bearer, 'content-type': 'application/json' },
-      body: JSON.stringify(body),
-    });
-    const text = await response.text();
-    assert.ok(response.status < 300, `${method} ${path}: ${response.status} ${text}`);
-    return JSON.parse(text);
-  }
+  const write = (method: string, path: string, body: Record<string, unknown>) => writeThrough(writer, admin, method, path, body);
   const read = async (path: string) => {
     const response = await reader.request(path);
     assert.equal(response.status, 200, response.text);

@@ -1,3 +1,4 @@
+import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
@@ -208,4 +209,16 @@ export async function startTestServer(env: Record<string, string> = {}): Promise
 export async function startSecondServer(first: TestServer): Promise<RunningServer> {
   const config = loadConfig({ HOST: '127.0.0.1', PORT: '0', DATABASE_URL: first.config.databaseUrl, LOG_LEVEL: 'silent' });
   return startServer(config, { print: () => undefined, logDestination: new Writable({ write: (_chunk, _encoding, done) => done() }) });
+}
+
+/** A JSON write by `auth` to a server started with `startSecondServer` (as another process would receive it); its body, parsed. */
+export async function writeThrough(server: RunningServer, auth: Credentials, method: string, path: string, body: unknown): Promise<any> {
+  const response = await fetch(`${server.url}${path}`, {
+    method,
+    headers: { authorization: auth.bearer, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  const text = await response.text();
+  assert.ok(response.status < 300, `${method} ${path}: ${response.status} ${text}`);
+  return JSON.parse(text);
 }
