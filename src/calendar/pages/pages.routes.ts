@@ -28,13 +28,18 @@ export async function pagesViewRoutes(app: FastifyInstance, { pages, views }: { 
 
   /** Cards of events by the days they run on, from `first` to `last`; `truncated` when the view holds more than it reads. */
   const byDay = async (page: PageRequest, first: string, last: string) => {
-    const days = new Map<string, EventCard[]>(daysBetween(first, last).map((day) => [day, []]));
+    const shown = daysBetween(first, last);
+    const days = new Map<string, EventCard[]>(shown.map((day) => [day, []]));
+    // Each event goes on the shown days it spans, found by position: no date arithmetic per event.
+    const cardsOn = shown.map((day) => days.get(day)!);
+    const position = new Map(shown.map((day, index) => [day, index]));
     const found = await pages.eventsBetween(page, first, last);
     for (const event of found) {
       const card = pages.card(page, event);
-      const from = card.startDay < first ? first : card.startDay;
-      const to = card.endDay > last ? last : card.endDay;
-      for (const day of daysBetween(from, to)) days.get(day)?.push(card);
+      const from = position.get(card.startDay < first ? first : card.startDay);
+      const to = position.get(card.endDay > last ? last : card.endDay);
+      if (from === undefined || to === undefined) continue;
+      for (let index = from; index <= to; index += 1) cardsOn[index]!.push(card);
     }
     return Object.assign(days, { truncated: found.length >= VIEW_MAX_EVENTS });
   };
