@@ -39,11 +39,14 @@ interface Carried {
  * others and adds those. A scheduled publication passing (the version's
  * `until`) changes what is public without a write: the total is counted
  * again, as it is after an hour without use. The ids kept are bounded
- * (`maxMembers`); a total over half of that is only counted.
+ * (`maxMembers`); a total over half of that is counted from then on, its ids
+ * not read again (at 1M events the default list's 680k would be, each version).
  */
 export class EventTotals {
   private readonly carried = new Map<string, Carried>();
   private members = 0;
+  /** Filters whose total was over half the bound: counted each version, their ids never read again. */
+  private readonly tooLarge = new Set<string>();
 
   constructor(
     private readonly db: Db,
@@ -65,8 +68,8 @@ export class EventTotals {
   }
 
   private async counted(version: CalendarVersion, filter: EventListFilter, key: string): Promise<number> {
-    if (filter.visibility.kind !== 'published' || filter.includeIds !== undefined || this.maxMembers === 0)
-      return countEvents(this.db, filter);
+    const carriable = filter.visibility.kind === 'published' && filter.includeIds === undefined && this.maxMembers > 0;
+    if (!carriable || this.tooLarge.has(key)) return countEvents(this.db, filter);
     const entry = this.carried.get(key);
     if (entry === undefined || !this.carries(entry, version)) return this.countAfresh(key, filter, version);
     const advanced = entry.busy.then(() => this.advance(key, entry, filter, version));
@@ -106,6 +109,9 @@ export class EventTotals {
       this.carried.set(key, entry);
       this.members += entry.members.size;
       this.evictOldest();
+    } else {
+      if (this.tooLarge.size >= MAX_ENTRIES) this.tooLarge.clear();
+      this.tooLarge.add(key);
     }
     return ids.length;
   }
