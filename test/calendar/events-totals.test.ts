@@ -75,6 +75,21 @@ describe('event list totals', () => {
     assert.equal(counting.count(), 1, 'counted afresh, no change log read');
   });
 
+  it('keeps at most 500 totals, however many distinct filters are asked (a search of new words each time)', async () => {
+    const { counting, totals, versionAt } = await counted();
+    const first = { ...base, search: { words: ['first'], languages: ['en'] } };
+    assert.equal(await totals.total(versionAt(), first), 0);
+    counting.reset();
+    assert.equal(await totals.total(versionAt(), first), 0);
+    assert.equal(counting.count(), 0, 'carried into a new version');
+    const version = versionAt();
+    for (let index = 0; index < 500; index += 1)
+      await totals.total(version, { ...base, search: { words: [`w${index}`], languages: ['en'] } });
+    counting.reset();
+    assert.equal(await totals.total(versionAt(), first), 0);
+    assert.equal(counting.count(), 1, 'the oldest total was forgotten, and is counted afresh');
+  });
+
   it('counts signed-in lists each version, and keeps no ids beyond its bound', async () => {
     const { counting, totals, versionAt } = await counted();
     const editors: EventListFilter = { ...base, visibility: { kind: 'all-but-trash' } };

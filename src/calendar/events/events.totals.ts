@@ -124,10 +124,10 @@ export class EventTotals {
     );
   }
 
-  /** The oldest totals go first while the ids kept exceed the bound. */
+  /** The oldest totals go first while the ids kept exceed the bound, or the totals kept their number (a search of new words each time). */
   private evictOldest(): void {
     for (const oldest of this.carried.keys()) {
-      if (this.members <= this.maxMembers) break;
+      if (this.members <= this.maxMembers && this.carried.size <= MAX_ENTRIES) break;
       this.forget(oldest);
     }
   }
