@@ -7,7 +7,7 @@ import { contextFor } from './context.helper.ts';
 import { EVENTS, makeEvent, utcDay } from './events.factories.ts';
 
 /**
- * The month, week and day views read summaries (events.service.ts listSummaries), not whole representations: they must show
+ * The month, week and day views read summaries (events.service.ts listDays), not whole representations: they must show
  * what the API's list shows for the same window, to the same reader, in either language (issue 25).
  */
 
@@ -60,7 +60,15 @@ describe('calendar grids and the events list', () => {
     for (const language of ['en', 'it'] as const) {
       const caller = contextFor(server, null, { language });
       const full = await events.listEventsWithRows(window, caller, now, 500);
-      const lean = await events.listSummaries(window, caller, now, 500);
+      const days = Array.from({ length: 27 }, (_, index) => `${month}-${String(index + 1).padStart(2, '0')}`);
+      const grid = await events.listDays(window, caller, now, days, 500);
+      // Each event first shows on its first day of the window, and each day keeps the list's order.
+      const lean = [...new Map(grid.shown.flat().map((summary) => [summary.id, summary])).values()];
+      assert.deepEqual(
+        grid.counts.flatMap((count, index) => (count === 0 ? [] : [`${index + 1}:${count}`])),
+        ['10:1', '11:1', '12:1', '13:1', '14:1', '15:1', '16:1', '23:1'],
+        language,
+      );
       const picked = full.map(({ event }) => Object.fromEntries(SUMMARY_FIELDS.map((field) => [field, (event as any)[field]])));
       assert.deepEqual(lean, picked, language);
       const titles = lean.map((summary) => summary.title);

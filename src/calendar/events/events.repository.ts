@@ -15,6 +15,7 @@ import type { EventTable, PostType } from '../calendar.tables.ts';
 import type { Exposure, ListVisibility } from '../posts/posts.access.ts';
 import { exposedIn, translationContains, visibleIn } from '../posts/posts.repository.ts';
 import '../calendar.tables.ts';
+import type { EventSpan } from './events.days.ts';
 
 type Db = Kysely<Database>;
 type Eb = ExpressionBuilder<Database, 'events'>;
@@ -185,6 +186,21 @@ export async function listEventIds(db: Db, filter: EventListFilter): Promise<num
     .where((eb) => conditions(eb, filter))
     .execute();
   return rows.map((row) => row.id);
+}
+
+/**
+ * Where every event the filter matches runs, in list order (local start, publication date, id): what a calendar
+ * grid counts and places. Read from the listing index alone (`events_listing`), without the rows.
+ */
+export async function listEventSpans(db: Db, filter: EventListFilter): Promise<EventSpan[]> {
+  return db
+    .selectFrom('events')
+    .select(['events.id', 'events.start_local', 'events.end_local'])
+    .where((eb) => conditions(eb, filter))
+    .orderBy('events.start_local')
+    .orderBy('events.date')
+    .orderBy('events.id')
+    .execute();
 }
 
 /** The order of an events list: the API's is `asc`; `desc` (latest first) is the pages' past events. */

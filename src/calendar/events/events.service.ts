@@ -29,9 +29,10 @@ import {
 } from '../recurrence/recurrence.series.ts';
 import { listEcho, listFilter } from './events.filters.ts';
 import { costChanges, flagChanges, scheduleOf, textsOf, touchesSchedule, websiteOf } from './events.input.ts';
+import { dayGrid, type EventDays } from './events.days.ts';
 import { EventTotals } from './events.totals.ts';
 import { eventNotFound, eventOf, type EventRef } from './events.lookup.ts';
-import type { EventSummary, EventUrls } from './events.mapper.ts';
+import type { EventUrls } from './events.mapper.ts';
 import { excludeOccurrence, refreshSeries, refuseSeriesFields, splitAt } from './events.occurrences.ts';
 import type { RememberedEvents } from './events.remembered.ts';
 import { readErrors, SingleEventReads } from './events.single.ts';
@@ -42,6 +43,7 @@ import {
   findEventForWrite,
   insertEvent,
   listEvents as listEventRows,
+  listEventSpans,
   updateEvent as updateEventRow,
   type EventChanges,
   type EventListFilter,
@@ -151,10 +153,19 @@ export class EventsService {
     return this.readList(filter, query, caller, now, await caller.version(), max, 0);
   }
 
-  /** What a calendar grid shows of the events `listEventsWithRows` gives (the same filter, visibility and password rules). */
-  async listSummaries(query: ListEventsQuery, caller: RequestContext, now: Date, max: number): Promise<EventSummary[]> {
+  /**
+   * A calendar grid of `days` (consecutive local days): how many events of the list run on each, and the summaries
+   * of each day's first `perDay` (by the list's filter, visibility and password rules). Every event of the window is
+   * counted from the listing index; only the shown ones are read, and they are read again through the same filter,
+   * so one that changed in between is left out rather than shown as it no longer is.
+   */
+  async listDays(query: ListEventsQuery, caller: RequestContext, now: Date, days: readonly string[], perDay: number): Promise<EventDays> {
     const filter = await listFilter(this.db, this.deps.config, query, caller, now);
-    return this.presenter.summarized(this.db, await listEventRows(this.db, filter, max, 0), query, caller, now);
+    const { counts, firsts } = dayGrid(await listEventSpans(this.db, filter), days, perDay);
+    const ids = [...new Set(firsts.flat())];
+    const rows = ids.length === 0 ? [] : await listEventRows(this.db, { ...filter, includeIds: ids }, ids.length, 0);
+    const summaries = new Map((await this.presenter.summarized(this.db, rows, query, caller, now)).map((summary) => [summary.id, summary]));
+    return { counts, shown: firsts.map((day) => day.flatMap((id) => summaries.get(id) ?? [])) };
   }
 
   /** The events among `ids` that a list shows the caller (whatever their dates), as it shows them: what a sync sends. */

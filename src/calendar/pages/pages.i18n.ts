@@ -60,7 +60,7 @@ const EN = {
   page: 'Page',
   of: 'of',
   more: 'more',
-  truncated: 'This view has more events than it can show: the day pages and the filters show them all.',
+  truncated: 'This day has more events than its page can show: the filters narrow them down, and the list view shows them all.',
   notFound: 'Page not found',
   notFoundText: 'There is no page at this address, or it is not public.',
   badRequest: 'This address cannot be read',
@@ -136,7 +136,8 @@ const IT: Dictionary = {
   page: 'Pagina',
   of: 'di',
   more: 'altri',
-  truncated: 'Questa vista ha più eventi di quanti ne possa mostrare: le pagine dei giorni e i filtri li mostrano tutti.',
+  truncated:
+    'Questo giorno ha più eventi di quanti la sua pagina ne possa mostrare: i filtri li restringono e la vista elenco li mostra tutti.',
   notFound: 'Pagina non trovata',
   notFoundText: 'A questo indirizzo non c’è nessuna pagina, o non è pubblica.',
   badRequest: 'Questo indirizzo non si può leggere',

@@ -63,8 +63,6 @@ export class PageLinks {
 export interface EventCard {
   readonly title: string;
   readonly href: string;
-  readonly startDay: string;
-  readonly endDay: string;
   /** `09:00–11:00`, or the whole-day word, or empty when stripped. */
   readonly time: string;
   readonly datetime: string;
@@ -79,8 +77,6 @@ export function cardOf(event: EventSummary, links: PageLinks, language: Language
   return {
     title: plainText(event.title),
     href: links.of(event.url),
-    startDay,
-    endDay,
     time,
     datetime: isoWithOffset(utcStampMillis(event.utc_start_date), event.timezone),
     when: `${formatDay(startDay, language)}${endDay === startDay ? '' : ` – ${formatDay(endDay, language)}`}`,

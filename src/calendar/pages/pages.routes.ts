@@ -3,7 +3,6 @@ import type { FastifyInstance } from 'fastify';
 import {
   addDays,
   addMonths,
-  daysBetween,
   formatDay,
   formatMonth,
   formatWeekdayName,
@@ -13,43 +12,26 @@ import {
   parseMonth,
   weekStart,
 } from './pages.dates.ts';
-import { badPageArgument, VIEW_MAX_EVENTS, type PagesService, type PageRequest } from './pages.service.ts';
-import type { EventCard } from './pages.present.ts';
+import { badPageArgument, type PagesService, type PageRequest } from './pages.service.ts';
 import { DayParamsSchema, MonthParamsSchema, ViewQuerySchema } from './pages.schemas.ts';
 import type { PageViews } from './pages.views.ts';
 
-/** Events a month's day shows; the others are on the day's page. */
-const MONTH_CELL_MAX = 4;
+/** Events a day shows in each view: a few in the month, more in the week, and on its own page all but a pathological day's. */
+const MONTH_DAY_MAX = 4;
+const WEEK_DAY_MAX = 10;
+const DAY_PAGE_MAX = 500;
 
 /** The calendar's views: month (the default), week, day and list, with navigation, search and filters. */
 export async function pagesViewRoutes(app: FastifyInstance, { pages, views }: { pages: PagesService; views: PageViews }): Promise<void> {
   const typed = app.withTypeProvider<TypeBoxTypeProvider>();
   const config = { access: 'public' as const };
 
-  /** Cards of events by the days they run on, from `first` to `last`; `truncated` when the view holds more than it reads. */
-  const byDay = async (page: PageRequest, first: string, last: string) => {
-    const shown = daysBetween(first, last);
-    const days = new Map<string, EventCard[]>(shown.map((day) => [day, []]));
-    // Each event goes on the shown days it spans, found by position: no date arithmetic per event.
-    const cardsOn = shown.map((day) => days.get(day)!);
-    const position = new Map(shown.map((day, index) => [day, index]));
-    const found = await pages.eventsBetween(page, first, last);
-    for (const event of found) {
-      const card = pages.card(page, event);
-      const from = position.get(card.startDay < first ? first : card.startDay);
-      const to = position.get(card.endDay > last ? last : card.endDay);
-      if (from === undefined || to === undefined) continue;
-      for (let index = from; index <= to; index += 1) cardsOn[index]!.push(card);
-    }
-    return Object.assign(days, { truncated: found.length >= VIEW_MAX_EVENTS });
-  };
-
   const month = async (page: PageRequest, month: string, path: string) => {
     const { t, links, language } = page;
     const weeks = monthWeeks(month);
     const first = weeks[0]![0]!;
     const last = weeks[weeks.length - 1]![6]!;
-    const [days, filters] = await Promise.all([byDay(page, first, last), pages.filterChoices(page)]);
+    const [days, filters] = await Promise.all([pages.eventsByDay(page, first, last, MONTH_DAY_MAX), pages.filterChoices(page)]);
     const heading = formatMonth(month, language.language);
     const model = {
       heading,
@@ -65,11 +47,9 @@ export async function pagesViewRoutes(app: FastifyInstance, { pages, views }: { 
           inMonth: day.startsWith(month),
           today: day === page.today,
           href: links.to(`/events/${day}/`),
-          events: (days.get(day) ?? []).slice(0, MONTH_CELL_MAX),
-          more: Math.max(0, (days.get(day)?.length ?? 0) - MONTH_CELL_MAX),
+          ...days.get(day)!,
         })),
       ),
-      truncated: days.truncated,
       pager: {
         previous: { href: links.to(`/events/month/${addMonths(month, -1)}/`), label: t.previousMonth },
         today: { href: links.to(`/events/month/${page.today.slice(0, 7)}/`), label: t.today },
@@ -113,17 +93,17 @@ export async function pagesViewRoutes(app: FastifyInstance, { pages, views }: { 
         const { t, links, language } = page;
         const first = weekStart(asked);
         const last = addDays(first, 6);
-        const [days, filters] = await Promise.all([byDay(page, first, last), pages.filterChoices(page)]);
+        const [days, filters] = await Promise.all([pages.eventsByDay(page, first, last, WEEK_DAY_MAX), pages.filterChoices(page)]);
         const heading = `${t.weekOf} ${formatDay(first, language.language)}`;
         const path = `/events/week/${first}/`;
         const model = {
           heading,
-          days: [...days].map(([day, events]) => ({
+          days: [...days].map(([day, shown]) => ({
             day,
             label: formatDay(day, language.language),
             today: day === page.today,
             href: links.to(`/events/${day}/`),
-            events,
+            ...shown,
           })),
           pager: {
             previous: { href: links.to(`/events/week/${addDays(first, -7)}/`), label: t.previousWeek },
@@ -139,12 +119,13 @@ export async function pagesViewRoutes(app: FastifyInstance, { pages, views }: { 
 
   const day = async (page: PageRequest, day: string, path: string) => {
     const { t, links, language } = page;
-    const [days, filters] = await Promise.all([byDay(page, day, day), pages.filterChoices(page)]);
+    const [days, filters] = await Promise.all([pages.eventsByDay(page, day, day, DAY_PAGE_MAX), pages.filterChoices(page)]);
     const heading = formatDay(day, language.language);
+    const { events, more } = days.get(day)!;
     const model = {
       heading,
-      events: days.get(day) ?? [],
-      truncated: days.truncated,
+      events,
+      truncated: more > 0,
       pager: {
         previous: { href: links.to(`/events/${addDays(day, -1)}/`), label: t.previousDay },
         today: { href: links.to('/events/today/'), label: t.today },

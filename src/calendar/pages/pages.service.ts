@@ -11,10 +11,14 @@ import { DICTIONARIES, pageLanguageOf, type Dictionary, type PageLanguage } from
 import { cardOf, PageLinks, plainText, type EventCard } from './pages.present.ts';
 import type { ViewQuery } from './pages.schemas.ts';
 import type { Term } from '../terms/terms.schemas.ts';
-import { addDays } from './pages.dates.ts';
+import { addDays, daysBetween } from './pages.dates.ts';
 
-/** Most events a month, week or day view shows (a calendar busier than this shows its first ones). */
-export const VIEW_MAX_EVENTS = 500;
+/** The events a grid's day shows: the first ones (the day's page shows more), and how many more it has. */
+export interface DayEvents {
+  readonly events: EventCard[];
+  readonly more: number;
+}
+
 export const LIST_PER_PAGE = 10;
 /** Most choices of each list of the filter form (the APIs' largest page), besides the current one. */
 export const FILTER_LIST_MAX = 50;
@@ -98,17 +102,27 @@ export class PagesService {
   }
 
   /**
-   * Events running on any day from `first` to `last` (wall-clock days of each event's zone), with the page's filters:
-   * their summaries (what a grid shows), not their whole representations.
+   * Each day from `first` to `last` with how many events run on it (wall-clock days of each event's zone) and the
+   * cards of the first `perDay` of them, with the page's filters: summaries (what a grid shows), not whole events.
    */
-  async eventsBetween(page: PageRequest, first: string, last: string): Promise<EventSummary[]> {
+  async eventsByDay(page: PageRequest, first: string, last: string, perDay: number): Promise<Map<string, DayEvents>> {
     const query: ListEventsQuery = {
       ...listFilters(page.query),
       ends_after: `${first} 00:00:00`,
       starts_before: `${addDays(last, 1)} 00:00:00`,
       strict_dates: true,
     };
-    return this.services.events.listSummaries(query, page.caller, page.now, VIEW_MAX_EVENTS);
+    const days = daysBetween(first, last);
+    const grid = await this.services.events.listDays(query, page.caller, page.now, days, perDay);
+    // An event on several days is one card on each.
+    const cards = new Map<number, EventCard>();
+    const cardOfEvent = (event: EventSummary) => cards.get(event.id) ?? cards.set(event.id, this.card(page, event)).get(event.id)!;
+    return new Map(
+      days.map((day, index) => {
+        const events = grid.shown[index]!.map(cardOfEvent);
+        return [day, { events, more: grid.counts[index]! - events.length }];
+      }),
+    );
   }
 
   /** A page of upcoming events, soonest first (or past ones, latest first), with the page's filters and `extra` arguments. */

@@ -1,0 +1,58 @@
+import type { EventSummary } from './events.mapper.ts';
+
+/** Where an event of a list runs: its id and its local start and end stamps (`YYYY-MM-DD hh:mm:ss`). */
+export interface EventSpan {
+  readonly id: number;
+  readonly start_local: string;
+  readonly end_local: string;
+}
+
+/** A calendar grid's days: for each, how many events run on it and the ids of the first of them, in list order. */
+export interface DayGrid {
+  readonly counts: readonly number[];
+  readonly firsts: ReadonlyArray<readonly number[]>;
+}
+
+/** A calendar grid as shown: each day's count of events and the summaries of its first ones. */
+export interface EventDays {
+  readonly counts: readonly number[];
+  readonly shown: ReadonlyArray<readonly EventSummary[]>;
+}
+
+/**
+ * Places `spans` (in list order) on `days` (consecutive, ascending `YYYY-MM-DD`): an event runs on every day from
+ * its start's to its last (`lastDayOf`), and each day keeps the first `perDay` of its events. One pass, by position: a day's
+ * index is its distance from the first day, found in a map of the shown days, so there is no date arithmetic per event.
+ */
+export function dayGrid(spans: readonly EventSpan[], days: readonly string[], perDay: number): DayGrid {
+  const first = days[0];
+  const last = days[days.length - 1];
+  const counts = days.map(() => 0);
+  const firsts: number[][] = days.map(() => []);
+  if (first === undefined || last === undefined) return { counts, firsts };
+  const position = new Map(days.map((day, index) => [day, index]));
+  for (const span of spans) {
+    const startDay = span.start_local.slice(0, 10);
+    const endDay = lastDayOf(span);
+    const from = position.get(startDay < first ? first : startDay);
+    const to = position.get(endDay > last ? last : endDay);
+    if (from === undefined || to === undefined) continue;
+    for (let index = from; index <= to; index += 1) {
+      counts[index]! += 1;
+      if (firsts[index]!.length < perDay) firsts[index]!.push(span.id);
+    }
+  }
+  return { counts, firsts };
+}
+
+const DAY_MS = 86_400_000;
+
+/**
+ * The last day an event runs on: its end's, or the day before when it ends at midnight after it started (it has no
+ * time on the day it ends, and a list of that day, `ends_after` its midnight, leaves it out too).
+ */
+export function lastDayOf(span: EventSpan): string {
+  const day = span.end_local.slice(0, 10);
+  if (!span.end_local.endsWith(' 00:00:00') || span.end_local <= span.start_local) return day;
+  return new Date(Date.parse(`${day}T00:00:00Z`) - DAY_MS).toISOString().slice(0, 10);
+}
