@@ -156,14 +156,14 @@ export class EventsService {
   /**
    * A calendar grid of `days` (consecutive local days): how many events of the list run on each, and the summaries
    * of each day's first `perDay` (by the list's filter, visibility and password rules). Every event of the window is
-   * counted from the listing index; only the shown ones are read, and they are read again through the same filter,
-   * so one that changed in between is left out rather than shown as it no longer is.
+   * counted from the listing index; only the shown ones are read, by id, and one the caller may no longer read (a
+   * write in between) is left out.
    */
   async listDays(query: ListEventsQuery, caller: RequestContext, now: Date, days: readonly string[], perDay: number): Promise<EventDays> {
     const filter = await listFilter(this.db, this.deps.config, query, caller, now);
     const { counts, firsts } = dayGrid(await listEventSpans(this.db, filter), days, perDay);
     const ids = [...new Set(firsts.flat())];
-    const rows = ids.length === 0 ? [] : await listEventRows(this.db, { ...filter, includeIds: ids }, ids.length, 0);
+    const rows = (await findEventsByIds(this.db, ids)).filter((row) => row.status !== 'trash' && canRead(caller.user, row, now));
     const summaries = new Map((await this.presenter.summarized(this.db, rows, query, caller, now)).map((summary) => [summary.id, summary]));
     return { counts, shown: firsts.map((day) => day.flatMap((id) => summaries.get(id) ?? [])) };
   }
