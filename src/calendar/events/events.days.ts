@@ -21,8 +21,8 @@ export interface EventDays {
 
 /**
  * Places `spans` (in list order) on `days` (consecutive, ascending `YYYY-MM-DD`): an event runs on every day from
- * its start's to its last (`lastDayOf`), and each day keeps the first `perDay` of its events. One pass, by position: a day's
- * index is its distance from the first day, found in a map of the shown days, so there is no date arithmetic per event.
+ * its start's to its last (`lastDayOf`), and each day keeps the first `perDay` of its events. One pass, by position: the
+ * shown days are looked up in a map, so there is no date arithmetic per event (but for one that ends at midnight).
  */
 export function dayGrid(spans: readonly EventSpan[], days: readonly string[], perDay: number): DayGrid {
   const first = days[0];
