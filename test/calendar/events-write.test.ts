@@ -149,6 +149,27 @@ describe('event writes', () => {
       const second = (await create({ title: 'Same Name' })).body;
       assert.deepEqual([first.slug, second.slug], ['same-name', 'same-name-2']);
     });
+
+    it('gives a taken title the first free suffix, beside slugs that only look alike, and fills a freed one', async () => {
+      const made = [];
+      for (let index = 0; index < 5; index += 1) made.push((await create({ title: 'Twin talk' })).body);
+      assert.deepEqual(
+        made.map((event) => event.slug),
+        ['twin-talk', 'twin-talk-2', 'twin-talk-3', 'twin-talk-4', 'twin-talk-5'],
+      );
+      // Slugs beginning alike are not suffixes of it, and do not shift them.
+      for (const slug of ['twin-talk-x', 'twin-talks', 'twin-talk-6-b', 'twin-talk-07'])
+        assert.equal((await create({ title: 'Other', slug })).body.slug, slug);
+      const deleted = await server.request(`${EVENTS}/${made[2].id}?force=true`, { method: 'DELETE', auth: admin });
+      assert.equal(deleted.status, 200, deleted.text);
+      assert.equal((await create({ title: 'Twin talk' })).body.slug, 'twin-talk-3');
+      assert.equal((await create({ title: 'Twin  Talk!' })).body.slug, 'twin-talk-6');
+      // Asking for a taken slug gives an event the first it may have, which may be its own.
+      const kept = await update(made[1].id, { title: 'Twin talk', slug: 'twin-talk' });
+      assert.equal(kept.status, 200, kept.text);
+      assert.equal(kept.body.slug, 'twin-talk-2');
+      assert.equal((await update(made[3].id, { slug: 'twin-talk-4' })).body.slug, 'twin-talk-4');
+    });
   });
 
   describe('cost (reference §8.1)', () => {

@@ -89,6 +89,26 @@ describe('statements per request', () => {
     }
   });
 
+  it('creates an event whose title is taken in statements that do not grow with the events of that title', async () => {
+    const { counting, service, editor } = await countedService();
+    const statementsOfCreate = async () => {
+      counting.reset();
+      const event = await service.createEvent(
+        { title: 'Yoga class', start_date: '2030-02-01 10:00:00', end_date: '2030-02-01 11:00:00' } as any,
+        editor,
+      );
+      return { slug: event.item.slug, statements: counting.count() };
+    };
+    await statementsOfCreate();
+    const second = await statementsOfCreate();
+    for (let index = 3; index < 30; index += 1) await statementsOfCreate();
+    const thirtieth = await statementsOfCreate();
+    assert.equal(second.slug, 'yoga-class-2');
+    assert.equal(thirtieth.slug, 'yoga-class-30');
+    // One read of the slugs beginning with the title's, then the free one taken (before: two statements per suffix tried).
+    assert.equal(thirtieth.statements, second.statements);
+  });
+
   it('writes a recurring series in statements that do not grow with its occurrences', async () => {
     const { counting, service, editor } = await countedService();
     const createSeries = async (count: number) => {

@@ -1,4 +1,4 @@
-import { sql, type Expression, type Kysely, type RawBuilder, type SqlBool } from 'kysely';
+import { PostgresAdapter, sql, type Expression, type Kysely, type RawBuilder, type SqlBool } from 'kysely';
 import type { Database } from '../../platform/db/schema.ts';
 import type { PostType, TranslatableType } from '../calendar.tables.ts';
 import type { Exposure, StatusScope } from './posts.access.ts';
@@ -10,6 +10,8 @@ import type { Exposure, StatusScope } from './posts.access.ts';
  */
 
 type Db = Kysely<Database>;
+
+const isPostgres = (db: Db) => db.getExecutor().adapter instanceof PostgresAdapter;
 
 const IDS_PER_INSERT = 500;
 
@@ -186,6 +188,23 @@ export async function insertSlugIfFree(db: Db, type: TranslatableType, id: numbe
     .returning('resource_id')
     .executeTakeFirst();
   return inserted !== undefined;
+}
+
+/**
+ * The slugs of a type that are `stem` or begin with `stem-` and a digit, with their owners: what a claim chooses a
+ * suffix among, in one read (not the slugs of other titles that merely begin alike). They sort from `stem-0` to
+ * before `stem-:` in byte order, which PostgreSQL is asked for (`collate "C"`, indexed as `slugs_byte_order`): a
+ * linguistic collation would sort `a-1` apart from `a-0`.
+ */
+export async function findSlugsOfStem(db: Db, type: TranslatableType, stem: string): Promise<Map<string, number>> {
+  const slug = isPostgres(db) ? sql<string>`slug collate "C"` : sql<string>`slug`;
+  const rows = await db
+    .selectFrom('slugs')
+    .select(['slug', 'resource_id'])
+    .where('resource_type', '=', type)
+    .where((eb) => eb.or([eb('slug', '=', stem), eb.and([eb(slug, '>=', `${stem}-0`), eb(slug, '<', `${stem}-:`)])]))
+    .execute();
+  return new Map(rows.map((row) => [row.slug, row.resource_id]));
 }
 
 /** The resource owning a slug in any language. */
