@@ -72,6 +72,26 @@ describe('term counts across processes and over time', () => {
     assert.equal(await embeddedCount(first, tag), 1);
   });
 
+  it('are right whether a version counts every term at once or, in a calendar of many terms, each as asked for', async () => {
+    const music = await createTerm('categories', unique('Many'));
+    const art = await createTerm('tags', unique('Many'));
+    const first = await createEvent({ categories: [music] });
+    const second = await createEvent({ tags: [art] });
+    // A few dozen terms: the first read of the version counts them all.
+    assert.deepEqual([await embeddedCount(first, music), await embeddedCount(second, art)], [1, 1]);
+    // More terms than a version counts at once (terms.counts.ts, 1,000), written as another program would.
+    const db = server.server.store.db;
+    await db
+      .insertInto('terms')
+      .values(Array.from({ length: 1001 }, () => ({ taxonomy: 'post_tag' })))
+      .execute();
+    await db.transaction().execute((trx) => replaceEventTerms(trx, second, 'category', [music]));
+    assert.deepEqual([await embeddedCount(second, art), await embeddedCount(first, music), await embeddedCount(second, music)], [1, 2, 2]);
+    assert.equal(await countOf('categories', music), 2);
+    await db.transaction().execute((trx) => updateEvent(trx, first, { status: 'draft' }));
+    assert.deepEqual([await embeddedCount(second, music), await countOf('tags', art)], [1, 1]);
+  });
+
   it('a future event counts from the second its date passes, with no write', async () => {
     const category = await createTerm('categories', unique('Soon'));
     const event = await createEvent({ categories: [category] });

@@ -2,7 +2,10 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../platform/db/schema.ts';
 import { utcStamp } from '../posts/posts.access.ts';
 import type { CalendarVersion } from '../shared/calendar-version.ts';
-import { countPublishedEvents } from './terms.repository.ts';
+import { countPublishedEvents, countPublishedEventsOfAll } from './terms.repository.ts';
+
+/** Terms a version counts all at once (a few dozen in most calendars); beyond, each count is read when asked for. */
+const COUNT_ALL_MAX = 1000;
 
 type Db = Kysely<Database>;
 
@@ -25,11 +28,24 @@ export async function publishedEventCounts(
   const unique = [...new Set(termIds)];
   if (unique.length === 0) return new Map();
   if (version === undefined) return withZeros(unique, await countPublishedEvents(db, unique, utcStamp(new Date())));
-  const counts = version.memo('term-counts', () => new Map<number, number>());
-  const missing = unique.filter((id) => !counts.has(id));
-  if (missing.length > 0)
-    for (const [id, count] of withZeros(missing, await countPublishedEvents(db, missing, version.from))) counts.set(id, count);
-  return new Map(unique.map((id) => [id, counts.get(id) ?? 0]));
+  const counts = version.memo('term-counts', (): VersionCounts => ({ all: false, of: new Map() }));
+  const missing = counts.all ? [] : unique.filter((id) => !counts.of.has(id));
+  if (missing.length > 0) {
+    // The first read of a version counts every term when there are few (one statement where each page of a list
+    // asked for its own terms, after every write); many terms are counted as they are asked for.
+    const every = counts.of.size === 0 ? await countPublishedEventsOfAll(db, version.from, COUNT_ALL_MAX) : undefined;
+    if (every !== undefined) {
+      counts.of = every;
+      counts.all = true;
+    } else for (const [id, count] of withZeros(missing, await countPublishedEvents(db, missing, version.from))) counts.of.set(id, count);
+  }
+  return new Map(unique.map((id) => [id, counts.of.get(id) ?? 0]));
+}
+
+/** The counts a version has read: every term's (`all`), or those asked for so far. */
+interface VersionCounts {
+  all: boolean;
+  of: Map<number, number>;
 }
 
 function withZeros(ids: readonly number[], counted: ReadonlyMap<number, number>): Map<number, number> {

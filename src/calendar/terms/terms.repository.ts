@@ -106,6 +106,16 @@ export async function countPublishedEvents(db: Db, termIds: readonly number[], n
   return counts;
 }
 
+/** Published-event counts of every term, one query; `undefined` when there are more than `max` terms. */
+export async function countPublishedEventsOfAll(db: Db, now: string, max: number): Promise<Map<number, number> | undefined> {
+  const rows = await db
+    .selectFrom('terms')
+    .select(['terms.id', publishedCount(now).as('count')])
+    .limit(BigInt(max + 1))
+    .execute();
+  return rows.length > max ? undefined : new Map(rows.map((row) => [row.id, Number(row.count)]));
+}
+
 // ---------------------------------------------------------------- names
 
 export interface NameKey {
