@@ -83,7 +83,7 @@ describe('term counts across processes and over time', () => {
     const db = server.server.store.db;
     await db
       .insertInto('terms')
-      .values(Array.from({ length: 1001 }, () => ({ taxonomy: 'post_tag' })))
+      .values(Array.from({ length: 1001 }, () => ({ taxonomy: 'tag' as const })))
       .execute();
     await db.transaction().execute((trx) => replaceEventTerms(trx, second, 'category', [music]));
     assert.deepEqual([await embeddedCount(second, art), await embeddedCount(first, music), await embeddedCount(second, music)], [1, 2, 2]);

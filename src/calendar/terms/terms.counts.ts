@@ -28,24 +28,25 @@ export async function publishedEventCounts(
   const unique = [...new Set(termIds)];
   if (unique.length === 0) return new Map();
   if (version === undefined) return withZeros(unique, await countPublishedEvents(db, unique, utcStamp(new Date())));
-  const counts = version.memo('term-counts', (): VersionCounts => ({ all: false, of: new Map() }));
-  const missing = counts.all ? [] : unique.filter((id) => !counts.of.has(id));
-  if (missing.length > 0) {
-    // The first read of a version counts every term when there are few (one statement where each page of a list
-    // asked for its own terms, after every write); many terms are counted as they are asked for.
-    const every = counts.of.size === 0 ? await countPublishedEventsOfAll(db, version.from, COUNT_ALL_MAX) : undefined;
-    if (every !== undefined) {
-      counts.of = every;
-      counts.all = true;
-    } else for (const [id, count] of withZeros(missing, await countPublishedEvents(db, missing, version.from))) counts.of.set(id, count);
-  }
-  return new Map(unique.map((id) => [id, counts.of.get(id) ?? 0]));
+  // The first read of a version counts every term when there are few, once for all the version's requests (one
+  // statement where each page of a list asked for its own terms after every write); many are counted as asked for.
+  const counts = version.memo('term-counts', (): VersionCounts => ({
+    // A failed count is not kept for the version: its requests count what they ask for (and fail on their own).
+    all: countPublishedEventsOfAll(db, version.from, COUNT_ALL_MAX).catch(() => undefined),
+    asked: new Map(),
+  }));
+  const all = await counts.all;
+  if (all !== undefined) return new Map(unique.map((id) => [id, all.get(id) ?? 0]));
+  const missing = unique.filter((id) => !counts.asked.has(id));
+  if (missing.length > 0)
+    for (const [id, count] of withZeros(missing, await countPublishedEvents(db, missing, version.from))) counts.asked.set(id, count);
+  return new Map(unique.map((id) => [id, counts.asked.get(id) ?? 0]));
 }
 
-/** The counts a version has read: every term's (`all`), or those asked for so far. */
+/** The counts a version has read: every term's (`undefined` when there are too many), else those asked for so far. */
 interface VersionCounts {
-  all: boolean;
-  of: Map<number, number>;
+  readonly all: Promise<Map<number, number> | undefined>;
+  readonly asked: Map<number, number>;
 }
 
 function withZeros(ids: readonly number[], counted: ReadonlyMap<number, number>): Map<number, number> {
