@@ -1,4 +1,5 @@
-import { PostgresAdapter, sql, type Expression, type Kysely, type RawBuilder, type SqlBool } from 'kysely';
+import { sql, type Expression, type Kysely, type RawBuilder, type SqlBool } from 'kysely';
+import { isPostgres } from '../../platform/db/dialect-of.ts';
 import type { Database } from '../../platform/db/schema.ts';
 import type { PostType, TranslatableType } from '../calendar.tables.ts';
 import type { Exposure, StatusScope } from './posts.access.ts';
@@ -10,8 +11,6 @@ import type { Exposure, StatusScope } from './posts.access.ts';
  */
 
 type Db = Kysely<Database>;
-
-const isPostgres = (db: Db) => db.getExecutor().adapter instanceof PostgresAdapter;
 
 const IDS_PER_INSERT = 500;
 

@@ -1,4 +1,5 @@
-import { PostgresAdapter, sql, type Insertable, type Kysely, type Selectable, type Updateable } from 'kysely';
+import { sql, type Insertable, type Kysely, type Selectable, type Updateable } from 'kysely';
+import { isPostgres } from '../../platform/db/dialect-of.ts';
 import type { Database } from '../../platform/db/schema.ts';
 import type { ChangeType, DeliveryStatus, WebhookDeliveryTable, WebhookTable } from '../calendar.tables.ts';
 
@@ -12,8 +13,6 @@ type Db = Kysely<Database>;
 
 export type WebhookRow = Selectable<WebhookTable>;
 export type DeliveryRow = Selectable<WebhookDeliveryTable>;
-
-const isPostgres = (db: Db) => db.getExecutor().adapter instanceof PostgresAdapter;
 
 export async function insertWebhook(trx: Db, values: Insertable<WebhookTable>): Promise<WebhookRow> {
   return trx.insertInto('calendar_webhooks').values(values).returningAll().executeTakeFirstOrThrow();

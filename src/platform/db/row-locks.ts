@@ -1,4 +1,5 @@
-import { PostgresAdapter, type Kysely, type SelectQueryBuilder } from 'kysely';
+import type { Kysely, SelectQueryBuilder } from 'kysely';
+import { isPostgres } from './dialect-of.ts';
 
 /**
  * Holds the rows a write reads, so that what it checks is what it writes
@@ -11,5 +12,5 @@ export function lockingRows<DB, TB extends keyof DB, O>(
   db: Kysely<DB>,
   query: SelectQueryBuilder<DB, TB, O>,
 ): SelectQueryBuilder<DB, TB, O> {
-  return db.getExecutor().adapter instanceof PostgresAdapter ? query.forUpdate() : query;
+  return isPostgres(db) ? query.forUpdate() : query;
 }
