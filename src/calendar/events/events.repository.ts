@@ -190,7 +190,7 @@ export async function listEventIds(db: Db, filter: EventListFilter): Promise<num
 
 /**
  * Where every event the filter matches runs, in list order (local start, publication date, id): what a calendar
- * grid counts and places. Read from the listing index alone (`events_listing`), without the rows.
+ * grid counts and places. On SQLite read from the listing index alone (`events_listing`), without the rows.
  */
 export async function listEventSpans(db: Db, filter: EventListFilter): Promise<EventSpan[]> {
   return db
