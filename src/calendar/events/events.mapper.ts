@@ -7,6 +7,7 @@ import type { Translated } from '../posts/posts.texts.ts';
 import { globalId, permalinks } from '../shared/wire.ts';
 import { costValues, formatCost, type CurrencyFacts } from './events.cost.ts';
 import type { EventRow } from './events.repository.ts';
+import type { EmbeddedTerm } from '../terms/terms.schemas.ts';
 import type { EventResponse } from './events.schemas.ts';
 
 /** Where links point. */
@@ -21,8 +22,8 @@ export interface EventEmbeds {
   readonly image: ImageResponse | undefined;
   readonly venue: object | undefined;
   readonly organizers: readonly object[];
-  readonly categories: readonly object[];
-  readonly tags: readonly object[];
+  readonly categories: readonly EmbeddedTerm[];
+  readonly tags: readonly EmbeddedTerm[];
 }
 
 /** An event that embeds nothing. */

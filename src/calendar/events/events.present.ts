@@ -19,6 +19,7 @@ import {
   type EventUrls,
 } from './events.mapper.ts';
 import { findEventById, type EventRow } from './events.repository.ts';
+import type { EmbeddedTerm } from '../terms/terms.schemas.ts';
 import type { EventResponse, ListEventsQuery } from './events.schemas.ts';
 
 type Db = Kysely<Database>;
@@ -175,13 +176,10 @@ export class EventPresenter {
   }
 }
 
-/** An embedded term (terms.links.ts): what a recount needs of it. */
-const termOf = (term: object) => term as { readonly id: number; readonly count: number };
-
-const termIdsOf = (event: EventResponse): number[] => [...event.categories, ...event.tags].map((term) => termOf(term).id);
+const termIdsOf = (event: EventResponse): number[] => [...event.categories, ...event.tags].map((term) => term.id);
 
 /** A remembered event with the term counts of the version read at (a count changes without a change of the event). */
 function recounted(event: EventResponse, counts: ReadonlyMap<number, number>): EventResponse {
-  const recount = (term: object): object => ({ ...term, count: counts.get(termOf(term).id) ?? termOf(term).count });
+  const recount = (term: EmbeddedTerm): EmbeddedTerm => ({ ...term, count: counts.get(term.id) ?? term.count });
   return { ...event, categories: event.categories.map(recount), tags: event.tags.map(recount) };
 }

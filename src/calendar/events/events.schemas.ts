@@ -4,8 +4,9 @@ import { POST_STATUSES } from '../posts/posts.access.ts';
 import { LanguageQuerySchema } from '../shared/schemas.ts';
 import { archiveEnvelopeSchema } from '../shared/pagination.ts';
 import { ListSchema, MAX_ID, NO_NUL_PATTERN, SearchSchema, StringOrListSchema, TextSchema, WpBooleanSchema } from '../shared/wire.ts';
-import { CreateOrganizerBodySchema } from '../organizers/organizers.schemas.ts';
-import { CreateVenueBodySchema } from '../venues/venues.schemas.ts';
+import { CreateOrganizerBodySchema, OrganizerSchema } from '../organizers/organizers.schemas.ts';
+import { EmbeddedTermSchema } from '../terms/terms.schemas.ts';
+import { CreateVenueBodySchema, VenueSchema } from '../venues/venues.schemas.ts';
 
 /** Largest `per_page`; larger values are capped, as the reference does (reference §3.1). */
 export const MAX_PER_PAGE = 50;
@@ -216,8 +217,6 @@ const CostDetailsSchema = Type.Object({
 });
 
 /** Embedded shapes belong to their own resources; here they pass through as built. */
-const EmbeddedObject = (description: string) => Type.Object({}, { additionalProperties: true, description });
-
 export const EventSchema = Type.Object({
   id: Type.Integer(),
   global_id: Type.String(),
@@ -254,12 +253,12 @@ export const EventSchema = Type.Object({
   hide_from_listings: NullableBoolean('Hidden from lists'),
   sticky: NullableBoolean('Sticky'),
   featured: NullableBoolean('Featured'),
-  categories: Type.Array(EmbeddedObject('An event category')),
-  tags: Type.Array(EmbeddedObject('An event tag')),
-  venue: Type.Union([EmbeddedObject('The venue'), Type.Array(Type.Unknown(), { maxItems: 0 })], {
+  categories: Type.Array(EmbeddedTermSchema, { description: 'The event categories' }),
+  tags: Type.Array(EmbeddedTermSchema, { description: 'The event tags' }),
+  venue: Type.Union([VenueSchema, Type.Array(Type.Unknown(), { maxItems: 0 })], {
     description: 'The venue, or [] when none',
   }),
-  organizer: Type.Array(EmbeddedObject('An organizer'), { description: 'Organizers in link order' }),
+  organizer: Type.Array(OrganizerSchema, { description: 'Organizers in link order' }),
   custom_fields: Type.Array(Type.Unknown(), { maxItems: 0 }),
   recurrence: Type.Optional(
     Type.Array(Type.String(), { description: "The series' RFC 5545 lines, on a series and on each of its occurrences" }),
