@@ -216,7 +216,7 @@ const CostDetailsSchema = Type.Object({
   values: Type.Array(Type.String()),
 });
 
-/** Embedded shapes belong to their own resources; here they pass through as built. */
+/** The event representation (reference §8.1): the venue, organizers and terms embedded in their own resources' shapes. */
 export const EventSchema = Type.Object({
   id: Type.Integer(),
   global_id: Type.String(),
