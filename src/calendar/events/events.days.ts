@@ -1,3 +1,4 @@
+import { dayOf, plusCalendar, startOfDay } from '../shared/dates.ts';
 import type { EventSummary } from './events.mapper.ts';
 
 /** Where an event of a list runs: its id and its local start and end stamps (`YYYY-MM-DD hh:mm:ss`). */
@@ -32,7 +33,7 @@ export function dayGrid(spans: readonly EventSpan[], days: readonly string[], pe
   if (first === undefined || last === undefined) return { counts, firsts };
   const position = new Map(days.map((day, index) => [day, index]));
   for (const span of spans) {
-    const startDay = span.start_local.slice(0, 10);
+    const startDay = dayOf(span.start_local);
     const endDay = lastDayOf(span);
     const from = position.get(startDay < first ? first : startDay);
     const to = position.get(endDay > last ? last : endDay);
@@ -45,14 +46,11 @@ export function dayGrid(spans: readonly EventSpan[], days: readonly string[], pe
   return { counts, firsts };
 }
 
-const DAY_MS = 86_400_000;
-
 /**
  * The last day an event runs on: its end's, or the day before when it ends at midnight after it started (it has no
  * time on the day it ends, and a list of that day, `ends_after` its midnight, leaves it out too).
  */
 export function lastDayOf(span: EventSpan): string {
-  const day = span.end_local.slice(0, 10);
-  if (!span.end_local.endsWith(' 00:00:00') || span.end_local <= span.start_local) return day;
-  return new Date(Date.parse(`${day}T00:00:00Z`) - DAY_MS).toISOString().slice(0, 10);
+  const endsAtMidnight = span.end_local === startOfDay(span.end_local) && span.end_local > span.start_local;
+  return dayOf(endsAtMidnight ? plusCalendar(span.end_local, { days: -1 }) : span.end_local);
 }
