@@ -107,4 +107,28 @@ describe('calendar grids and the events list', () => {
       assert.match(html, /Locked dinner<\/a> <span class="time">\d/);
     }
   });
+
+  it('finds a protected event in a grid by its title only, never by the words or terms its password hides', async () => {
+    const created = await server.request(EVENTS, {
+      method: 'POST',
+      auth: admin,
+      body: {
+        title: 'Guarded soiree',
+        description: 'Entry through the zanzibarword door',
+        categories: ['Hushcategory'],
+        password: 'open-sesame',
+        start_date: on(20, '19:00'),
+        end_date: on(20, '21:00'),
+      },
+    });
+    assert.equal(created.status, 201, created.text);
+    const grid = async (query: string) => {
+      const response = await fetch(`${server.url}/events/month/${month}/?${query}`);
+      assert.equal(response.status, 200, query);
+      return response.text();
+    };
+    assert.match(await grid('search=soiree'), />Guarded soiree</);
+    assert.doesNotMatch(await grid('search=zanzibarword'), /Guarded soiree/);
+    assert.doesNotMatch(await grid('category=hushcategory'), /Guarded soiree/);
+  });
 });
