@@ -170,6 +170,13 @@ describe('event writes', () => {
       assert.equal(kept.body.slug, 'twin-talk-2');
       assert.equal((await update(made[3].id, { slug: 'twin-talk-4' })).body.slug, 'twin-talk-4');
     });
+
+    it('gives concurrent creates of one title each its own slug', async () => {
+      const made = await Promise.all(Array.from({ length: 8 }, () => create({ title: 'Rush hour' })));
+      for (const response of made) assert.equal(response.status, 201, response.text);
+      const slugs = made.map((response) => response.body.slug).sort();
+      assert.deepEqual(slugs, ['rush-hour', ...Array.from({ length: 7 }, (_, index) => `rush-hour-${index + 2}`)].sort());
+    });
   });
 
   describe('cost (reference §8.1)', () => {
