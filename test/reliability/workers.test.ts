@@ -83,6 +83,13 @@ async function waitFor<T>(what: string, probe: () => T | undefined, ms = 60_000)
   }
 }
 
+/** The server's output once both workers have said they listen (the primary answers as soon as the first does). */
+const outputOnceBothListen = (server: ServerProcess) =>
+  waitFor('both workers listening', () => {
+    const output = server.output();
+    return logLines(output).filter((line) => line.msg === 'worker listening').length >= 2 ? output : undefined;
+  });
+
 /** One request on a connection of its own (no keep-alive: the primary gives each connection to the next worker). */
 async function call(
   server: ServerProcess,
@@ -167,7 +174,7 @@ describe(`almanac serve --workers 2 on ${where}`, () => {
   });
 
   it('starts two workers on one port (--workers wins over WEB_CONCURRENCY), prints the banner once, and both serve requests', async () => {
-    const output = server.output();
+    const output = await outputOnceBothListen(server);
     assert.equal(output.match(/Almanac listening on/g)?.length, 1, output);
     assert.doesNotMatch(output, /admin password:/, 'a supplied password is never printed');
     const listening = logLines(output).filter((line) => line.msg === 'worker listening');
@@ -381,7 +388,7 @@ describe(`almanac serve --workers 2 on ${where}`, () => {
     drops.push(fresh.drop);
     const cluster = await startServerProcess({ ...env, DATABASE_URL: fresh.url, ADMIN_PASSWORD: '', WEB_CONCURRENCY: '2' });
     started.push(cluster);
-    const output = cluster.output();
+    const output = await outputOnceBothListen(cluster);
     assert.equal(logLines(output).filter((line) => line.msg === 'worker listening').length, 2);
     const passwords = [...output.matchAll(/^admin password: (\S{16,})$/gm)].map((match) => match[1] as string);
     assert.equal(passwords.length, 1, output);
