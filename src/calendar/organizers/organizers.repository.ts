@@ -29,10 +29,17 @@ export async function findOrganizersOfEvents(db: Db, eventIds: readonly number[]
   return rows.map(({ linked_event_id, ...row }) => ({ eventId: linked_event_id, row: row as unknown as LinkedPostRow }));
 }
 
-/** Replaces an event's organizers with these, in this order. */
+/** Replaces an event's organizers with these, in this order; an unchanged list writes nothing, and a new event deletes nothing. */
 export async function replaceEventOrganizers(db: Db, eventId: number, organizerIds: readonly number[]): Promise<void> {
-  await db.deleteFrom('event_organizers').where('event_id', '=', eventId).execute();
   const unique = [...new Set(organizerIds)];
+  const linked = await db
+    .selectFrom('event_organizers')
+    .select('organizer_id')
+    .where('event_id', '=', eventId)
+    .orderBy('position')
+    .execute();
+  if (linked.length === unique.length && linked.every((row, index) => row.organizer_id === unique[index])) return;
+  if (linked.length > 0) await db.deleteFrom('event_organizers').where('event_id', '=', eventId).execute();
   if (unique.length === 0) return;
   await db
     .insertInto('event_organizers')

@@ -290,17 +290,27 @@ export async function findTermsOfEvents(db: Db, eventIds: readonly number[]): Pr
     .execute();
 }
 
-/** Replaces the event's terms of one taxonomy. */
+/**
+ * Replaces the event's terms of one taxonomy, writing only the links that change: a link's triggers
+ * (revision, change log, published counts) fire for a real change alone, and a new event deletes nothing.
+ */
 export async function replaceEventTerms(db: Db, eventId: number, taxonomy: Taxonomy, termIds: readonly number[]): Promise<void> {
-  await db
-    .deleteFrom('event_terms')
-    .where('event_id', '=', eventId)
-    .where('term_id', 'in', (eb) => eb.selectFrom('terms').select('id').where('taxonomy', '=', taxonomy))
+  const linked = await db
+    .selectFrom('event_terms as et')
+    .innerJoin('terms as t', 't.id', 'et.term_id')
+    .select('et.term_id')
+    .where('et.event_id', '=', eventId)
+    .where('t.taxonomy', '=', taxonomy)
     .execute();
-  if (termIds.length === 0) return;
+  const wanted = new Set(termIds);
+  const current = new Set(linked.map((row) => row.term_id));
+  const gone = [...current].filter((termId) => !wanted.has(termId));
+  const added = [...wanted].filter((termId) => !current.has(termId));
+  if (gone.length > 0) await db.deleteFrom('event_terms').where('event_id', '=', eventId).where('term_id', 'in', gone).execute();
+  if (added.length === 0) return;
   await db
     .insertInto('event_terms')
-    .values([...new Set(termIds)].map((termId) => ({ event_id: eventId, term_id: termId })))
+    .values(added.map((termId) => ({ event_id: eventId, term_id: termId })))
     // A concurrent write of the same event may have linked the same term meanwhile.
     .onConflict((oc) => oc.columns(['event_id', 'term_id']).doNothing())
     .execute();
