@@ -19,6 +19,8 @@ describe('event writes', () => {
       body: { title: 'T', start_date: '2030-06-01 10:00', end_date: '2030-06-01 12:00', ...body },
       ...(auth ? { auth } : {}),
     });
+  // Every event these tests make, of every status (the default window ends before 2030).
+  const EVERY_EVENT = `${EVENTS}?status=any&start_date=2000-01-01&end_date=2100-01-01&per_page=1`;
   const update = (id: number, body: Record<string, unknown>, auth: Credentials = admin) =>
     server.request(`${EVENTS}/${id}`, { method: 'PATCH', body, auth });
 
@@ -54,12 +56,12 @@ describe('event writes', () => {
     ];
     for (const [param, body] of invalid) {
       it(`rejects ${JSON.stringify(body)} naming ${param}, creating nothing`, async () => {
-        const before = await server.request(`${EVENTS}?status=any&per_page=1`, { auth: admin });
+        const before = await server.request(EVERY_EVENT, { auth: admin });
         const response = await create(body);
         assert.equal(response.status, 400, response.text);
         assert.equal(response.body.code, 'rest_invalid_param');
         assert.ok(param in response.body.data.params, JSON.stringify(response.body.data));
-        const afterwards = await server.request(`${EVENTS}?status=any&per_page=1`, { auth: admin });
+        const afterwards = await server.request(EVERY_EVENT, { auth: admin });
         assert.equal(afterwards.body.total, before.body.total);
       });
     }
@@ -176,6 +178,55 @@ describe('event writes', () => {
       for (const response of made) assert.equal(response.status, 201, response.text);
       const slugs = made.map((response) => response.body.slug).sort();
       assert.deepEqual(slugs, ['rush-hour', ...Array.from({ length: 7 }, (_, index) => `rush-hour-${index + 2}`)].sort());
+    });
+
+    it('answers each write of a burst on its own: the refused ones store nothing, the others everything', async () => {
+      const target = (await create({ title: 'Burst target' })).body;
+      const read = await server.request(`${EVENTS}/${target.id}`, { auth: admin });
+      const etag = read.headers.get('etag') as string;
+      const before = await server.request(EVERY_EVENT, { auth: admin });
+      // Sent at once, so the server commits them together (platform/db/group-commit.ts).
+      const burst = await Promise.all([
+        create({ title: 'Burst one', categories: ['Burst music'] }),
+        create({ title: 'Burst refused', venue: 99_999_999 }),
+        create({ title: 'Burst two' }),
+        server.request(`${EVENTS}/${target.id}`, {
+          method: 'PATCH',
+          body: { title: 'Burst stale' },
+          auth: admin,
+          headers: { 'if-match': '"stale"' },
+        }),
+        server.request(`${EVENTS}/${target.id}`, {
+          method: 'PATCH',
+          body: { title: 'Burst renamed' },
+          auth: admin,
+          headers: { 'if-match': etag },
+        }),
+        create({ title: 'Burst also refused', organizer: [99_999_999] }),
+        create({ title: 'Burst three' }),
+      ]);
+      assert.deepEqual(
+        burst.map((response) => response.status),
+        [201, 400, 201, 412, 200, 400, 201],
+        burst.map((response) => response.text).join('\n'),
+      );
+      const afterwards = await server.request(EVERY_EVENT, { auth: admin });
+      assert.equal(afterwards.body.total, before.body.total + 3);
+      const found = await server.request(`${EVENTS}?status=any&start_date=2000-01-01&end_date=2100-01-01&search=Burst`, { auth: admin });
+      assert.deepEqual(found.body.events.map((event: { title: string }) => event.title).sort(), [
+        'Burst one',
+        'Burst renamed',
+        'Burst three',
+        'Burst two',
+      ]);
+      assert.deepEqual(
+        burst[0]?.body.categories.map((term: { name: string }) => term.name),
+        ['Burst music'],
+      );
+      // Each answer is the write's own, as stored.
+      const one = await server.request(`${EVENTS}/${burst[0]?.body.id}`, { auth: admin });
+      const { json_ld: _, ...stored } = one.body;
+      assert.deepEqual(stored, burst[0]?.body);
     });
   });
 

@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Config } from '../../config/config.ts';
 import { can } from '../calendar.capabilities.ts';
 import type { Database } from '../../platform/db/schema.ts';
+import { GroupCommit } from '../../platform/db/group-commit.ts';
 import { AppError, PlatformErrors } from '../../platform/errors.ts';
 import { resolveOrganizersForWrite, setEventOrganizers } from '../organizers/organizers.links.ts';
 import { canDelete, canEdit, canRead, datedStatus, scaleStatus } from '../posts/posts.access.ts';
@@ -96,6 +97,7 @@ export class EventsService {
   private readonly presenter: EventPresenter;
   private readonly single: SingleEventReads;
   private readonly totals: EventTotals;
+  private readonly writes: GroupCommit;
 
   constructor(private readonly deps: EventsServiceDeps) {
     this.db = deps.db;
@@ -104,6 +106,7 @@ export class EventsService {
     this.presenter = new EventPresenter(this.urls, deps.passwords, deps.remembered);
     this.single = new SingleEventReads(this.db, this.presenter);
     this.totals = new EventTotals(this.db, TOTALS_MAX_IDS);
+    this.writes = new GroupCommit(this.db);
     this.siteZone = deps.config.siteTimezone;
     this.now = deps.now ?? (() => new Date());
   }
@@ -223,7 +226,7 @@ export class EventsService {
    */
   private async withEvent<T>(found: EventRow, caller: RequestContext, work: (trx: Db, row: EventRow) => Promise<T>): Promise<T> {
     const { id } = found;
-    return this.db.transaction().execute(async (trx) => {
+    return this.writes.run(async (trx) => {
       // An occurrence is written with its series held first, in the order a write of the series takes them.
       if (isOccurrence(found) && (await findEventForWrite(trx, found.parent_id as number)) === undefined) {
         throw missingItem(caller, eventNotFound(id));
@@ -246,7 +249,7 @@ export class EventsService {
     const cost = costChanges(body.cost);
     const recurrence = recurrenceOfWrite(body.recurrence) ?? null;
 
-    return this.db.transaction().execute(async (trx) => {
+    return this.writes.run(async (trx) => {
       const eventId = await reservePostId(trx, 'event');
       await insertEvent(trx, {
         id: eventId,

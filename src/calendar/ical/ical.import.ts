@@ -1,8 +1,9 @@
-import type { ControlledTransaction, Kysely } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { Config } from '../../config/config.ts';
 import type { Database } from '../../platform/db/schema.ts';
 import { AppError } from '../../platform/errors.ts';
 import { UniqueViolationError } from '../../platform/db/dialect/errors.ts';
+import { inSavepoint } from '../../platform/db/savepoints.repository.ts';
 import { EventsService } from '../events/events.service.ts';
 import Value from 'typebox/value';
 import { CreateEventBodySchema, type CreateEventBody } from '../events/events.schemas.ts';
@@ -60,42 +61,22 @@ export interface IcalImportDeps {
 type Outcome = 'created' | 'updated' | 'skipped';
 
 /** The db of a transaction, on which the service's own `transaction()` opens a savepoint (it cannot nest transactions). */
-function nestable(trx: ControlledTransaction<Database, string[]>): Db {
+function nestable(trx: Db): Db {
   return new Proxy(trx, {
     get(target, property) {
-      if (property === 'transaction') return () => ({ execute: <T>(work: (db: Db) => Promise<T>) => inSavepoint(target, work) });
+      if (property === 'transaction') return () => ({ execute: <T>(work: (db: Db) => Promise<T>) => nested(target, work) });
       const value: unknown = Reflect.get(target, property, target);
       return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
     },
   }) as unknown as Db;
 }
 
-let savepoints = 0;
-
-async function inSavepoint<T>(trx: ControlledTransaction<Database, string[]>, work: (db: Db) => Promise<T>): Promise<T> {
-  savepoints += 1;
-  const name = `ical_import_${savepoints}`;
-  const inner = (await trx.savepoint(name).execute()) as unknown as ControlledTransaction<Database, string[]>;
-  try {
-    const result = await work(nestable(inner));
-    await inner.releaseSavepoint(name).execute();
-    return result;
-  } catch (error) {
-    await inner.rollbackToSavepoint(name).execute();
-    throw error;
-  }
+function nested<T>(trx: Db, work: (db: Db) => Promise<T>): Promise<T> {
+  return inSavepoint(trx, () => work(nestable(trx)));
 }
 
-async function inTransaction<T>(db: Db, work: (db: Db) => Promise<T>): Promise<T> {
-  const trx = (await db.startTransaction().execute()) as unknown as ControlledTransaction<Database, string[]>;
-  try {
-    const result = await work(nestable(trx));
-    await trx.commit().execute();
-    return result;
-  } catch (error) {
-    await trx.rollback().execute();
-    throw error;
-  }
+function inTransaction<T>(db: Db, work: (db: Db) => Promise<T>): Promise<T> {
+  return db.transaction().execute((trx) => work(nestable(trx)));
 }
 
 /** Newer than what is stored: a higher SEQUENCE, or the same one with a LAST-MODIFIED after the stored event's last change. */
@@ -154,9 +135,9 @@ export class IcalImport {
       }
     };
     if (options.dryRun === true) {
-      const trx = (await this.deps.db.startTransaction().execute()) as unknown as ControlledTransaction<Database, string[]>;
+      const trx = await this.deps.db.startTransaction().execute();
       try {
-        await run((work) => inSavepoint(trx, work));
+        await run((work) => nested(trx, work));
       } finally {
         await trx.rollback().execute();
       }

@@ -1,0 +1,108 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import type { Kysely } from 'kysely';
+import { createDb, migrateToLatest, type Store } from '../../src/platform/db/database.ts';
+import { GroupCommit } from '../../src/platform/db/group-commit.ts';
+import type { Database } from '../../src/platform/db/schema.ts';
+import { MIGRATION_FOLDERS } from '../../src/migrations.ts';
+import { freshDatabase } from '../helpers/server.ts';
+
+describe('group commit', () => {
+  let store: Store;
+  let reader: Store;
+  let drop: () => Promise<void>;
+  before(async () => {
+    const database = await freshDatabase();
+    drop = database.drop;
+    store = createDb(database.url);
+    await migrateToLatest(store.db, MIGRATION_FOLDERS);
+    // Another connection: it sees only what was committed.
+    reader = createDb(database.url);
+  });
+  after(async () => {
+    await reader.close();
+    await store.close();
+    await drop();
+  });
+
+  let users = 0;
+  const addUser = async (trx: Kysely<Database>, username = `group-${(users += 1)}`): Promise<string> => {
+    await trx
+      .insertInto('users')
+      .values({ username, display_name: username, email: '', role: 'subscriber', password_hash: '-', created_at: '2030-01-01 00:00:00' })
+      .execute();
+    return username;
+  };
+  const committed = async (username: string): Promise<boolean> =>
+    (await reader.db.selectFrom('users').select('id').where('username', '=', username).executeTakeFirst()) !== undefined;
+
+  it('runs the writes of one turn in one transaction and answers each once it is committed', async () => {
+    const writes = new GroupCommit(store.db);
+    const transactions = new Set<Kysely<Database>>();
+    const write = () =>
+      writes.run(async (trx) => {
+        transactions.add(trx);
+        return addUser(trx);
+      });
+    const answered = await Promise.all(
+      [write(), write(), write()].map(async (written) => {
+        const username = await written;
+        return { username, visible: await committed(username) };
+      }),
+    );
+    assert.equal(transactions.size, 1);
+    assert.deepEqual(
+      answered.map((answer) => answer.visible),
+      [true, true, true],
+    );
+    // A write of a later turn has a transaction of its own.
+    await write();
+    assert.equal(transactions.size, 2);
+  });
+
+  it('undoes a write that fails alone, even after a failed statement, and commits the others of its turn', async () => {
+    const writes = new GroupCommit(store.db);
+    const taken = `group-taken-${(users += 1)}`;
+    const thrown = `group-thrown-${users}`;
+    const before = await reader.db.selectFrom('users').select('username').execute();
+    const outcomes = await Promise.allSettled([
+      writes.run((trx) => addUser(trx, taken)),
+      writes.run(async (trx) => {
+        const mine = await addUser(trx);
+        await addUser(trx, taken); // a unique violation: on PostgreSQL the transaction is aborted until rolled back
+        return mine;
+      }),
+      writes.run(async (trx) => {
+        await addUser(trx, thrown);
+        throw new Error('refused after writing');
+      }),
+      writes.run((trx) => addUser(trx)),
+    ]);
+    assert.deepEqual(
+      outcomes.map((outcome) => outcome.status),
+      ['fulfilled', 'rejected', 'rejected', 'fulfilled'],
+    );
+    assert.equal((outcomes[2] as PromiseRejectedResult).reason.message, 'refused after writing');
+    const rows = await reader.db.selectFrom('users').select('username').execute();
+    const added = rows.map((row) => row.username).filter((name) => !before.some((row) => row.username === name));
+    assert.deepEqual(
+      added.sort(),
+      [taken, (outcomes[3] as PromiseFulfilledResult<string>).value].sort(),
+      'the refused writes left nothing',
+    );
+  });
+
+  it('rolls back a write alone in its turn that fails, and goes on with the next', async () => {
+    const writes = new GroupCommit(store.db);
+    const username = `group-alone-${(users += 1)}`;
+    await assert.rejects(
+      writes.run(async (trx) => {
+        await addUser(trx, username);
+        throw new Error('refused');
+      }),
+      /refused/,
+    );
+    assert.equal(await committed(username), false);
+    assert.equal(await committed(await writes.run((trx) => addUser(trx))), true);
+  });
+});
