@@ -185,7 +185,7 @@ describe('event writes', () => {
       const read = await server.request(`${EVENTS}/${target.id}`, { auth: admin });
       const etag = read.headers.get('etag') as string;
       const before = await server.request(EVERY_EVENT, { auth: admin });
-      // Sent at once, so the server commits them together (platform/db/group-commit.ts).
+      // Sent at once: grouped in one commit or not (platform/db/group-commit.ts), each is answered as if alone.
       const burst = await Promise.all([
         create({ title: 'Burst one', categories: ['Burst music'] }),
         create({ title: 'Burst refused', venue: 99_999_999 }),

@@ -8,6 +8,8 @@ import pg from 'pg';
 import { loadConfig, type Config } from '../../src/config/config.ts';
 import { addUser, createToken } from '../../src/platform/auth/users.service.ts';
 import type { Role } from '../../src/platform/auth/capabilities.ts';
+import { createDb, migrateToLatest, type Store } from '../../src/platform/db/database.ts';
+import { MIGRATION_FOLDERS } from '../../src/migrations.ts';
 import { startServer, type RunningServer } from '../../src/server.ts';
 import { Contract } from './contract.ts';
 
@@ -93,6 +95,21 @@ export async function freshDatabase(): Promise<{ url: string; drop: () => Promis
       await dropper.connect();
       await dropper.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
       await dropper.end();
+    },
+  };
+}
+
+/** A fresh database with every migration applied, opened as the server opens it; `close` also drops it. */
+export async function migratedStore(): Promise<{ store: Store; url: string; close: () => Promise<void> }> {
+  const { url, drop } = await freshDatabase();
+  const store = createDb(url);
+  await migrateToLatest(store.db, MIGRATION_FOLDERS);
+  return {
+    store,
+    url,
+    close: async () => {
+      await store.close();
+      await drop();
     },
   };
 }

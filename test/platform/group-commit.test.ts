@@ -1,28 +1,24 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Kysely } from 'kysely';
-import { createDb, migrateToLatest, type Store } from '../../src/platform/db/database.ts';
+import { createDb, type Store } from '../../src/platform/db/database.ts';
 import { GroupCommit } from '../../src/platform/db/group-commit.ts';
 import type { Database } from '../../src/platform/db/schema.ts';
-import { MIGRATION_FOLDERS } from '../../src/migrations.ts';
-import { freshDatabase } from '../helpers/server.ts';
+import { migratedStore } from '../helpers/server.ts';
 
 describe('group commit', () => {
   let store: Store;
   let reader: Store;
-  let drop: () => Promise<void>;
+  let close: () => Promise<void>;
   before(async () => {
-    const database = await freshDatabase();
-    drop = database.drop;
-    store = createDb(database.url);
-    await migrateToLatest(store.db, MIGRATION_FOLDERS);
+    let url: string;
+    ({ store, url, close } = await migratedStore());
     // Another connection: it sees only what was committed.
-    reader = createDb(database.url);
+    reader = createDb(url);
   });
   after(async () => {
     await reader.close();
-    await store.close();
-    await drop();
+    await close();
   });
 
   let users = 0;

@@ -1,24 +1,17 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { addUser } from '../../src/platform/auth/users.service.ts';
-import { createDb, migrateToLatest, type Store } from '../../src/platform/db/database.ts';
-import { MIGRATION_FOLDERS } from '../../src/migrations.ts';
+import type { Store } from '../../src/platform/db/database.ts';
 import { readRevision, revisionOf, type RevisionsHolder } from '../../src/platform/db/revisions.ts';
 import { countingStatements } from '../helpers/statements.ts';
-import { freshDatabase } from '../helpers/server.ts';
+import { migratedStore } from '../helpers/server.ts';
 
 let store: Store;
-let drop: () => Promise<void>;
+let close: () => Promise<void>;
 before(async () => {
-  const database = await freshDatabase();
-  drop = database.drop;
-  store = createDb(database.url);
-  await migrateToLatest(store.db, MIGRATION_FOLDERS);
+  ({ store, close } = await migratedStore());
 });
-after(async () => {
-  await store.close();
-  await drop();
-});
+after(async () => close());
 
 const request = (): RevisionsHolder => ({ revisions: null });
 const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
