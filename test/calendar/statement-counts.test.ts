@@ -143,6 +143,36 @@ describe('statements per request', () => {
     }
   });
 
+  it('updates an event that is sent the links it has with one read of each kind of link, writing none', async () => {
+    const { counting, service, editor } = await countedService();
+    const { item: event } = await service.createEvent(
+      {
+        title: 'Linked',
+        start_date: '2032-02-01 10:00:00',
+        end_date: '2032-02-01 11:00:00',
+        categories: ['Linked'],
+        tags: ['linked'],
+        organizer: [{ organizer: 'Linked org' }],
+      } as any,
+      editor,
+    );
+    const links = { categories: [event.categories[0].id], tags: [event.tags[0].id], organizer: [event.organizer[0].id] };
+    const statementsOfUpdate = async (body: Record<string, unknown>) => {
+      counting.reset();
+      await service.updateEvent({ id: event.id }, body as any, editor);
+      return counting.count();
+    };
+    const plain = await statementsOfUpdate({ title: 'Linked, renamed' });
+    const relinked = await statementsOfUpdate({ title: 'Linked, renamed again', ...links });
+    // Per kind: resolving the ids sent, then reading the links there are (a delete and an insert each before).
+    assert.equal(relinked - plain, 6, `${plain} statements without links, ${relinked} with the same links`);
+    const { item: after } = await service.getEvent({ id: event.id }, {} as any, editor);
+    assert.deepEqual(
+      [after.categories.map((term: any) => term.id), after.tags.map((term: any) => term.id), after.organizer.map((o: any) => o.id)],
+      [links.categories, links.tags, links.organizer],
+    );
+  });
+
   it('reads a remembered event with no statement but the revision of its turn, and lists remembered events in two more', async () => {
     const { counting, service, editor } = await countedService(true);
     const { item: event } = await service.createEvent(
