@@ -156,7 +156,8 @@ describe('statements per request', () => {
       } as any,
       editor,
     );
-    const links = { categories: [event.categories[0].id], tags: [event.tags[0].id], organizer: [event.organizer[0].id] };
+    const made = event as any;
+    const links = { categories: [made.categories[0].id], tags: [made.tags[0].id], organizer: [made.organizer[0].id] };
     const statementsOfUpdate = async (body: Record<string, unknown>) => {
       counting.reset();
       await service.updateEvent({ id: event.id }, body as any, editor);
