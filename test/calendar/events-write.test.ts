@@ -182,6 +182,7 @@ describe('event writes', () => {
 
     it('answers each write of a burst on its own: the refused ones store nothing, the others everything', async () => {
       const target = (await create({ title: 'Burst target' })).body;
+      const posted = (await create({ title: 'Burst posted' })).body;
       const read = await server.request(`${EVENTS}/${target.id}`, { auth: admin });
       const etag = read.headers.get('etag') as string;
       const before = await server.request(EVERY_EVENT, { auth: admin });
@@ -204,29 +205,42 @@ describe('event writes', () => {
         }),
         create({ title: 'Burst also refused', organizer: [99_999_999] }),
         create({ title: 'Burst three' }),
+        // As WordPress clients send them: a form body with a bracket array, and an update by POST.
+        server.request(EVENTS, {
+          method: 'POST',
+          auth: admin,
+          form: { title: 'Burst form', start_date: '2030-06-02 10:00', end_date: '2030-06-02 11:00', 'categories[0]': 'Burst music' },
+        }),
+        server.request(`${EVENTS}/${posted.id}`, { method: 'POST', auth: admin, form: { title: 'Burst posted, renamed' } }),
       ]);
       assert.deepEqual(
         burst.map((response) => response.status),
-        [201, 400, 201, 412, 200, 400, 201],
+        [201, 400, 201, 412, 200, 400, 201, 201, 200],
         burst.map((response) => response.text).join('\n'),
       );
       const afterwards = await server.request(EVERY_EVENT, { auth: admin });
-      assert.equal(afterwards.body.total, before.body.total + 3);
+      assert.equal(afterwards.body.total, before.body.total + 4);
       const found = await server.request(`${EVENTS}?status=any&start_date=2000-01-01&end_date=2100-01-01&search=Burst`, { auth: admin });
       assert.deepEqual(found.body.events.map((event: { title: string }) => event.title).sort(), [
+        'Burst form',
         'Burst one',
+        'Burst posted, renamed',
         'Burst renamed',
         'Burst three',
         'Burst two',
       ]);
       assert.deepEqual(
+        burst[7]?.body.categories.map((term: { id: number }) => term.id),
+        burst[0]?.body.categories.map((term: { id: number }) => term.id),
+      );
+      assert.deepEqual(
         burst[0]?.body.categories.map((term: { name: string }) => term.name),
         ['Burst music'],
       );
-      // Each answer is the write's own, as stored.
-      const one = await server.request(`${EVENTS}/${burst[0]?.body.id}`, { auth: admin });
+      // Each answer is the write's own, as stored (one with no category: a later link changes a category's count).
+      const one = await server.request(`${EVENTS}/${burst[2]?.body.id}`, { auth: admin });
       const { json_ld: _, ...stored } = one.body;
-      assert.deepEqual(stored, burst[0]?.body);
+      assert.deepEqual(stored, burst[2]?.body);
     });
   });
 
