@@ -36,17 +36,23 @@ export function publicUrl(config: Config, address: string): string {
   return config.port === 0 && !process.env.BASE_URL ? new URL(address).origin : config.baseUrl;
 }
 
-/** The start-up banner, and the first administrator (its generated password once, outside the log stream, as platform.md promises). */
-export function printBanner(print: (line: string) => void, address: string, url: string, admin: FirstAdministrator): void {
-  print(`Almanac listening on ${address}`);
-  print(`  Calendar:    ${url}/events/`);
-  print(`  API index:   ${url}/`);
-  print(`  Events API:  ${url}/calendar/events/v1`);
-  print(`  Docs UI:     ${url}/docs`);
+/**
+ * The start-up banner, and the first administrator (its generated password once, outside the log stream, as platform.md promises).
+ * One write, so that nothing logged meanwhile lands inside it and a reader of the pipe sees it whole.
+ */
+export function printBanner(print: (text: string) => void, address: string, url: string, admin: FirstAdministrator): void {
+  const lines = [
+    `Almanac listening on ${address}`,
+    `  Calendar:    ${url}/events/`,
+    `  API index:   ${url}/`,
+    `  Events API:  ${url}/calendar/events/v1`,
+    `  Docs UI:     ${url}/docs`,
+  ];
   if (admin.created) {
-    print(`  administrator created: ${admin.username}`);
-    if (admin.generatedPassword !== undefined) print(`admin password: ${admin.generatedPassword}`);
+    lines.push(`  administrator created: ${admin.username}`);
+    if (admin.generatedPassword !== undefined) lines.push(`admin password: ${admin.generatedPassword}`);
   }
+  print(lines.join('\n'));
 }
 
 /**

@@ -83,11 +83,15 @@ async function waitFor<T>(what: string, probe: () => T | undefined, ms = 60_000)
   }
 }
 
-/** The server's output once both workers have said they listen (the primary answers as soon as the first does). */
+/**
+ * The server's output once both workers have said they listen and the primary has printed its banner after them
+ * (the port answers as soon as the first worker listens).
+ */
 const outputOnceBothListen = (server: ServerProcess) =>
-  waitFor('both workers listening', () => {
+  waitFor('both workers listening, then the banner', () => {
     const output = server.output();
-    return logLines(output).filter((line) => line.msg === 'worker listening').length >= 2 ? output : undefined;
+    const bothListen = logLines(output).filter((line) => line.msg === 'worker listening').length >= 2;
+    return bothListen && output.includes('Almanac listening on') ? output : undefined;
   });
 
 /** One request on a connection of its own (no keep-alive: the primary gives each connection to the next worker). */
