@@ -1,9 +1,11 @@
 /**
- * List totals carried from version to version (issue 26, events.totals.ts) as
- * a property: whatever another process writes — creates in and out of the
- * default window, date, status, flag, category and venue changes, retitles,
- * trash and deletion — the total of every public list this process reads is
- * the number of events the list itself shows.
+ * List totals and pages carried from version to version (issue 26,
+ * events.totals.ts, events.pages.ts) as a property: whatever another process
+ * writes — creates in and out of the default window, date, status, flag,
+ * category and venue changes, retitles, trash and deletion — the total of
+ * every public list this process reads is the number of events the list
+ * itself shows, and each of its pages shows the events a page read afresh
+ * shows.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
@@ -19,6 +21,8 @@ import { NS, VENUES } from './venues-organizers.factories.ts';
 const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
 const pick = fc.nat({ max: 1000 });
 const when = fc.constantFrom(-30, -1, 0, 3, 200, 900);
+/** Small pages, so that writes land before, on and after them. */
+const PER_PAGE = 3;
 
 const operation = fc.oneof(
   {
@@ -40,7 +44,7 @@ const operation = fc.oneof(
   { weight: 1, arbitrary: fc.record({ op: fc.constant('trash' as const), pick, force: fc.boolean() }) },
 );
 
-describe('list totals carried across versions', () => {
+describe('list totals and pages carried across versions', () => {
   let reader: TestServer;
   let writer: RunningServer;
   let admin: Credentials;
@@ -110,6 +114,7 @@ describe('list totals carried across versions', () => {
       config: reader.config,
       passwords: new PostPasswords(reader.server.store.db, reader.config),
     });
+    const idsOf = (events: { id: number }[]) => events.map((event) => event.id);
     const lists: Record<string, string>[] = [
       {},
       { featured: 'true' },
@@ -127,10 +132,18 @@ describe('list totals carried across versions', () => {
       assert.equal(response.body.total, counted.total, `${label}: total of ?${query}`);
       assert.equal(response.body.total, response.body.events.length, `${label}: events of ?${query}`);
       assert.equal(response.headers.get('x-wp-total'), String(counted.total));
+      // Its pages, carried across the writes as well (events.pages.ts), against pages read afresh.
+      for (let page = 1; (page - 1) * PER_PAGE < counted.total && page <= 3; page++) {
+        const pageQuery = new URLSearchParams({ ...list, per_page: String(PER_PAGE), page: String(page) }).toString();
+        const paged = await reader.request(`${EVENTS}?${pageQuery}`);
+        const expected = await fresh.listEvents({ ...list, per_page: PER_PAGE, page } as any, contextFor(reader, null));
+        assert.equal(paged.status, 200, `${label}: ?${pageQuery}: ${paged.text}`);
+        assert.deepEqual(idsOf(paged.body.events), idsOf(expected.events), `${label}: ?${pageQuery}`);
+      }
     }
   }
 
-  it('equals what each list shows after every write of another process', async () => {
+  it('equal what each list shows after every write of another process', async () => {
     await fc.assert(
       fc.asyncProperty(fc.array(operation, { minLength: 15, maxLength: 25 }), async (steps) => {
         await check('before');

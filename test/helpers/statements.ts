@@ -1,23 +1,34 @@
-import type { Kysely, KyselyPlugin } from 'kysely';
+import type { Kysely, KyselyPlugin, QueryId } from 'kysely';
 
 /**
- * A handle on `db` that counts the statements run through it. Counted per
- * result: a plugin also transforms each arm of a union, once per statement.
+ * A handle on `db` that counts the statements run through it, and keeps their SQL. Counted per result: a plugin
+ * also transforms each arm of a union (as the arm is built, before its statement), once per statement.
  */
-export function countingStatements<DB>(db: Kysely<DB>): { readonly db: Kysely<DB>; count(): number; reset(): void } {
-  let statements = 0;
+export function countingStatements<DB>(db: Kysely<DB>): {
+  readonly db: Kysely<DB>;
+  count(): number;
+  /** The SQL of each statement counted since the last reset. */
+  statements(): readonly string[];
+  reset(): void;
+} {
+  let statements: string[] = [];
+  const texts = new WeakMap<QueryId, string>();
   const plugin: KyselyPlugin = {
-    transformQuery: (args) => args.node,
+    transformQuery: (args) => {
+      texts.set(args.queryId, db.getExecutor().compileQuery(args.node, args.queryId).sql);
+      return args.node;
+    },
     transformResult: async (args) => {
-      statements += 1;
+      statements.push(texts.get(args.queryId) ?? '');
       return args.result;
     },
   };
   return {
     db: db.withPlugin(plugin),
-    count: () => statements,
+    count: () => statements.length,
+    statements: () => statements,
     reset: () => {
-      statements = 0;
+      statements = [];
     },
   };
 }

@@ -169,6 +169,18 @@ async function venuesNear(db: Db, filter: MutableFilter, latitude: number, longi
   return venues.filter((venue) => distanceKm(latitude, longitude, venue.geo_lat, venue.geo_lng) <= radiusKm).map((venue) => venue.id);
 }
 
+/**
+ * Whether a list's total and pages may be carried from version to version by the change log (events.totals.ts,
+ * events.pages.ts): a public list without `include`, whose every event the change log names when it changes.
+ */
+export const isCarriable = (filter: EventListFilter): boolean => filter.visibility.kind === 'published' && filter.includeIds === undefined;
+
+/** A carried list's key: its whole filter but the instant it was made at (a version holds across instants). */
+export function carriedKey(filter: EventListFilter): string {
+  const { nowUtc: _now, ...rest } = filter;
+  return JSON.stringify(rest);
+}
+
 export async function listFilter(
   db: Db,
   config: Config,

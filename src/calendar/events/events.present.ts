@@ -18,7 +18,7 @@ import {
   type EventSummary,
   type EventUrls,
 } from './events.mapper.ts';
-import { findEventById, type EventRow } from './events.repository.ts';
+import { findEventById, findEventsByIds, type EventRow } from './events.repository.ts';
 import type { EmbeddedTerm } from '../terms/terms.schemas.ts';
 import type { EventResponse, ListEventsQuery } from './events.schemas.ts';
 
@@ -77,6 +77,26 @@ export class EventPresenter {
       const event = known[index];
       return event === undefined ? made.get(row.id)! : recounted(event, counts);
     });
+  }
+
+  /**
+   * The rows of `ids`, in that order: a remembered event's from memory (caught up to `version` first, for anonymous
+   * callers), the others in one read. One deleted meanwhile is left out.
+   */
+  async rowsOf(db: Db, ids: readonly number[], caller: RequestContext, version: CalendarVersion): Promise<EventRow[]> {
+    const remembered = caller.user === null ? this.remembered : undefined;
+    await remembered?.catchUp(version);
+    const rows = new Map<number, EventRow>();
+    for (const id of ids) {
+      const row = remembered?.get(id, caller.language)?.row;
+      if (row !== undefined) rows.set(id, row);
+    }
+    for (const row of await findEventsByIds(
+      db,
+      ids.filter((id) => !rows.has(id)),
+    ))
+      rows.set(row.id, row);
+    return ids.flatMap((id) => rows.get(id) ?? []);
   }
 
   /**

@@ -231,6 +231,55 @@ export async function listEvents(
   return query.orderBy('events.id', order).limit(BigInt(limit)).offset(offset).execute();
 }
 
+/** Where an event stands in a list without `include`: by local start, then publication date, then id. */
+export interface ListPosition {
+  readonly id: number;
+  readonly start_local: string;
+  readonly date: string;
+}
+
+/**
+ * The first `limit` events a list without `include` shows, as positions: a page with every event before it
+ * (events.pages.ts). On SQLite read from the listing index alone, without the rows.
+ */
+export async function listEventPositions(db: Db, filter: EventListFilter, limit: number, order: EventOrder): Promise<ListPosition[]> {
+  return db
+    .selectFrom('events')
+    .select(['events.id', 'events.start_local', 'events.date'])
+    .where((eb) => conditions(eb, filter))
+    .orderBy('events.start_local', order)
+    .orderBy('events.date', order)
+    .orderBy('events.id', order)
+    .limit(BigInt(limit))
+    .execute();
+}
+
+/**
+ * Does one of `ids` match the filter now, at or before `through` in list order (anywhere when `through` is
+ * undefined)? The database compares the positions, by the very collation its lists are ordered by.
+ */
+export async function matchesThrough(
+  db: Db,
+  filter: EventListFilter,
+  ids: readonly number[],
+  through: ListPosition | undefined,
+  order: EventOrder,
+): Promise<boolean> {
+  const found = await db
+    .selectFrom('events')
+    .select('events.id')
+    .where((eb) => {
+      const matching = conditions(eb, { ...filter, includeIds: ids });
+      if (through === undefined) return matching;
+      const position = eb.refTuple('events.start_local', 'events.date', 'events.id');
+      const bound = eb.tuple(through.start_local, through.date, through.id);
+      return eb.and([matching, eb(position, order === 'asc' ? '<=' : '>=', bound)]);
+    })
+    .limit(1)
+    .executeTakeFirst();
+  return found !== undefined;
+}
+
 /**
  * The most whole days any event spans (column `duration_days`, kept by the
  * database, migration 2026-11-22T0547): one index read.

@@ -13,7 +13,6 @@ import { checkAuthor, newPostDates, passwordHashOf, publicationDates, stampsAt }
 import { NAMESPACE, type RequestContext } from '../shared/context.ts';
 import { resolveImageForWrite } from '../shared/images.ts';
 import { archiveLinks, isBeyondLastPage, pageWindow, totalPages } from '../shared/pagination.ts';
-import type { CalendarVersion } from '../shared/calendar-version.ts';
 import { invalidParam, parseWpBoolean } from '../shared/wire.ts';
 import { resolveTermsForWrite, setEventTerms } from '../terms/terms.links.ts';
 import { resolveVenueForWrite } from '../venues/venues.links.ts';
@@ -32,6 +31,7 @@ import { listEcho, listFilter } from './events.filters.ts';
 import { costChanges, flagChanges, scheduleOf, textsOf, touchesSchedule, websiteOf } from './events.input.ts';
 import { dayGrid, type EventDays } from './events.days.ts';
 import { EventTotals } from './events.totals.ts';
+import { CarriedPages } from './events.pages.ts';
 import { eventNotFound, eventOf, type EventRef } from './events.lookup.ts';
 import type { EventUrls } from './events.mapper.ts';
 import { excludeOccurrence, refreshSeries, refuseSeriesFields, splitAt } from './events.occurrences.ts';
@@ -47,7 +47,6 @@ import {
   listEventSpans,
   updateEvent as updateEventRow,
   type EventChanges,
-  type EventListFilter,
   type EventOrder,
   type EventRow,
 } from './events.repository.ts';
@@ -97,6 +96,7 @@ export class EventsService {
   private readonly presenter: EventPresenter;
   private readonly single: SingleEventReads;
   private readonly totals: EventTotals;
+  private readonly pages: CarriedPages;
   private readonly writes: GroupCommit;
 
   constructor(private readonly deps: EventsServiceDeps) {
@@ -106,6 +106,7 @@ export class EventsService {
     this.presenter = new EventPresenter(this.urls, deps.passwords, deps.remembered);
     this.single = new SingleEventReads(this.db, this.presenter);
     this.totals = new EventTotals(this.db, TOTALS_MAX_IDS);
+    this.pages = new CarriedPages(this.db);
     this.writes = new GroupCommit(this.db);
     this.siteZone = deps.config.siteTimezone;
     this.now = deps.now ?? (() => new Date());
@@ -142,7 +143,12 @@ export class EventsService {
     const pages = totalPages(total, perPage);
     if (isBeyondLastPage(page, total, perPage)) throw errors.pageNotFound();
     const { limit, offset } = pageWindow(page, perPage);
-    const shown = total === 0 ? [] : await this.readList(filter, query, caller, now, version, limit, offset, order);
+    const ids = total === 0 ? [] : await this.pages.ids(version, filter, limit, offset, order);
+    const rows =
+      ids === undefined
+        ? await listEventRows(this.db, filter, limit, offset, order)
+        : await this.presenter.rowsOf(this.db, ids, caller, version);
+    const shown = await this.presenter.listed(this.db, rows, query, caller, now, version);
     const links = archiveLinks(archiveUrl, listEcho(query, perPage, caller.user), page, pages);
     return { events: shown.map(({ event }) => event), ...links, total, total_pages: pages };
   }
@@ -153,7 +159,7 @@ export class EventsService {
    */
   async listEventsWithRows(query: ListEventsQuery, caller: RequestContext, now: Date, max: number): Promise<EventWithRow[]> {
     const filter = await listFilter(this.db, this.deps.config, query, caller, now);
-    return this.readList(filter, query, caller, now, await caller.version(), max, 0);
+    return this.presenter.listed(this.db, await listEventRows(this.db, filter, max, 0), query, caller, now, await caller.version());
   }
 
   /**
@@ -193,19 +199,6 @@ export class EventsService {
   async getEventWithRow(ref: EventRef, query: ReadEventQuery, caller: RequestContext): Promise<EventWithRow> {
     const { row, event } = await this.single.read(ref, query, caller, this.now());
     return { row, event };
-  }
-
-  private async readList(
-    filter: EventListFilter,
-    query: ListEventsQuery,
-    caller: RequestContext,
-    now: Date,
-    version: CalendarVersion,
-    limit: number,
-    offset: number,
-    order: EventOrder = 'asc',
-  ): Promise<EventWithRow[]> {
-    return this.presenter.listed(this.db, await listEventRows(this.db, filter, limit, offset, order), query, caller, now, version);
   }
 
   /** The event as written, with the version the write gave it: the last thing a write does. */

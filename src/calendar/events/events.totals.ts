@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../platform/db/schema.ts';
 import { listChanges } from '../changes/changes.repository.ts';
 import type { CalendarVersion } from '../shared/calendar-version.ts';
+import { carriedKey, isCarriable } from './events.filters.ts';
 import { countEvents, listEventIds, type EventListFilter } from './events.repository.ts';
 
 type Db = Kysely<Database>;
@@ -55,7 +56,7 @@ export class EventTotals {
 
   total(version: CalendarVersion, filter: EventListFilter): Promise<number> {
     const entries = version.memo('event-totals', () => new Map<string, Promise<number>>());
-    const key = keyOf(filter);
+    const key = carriedKey(filter);
     let total = entries.get(key);
     if (total === undefined) {
       if (entries.size >= MAX_ENTRIES) entries.clear();
@@ -68,8 +69,7 @@ export class EventTotals {
   }
 
   private async counted(version: CalendarVersion, filter: EventListFilter, key: string): Promise<number> {
-    const carriable = filter.visibility.kind === 'published' && filter.includeIds === undefined && this.maxMembers > 0;
-    if (!carriable || this.tooLarge.has(key)) return countEvents(this.db, filter);
+    if (!isCarriable(filter) || this.maxMembers === 0 || this.tooLarge.has(key)) return countEvents(this.db, filter);
     const entry = this.carried.get(key);
     if (entry === undefined || !this.carries(entry, version)) return this.countAfresh(key, filter, version);
     const advanced = entry.busy.then(() => this.advance(key, entry, filter, version));
@@ -138,9 +138,4 @@ export class EventTotals {
     this.carried.delete(key);
     this.members -= entry.members.size;
   }
-}
-
-function keyOf(filter: EventListFilter): string {
-  const { nowUtc: _now, ...rest } = filter;
-  return JSON.stringify(rest);
 }

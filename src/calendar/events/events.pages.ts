@@ -1,0 +1,105 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../../platform/db/schema.ts';
+import { listChanges } from '../changes/changes.repository.ts';
+import type { CalendarVersion } from '../shared/calendar-version.ts';
+import { carriedKey, isCarriable } from './events.filters.ts';
+import { listEventPositions, matchesThrough, type EventListFilter, type EventOrder, type ListPosition } from './events.repository.ts';
+
+type Db = Kysely<Database>;
+
+/** Pages kept; the oldest used goes first. */
+const MAX_PAGES = 2_000;
+/** A page further down than this (offset and length) is read each time rather than kept with what precedes it. */
+const MAX_PREFIX = 500;
+/** More events changed than this since a page was read: it is read again rather than checked. */
+const MAX_CHANGES_CHECKED = 2_000;
+/** A page not checked for this long is read again (the change log forgets removals, in days). */
+const MAX_KEPT_AGE_MS = 3_600_000;
+
+/** A page of a public list: the ids of it and of every event before it, and the version they are exact at. */
+interface KeptPage {
+  /** The page's events and all before them, in list order. */
+  readonly prefix: readonly ListPosition[];
+  readonly before: ReadonlySet<number>;
+  /** Whether the page was full: a shorter one is the last, and any event that comes to match may join it. */
+  readonly full: boolean;
+  revision: number;
+  until: string | null;
+  at: number;
+}
+
+/**
+ * The events on a page of a public list, carried from version to version
+ * (issue 26), so that a write elsewhere does not make every list read its
+ * page again. A page is kept with every event before it, in list order,
+ * from the listing index alone. A later version asks the change log which
+ * events changed since, and the page still holds unless one of them is on
+ * it or before it, or now matches the filter at or before its last event
+ * (the database compares the positions): then, and only then, it is read
+ * again. Everything else a list shows (the events' representations, the
+ * total) is carried per event and per total (events.remembered.ts,
+ * events.totals.ts). As for totals, a scheduled publication passing or an
+ * hour without use has it read again; the lists of signed-in callers, with
+ * `include` or further down than `MAX_PREFIX` are read each time.
+ */
+export class CarriedPages {
+  private readonly pages = new Map<string, KeptPage>();
+
+  constructor(private readonly db: Db) {}
+
+  /**
+   * The ids on the page (`offset`, `limit`) of the list `filter` selects, as of `version` or later; undefined
+   * for a list not carried, which the caller reads as it is.
+   */
+  async ids(
+    version: CalendarVersion,
+    filter: EventListFilter,
+    limit: number,
+    offset: number,
+    order: EventOrder,
+  ): Promise<number[] | undefined> {
+    if (!isCarriable(filter) || offset + limit > MAX_PREFIX) return undefined;
+    const key = `${carriedKey(filter)}|${order}|${offset}|${limit}`;
+    const kept = this.pages.get(key);
+    if (kept !== undefined && (await this.stillHolds(kept, filter, version, order))) {
+      this.pages.delete(key);
+      this.pages.set(key, kept);
+      return idsOf(kept.prefix.slice(offset));
+    }
+    const prefix = await listEventPositions(this.db, filter, offset + limit, order);
+    this.keep(key, {
+      prefix,
+      before: new Set(idsOf(prefix)),
+      full: prefix.length === offset + limit,
+      revision: version.revision,
+      until: version.until,
+      at: Date.now(),
+    });
+    return idsOf(prefix.slice(offset));
+  }
+
+  private async stillHolds(page: KeptPage, filter: EventListFilter, version: CalendarVersion, order: EventOrder): Promise<boolean> {
+    const current = page.revision <= version.revision && (page.until === null || version.from < page.until);
+    if (!current || Date.now() - page.at >= MAX_KEPT_AGE_MS) return false;
+    if (page.revision < version.revision) {
+      const changed = await listChanges(this.db, { seq: page.revision }, version.revision, ['event'], MAX_CHANGES_CHECKED + 1);
+      if (changed.length > MAX_CHANGES_CHECKED || changed.some((change) => page.before.has(change.id))) return false;
+      const ids = [...new Set(changed.map((change) => change.id))];
+      const last = page.full ? page.prefix.at(-1) : undefined;
+      if (ids.length > 0 && (await matchesThrough(this.db, filter, ids, last, order))) return false;
+    }
+    Object.assign(page, { revision: Math.max(page.revision, version.revision), until: version.until, at: Date.now() });
+    return true;
+  }
+
+  private keep(key: string, page: KeptPage): void {
+    this.pages.delete(key);
+    this.pages.set(key, page);
+    for (const oldest of this.pages.keys()) {
+      if (this.pages.size <= MAX_PAGES) break;
+      this.pages.delete(oldest);
+    }
+  }
+}
+
+const idsOf = (positions: readonly ListPosition[]): number[] => positions.map((position) => position.id);
