@@ -7,8 +7,8 @@ import { listEventPositions, matchesThrough, type EventListFilter, type EventOrd
 
 type Db = Kysely<Database>;
 
-/** Pages kept; the oldest used goes first. */
-const MAX_PAGES = 2_000;
+/** Pages kept, and the ids they keep in all (~3 MB), by default; the least recently used go first. */
+const LIMITS = { maxPages: 2_000, maxIds: 100_000 };
 /** A page further down than this (offset and length) is read each time rather than kept with what precedes it. */
 const MAX_PREFIX = 500;
 /** More events changed than this since a page was read: it is read again rather than checked. */
@@ -16,13 +16,13 @@ const MAX_CHANGES_CHECKED = 2_000;
 /** A page not checked for this long is read again (the change log forgets removals, in days). */
 const MAX_KEPT_AGE_MS = 3_600_000;
 
-/** A page of a public list: the ids of it and of every event before it, and the version they are exact at. */
+/** A page of a public list as read at a revision: its events, every event before them, and where it ends. */
 interface KeptPage {
-  /** The page's events and all before them, in list order. */
-  readonly prefix: readonly ListPosition[];
-  readonly before: ReadonlySet<number>;
-  /** Whether the page was full: a shorter one is the last, and any event that comes to match may join it. */
-  readonly full: boolean;
+  readonly shown: readonly number[];
+  /** The page's events and all before them. */
+  readonly through: ReadonlySet<number>;
+  /** The place of its last event when the page was full; undefined for a shorter one (the last: any event that comes to match joins it). */
+  readonly last: ListPosition | undefined;
   revision: number;
   until: string | null;
   at: number;
@@ -40,12 +40,19 @@ interface KeptPage {
  * total) is carried per event and per total (events.remembered.ts,
  * events.totals.ts). As for totals, a scheduled publication passing or an
  * hour without use has it read again; the lists of signed-in callers, with
- * `include` or further down than `MAX_PREFIX` are read each time.
+ * `include` or further down than `MAX_PREFIX` are read each time. What is
+ * kept is bounded (pages, and ids in all), so that many distinct lists (a
+ * crawler, a hostile caller) cost a bounded memory.
  */
 export class CarriedPages {
   private readonly pages = new Map<string, KeptPage>();
+  /** The ids the pages keep in all. */
+  private idsKept = 0;
 
-  constructor(private readonly db: Db) {}
+  constructor(
+    private readonly db: Db,
+    private readonly limits: { readonly maxPages: number; readonly maxIds: number } = LIMITS,
+  ) {}
 
   /**
    * The ids on the page (`offset`, `limit`) of the list `filter` selects, as of `version` or later; undefined
@@ -62,20 +69,20 @@ export class CarriedPages {
     const key = `${carriedKey(filter)}|${order}|${offset}|${limit}`;
     const kept = this.pages.get(key);
     if (kept !== undefined && (await this.stillHolds(kept, filter, version, order))) {
-      this.pages.delete(key);
-      this.pages.set(key, kept);
-      return idsOf(kept.prefix.slice(offset));
+      this.keep(key, kept);
+      return [...kept.shown];
     }
     const prefix = await listEventPositions(this.db, filter, offset + limit, order);
+    const shown = prefix.slice(offset).map((position) => position.id);
     this.keep(key, {
-      prefix,
-      before: new Set(idsOf(prefix)),
-      full: prefix.length === offset + limit,
+      shown,
+      through: new Set(prefix.map((position) => position.id)),
+      last: prefix.length === offset + limit ? prefix.at(-1) : undefined,
       revision: version.revision,
       until: version.until,
       at: Date.now(),
     });
-    return idsOf(prefix.slice(offset));
+    return shown;
   }
 
   private async stillHolds(page: KeptPage, filter: EventListFilter, version: CalendarVersion, order: EventOrder): Promise<boolean> {
@@ -83,23 +90,29 @@ export class CarriedPages {
     if (!current || Date.now() - page.at >= MAX_KEPT_AGE_MS) return false;
     if (page.revision < version.revision) {
       const changed = await listChanges(this.db, { seq: page.revision }, version.revision, ['event'], MAX_CHANGES_CHECKED + 1);
-      if (changed.length > MAX_CHANGES_CHECKED || changed.some((change) => page.before.has(change.id))) return false;
+      if (changed.length > MAX_CHANGES_CHECKED || changed.some((change) => page.through.has(change.id))) return false;
       const ids = [...new Set(changed.map((change) => change.id))];
-      const last = page.full ? page.prefix.at(-1) : undefined;
-      if (ids.length > 0 && (await matchesThrough(this.db, filter, ids, last, order))) return false;
+      if (ids.length > 0 && (await matchesThrough(this.db, filter, ids, page.last, order))) return false;
     }
     Object.assign(page, { revision: Math.max(page.revision, version.revision), until: version.until, at: Date.now() });
     return true;
   }
 
+  /** Keeps `page` under `key` as the most recently used, and forgets the least recently used beyond the bounds. */
   private keep(key: string, page: KeptPage): void {
-    this.pages.delete(key);
+    this.forget(key);
     this.pages.set(key, page);
+    this.idsKept += page.through.size;
     for (const oldest of this.pages.keys()) {
-      if (this.pages.size <= MAX_PAGES) break;
-      this.pages.delete(oldest);
+      if (this.pages.size <= this.limits.maxPages && this.idsKept <= this.limits.maxIds) break;
+      this.forget(oldest);
     }
   }
-}
 
-const idsOf = (positions: readonly ListPosition[]): number[] => positions.map((position) => position.id);
+  private forget(key: string): void {
+    const page = this.pages.get(key);
+    if (page === undefined) return;
+    this.pages.delete(key);
+    this.idsKept -= page.through.size;
+  }
+}

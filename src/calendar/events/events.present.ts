@@ -91,11 +91,8 @@ export class EventPresenter {
       const row = remembered?.get(id, caller.language)?.row;
       if (row !== undefined) rows.set(id, row);
     }
-    for (const row of await findEventsByIds(
-      db,
-      ids.filter((id) => !rows.has(id)),
-    ))
-      rows.set(row.id, row);
+    const missing = ids.filter((id) => !rows.has(id));
+    for (const row of await findEventsByIds(db, missing)) rows.set(row.id, row);
     return ids.flatMap((id) => rows.get(id) ?? []);
   }
 
