@@ -227,6 +227,8 @@ describe('statements per request', () => {
     await create('Later', '20');
     assert.deepEqual(await listed(), [first, second]);
     assert.equal(pageReads(), 0, 'a write after the page leaves it as it was');
+    const changeLogReads = counting.statements().filter((text) => /from "calendar_changes"/.test(text)).length;
+    assert.equal(changeLogReads, 1, 'the remembered events, the total and the page share one read of the change log');
     const earliest = await create('Earliest', '05');
     assert.deepEqual(await listed(), [earliest, first]);
     assert.equal(pageReads(), 1, 'a write before the end of the page reads it again');

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../platform/db/schema.ts';
-import { listChanges } from '../changes/changes.repository.ts';
 import type { CalendarVersion } from '../shared/calendar-version.ts';
+import { changedEventsSince } from './events.changed.ts';
 import { carriedKey, isCarriable } from './events.filters.ts';
 import { listEventPositions, matchesThrough, type EventListFilter, type EventOrder, type ListPosition } from './events.repository.ts';
 
@@ -11,8 +11,6 @@ type Db = Kysely<Database>;
 const LIMITS = { maxPages: 2_000, maxIds: 100_000 };
 /** A page further down than this (offset and length) is read each time rather than kept with what precedes it. */
 const MAX_PREFIX = 500;
-/** More events changed than this since a page was read: it is read again rather than checked. */
-const MAX_CHANGES_CHECKED = 2_000;
 /** A page not checked for this long is read again (the change log forgets removals, in days). */
 const MAX_KEPT_AGE_MS = 3_600_000;
 
@@ -38,11 +36,12 @@ interface KeptPage {
  * (the database compares the positions): then, and only then, it is read
  * again. Everything else a list shows (the events' representations, the
  * total) is carried per event and per total (events.remembered.ts,
- * events.totals.ts). As for totals, a scheduled publication passing or an
- * hour without use has it read again; the lists of signed-in callers, with
- * `include` or further down than `MAX_PREFIX` are read each time. What is
- * kept is bounded (pages, and ids in all), so that many distinct lists (a
- * crawler, a hostile caller) cost a bounded memory.
+ * events.totals.ts). As for totals, a scheduled publication passing, an
+ * hour without use or more than 2,000 changed events have it read again;
+ * the lists of signed-in callers, with `include` or further down than
+ * `MAX_PREFIX` are read each time. What is kept is bounded (pages, and ids
+ * in all), so that many distinct lists (a crawler, a hostile caller) cost
+ * a bounded memory.
  */
 export class CarriedPages {
   private readonly pages = new Map<string, KeptPage>();
@@ -89,9 +88,8 @@ export class CarriedPages {
     const current = page.revision <= version.revision && (page.until === null || version.from < page.until);
     if (!current || Date.now() - page.at >= MAX_KEPT_AGE_MS) return false;
     if (page.revision < version.revision) {
-      const changed = await listChanges(this.db, { seq: page.revision }, version.revision, ['event'], MAX_CHANGES_CHECKED + 1);
-      if (changed.length > MAX_CHANGES_CHECKED || changed.some((change) => page.through.has(change.id))) return false;
-      const ids = [...new Set(changed.map((change) => change.id))];
+      const { ids, tooMany } = await changedEventsSince(this.db, version, page.revision);
+      if (tooMany || ids.some((id) => page.through.has(id))) return false;
       if (ids.length > 0 && (await matchesThrough(this.db, filter, ids, page.last, order))) return false;
     }
     Object.assign(page, { revision: Math.max(page.revision, version.revision), until: version.until, at: Date.now() });

@@ -2,15 +2,12 @@ import type { Kysely } from 'kysely';
 import { LANGUAGES, type Language } from '../../config/config.ts';
 import type { Database } from '../../platform/db/schema.ts';
 import { ByteBoundedMap } from '../../platform/memory/byte-bounded-map.ts';
-import { listChanges } from '../changes/changes.repository.ts';
 import type { CalendarVersion } from '../shared/calendar-version.ts';
+import { changedEventsSince } from './events.changed.ts';
 import type { EventRow } from './events.repository.ts';
 import type { EventResponse } from './events.schemas.ts';
 
 type Db = Kysely<Database>;
-
-/** More events changed than this since the last version seen: everything is forgotten rather than read one by one. */
-const MAX_CHANGES_READ = 2_000;
 
 /** An event as anonymous readers are shown it, with the row it was made from. */
 export interface RememberedEvent {
@@ -81,9 +78,9 @@ export class RememberedEvents {
       this.revision = Math.max(from ?? version.revision, version.revision);
       return;
     }
-    const changed = await listChanges(this.db, { seq: from }, version.revision, ['event'], MAX_CHANGES_READ + 1);
-    if (changed.length > MAX_CHANGES_READ) this.entries.clear();
-    else for (const { id } of changed) for (const language of LANGUAGES) this.entries.delete(keyOf(id, language));
+    const { ids, tooMany } = await changedEventsSince(this.db, version, from);
+    if (tooMany) this.entries.clear();
+    else for (const id of ids) for (const language of LANGUAGES) this.entries.delete(keyOf(id, language));
     this.revision = Math.max(this.revision ?? version.revision, version.revision);
   }
 }

@@ -1,15 +1,13 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../platform/db/schema.ts';
-import { listChanges } from '../changes/changes.repository.ts';
 import type { CalendarVersion } from '../shared/calendar-version.ts';
+import { changedEventsSince } from './events.changed.ts';
 import { carriedKey, isCarriable } from './events.filters.ts';
 import { countEvents, listEventIds, type EventListFilter } from './events.repository.ts';
 
 type Db = Kysely<Database>;
 
 const MAX_ENTRIES = 500;
-/** More events changed than this since a carried total: it is counted again rather than brought up to date. */
-const MAX_CHANGES_APPLIED = 2_000;
 /** A carried total not brought up to date for this long is counted again (the change log forgets removals, in days). */
 const MAX_CARRIED_AGE_MS = 3_600_000;
 
@@ -80,9 +78,8 @@ export class EventTotals {
   /** Brings `entry` up to `version` by the events changed since its own; counts afresh when too many changed. */
   private async advance(key: string, entry: Carried, filter: EventListFilter, version: CalendarVersion): Promise<number> {
     if (entry.revision >= version.revision) return entry.members.size;
-    const changed = await listChanges(this.db, { seq: entry.revision }, version.revision, ['event'], MAX_CHANGES_APPLIED + 1);
-    if (changed.length > MAX_CHANGES_APPLIED) return this.countAfresh(key, filter, version);
-    const ids = [...new Set(changed.map((change) => change.id))];
+    const { ids, tooMany } = await changedEventsSince(this.db, version, entry.revision);
+    if (tooMany) return this.countAfresh(key, filter, version);
     const matching = ids.length === 0 ? [] : await listEventIds(this.db, { ...filter, includeIds: ids });
     const before = entry.members.size;
     for (const id of ids) entry.members.delete(id);
