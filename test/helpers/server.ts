@@ -224,7 +224,14 @@ export async function startTestServer(env: Record<string, string> = {}): Promise
  * as `npm start`, its logs dropped); the caller closes it before `first`.
  */
 export async function startSecondServer(first: TestServer): Promise<RunningServer> {
-  const config = loadConfig({ HOST: '127.0.0.1', PORT: '0', DATABASE_URL: first.config.databaseUrl, LOG_LEVEL: 'silent' });
+  // The same site as the first (its links name the first's address), as processes behind one load balancer.
+  const config = loadConfig({
+    HOST: '127.0.0.1',
+    PORT: '0',
+    BASE_URL: first.url,
+    DATABASE_URL: first.config.databaseUrl,
+    LOG_LEVEL: 'silent',
+  });
   return startServer(config, { print: () => undefined, logDestination: new Writable({ write: (_chunk, _encoding, done) => done() }) });
 }
 

@@ -195,8 +195,13 @@ export class EventPresenter {
 
 const termIdsOf = (event: EventResponse): number[] => [...event.categories, ...event.tags].map((term) => term.id);
 
-/** A remembered event with the term counts of the version read at (a count changes without a change of the event). */
+/**
+ * A remembered event with the term counts of the version read at (a count changes without a change of the event):
+ * the remembered object itself while its counts hold, so that what is kept with it (its JSON text) serves again.
+ */
 function recounted(event: EventResponse, counts: ReadonlyMap<number, number>): EventResponse {
-  const recount = (term: EmbeddedTerm): EmbeddedTerm => ({ ...term, count: counts.get(term.id) ?? term.count });
+  const current = (term: EmbeddedTerm) => counts.get(term.id) ?? term.count;
+  if ([...event.categories, ...event.tags].every((term) => current(term) === term.count)) return event;
+  const recount = (term: EmbeddedTerm): EmbeddedTerm => ({ ...term, count: current(term) });
   return { ...event, categories: event.categories.map(recount), tags: event.tags.map(recount) };
 }

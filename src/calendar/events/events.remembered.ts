@@ -19,8 +19,11 @@ export interface RememberedEvent {
   jsonLd: Record<string, unknown> | undefined;
 }
 
-/** What an entry weighs: its representation's JSON text, three times (objects take more room than their text; the row and JSON-LD). */
-const weigh = (entry: RememberedEvent) => 3 * JSON.stringify(entry.event).length;
+/**
+ * What an entry weighs: its representation's JSON text, four times (objects take more room than their text; the
+ * row and JSON-LD; the text itself, kept for the lists that show it, events.list-text.ts).
+ */
+const weigh = (entry: RememberedEvent) => 4 * JSON.stringify(entry.event).length;
 
 /**
  * Events as anonymous readers are shown them, remembered per event and

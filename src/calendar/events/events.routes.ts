@@ -1,9 +1,9 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { isRememberable, requestContext, type CalendarDeps } from '../shared/context.ts';
-import { archiveHeaders } from '../shared/pagination.ts';
 import { WpErrorSchema } from '../shared/schemas.ts';
 import { sendVersioned } from '../shared/versioned.ts';
+import { eventListAnswer } from './events.list-text.ts';
 import type { EventRef } from './events.lookup.ts';
 import type { EventsService } from './events.service.ts';
 import {
@@ -48,10 +48,9 @@ export async function eventsRoutes(app: FastifyInstance, { deps, service }: { de
     },
     handler: async (request, reply) => {
       const now = new Date();
-      return answers.answer(reply, listKey(request, request.query, now), async () => {
-        const list = await service.listEvents(request.query, caller(request), now);
-        return { payload: list, headers: archiveHeaders(list.total, list.total_pages, list) };
-      });
+      return answers.answer(reply, listKey(request, request.query, now), async () =>
+        eventListAnswer(reply, await service.listEvents(request.query, caller(request), now)),
+      );
     },
   });
 
@@ -131,11 +130,11 @@ export async function eventsRoutes(app: FastifyInstance, { deps, service }: { de
       querystring: InstancesQuerySchema,
       response: { 200: EventListSchema, ...errors },
     },
-    handler: async (request, reply) => {
-      const list = await service.listInstances(request.params.id, request.query, caller(request));
-      void reply.headers(archiveHeaders(list.total, list.total_pages, list));
-      return list;
-    },
+    // Never remembered (no key): an answer of its own for each request, its text assembled like a list's.
+    handler: async (request, reply) =>
+      answers.answer(reply, undefined, async () =>
+        eventListAnswer(reply, await service.listInstances(request.params.id, request.query, caller(request))),
+      ),
   });
 
   itemRoutes('/events/:id(^\\d+$)', EventIdParamsSchema, (request) => ({ id: (request.params as { id: number }).id }), '');

@@ -2,16 +2,30 @@ import { createHash } from 'node:crypto';
 
 /**
  * Entity-tags (RFC 9110 §8.8.3) as the server makes and reads them. A tag is
- * strong and names the bytes of the representation sent (their SHA-1); the
- * tag of an item that has a row version names that version too,
+ * strong and names the bytes of the representation sent (their SHA-1, or for
+ * a page assembled from its items' texts the SHA-1 of theirs); the tag of an item that has a row version names that version too,
  * `"<version>-<sha1>"`, so that a write can check a tag against the item it
  * holds without making its representation again (If-Match, §13.1.1).
  */
 
 /** The strong tag of a representation: `"<sha1>"`, or `"<version>-<sha1>"` for an item at that row version. */
 export function etagOf(body: string | Buffer, version?: number): string {
-  const digest = createHash('sha1').update(body).digest('base64url');
+  const digest = digestOf(body);
   return version === undefined ? `"${digest}"` : `"${version}-${digest}"`;
+}
+
+/** The digest a tag is made of: the SHA-1 of `body`, in base64url. */
+export function digestOf(body: string | Buffer): string {
+  return createHash('sha1').update(body).digest('base64url');
+}
+
+/**
+ * The strong tag of a representation assembled from parts (a page of items): `"<sha1>"` of its parts'
+ * digests, in order. It changes with any byte of any part, and an item's digest is made once, not with
+ * every page that shows it.
+ */
+export function etagOfParts(digests: readonly string[]): string {
+  return `"${digestOf(digests.join('.'))}"`;
 }
 
 const VERSIONED = /^"(\d{1,15})-[A-Za-z0-9_-]+"$/;

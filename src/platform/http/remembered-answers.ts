@@ -6,7 +6,7 @@ import { etagOf } from './entity-tags.ts';
 export interface Answer {
   readonly payload: unknown;
   readonly headers?: Readonly<Record<string, string>>;
-  /** The media type of a payload that is already text (an iCalendar feed): sent as it is, not serialized as JSON. */
+  /** The media type of a payload that is already text or bytes (an iCalendar feed, a list assembled from its items'): sent as it is. */
   readonly type?: string;
   /** The row version of the item the payload represents, read before it: its ETag names it (entity-tags.ts). */
   readonly itemVersion?: number;
@@ -18,7 +18,7 @@ interface Remembered {
   readonly type: string;
 }
 
-const JSON_TYPE = 'application/json; charset=utf-8';
+export const JSON_TYPE = 'application/json; charset=utf-8';
 
 function toBuffer(serialized: string | ArrayBuffer | Buffer): Buffer {
   if (typeof serialized === 'string') return Buffer.from(serialized);
@@ -72,9 +72,10 @@ export class RememberedAnswers {
       generation.entries.get(key) ??
       (await generation.produceOnce(key, async () => {
         const { payload, headers = {}, type, itemVersion } = await produce();
-        const body = toBuffer(type === undefined ? reply.serialize(payload) : String(payload));
-        // Tagged once: a remembered answer is sent many times.
-        return { body, headers: this.tagged ? { ...headers, etag: etagOf(body, itemVersion) } : headers, type: type ?? JSON_TYPE };
+        const body = toBuffer(type === undefined ? reply.serialize(payload) : Buffer.isBuffer(payload) ? payload : String(payload));
+        // Tagged once: a remembered answer is sent many times. A route may have tagged it (from its parts).
+        const etag = headers.etag ?? etagOf(body, itemVersion);
+        return { body, headers: this.tagged ? { ...headers, etag } : headers, type: type ?? JSON_TYPE };
       }));
     return reply.headers(remembered.headers).type(remembered.type).send(remembered.body);
   }
