@@ -45,8 +45,12 @@ export function eventListAnswer(reply: FastifyReply, list: EventList): Answer {
 function textOf(reply: FastifyReply, event: EventResponse): EventText {
   const kept = texts.get(event);
   if (kept !== undefined) return kept;
-  const bytes = Buffer.from(reply.serializeInput(event, ITEM_SCHEMA));
+  const text = reply.serializeInput(event, ITEM_SCHEMA);
+  if (!Object.isFrozen(event)) return { bytes: Buffer.from(text), digest: digestOf(text) };
+  // Kept in a buffer of its own: one cut from Node's shared pool would keep the whole pool slab alive with it.
+  const bytes = Buffer.allocUnsafeSlow(Buffer.byteLength(text));
+  bytes.write(text);
   const made = { bytes, digest: digestOf(bytes) };
-  if (Object.isFrozen(event)) texts.set(event, made);
+  texts.set(event, made);
   return made;
 }
