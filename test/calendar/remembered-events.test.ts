@@ -188,6 +188,27 @@ describe('RememberedEvents', () => {
     assert.equal(remembered.get(1, 'it'), undefined);
   });
 
+  it('shows newer term counts, and keeps them in the entry only at the newest version caught up to', async () => {
+    const remembered = new RememberedEvents(server.server.store.db, 1024 * 1024);
+    const from = utcStamp(new Date());
+    const [older, newer] = [new CalendarVersion(1, from, null), new CalendarVersion(2, from, null)];
+    await remembered.catchUp(older);
+    const counted = { ...event('counted'), categories: [{ id: 7, count: 1 }] } as unknown as EventResponse;
+    remembered.remember(row, 'en', older, counted);
+    const entry = remembered.get(1, 'en')!;
+    const kept = entry.event;
+    assert.equal(remembered.recounted(entry, new Map([[7, 1]]), older), kept, 'counts that hold: the same object (its text serves again)');
+    await remembered.catchUp(newer);
+    const atOlder = remembered.recounted(entry, new Map([[7, 2]]), older);
+    assert.equal(atOlder.categories[0]!.count, 2);
+    assert.equal(entry.event, kept, 'a read at an older version does not replace the entry');
+    const atNewer = remembered.recounted(entry, new Map([[7, 3]]), newer);
+    assert.equal(atNewer.categories[0]!.count, 3);
+    assert.equal(entry.event, atNewer, 'the newest counts take its place');
+    assert.ok(Object.isFrozen(entry.event));
+    assert.equal(remembered.recounted(entry, new Map([[7, 3]]), newer), atNewer);
+  });
+
   it('forgets everything when a scheduled publication passes', async () => {
     const remembered = new RememberedEvents(server.server.store.db, 1024 * 1024);
     const version = new CalendarVersion(1, '2030-01-01 00:00:00', '2030-01-01 10:00:00');

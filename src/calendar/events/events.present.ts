@@ -19,7 +19,6 @@ import {
   type EventUrls,
 } from './events.mapper.ts';
 import { findEventById, findEventsByIds, type EventRow } from './events.repository.ts';
-import type { EmbeddedTerm } from '../terms/terms.schemas.ts';
 import type { EventResponse, ListEventsQuery } from './events.schemas.ts';
 
 type Db = Kysely<Database>;
@@ -62,7 +61,7 @@ export class EventPresenter {
     const remembered = version !== undefined && caller.user === null ? this.remembered : undefined;
     if (remembered === undefined || version === undefined) return this.made(db, rows, caller, now, version);
     await remembered.catchUp(version);
-    const known = rows.map((row) => remembered.get(row.id, caller.language)?.event);
+    const known = rows.map((row) => remembered.get(row.id, caller.language));
     const missing = rows.filter((_, index) => known[index] === undefined);
     const made = new Map((await this.made(db, missing, caller, now, version)).map((event) => [event.id, event]));
     const stamp = utcStamp(now);
@@ -70,12 +69,12 @@ export class EventPresenter {
       if (row.status === 'publish' && row.date_utc <= stamp) remembered.remember(row, caller.language, version, made.get(row.id)!);
     const counts = await publishedEventCounts(
       db,
-      known.flatMap((event) => (event === undefined ? [] : termIdsOf(event))),
+      known.flatMap((entry) => (entry === undefined ? [] : termIdsOf(entry.event))),
       version,
     );
     return rows.map((row, index) => {
-      const event = known[index];
-      return event === undefined ? made.get(row.id)! : recounted(event, counts);
+      const entry = known[index];
+      return entry === undefined ? made.get(row.id)! : remembered.recounted(entry, counts, version);
     });
   }
 
@@ -107,7 +106,7 @@ export class EventPresenter {
     const entry = remembered.get(id, caller.language);
     if (entry?.version === undefined) return undefined;
     const counts = await publishedEventCounts(db, termIdsOf(entry.event), version);
-    return { entry, event: recounted(entry.event, counts) };
+    return { entry, event: remembered.recounted(entry, counts, version) };
   }
 
   /**
@@ -194,14 +193,3 @@ export class EventPresenter {
 }
 
 const termIdsOf = (event: EventResponse): number[] => [...event.categories, ...event.tags].map((term) => term.id);
-
-/**
- * A remembered event with the term counts of the version read at (a count changes without a change of the event):
- * the remembered object itself while its counts hold, so that what is kept with it (its JSON text) serves again.
- */
-function recounted(event: EventResponse, counts: ReadonlyMap<number, number>): EventResponse {
-  const current = (term: EmbeddedTerm) => counts.get(term.id) ?? term.count;
-  if ([...event.categories, ...event.tags].every((term) => current(term) === term.count)) return event;
-  const recount = (term: EmbeddedTerm): EmbeddedTerm => ({ ...term, count: current(term) });
-  return { ...event, categories: event.categories.map(recount), tags: event.tags.map(recount) };
-}

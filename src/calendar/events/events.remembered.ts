@@ -6,13 +6,15 @@ import type { CalendarVersion } from '../shared/calendar-version.ts';
 import { changedEventsSince } from './events.changed.ts';
 import type { EventRow } from './events.repository.ts';
 import type { EventResponse } from './events.schemas.ts';
+import type { EmbeddedTerm } from '../terms/terms.schemas.ts';
 
 type Db = Kysely<Database>;
 
 /** An event as anonymous readers are shown it, with the row it was made from. */
 export interface RememberedEvent {
   readonly row: EventRow;
-  readonly event: EventResponse;
+  /** Frozen; replaced only by itself with newer term counts (`recounted`). */
+  event: EventResponse;
   /** Its change log number, once a single read has read it (its ETag names it). */
   version: number | undefined;
   /** Its JSON-LD, once a single read has made it. */
@@ -71,6 +73,21 @@ export class RememberedEvents {
   remember(row: EventRow, language: Language, version: CalendarVersion, event: EventResponse): void {
     if (this.revision !== undefined && version.revision < this.revision) return;
     this.entries.set(keyOf(row.id, language), { row, event: Object.freeze(event), version: undefined, jsonLd: undefined });
+  }
+
+  /**
+   * `entry`'s representation with the term counts of `version` (a count changes without a change of the event):
+   * the entry's own while its counts hold. Else a new one, which takes the entry's place when `version` is the
+   * newest caught up to, so that later reads show it as it is and lists send its kept text (events.list-text.ts).
+   */
+  recounted(entry: RememberedEvent, counts: ReadonlyMap<number, number>, version: CalendarVersion): EventResponse {
+    const current = (term: EmbeddedTerm) => counts.get(term.id) ?? term.count;
+    const { event } = entry;
+    if ([...event.categories, ...event.tags].every((term) => current(term) === term.count)) return event;
+    const recount = (term: EmbeddedTerm): EmbeddedTerm => ({ ...term, count: current(term) });
+    const fresh = { ...event, categories: event.categories.map(recount), tags: event.tags.map(recount) };
+    if (version.revision === this.revision) entry.event = Object.freeze(fresh);
+    return fresh;
   }
 
   private async forgetChanges(version: CalendarVersion): Promise<void> {
