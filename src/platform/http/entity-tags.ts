@@ -2,10 +2,11 @@ import { createHash } from 'node:crypto';
 
 /**
  * Entity-tags (RFC 9110 §8.8.3) as the server makes and reads them. A tag is
- * strong and names the bytes of the representation sent (their SHA-1, or for
- * a page assembled from its items' texts the SHA-1 of theirs); the tag of an item that has a row version names that version too,
- * `"<version>-<sha1>"`, so that a write can check a tag against the item it
- * holds without making its representation again (If-Match, §13.1.1).
+ * strong and names the bytes of the representation sent: their SHA-1, or for
+ * a page assembled from its items' texts the SHA-1 of theirs. The tag of an
+ * item that has a row version names that version too, `"<version>-<sha1>"`,
+ * so that a write can check a tag against the item it holds without making
+ * its representation again (If-Match, §13.1.1).
  */
 
 /** The strong tag of a representation: `"<sha1>"`, or `"<version>-<sha1>"` for an item at that row version. */
