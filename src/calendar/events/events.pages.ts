@@ -63,13 +63,13 @@ export class CarriedPages {
     limit: number,
     offset: number,
     order: EventOrder,
-  ): Promise<number[] | undefined> {
+  ): Promise<readonly number[] | undefined> {
     if (!isCarriable(filter) || offset + limit > MAX_PREFIX) return undefined;
     const key = `${carriedKey(filter)}|${order}|${offset}|${limit}`;
     const kept = this.pages.get(key);
     if (kept !== undefined && (await this.stillHolds(kept, filter, version, order))) {
       this.keep(key, kept);
-      return [...kept.shown];
+      return kept.shown;
     }
     const prefix = await listEventPositions(this.db, filter, offset + limit, order);
     const shown = prefix.slice(offset).map((position) => position.id);
