@@ -9,6 +9,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import Fastify from 'fastify';
 import { EventListSchema } from '../../src/calendar/events/events.schemas.ts';
+import { etagOf, versionOfEtag } from '../../src/platform/http/entity-tags.ts';
 import type { RunningServer } from '../../src/server.ts';
 import { startSecondServer, startTestServer, writeThrough, type Credentials, type TestServer } from '../helpers/server.ts';
 import { EVENTS } from './events.factories.ts';
@@ -93,6 +94,25 @@ describe('event lists assembled from their events’ texts', () => {
       }
       const revalidated = await read(remembering.url, path, { 'if-none-match': first.etag ?? '' });
       assert.equal(revalidated.status, 304, `${path}: the other process knows the tag`);
+    }
+  });
+
+  it('tags a list reshaped by _fields or _envelope as sent, and an item reshaped with its version, in either process', async () => {
+    for (const base of [computing.url, remembering.url]) {
+      const whole = await read(base, LISTS[0]!);
+      const fields = await read(base, `${LISTS[0]}&_fields=id`);
+      const envelope = await read(base, `${LISTS[0]}&_envelope=1`);
+      assert.equal(fields.etag, etagOf(fields.text), `${base}: the bytes sent`);
+      assert.equal(envelope.etag, etagOf(envelope.text), `${base}: the envelope sent`);
+      const stale = await read(base, `${LISTS[0]}&_fields=id`, { 'if-none-match': whole.etag ?? '' });
+      assert.equal(stale.status, 200, `${base}: the whole list's tag names other bytes`);
+      assert.equal((await read(base, `${LISTS[0]}&_fields=id`, { 'if-none-match': fields.etag ?? '' })).status, 304);
+      const item = await read(base, `${EVENTS}/${tricky}`);
+      for (let again = 0; again < 2; again += 1) {
+        const reshaped = await read(base, `${EVENTS}/${tricky}?_fields=id,title`);
+        assert.equal(versionOfEtag(reshaped.etag ?? ''), versionOfEtag(item.etag ?? ''), `${base}: the item's version kept`);
+        assert.notEqual(reshaped.etag, item.etag);
+      }
     }
   });
 

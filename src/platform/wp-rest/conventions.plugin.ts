@@ -2,6 +2,7 @@ import fp from 'fastify-plugin';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import Type from 'typebox';
 import { AppError } from '../errors.ts';
+import { versionOfEtag } from '../http/entity-tags.ts';
 import { envelopeOf, fieldTree, pickAnswerFields } from './response-shaping.ts';
 import type { WpRouteTable } from './route-table.ts';
 
@@ -66,6 +67,17 @@ function shape(query: GlobalQuery, reply: FastifyReply, payload: unknown, collec
 }
 
 /**
+ * A reshaped answer is other bytes: a tag the route gave the whole answer is dropped, so that the answer is
+ * tagged as sent (conditional-get.ts), and keeps the item version it named.
+ */
+function retag(reply: FastifyReply): void {
+  const tagged = reply.getHeader('etag');
+  if (typeof tagged !== 'string') return;
+  void reply.removeHeader('etag');
+  if (reply.itemVersion === null) reply.itemVersion = versionOfEtag(tagged) ?? null;
+}
+
+/**
  * The conventions of WordPress's REST server for the routes registered
  * beside it (the API index and the calendar namespace): every route is
  * recorded in the route table and takes `_fields` and `_envelope`; every
@@ -93,6 +105,7 @@ export const wpRestConventions = fp<WpRestOptions>(
       const query = request.query as GlobalQuery;
       // A HEAD answer has no body to reshape: its status and headers stay the answer's own.
       const asIs = (query._fields === undefined && query._envelope === undefined) || request.method === 'HEAD';
+      if (!asIs) retag(reply);
       const shaped = asIs ? payload : shape(query, reply, payload, request.routeOptions.config.collection);
       // After the envelope: it carries the answer's own headers, not the site's.
       appendLink(reply, apiLink);
