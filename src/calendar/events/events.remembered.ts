@@ -82,8 +82,9 @@ export class RememberedEvents {
    */
   recounted(entry: RememberedEvent, counts: ReadonlyMap<number, number>, version: CalendarVersion): EventResponse {
     const current = (term: EmbeddedTerm) => counts.get(term.id) ?? term.count;
+    const holds = (term: EmbeddedTerm) => current(term) === term.count;
     const { event } = entry;
-    if ([...event.categories, ...event.tags].every((term) => current(term) === term.count)) return event;
+    if (event.categories.every(holds) && event.tags.every(holds)) return event;
     const recount = (term: EmbeddedTerm): EmbeddedTerm => ({ ...term, count: current(term) });
     const fresh = { ...event, categories: event.categories.map(recount), tags: event.tags.map(recount) };
     if (version.revision === this.revision) entry.event = Object.freeze(fresh);
