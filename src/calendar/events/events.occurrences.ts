@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../platform/db/schema.ts';
 import { stampsAt } from '../posts/posts.writes.ts';
+import { withExclusion } from '../recurrence/recurrence.lines.ts';
 import { recurrenceLines, type SeriesOccurrences } from '../recurrence/recurrence.series.ts';
 import { invalidParam } from '../shared/wire.ts';
 import { eventNotFound } from './events.lookup.ts';
@@ -30,13 +31,13 @@ export async function excludeOccurrence(
   const series = await findEventById(trx, row.parent_id as number);
   if (series?.recurrence == null || row.original_start_utc === null) throw eventNotFound(row.id);
   const compact = (stamp: string) => stamp.replace(/[-:]/g, '').replace(' ', 'T');
-  const exdate =
+  const lines =
     row.all_day === 1
-      ? `EXDATE;VALUE=DATE:${compact(row.original_start_local ?? row.start_local).slice(0, 8)}`
-      : `EXDATE:${compact(row.original_start_utc)}Z`;
+      ? withExclusion(recurrenceLines(series.recurrence), 'EXDATE;VALUE=DATE', compact(row.original_start_local ?? row.start_local).slice(0, 8))
+      : withExclusion(recurrenceLines(series.recurrence), 'EXDATE', `${compact(row.original_start_utc)}Z`);
   const modified = stampsAt(siteZone, now);
   await updateEvent(trx, series.id, {
-    recurrence: JSON.stringify([...recurrenceLines(series.recurrence), exdate]),
+    recurrence: JSON.stringify(lines),
     modified: modified.local,
     modified_utc: modified.utc,
     sequence: series.sequence + 1,

@@ -7,6 +7,7 @@ import { ListSchema, MAX_ID, NO_NUL_PATTERN, SearchSchema, StringOrListSchema, T
 import { CreateOrganizerBodySchema, OrganizerSchema } from '../organizers/organizers.schemas.ts';
 import { EmbeddedTermSchema } from '../terms/terms.schemas.ts';
 import { CreateVenueBodySchema, VenueSchema } from '../venues/venues.schemas.ts';
+import { MAX_LINE_LENGTH, MAX_LINES } from '../recurrence/recurrence.grammar.ts';
 
 /** Largest `per_page`; larger values are capped, as the reference does (reference §3.1). */
 export const MAX_PER_PAGE = 50;
@@ -158,8 +159,8 @@ const writeProperties = {
   recurrence: Type.Optional(
     Type.Union(
       [
-        Type.Array(TextSchema('An RRULE, EXDATE or RDATE line', { maxLength: 2000 }), { maxItems: 100 }),
-        TextSchema('One line (a form field sent once)', { maxLength: 2000 }),
+        Type.Array(TextSchema('An RRULE, EXDATE or RDATE line', { maxLength: MAX_LINE_LENGTH }), { maxItems: MAX_LINES }),
+        TextSchema('One line (a form field sent once)', { maxLength: MAX_LINE_LENGTH }),
         Type.Null(),
       ],
       {

@@ -52,6 +52,27 @@ export interface Recurrence {
   readonly rdates: readonly RecurrenceTime[];
 }
 
+/** How many lines a recurrence has, and how long each is, at most (the write schema says the same). */
+export const MAX_LINES = 100;
+export const MAX_LINE_LENGTH = 2000;
+/** EXDATE values, and RDATE values, of one recurrence at most: each is read on every expansion. */
+export const MAX_DATES = 1000;
+
+/**
+ * The largest INTERVAL of each frequency: one step of at most a century, the
+ * span a finite series is kept over (a longer step could never give a second
+ * occurrence).
+ */
+const MAX_INTERVAL: Readonly<Record<Frequency, number>> = {
+  SECONDLY: 3_155_760_000,
+  MINUTELY: 52_596_000,
+  HOURLY: 876_600,
+  DAILY: 36_525,
+  WEEKLY: 5_217,
+  MONTHLY: 1_200,
+  YEARLY: 100,
+};
+
 /** What is wrong with a recurrence, in words a client can act on. */
 export class RecurrenceError extends Error {}
 
@@ -160,13 +181,15 @@ export function parseRule(text: string): Rule {
     ? (freqText as Frequency)
     : fail(`FREQ: "${freqText}" is no frequency.`);
   if (parts.has('COUNT') && parts.has('UNTIL')) fail('COUNT and UNTIL exclude each other.');
+  const interval = positive('INTERVAL', parts.get('INTERVAL')) ?? 1;
+  if (interval > MAX_INTERVAL[freq]) fail(`INTERVAL: at most ${MAX_INTERVAL[freq]} with FREQ=${freq} (a step of at most 100 years).`);
   const list = (name: string, min: number, max: number, signed: boolean) => {
     const value = parts.get(name);
     return value === undefined ? undefined : integerList(name, value, min, max, signed);
   };
   const rule: Rule = {
     freq,
-    interval: positive('INTERVAL', parts.get('INTERVAL')) ?? 1,
+    interval,
     count: positive('COUNT', parts.get('COUNT')),
     until: parts.has('UNTIL') ? time('UNTIL', parts.get('UNTIL') as string, undefined) : undefined,
     bySecond: list('BYSECOND', 0, 59, false),
@@ -231,13 +254,17 @@ export function parseRecurrence(lines: readonly string[], isZone: (name: string)
   let rule: Rule | undefined;
   const exdates: RecurrenceTime[] = [];
   const rdates: RecurrenceTime[] = [];
+  if (lines.length > MAX_LINES) fail(`At most ${MAX_LINES} lines.`);
   for (const line of lines) {
+    if (line.length > MAX_LINE_LENGTH) fail(`A line of at most ${MAX_LINE_LENGTH} characters: "${line.slice(0, 40)}…" is longer.`);
     const parsed = parseLine(line, isZone);
     if (parsed.name === 'RRULE') {
       if (rule !== undefined) fail('Only one RRULE line is supported.');
       rule = parsed.rule;
     } else {
-      (parsed.name === 'EXDATE' ? exdates : rdates).push(...parsed.times);
+      const dates = parsed.name === 'EXDATE' ? exdates : rdates;
+      dates.push(...parsed.times);
+      if (dates.length > MAX_DATES) fail(`At most ${MAX_DATES} ${parsed.name} values in all.`);
     }
   }
   if (rule === undefined && rdates.length === 0) fail('A recurrence needs an RRULE or an RDATE line.');

@@ -1,5 +1,5 @@
-import { isValidZoneName, utcStampMillis, type Stamp } from '../shared/dates.ts';
-import { parseLine, parseRecurrence, type Recurrence } from './recurrence.grammar.ts';
+import { fromInstant, isValidZoneName, utcStampMillis, type Stamp } from '../shared/dates.ts';
+import { MAX_LINE_LENGTH, parseLine, parseRecurrence, RecurrenceError, type Recurrence } from './recurrence.grammar.ts';
 import { atWall, expandRecurrence, occurrenceOf, type SeriesStart } from './recurrence.rules.ts';
 
 /**
@@ -23,13 +23,16 @@ function withEnd(ruleText: string, end: string | undefined): string {
   return `RRULE:${[...parts, ...(end === undefined ? [] : [end])].join(';')}`;
 }
 
-/** The rule's own occurrences (no EXDATE, no RDATE) before the cut: what the first series' COUNT used up. */
+/**
+ * The rule's own occurrences (no EXDATE, no RDATE) before the cut: what the
+ * first series' COUNT used up. Expanded up to the cut only, within the
+ * series' maximum: the cut is one of its stored occurrences.
+ */
 function countBefore(recurrence: Recurrence, start: SeriesStart, cutUtc: Stamp, max: number): number {
   if (recurrence.rule === undefined) return 0;
-  const own = expandRecurrence({ rule: recurrence.rule, exdates: [], rdates: [] }, start, {
-    until: '9999-12-31 23:59:59',
-    max: Math.max(max, recurrence.rule.count ?? 0),
-  });
+  const cut = fromInstant(utcStampMillis(cutUtc), start.zone);
+  if (cut === undefined) throw new RecurrenceError(`${cutUtc} is out of range.`);
+  const own = expandRecurrence({ rule: recurrence.rule, exdates: [], rdates: [] }, start, { until: cut.local, max });
   return own.filter((occurrence) => occurrence.utc < cutUtc).length;
 }
 
@@ -92,4 +95,18 @@ export function movedExclusions(lines: readonly string[], start: SeriesStart, mo
       ...(instants.length > 0 ? [`EXDATE:${instants.join(',')}`] : []),
     ];
   });
+}
+
+/**
+ * The lines of a series with one more EXDATE value (`EXDATE:…Z` or
+ * `EXDATE;VALUE=DATE:…`): added to the last line of that form while it
+ * stays within a line's length, so that deleting occurrences one by one
+ * does not add a line each (the grammar's caps on lines and values hold).
+ */
+export function withExclusion(lines: readonly string[], head: 'EXDATE' | 'EXDATE;VALUE=DATE', value: string): string[] {
+  const prefix = `${head}:`;
+  const at = lines.map((line) => line.toUpperCase().startsWith(prefix)).lastIndexOf(true);
+  const joined = at < 0 ? undefined : `${lines[at] as string},${value}`;
+  if (joined === undefined || joined.length > MAX_LINE_LENGTH) return [...lines, `${prefix}${value}`];
+  return lines.map((line, index) => (index === at ? joined : line));
 }

@@ -1,17 +1,18 @@
-import { RRuleTemporal } from 'rrule-temporal';
 import { fromInstant, fromWallTime, plusCalendar, type Stamp } from '../shared/dates.ts';
-import { RecurrenceError, type Recurrence, type RecurrenceTime, type Rule } from './recurrence.grammar.ts';
+import { ExpansionBudget } from './recurrence.budget.ts';
+import { expandRule } from './recurrence.expand.ts';
+import { RecurrenceError, type Recurrence, type RecurrenceTime } from './recurrence.grammar.ts';
 
 /**
  * The occurrences of a series, correct in its time zone whatever the
- * process's: the rule is expanded over wall times alone — rrule-temporal
- * on a floating clock (the zone it is given is UTC, whose wall time never
- * jumps), from the options our strict grammar read — and each wall time
- * then becomes an instant in the series' zone as RFC 5545 §3.3.5 says (a
- * time in a DST gap moves forward by the gap, an ambiguous one is the
- * first), the rule every other wall time of the calendar follows (dates.ts
- * `fromWallTime`). UNTIL in UTC is compared with those instants. Given the
- * real zone, the library would drop occurrences in a DST gap (ADR 11).
+ * process's: the rule is expanded over wall times alone, on a floating
+ * clock (recurrence.expand.ts), and each wall time then becomes an instant
+ * in the series' zone as RFC 5545 §3.3.5 says (a time in a DST gap moves
+ * forward by the gap, an ambiguous one is the first), the rule every other
+ * wall time of the calendar follows (dates.ts `fromWallTime`). UNTIL in UTC
+ * is compared with those instants. Every step — periods of the rule, wall
+ * times mapped, RDATEs and EXDATEs read — is counted by one
+ * `ExpansionBudget`, so a series costs bounded time whatever it says.
  */
 
 /** Where a series starts: its start's wall time in its zone, or its first day when it lasts whole days. */
@@ -34,59 +35,17 @@ export interface ExpansionLimits {
   readonly until: Stamp;
   /** More occurrences than this, up to `until`, is an error. */
   readonly max: number;
+  /** What the expansion may spend; a fresh standard budget when absent. */
+  readonly budget?: ExpansionBudget;
 }
 
-// The library's cap on periods searched per call: a century of days, about half a second for a rule that never matches.
-const MAX_PERIODS = 40_000;
+/** The calendar's last wall time: later stamps (five-digit years) would not even sort. */
+export const LAST_STAMP: Stamp = '9999-12-31 23:59:59';
+export const atMostLast = (stamp: Stamp): Stamp => (stamp.length > LAST_STAMP.length || stamp > LAST_STAMP ? LAST_STAMP : stamp);
 
-/** A wall time as a moment of the floating clock (a Date whose UTC fields are the wall time). */
-function floating(stamp: Stamp): Date {
-  return new Date(`${stamp.replace(' ', 'T')}Z`);
-}
-
-const optional = (values: readonly number[] | undefined): number[] | undefined => (values === undefined ? undefined : [...values]);
-
-function rruleOf(rule: Rule, start: Stamp): RRuleTemporal {
-  if (rule.freq === 'SECONDLY' || rule.freq === 'MINUTELY') {
-    throw new RecurrenceError(`FREQ=${rule.freq} is not supported: events recur at most hourly.`);
-  }
-  const dtstart = `${start.replace(' ', 'T')}+00:00[UTC]`;
-  return new RRuleTemporal({
-    freq: rule.freq,
-    dtstart: { timeZoneId: 'UTC', toString: () => dtstart },
-    tzid: 'UTC',
-    interval: rule.interval,
-    count: rule.count,
-    wkst: rule.wkst,
-    bySecond: optional(rule.bySecond),
-    byMinute: optional(rule.byMinute),
-    byHour: optional(rule.byHour),
-    byDay: rule.byDay?.map(({ weekday, ordinal }) => `${ordinal ?? ''}${weekday}`),
-    byMonthDay: optional(rule.byMonthDay),
-    byYearDay: optional(rule.byYearDay),
-    byWeekNo: optional(rule.byWeekNo),
-    byMonth: optional(rule.byMonth),
-    bySetPos: optional(rule.bySetPos),
-    maxIterations: MAX_PERIODS,
-    cache: false,
-  });
-}
-
-/**
- * The rule's wall times from `from` to `to`, at most `limit`. A rule too
- * sparse for the library's cap on periods is refused, never cut short.
- */
-function wallTimesBetween(rule: RRuleTemporal, from: Date, to: Date, limit: number): Stamp[] {
-  try {
-    return rule
-      .between(from, to, true)
-      .slice(0, limit)
-      .map((date) => date.toPlainDateTime().toString().slice(0, 19).replace('T', ' '));
-  } catch (error) {
-    if (error instanceof Error && /maximum/i.test(error.message)) throw new RecurrenceError('The RRULE is too sparse to expand.');
-    throw error;
-  }
-}
+/** A wall time as milliseconds of the floating clock (the wall time read as UTC). */
+const wallMs = (stamp: Stamp): number => Date.parse(`${stamp.replace(' ', 'T')}Z`);
+const stampOf = (ms: number): Stamp => new Date(ms).toISOString().slice(0, 19).replace('T', ' ');
 
 /** An occurrence at a wall time of the series' zone: its real wall time (after a DST gap) and its instant. */
 export function atWall(wall: Stamp, zone: string): OccurrenceStart {
@@ -105,69 +64,70 @@ export function occurrenceOf(time: RecurrenceTime, start: SeriesStart): Occurren
     if (here === undefined) throw new RecurrenceError(`${time.stamp} in ${time.zone} is no time.`);
     return { local: here.local, utc: here.utc };
   }
-  const moment = fromInstant(floating(time.stamp).getTime(), start.zone);
+  const moment = fromInstant(wallMs(time.stamp), start.zone);
   if (moment === undefined) throw new RecurrenceError(`${time.stamp} is out of range.`);
   return { local: moment.local, utc: moment.utc };
 }
 
-/** Whether an occurrence is within the rule's UNTIL (inclusive): by instant when UTC, else by wall time, or by day. */
-function withinUntil(occurrence: OccurrenceStart, until: RecurrenceTime | undefined, start: SeriesStart): boolean {
-  if (until === undefined) return true;
-  if (until.kind === 'date') return occurrence.local.slice(0, 10) <= until.date;
-  return occurrence.utc <= occurrenceOf(until, start).utc;
+/** What the EXDATEs remove, read once: instants, and whole days (every occurrence that day). */
+function exclusionsOf(exdates: readonly RecurrenceTime[], start: SeriesStart, budget: ExpansionBudget) {
+  const instants = new Set<Stamp>();
+  const days = new Set<string>();
+  for (const time of exdates) {
+    budget.step();
+    if (time.kind === 'date') days.add(time.date);
+    else instants.add(occurrenceOf(time, start).utc);
+  }
+  return (occurrence: OccurrenceStart) => instants.has(occurrence.utc) || days.has(occurrence.local.slice(0, 10));
 }
 
-/** Whether an EXDATE removes an occurrence: the same instant, or (a day) any occurrence that day. */
-function excludes(time: RecurrenceTime, occurrence: OccurrenceStart, start: SeriesStart): boolean {
-  return time.kind === 'date' ? occurrence.local.startsWith(time.date) : occurrence.utc === occurrenceOf(time, start).utc;
-}
-
-// How far ahead a rule is searched for a first occurrence when the stored span has none (every leap day fits in 8 years).
+// How far ahead a rule is searched for a first occurrence (every leap day fits in 8 years).
 const SEARCH_YEARS = 8;
 
 /**
  * The starts of a series from its first up to `limits.until`, in order:
  * the series' start itself (RFC 5545: DTSTART is the first instance), what
  * the rule gives, and the RDATEs, less the EXDATEs. Errors (a rule that
- * gives nothing, more than `limits.max`) are RecurrenceErrors.
+ * gives nothing, more than `limits.max`, over budget) are RecurrenceErrors.
  */
 export function expandRecurrence(recurrence: Recurrence, start: SeriesStart, limits: ExpansionLimits): OccurrenceStart[] {
-  const first = floating(start.local);
+  const budget = limits.budget ?? ExpansionBudget.standard();
+  const first = atWall(start.local, start.zone);
   const from = limits.from !== undefined && limits.from > start.local ? limits.from : start.local;
   const byInstant = new Map<Stamp, OccurrenceStart>();
   const add = (occurrence: OccurrenceStart) => {
     if (occurrence.local >= from) byInstant.set(occurrence.utc, occurrence);
   };
-  add(atWall(start.local, start.zone));
-  if (recurrence.rule !== undefined) {
-    const rule = rruleOf(recurrence.rule, start.local);
-    // Never past the stored span; one past the maximum is enough to know it is exceeded.
-    // A rule that never matches is found in a short span first, not at the cap.
-    if (!givesAny(rule, first)) throw new RecurrenceError('The RRULE gives no occurrence.');
-    // UNTIL decides by instant below; a day past its wall time bounds what the library is asked for.
-    const until =
-      recurrence.rule.until === undefined ? undefined : plusCalendar(occurrenceOf(recurrence.rule.until, start).local, { days: 1 });
-    const last = until !== undefined && until < limits.until ? until : limits.until;
-    for (const wall of wallTimesBetween(rule, floating(from), floating(last), limits.max + 1)) {
-      const occurrence = atWall(wall, start.zone);
-      if (withinUntil(occurrence, recurrence.rule.until, start)) add(occurrence);
+  add(first);
+  const { rule } = recurrence;
+  if (rule !== undefined) {
+    const startMs = wallMs(start.local);
+    const searchEnd = atMostLast(plusCalendar(start.local, { months: SEARCH_YEARS * 12 }));
+    if (expandRule(rule, startMs, { from: startMs, to: wallMs(searchEnd), limit: 1, budget }).length === 0) {
+      throw new RecurrenceError(`The RRULE gives no occurrence within ${SEARCH_YEARS} years.`);
+    }
+    // UNTIL decides by instant below; a day past its wall time bounds the wall times asked for.
+    const until = rule.until === undefined ? undefined : occurrenceOf(rule.until, start);
+    const untilBound = until === undefined ? undefined : atMostLast(plusCalendar(until.local, { days: 1 }));
+    const last = untilBound !== undefined && untilBound < limits.until ? untilBound : limits.until;
+    // One past the maximum is enough to know it is exceeded.
+    for (const wall of expandRule(rule, startMs, { from: wallMs(from), to: wallMs(last), limit: limits.max + 1, budget })) {
+      budget.step();
+      const occurrence = atWall(stampOf(wall), start.zone);
+      const within =
+        until === undefined ||
+        (rule.until?.kind === 'date' ? occurrence.local.slice(0, 10) <= rule.until.date : occurrence.utc <= until.utc);
+      if (within) add(occurrence);
     }
   }
   for (const time of recurrence.rdates) {
+    budget.step();
     const occurrence = occurrenceOf(time, start);
-    if (occurrence.utc >= atWall(start.local, start.zone).utc && occurrence.local <= limits.until) add(occurrence);
+    if (occurrence.utc >= first.utc && occurrence.local <= limits.until) add(occurrence);
   }
-  for (const [utc, occurrence] of byInstant) {
-    if (recurrence.exdates.some((time) => excludes(time, occurrence, start))) byInstant.delete(utc);
-  }
+  const excluded = exclusionsOf(recurrence.exdates, start, budget);
+  for (const [utc, occurrence] of byInstant) if (excluded(occurrence)) byInstant.delete(utc);
   if (byInstant.size === 0) throw new RecurrenceError('Every occurrence is excluded.');
   if (byInstant.size > limits.max) throw new RecurrenceError(`More than ${limits.max} occurrences up to ${limits.until.slice(0, 10)}.`);
   return [...byInstant.values()].sort((a, b) => (a.utc < b.utc ? -1 : a.utc > b.utc ? 1 : 0));
-}
-
-/** Whether a rule gives anything at all, searched a bounded span ahead (every leap day fits in it). */
-function givesAny(rule: RRuleTemporal, first: Date): boolean {
-  const end = new Date(first.getTime());
-  end.setUTCFullYear(end.getUTCFullYear() + SEARCH_YEARS);
-  return wallTimesBetween(rule, first, end, 1).length > 0;
 }

@@ -21,8 +21,8 @@ import {
   reserveOccurrenceIds,
   shareSeriesState,
 } from './recurrence.repository.ts';
-import { expandRecurrence, type OccurrenceStart } from './recurrence.rules.ts';
-import { movedExclusions, splitLines } from './recurrence.lines.ts';
+import { atMostLast, expandRecurrence, type OccurrenceStart, type SeriesStart } from './recurrence.rules.ts';
+import { movedExclusions, splitLines, type SplitLines } from './recurrence.lines.ts';
 
 /**
  * Recurring series kept as rows (ADR 11): after every write to a series,
@@ -47,6 +47,8 @@ const HORIZON_SLACK_DAYS = 30;
 
 // Rules with an end are stored whole, up to this far from their start (UNTIL bounds them sooner).
 const FINITE_SPAN_YEARS = 100;
+// A series starts early enough for that span to end within the calendar (year 9999).
+const LATEST_SERIES_START = '9900-01-01 00:00:00';
 
 /** A write's `recurrence`: `undefined` unsent, `null` none (`[]` too), else the lines as stored, checked. */
 export function recurrenceOfWrite(lines: readonly string[] | string | null | undefined): string | null | undefined {
@@ -92,19 +94,19 @@ interface StoredSpan {
 
 /**
  * The last wall time to store occurrences up to, and whether it is the
- * horizon (ahead of today, for rules with no end and hourly rules: later
- * occurrences come as the horizon moves) or the end of a finite series.
+ * horizon (ahead of today, for rules with no end: later occurrences come as
+ * the horizon moves) or the end of a finite series.
  */
 function storedSpan(recurrence: Recurrence, series: EventRow, limits: SeriesLimits, now: Date): StoredSpan {
   const today = nowIn(series.timezone, now).local;
   // Whole days, so that the window does not depend on the hour it was computed at.
   const horizon = endOfDay(plusCalendar(today > series.start_local ? today : series.start_local, { days: limits.horizonDays }));
   const rule = recurrence.rule;
-  if (rule !== undefined && (rule.freq === 'HOURLY' || (rule.count === undefined && rule.until === undefined))) {
+  if (rule !== undefined && rule.count === undefined && rule.until === undefined) {
     // As far back as ahead: an endless series keeps a window of occurrences, not all it ever had.
-    return { from: startOfDay(plusCalendar(today, { days: -limits.horizonDays })), until: horizon, horizon: true };
+    return { from: startOfDay(plusCalendar(today, { days: -limits.horizonDays })), until: atMostLast(horizon), horizon: true };
   }
-  return { until: plusCalendar(series.start_local, { months: FINITE_SPAN_YEARS * 12 }), horizon: false };
+  return { until: atMostLast(plusCalendar(series.start_local, { months: FINITE_SPAN_YEARS * 12 })), horizon: false };
 }
 
 const startOfDay = (stamp: Stamp): Stamp => `${stamp.slice(0, 10)} 00:00:00`;
@@ -201,7 +203,7 @@ export class SeriesOccurrences {
     const cut = occurrence.original_start_utc as string;
     if (cut <= series.start_utc || series.recurrence === null) return series;
     const start = { local: series.start_local, zone: series.timezone, allDay: series.all_day === 1 };
-    const { before, after } = splitLines(recurrenceLines(series.recurrence), start, cut, this.limits.maxOccurrences);
+    const { before, after } = cutLines(recurrenceLines(series.recurrence), start, cut, this.limits.maxOccurrences);
     const id = await reservePostId(trx, 'event');
     const from = { local: occurrence.original_start_local as string, utc: cut };
     await insertEvent(trx, {
@@ -219,7 +221,8 @@ export class SeriesOccurrences {
     for (const [language, slug] of await findFieldInAllLanguages(trx, 'event', series.id, 'slug')) {
       await upsertTexts(trx, 'event', id, language, { slug: await claimSlug(trx, 'event', id, slug) });
     }
-    const cutSeries = { recurrence: JSON.stringify(before), sequence: series.sequence + 1 };
+    // Only RDATEs after the cut: what is left of the series is its first occurrence, a single event.
+    const cutSeries = { recurrence: before.length > 0 ? JSON.stringify(before) : null, sequence: series.sequence + 1 };
     await updateEvent(trx, series.id, cutSeries);
     await this.refresh(trx, { ...series, ...cutSeries }, now);
     const created = await findEventById(trx, id);
@@ -257,6 +260,11 @@ export class SeriesOccurrences {
     try {
       const recurrence = parseRecurrence(recurrenceLines(series.recurrence as string), isValidZoneName);
       const start = { local: series.start_local, zone: series.timezone, allDay: series.all_day === 1 };
+      if (start.local >= LATEST_SERIES_START) {
+        throw new RecurrenceError(
+          `A recurring event starts before ${LATEST_SERIES_START.slice(0, 10)}: its occurrences are kept up to 100 years ahead.`,
+        );
+      }
       const span = storedSpan(recurrence, series, this.limits, now);
       const starts = expandRecurrence(recurrence, start, { ...span, max: this.limits.maxOccurrences });
       return { starts, horizon: span.horizon ? span.until : null };
@@ -264,5 +272,15 @@ export class SeriesOccurrences {
       if (error instanceof RecurrenceError) throw invalidParam('recurrence', error.message);
       throw error;
     }
+  }
+}
+
+/** The lines of a series cut at `cutUtc`; a rule that cannot be cut within the expansion's limits is a 400 naming `scope`. */
+function cutLines(lines: readonly string[], start: SeriesStart, cutUtc: Stamp, max: number): SplitLines {
+  try {
+    return splitLines(lines, start, cutUtc, max);
+  } catch (error) {
+    if (error instanceof RecurrenceError) throw invalidParam('scope', `The series cannot be cut at this occurrence: ${error.message}`);
+    throw error;
   }
 }

@@ -1,0 +1,37 @@
+import { RecurrenceError } from './recurrence.grammar.ts';
+
+/** What one expansion may spend by default: steps (days examined, wall times mapped, dates read) and milliseconds. */
+export const EXPANSION_STEPS = 400_000;
+export const EXPANSION_MS = 50;
+
+/** Steps and time an expansion may take; exceeding either is a RecurrenceError. */
+export class ExpansionBudget {
+  static standard(): ExpansionBudget {
+    return new ExpansionBudget(EXPANSION_STEPS, EXPANSION_MS);
+  }
+
+  private steps = 0;
+  private readonly deadline: number;
+
+  constructor(
+    private readonly maxSteps: number,
+    private readonly maxMs: number,
+    private readonly clock: () => number = () => performance.now(),
+  ) {
+    this.deadline = clock() + maxMs;
+  }
+
+  /** Counts `n` steps (days examined, occurrences mapped); checks the clock every 256 steps. */
+  step(n = 1): void {
+    const before = this.steps;
+    this.steps += n;
+    if (this.steps > this.maxSteps) {
+      throw new RecurrenceError(
+        `The recurrence needs more than ${this.maxSteps} steps to expand: give it a coarser FREQ or an earlier end.`,
+      );
+    }
+    if (before >> 8 !== this.steps >> 8 && this.clock() > this.deadline) {
+      throw new RecurrenceError(`The recurrence takes more than ${this.maxMs} ms to expand: give it a coarser FREQ or an earlier end.`);
+    }
+  }
+}
