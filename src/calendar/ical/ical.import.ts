@@ -16,7 +16,8 @@ import { findUserByUsername, listUsers } from '../../platform/auth/users.reposit
 import { can } from '../calendar.capabilities.ts';
 import { siteOf, type RequestContext } from '../shared/context.ts';
 import { parseCalendar } from './ical.import.parse.ts';
-import { draftOf, EventProblem, FileTimes, property, utcStamp, type Draft } from './ical.import.draft.ts';
+import { draftOf, EventProblem, FileTimes, property, utcStamp, type Draft, type StatusSaid } from './ical.import.draft.ts';
+import type { PostStatus } from '../calendar.tables.ts';
 import * as repository from './ical.import.repository.ts';
 
 export { IcalSyntaxError } from './ical.import.parse.ts';
@@ -83,6 +84,19 @@ function inTransaction<T>(db: Db, work: (db: Db) => Promise<T>): Promise<T> {
 function isNewer(draft: Draft, target: repository.ImportTarget): boolean {
   if (draft.sequence !== target.sequence) return draft.sequence > target.sequence;
   return draft.lastModifiedMs !== undefined && draft.lastModifiedMs > Date.parse(`${target.modified_utc.replace(' ', 'T')}Z`);
+}
+
+/** How widely a status shows an event. */
+const REACH: Readonly<Record<PostStatus, number>> = { trash: 0, draft: 1, pending: 1, private: 2, future: 3, publish: 4 };
+const reach = (status: string): number => (status in REACH ? REACH[status as PostStatus] : 0);
+
+/**
+ * The status an import writes, undefined to keep `current` (or take the API's default for a new event): the one the
+ * file asks for, and never above what its STATUS or CLASS allows. Feeds say CONFIRMED or TENTATIVE of events anonymous
+ * readers never see, so a file an app sends back raises nothing unless it asks.
+ */
+function statusToWrite({ asked, atMost }: StatusSaid, current: string): PostStatus | undefined {
+  return atMost !== undefined && reach(asked ?? current) > reach(atMost) ? atMost : asked;
 }
 
 const COORDINATE_TOLERANCE = 0.001;
@@ -154,13 +168,17 @@ export class IcalImport {
     const existing = existingId === undefined ? undefined : await repository.findImportTarget(db, existingId);
     if (draft.recurrenceId !== undefined) return this.importException(db, service, draft, existing, caller);
     if (existing !== undefined && existing.parent_id === null && !isNewer(draft, existing)) return 'skipped';
-    const body = checked({ ...draft.body, ...(await this.links(db, draft)) });
+    const links = await this.links(db, draft);
+    const bodyOver = (current: string) => {
+      const status = statusToWrite(draft.status, current);
+      return checked({ ...draft.body, ...links, ...(status === undefined ? {} : { status }) });
+    };
     if (existing !== undefined && existing.parent_id === null) {
-      await service.updateEvent({ id: existing.id }, body, caller);
+      await service.updateEvent({ id: existing.id }, bodyOver(existing.status), caller);
       await repository.raiseSequence(db, existing.id, draft.sequence);
       return 'updated';
     }
-    const { item: created } = await service.createEvent(body, caller);
+    const { item: created } = await service.createEvent(bodyOver('publish'), caller);
     // Unique: an import of the same UID that committed meanwhile makes this one fail, and roll back, here.
     await repository.insertUid(db, draft.uid, created.id);
     await repository.raiseSequence(db, created.id, draft.sequence);
@@ -194,7 +212,7 @@ export class IcalImport {
       return 'updated';
     }
     // An occurrence takes its status and recurrence from its series.
-    const { status: _status, recurrence: _recurrence, ...body } = draft.body;
+    const { recurrence: _recurrence, ...body } = draft.body;
     await service.updateEvent({ id: occurrence.id }, checked({ ...body, ...(await this.links(db, draft)) }), caller);
     await repository.raiseSequence(db, occurrence.id, draft.sequence);
     return 'updated';
