@@ -17,6 +17,7 @@ import { ics } from './ical.import.fixtures.ts';
 
 const FEED = `${EVENTS}.ics`;
 const CHANGES = '/calendar/events/v1/changes';
+const PASSWORD = 'feed-secret-1';
 
 type Report = { created: number; updated: number; skipped: number; errors: { line: number; uid: string | null; message: string }[] };
 
@@ -122,6 +123,50 @@ describe('a re-import never raises visibility (POST /events.ics)', () => {
       assert.equal(anonymous.inFeed, false);
     });
   }
+
+  it('keeps the password of a protected event re-imported from the feed, and what the feed leaves out of it', async () => {
+    const event = await makeEvent(server, editor, {
+      status: 'publish',
+      password: PASSWORD,
+      description: 'Behind the password',
+      venue: { venue: 'Hidden hall' },
+      organizer: [{ organizer: 'Hidden host', email: 'host@tests.example' }],
+      categories: ['Hidden things'],
+    });
+    const token = await syncToken();
+    const feed = await editorFeed();
+    const file = editedExport(feed, uidOf(event.id), 'Protected renamed');
+    // What the editor's feed gives of a protected event is what its list shows: neither texts nor links.
+    assert.doesNotMatch(file, /Behind the password|Hidden hall|Hidden host|Hidden things/);
+    assert.deepEqual(await importFile(file), { created: 0, updated: 1, skipped: 0, errors: [] });
+
+    const anonymous = await anonymousView(event.id, token);
+    assert.equal(anonymous.single, 403);
+    // The title is what anonymous readers see of a protected event: its edit reaches them, and nothing more.
+    assert.equal(anonymous.listed?.title, 'Protected renamed');
+    assert.equal(anonymous.listed?.description, '');
+    assert.equal(anonymous.changed?.item.description, '');
+    const unlocked = await server.request(`${EVENTS}/${event.id}?password=${PASSWORD}`);
+    assert.equal(unlocked.status, 200, unlocked.text);
+    assert.equal(unlocked.body.title, 'Protected renamed');
+    assert.match(unlocked.body.description, /Behind the password/);
+    assert.equal(unlocked.body.venue.venue, 'Hidden hall');
+    assert.deepEqual(
+      unlocked.body.organizer.map((organizer: { organizer: string }) => organizer.organizer),
+      ['Hidden host'],
+    );
+    assert.deepEqual(
+      unlocked.body.categories.map((category: { name: string }) => category.name),
+      ['Hidden things'],
+    );
+
+    // What a file does say of a protected event is taken.
+    const said = editedExport(await editorFeed(), uidOf(event.id), 'Protected again', ['DESCRIPTION:Said out loud', 'LOCATION:Open hall']);
+    assert.equal((await importFile(said)).updated, 1);
+    const changed = await server.request(`${EVENTS}/${event.id}?password=${PASSWORD}`);
+    assert.match(changed.body.description, /Said out loud/);
+    assert.equal(changed.body.venue.venue, 'Open hall');
+  });
 
   it('publishes an existing draft when the file says X-ALMANAC-STATUS:publish', async () => {
     const event = await makeEvent(server, editor, { status: 'draft' });

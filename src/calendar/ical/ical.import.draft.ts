@@ -135,6 +135,8 @@ export interface Draft {
   readonly organizer: { readonly name: string; readonly email: string | undefined } | undefined;
   /** The line of the property each argument of the write comes from, for the service's errors. */
   readonly lines: Readonly<Record<string, number>>;
+  /** The names of the properties the VEVENT has. */
+  readonly propertyNames: ReadonlySet<string>;
 }
 
 const PARAM_PROPERTIES: Readonly<Record<string, string>> = {
@@ -237,6 +239,7 @@ export function draftOf(event: Component, times: FileTimes): Draft {
         (property(event, name) ?? property(event, param === 'recurrence' ? 'RDATE' : name) ?? event).line,
       ]),
     ),
+    propertyNames: new Set(event.properties.map((line) => line.name)),
   };
 }
 

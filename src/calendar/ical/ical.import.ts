@@ -99,6 +99,20 @@ function statusToWrite({ asked, atMost }: StatusSaid, current: string): PostStat
   return atMost !== undefined && reach(asked ?? current) > reach(atMost) ? atMost : asked;
 }
 
+/** What a feed leaves out of a password-protected event, by the property that would carry it. */
+const GUARDED_BY_PASSWORD = { description: 'DESCRIPTION', venue: 'LOCATION', organizer: 'ORGANIZER', categories: 'CATEGORIES' } as const;
+
+/**
+ * A write to `target` without what the file does not say of a protected event: its feed leaves that out, so a file
+ * sent back from the feed would otherwise erase the event's content.
+ */
+function withoutUnsaid<T extends Partial<CreateEventBody>>(body: T, draft: Draft, target: repository.ImportTarget | undefined): T {
+  if (target === undefined || target.password_hash === null) return body;
+  const kept = { ...body };
+  for (const [field, name] of Object.entries(GUARDED_BY_PASSWORD)) if (!draft.propertyNames.has(name)) delete kept[field as keyof T];
+  return kept;
+}
+
 const COORDINATE_TOLERANCE = 0.001;
 
 export class IcalImport {
@@ -167,18 +181,18 @@ export class IcalImport {
     const existingId = (await repository.findEventIdByUid(db, draft.uid)) ?? eventIdOfOwnUid(draft.uid, this.deps.config.baseUrl);
     const existing = existingId === undefined ? undefined : await repository.findImportTarget(db, existingId);
     if (draft.recurrenceId !== undefined) return this.importException(db, service, draft, existing, caller);
-    if (existing !== undefined && existing.parent_id === null && !isNewer(draft, existing)) return 'skipped';
-    const links = await this.links(db, draft);
-    const bodyOver = (current: string) => {
-      const status = statusToWrite(draft.status, current);
-      return checked({ ...draft.body, ...links, ...(status === undefined ? {} : { status }) });
-    };
-    if (existing !== undefined && existing.parent_id === null) {
-      await service.updateEvent({ id: existing.id }, bodyOver(existing.status), caller);
-      await repository.raiseSequence(db, existing.id, draft.sequence);
+    const target = existing?.parent_id === null ? existing : undefined;
+    if (target !== undefined && !isNewer(draft, target)) return 'skipped';
+    const status = statusToWrite(draft.status, target?.status ?? 'publish');
+    const body = checked(
+      withoutUnsaid({ ...draft.body, ...(await this.links(db, draft)), ...(status === undefined ? {} : { status }) }, draft, target),
+    );
+    if (target !== undefined) {
+      await service.updateEvent({ id: target.id }, body, caller);
+      await repository.raiseSequence(db, target.id, draft.sequence);
       return 'updated';
     }
-    const { item: created } = await service.createEvent(bodyOver('publish'), caller);
+    const { item: created } = await service.createEvent(body, caller);
     // Unique: an import of the same UID that committed meanwhile makes this one fail, and roll back, here.
     await repository.insertUid(db, draft.uid, created.id);
     await repository.raiseSequence(db, created.id, draft.sequence);
@@ -213,7 +227,11 @@ export class IcalImport {
     }
     // An occurrence takes its status and recurrence from its series.
     const { recurrence: _recurrence, ...body } = draft.body;
-    await service.updateEvent({ id: occurrence.id }, checked({ ...body, ...(await this.links(db, draft)) }), caller);
+    await service.updateEvent(
+      { id: occurrence.id },
+      checked(withoutUnsaid({ ...body, ...(await this.links(db, draft)) }, draft, occurrence)),
+      caller,
+    );
     await repository.raiseSequence(db, occurrence.id, draft.sequence);
     return 'updated';
   }
