@@ -94,6 +94,31 @@ export class FileTimes {
   }
 }
 
+/** The statuses a file may ask for: `future` comes of a publication date, `trash` of a delete. */
+const ASKABLE_STATUSES = ['publish', 'private', 'pending', 'draft'] as const;
+export type AskedStatus = (typeof ASKABLE_STATUSES)[number];
+
+/**
+ * What a VEVENT says of its event's status. Calendar apps send back what a
+ * feed gave them, and a feed says CONFIRMED of private events: so only
+ * Almanac's own X-ALMANAC-STATUS, which no feed writes, asks for a status;
+ * STATUS:CANCELLED and CLASS:PRIVATE/CONFIDENTIAL only set a ceiling.
+ */
+export interface StatusSaid {
+  readonly asked: AskedStatus | undefined;
+  readonly atMost: 'draft' | 'private' | undefined;
+}
+
+function statusSaid(event: Component, cancelled: boolean): StatusSaid {
+  const line = property(event, 'X-ALMANAC-STATUS');
+  const value = line?.value.trim();
+  const asked = ASKABLE_STATUSES.find((status) => status === value?.toLowerCase());
+  if (line !== undefined && asked === undefined)
+    throw new EventProblem(line.line, `X-ALMANAC-STATUS "${value}" is none of ${ASKABLE_STATUSES.join(', ')}.`);
+  const classified = ['PRIVATE', 'CONFIDENTIAL'].includes(property(event, 'CLASS')?.value.trim().toUpperCase() ?? '');
+  return { asked, atMost: cancelled ? 'draft' : classified ? 'private' : undefined };
+}
+
 /** What a VEVENT says, before anything is looked up. */
 export interface Draft {
   readonly line: number;
@@ -101,6 +126,7 @@ export interface Draft {
   readonly sequence: number;
   readonly lastModifiedMs: number | undefined;
   readonly cancelled: boolean;
+  readonly status: StatusSaid;
   readonly recurrenceId: { readonly line: number; readonly moment: Moment } | undefined;
   readonly body: CreateEventBody;
   /** LOCATION's first line (the venue name) and the lines after it (its address), as Apple writes them. */
@@ -109,6 +135,8 @@ export interface Draft {
   readonly organizer: { readonly name: string; readonly email: string | undefined } | undefined;
   /** The line of the property each argument of the write comes from, for the service's errors. */
   readonly lines: Readonly<Record<string, number>>;
+  /** The names of the properties the VEVENT has. */
+  readonly propertyNames: ReadonlySet<string>;
 }
 
 const PARAM_PROPERTIES: Readonly<Record<string, string>> = {
@@ -122,6 +150,7 @@ const PARAM_PROPERTIES: Readonly<Record<string, string>> = {
   organizer: 'ORGANIZER',
   categories: 'CATEGORIES',
   recurrence: 'RRULE',
+  status: 'X-ALMANAC-STATUS',
 };
 
 export function draftOf(event: Component, times: FileTimes): Draft {
@@ -188,6 +217,7 @@ export function draftOf(event: Component, times: FileTimes): Draft {
     sequence: Number(property(event, 'SEQUENCE')?.value.trim() ?? 0),
     lastModifiedMs: lastModified?.endsWith('Z') === true ? Date.parse(`${wallStamp(lastModified).replace(' ', 'T')}Z`) : undefined,
     cancelled,
+    status: statusSaid(event, cancelled),
     recurrenceId:
       recurrenceIdLine === undefined
         ? undefined
@@ -197,7 +227,6 @@ export function draftOf(event: Component, times: FileTimes): Draft {
       description: description === undefined ? '' : textToHtml(description),
       ...schedule,
       website: url !== undefined && /^https?:\/\//i.test(url) ? url : '',
-      status: cancelled ? 'draft' : 'publish',
       categories: properties(event, 'CATEGORIES').flatMap((line) => splitTextList(line.value)),
       recurrence,
     },
@@ -210,6 +239,7 @@ export function draftOf(event: Component, times: FileTimes): Draft {
         (property(event, name) ?? property(event, param === 'recurrence' ? 'RDATE' : name) ?? event).line,
       ]),
     ),
+    propertyNames: new Set(event.properties.map((line) => line.name)),
   };
 }
 

@@ -11,9 +11,11 @@ export interface ImportTarget {
   readonly parent_id: number | null;
   readonly is_exception: number;
   readonly timezone: string;
+  readonly status: string;
+  readonly password_hash: string | null;
 }
 
-const TARGET_COLUMNS = ['id', 'sequence', 'modified_utc', 'parent_id', 'is_exception', 'timezone'] as const;
+const TARGET_COLUMNS = ['id', 'sequence', 'modified_utc', 'parent_id', 'is_exception', 'timezone', 'status', 'password_hash'] as const;
 
 export async function findEventIdByUid(db: Db, uid: string): Promise<number | undefined> {
   const row = await db.selectFrom('event_ical_uids').select('event_id').where('uid', '=', uid).executeTakeFirst();

@@ -16,7 +16,8 @@ import { findUserByUsername, listUsers } from '../../platform/auth/users.reposit
 import { can } from '../calendar.capabilities.ts';
 import { siteOf, type RequestContext } from '../shared/context.ts';
 import { parseCalendar } from './ical.import.parse.ts';
-import { draftOf, EventProblem, FileTimes, property, utcStamp, type Draft } from './ical.import.draft.ts';
+import { draftOf, EventProblem, FileTimes, property, utcStamp, type Draft, type StatusSaid } from './ical.import.draft.ts';
+import type { PostStatus } from '../calendar.tables.ts';
 import * as repository from './ical.import.repository.ts';
 
 export { IcalSyntaxError } from './ical.import.parse.ts';
@@ -83,6 +84,33 @@ function inTransaction<T>(db: Db, work: (db: Db) => Promise<T>): Promise<T> {
 function isNewer(draft: Draft, target: repository.ImportTarget): boolean {
   if (draft.sequence !== target.sequence) return draft.sequence > target.sequence;
   return draft.lastModifiedMs !== undefined && draft.lastModifiedMs > Date.parse(`${target.modified_utc.replace(' ', 'T')}Z`);
+}
+
+/** How widely a status shows an event. */
+const REACH: Readonly<Record<PostStatus, number>> = { trash: 0, draft: 1, pending: 1, private: 2, future: 3, publish: 4 };
+const reach = (status: string): number => (status in REACH ? REACH[status as PostStatus] : 0);
+
+/**
+ * The status an import writes, undefined to keep `current` (or take the API's default for a new event): the one the
+ * file asks for, and never above what its STATUS or CLASS allows. Feeds say CONFIRMED or TENTATIVE of events anonymous
+ * readers never see, so a file an app sends back raises nothing unless it asks.
+ */
+function statusToWrite({ asked, atMost }: StatusSaid, current: string): PostStatus | undefined {
+  return atMost !== undefined && reach(asked ?? current) > reach(atMost) ? atMost : asked;
+}
+
+/** What a feed leaves out of a password-protected event, by the property that would carry it. */
+const GUARDED_BY_PASSWORD = { description: 'DESCRIPTION', venue: 'LOCATION', organizer: 'ORGANIZER', categories: 'CATEGORIES' } as const;
+
+/**
+ * A write to `target` without what the file does not say of a protected event: its feed leaves that out, so a file
+ * sent back from the feed would otherwise erase the event's content.
+ */
+function withoutUnsaid<T extends Partial<CreateEventBody>>(body: T, draft: Draft, target: repository.ImportTarget | undefined): T {
+  if (target === undefined || target.password_hash === null) return body;
+  const kept = { ...body };
+  for (const [field, name] of Object.entries(GUARDED_BY_PASSWORD)) if (!draft.propertyNames.has(name)) delete kept[field as keyof T];
+  return kept;
 }
 
 const COORDINATE_TOLERANCE = 0.001;
@@ -153,11 +181,15 @@ export class IcalImport {
     const existingId = (await repository.findEventIdByUid(db, draft.uid)) ?? eventIdOfOwnUid(draft.uid, this.deps.config.baseUrl);
     const existing = existingId === undefined ? undefined : await repository.findImportTarget(db, existingId);
     if (draft.recurrenceId !== undefined) return this.importException(db, service, draft, existing, caller);
-    if (existing !== undefined && existing.parent_id === null && !isNewer(draft, existing)) return 'skipped';
-    const body = checked({ ...draft.body, ...(await this.links(db, draft)) });
-    if (existing !== undefined && existing.parent_id === null) {
-      await service.updateEvent({ id: existing.id }, body, caller);
-      await repository.raiseSequence(db, existing.id, draft.sequence);
+    const target = existing?.parent_id === null ? existing : undefined;
+    if (target !== undefined && !isNewer(draft, target)) return 'skipped';
+    const status = statusToWrite(draft.status, target?.status ?? 'publish');
+    const body = checked(
+      withoutUnsaid({ ...draft.body, ...(await this.links(db, draft)), ...(status === undefined ? {} : { status }) }, draft, target),
+    );
+    if (target !== undefined) {
+      await service.updateEvent({ id: target.id }, body, caller);
+      await repository.raiseSequence(db, target.id, draft.sequence);
       return 'updated';
     }
     const { item: created } = await service.createEvent(body, caller);
@@ -194,8 +226,12 @@ export class IcalImport {
       return 'updated';
     }
     // An occurrence takes its status and recurrence from its series.
-    const { status: _status, recurrence: _recurrence, ...body } = draft.body;
-    await service.updateEvent({ id: occurrence.id }, checked({ ...body, ...(await this.links(db, draft)) }), caller);
+    const { recurrence: _recurrence, ...body } = draft.body;
+    await service.updateEvent(
+      { id: occurrence.id },
+      checked(withoutUnsaid({ ...body, ...(await this.links(db, draft)) }, draft, occurrence)),
+      caller,
+    );
     await repository.raiseSequence(db, occurrence.id, draft.sequence);
     return 'updated';
   }
