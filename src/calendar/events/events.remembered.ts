@@ -99,8 +99,8 @@ export class RememberedEvents {
       this.revision = Math.max(from ?? version.revision, version.revision);
       return;
     }
-    const { ids, tooMany } = await changedEventsSince(this.db, version, from);
-    if (tooMany) this.entries.clear();
+    const { ids, incomplete } = await changedEventsSince(this.db, version, from);
+    if (incomplete) this.entries.clear();
     else for (const id of ids) for (const language of LANGUAGES) this.entries.delete(keyOf(id, language));
     this.revision = Math.max(this.revision ?? version.revision, version.revision);
   }
