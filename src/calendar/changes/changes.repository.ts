@@ -92,6 +92,44 @@ export async function readLogState(db: Db, now: string): Promise<LogState> {
   return { revision: Number(row.revision), floor: Number(row.floor_seq), key: row.token_key, due: Number(row.due) === 1 };
 }
 
+/** A change of an event: its number and the event. */
+export interface EventChange {
+  readonly seq: number;
+  readonly id: number;
+}
+
+/**
+ * The changes of events numbered after `from` up to `upTo`, ascending, at most `limit`, and the log's floor read
+ * in the same statement (one snapshot): a floor past `from` means removals after it were pruned, so the changes
+ * read are not all there were.
+ */
+export async function listEventChangesAbove(
+  db: Db,
+  from: number,
+  upTo: number,
+  limit: number,
+): Promise<{ changes: EventChange[]; floor: number }> {
+  const changes = db
+    .selectFrom('calendar_changes')
+    .select(['seq', 'item_id'])
+    .where('seq', '>', from)
+    .where('seq', '<=', upTo)
+    .where('type', '=', 'event')
+    .orderBy('seq')
+    .limit(limit);
+  const rows = await db
+    .selectFrom('calendar_change_log as log')
+    .leftJoin(changes.as('change'), (join) => join.onTrue())
+    .select(['log.floor_seq', 'change.seq', 'change.item_id'])
+    .where('log.id', '=', 1)
+    .orderBy('change.seq')
+    .execute();
+  return {
+    changes: rows.flatMap((row) => (row.seq === null || row.item_id === null ? [] : [{ seq: Number(row.seq), id: row.item_id }])),
+    floor: Number(rows[0]!.floor_seq),
+  };
+}
+
 /**
  * A number for changes a write records itself: the revision, bumped in the
  * writing transaction (`trx`), which holds it until it commits, as the

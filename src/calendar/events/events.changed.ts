@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../platform/db/schema.ts';
-import { listChanges, type ChangeRow } from '../changes/changes.repository.ts';
+import { listEventChangesAbove, type EventChange } from '../changes/changes.repository.ts';
 import type { CalendarVersion } from '../shared/calendar-version.ts';
 
 type Db = Kysely<Database>;
@@ -10,10 +10,14 @@ const MAX_CHANGED = 2_000;
 /** The most changes the tail of the log keeps (a few hundred kB): older ones are read from the database again. */
 const TAIL_MAX_CHANGES = 20_000;
 
-/** The events changed after a revision up to a version; `tooMany` when more than MAX_CHANGED did (`ids` is then partial). */
+/**
+ * The events changed after a revision up to a version. `incomplete` when the log cannot name them all (`ids` is
+ * then partial): more than MAX_CHANGED changed, or a prune forgot removals after that revision (the log's floor
+ * passed it), so that what was carried from it must be made afresh.
+ */
 export interface ChangedEvents {
   readonly ids: readonly number[];
-  readonly tooMany: boolean;
+  readonly incomplete: boolean;
 }
 
 /**
@@ -29,14 +33,14 @@ export interface ChangedEvents {
 export function changedEventsSince(db: Db, version: CalendarVersion, from: number): Promise<ChangedEvents> {
   const tail = tailOf(db);
   const known = tail.since(from, version.revision);
-  if (known !== undefined) return Promise.resolve({ ids: known, tooMany: known.length > MAX_CHANGED });
+  if (known !== undefined) return Promise.resolve({ ids: known, incomplete: known.length > MAX_CHANGED });
   const reads = version.memo('changed-events', () => new Map<number, Promise<ChangedEvents>>());
   let read = reads.get(from);
   if (read === undefined) {
-    read = listChanges(db, { seq: from }, version.revision, ['event'], MAX_CHANGED + 1).then((changes) => {
-      const tooMany = changes.length > MAX_CHANGED;
-      if (!tooMany) tail.add(from, version.revision, changes);
-      return { ids: [...new Set(changes.map((change) => change.id))], tooMany };
+    read = listEventChangesAbove(db, from, version.revision, MAX_CHANGED + 1).then(({ changes, floor }) => {
+      const incomplete = changes.length > MAX_CHANGED || floor > from;
+      if (!incomplete) tail.add(from, version.revision, changes);
+      return { ids: [...new Set(changes.map((change) => change.id))], incomplete };
     });
     reads.set(from, read);
     read.catch(() => reads.delete(from));
@@ -79,7 +83,7 @@ export class ChangeTail {
    * Takes in a whole read of the span after `from` up to `to` (its changes ascending by revision): it extends the
    * tail when it starts within it, replaces it when it reaches further, else it is older and left out.
    */
-  add(from: number, to: number, changes: readonly ChangeRow[]): void {
+  add(from: number, to: number, changes: readonly EventChange[]): void {
     const span = this.span;
     if (span !== undefined && from >= span.start && from <= span.end) {
       if (to <= span.end) return;

@@ -88,8 +88,8 @@ export class CarriedPages {
     const current = page.revision <= version.revision && (page.until === null || version.from < page.until);
     if (!current || Date.now() - page.at >= MAX_KEPT_AGE_MS) return false;
     if (page.revision < version.revision) {
-      const { ids, tooMany } = await changedEventsSince(this.db, version, page.revision);
-      if (tooMany || ids.some((id) => page.through.has(id))) return false;
+      const { ids, incomplete } = await changedEventsSince(this.db, version, page.revision);
+      if (incomplete || ids.some((id) => page.through.has(id))) return false;
       if (ids.length > 0 && (await matchesThrough(this.db, filter, ids, page.last, order))) return false;
     }
     Object.assign(page, { revision: Math.max(page.revision, version.revision), until: version.until, at: Date.now() });

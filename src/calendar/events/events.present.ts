@@ -96,34 +96,23 @@ export class EventPresenter {
   }
 
   /**
-   * The event `id` as an anonymous single read shows it when it is remembered with its version: no
-   * statement but the term counts of the version (none when they are counted already).
+   * The event `id` as an anonymous single read shows it when it is remembered: no statement but the term
+   * counts of the version (none when they are counted already).
    */
   async rememberedRead(db: Db, id: number, caller: RequestContext, version: CalendarVersion): Promise<RememberedRead | undefined> {
     const remembered = caller.user === null ? this.remembered : undefined;
     if (remembered === undefined) return undefined;
     await remembered.catchUp(version);
     const entry = remembered.get(id, caller.language);
-    if (entry?.version === undefined) return undefined;
+    if (entry === undefined) return undefined;
     const counts = await publishedEventCounts(db, termIdsOf(entry.event), version);
     return { entry, event: remembered.recounted(entry, counts, version) };
   }
 
-  /**
-   * Notes the version a single read read before `row` (its ETag names it), once the event is remembered.
-   * Only a version up to the one the read caught up to: a later change may not have been forgotten yet, and
-   * a tag never names a newer version than its body.
-   */
-  noteVersion(
-    row: EventRow,
-    caller: RequestContext,
-    version: CalendarVersion,
-    itemVersion: number | undefined,
-  ): RememberedEvent | undefined {
+  /** The entry remembered from `row` (a single read's own), which keeps the JSON-LD the read makes of it. */
+  rememberedFrom(row: EventRow, caller: RequestContext): RememberedEvent | undefined {
     const entry = caller.user === null ? this.remembered?.get(row.id, caller.language) : undefined;
-    if (entry === undefined || entry.row !== row || itemVersion === undefined || itemVersion > version.revision) return undefined;
-    entry.version = itemVersion;
-    return entry;
+    return entry?.row === row ? entry : undefined;
   }
 
   private async made(

@@ -15,8 +15,6 @@ export interface RememberedEvent {
   readonly row: EventRow;
   /** Frozen; replaced only by itself with newer term counts (`recounted`). */
   event: EventResponse;
-  /** Its change log number, once a single read has read it (its ETag names it). */
-  version: number | undefined;
   /** Its JSON-LD, once a single read has made it. */
   jsonLd: Record<string, unknown> | undefined;
 }
@@ -72,7 +70,7 @@ export class RememberedEvents {
   /** Keeps `event`, made from `row` at `version` (caught up first), unless a newer version was caught up to since. */
   remember(row: EventRow, language: Language, version: CalendarVersion, event: EventResponse): void {
     if (this.revision !== undefined && version.revision < this.revision) return;
-    this.entries.set(keyOf(row.id, language), { row, event: Object.freeze(event), version: undefined, jsonLd: undefined });
+    this.entries.set(keyOf(row.id, language), { row, event: Object.freeze(event), jsonLd: undefined });
   }
 
   /**
@@ -99,8 +97,8 @@ export class RememberedEvents {
       this.revision = Math.max(from ?? version.revision, version.revision);
       return;
     }
-    const { ids, tooMany } = await changedEventsSince(this.db, version, from);
-    if (tooMany) this.entries.clear();
+    const { ids, incomplete } = await changedEventsSince(this.db, version, from);
+    if (incomplete) this.entries.clear();
     else for (const id of ids) for (const language of LANGUAGES) this.entries.delete(keyOf(id, language));
     this.revision = Math.max(this.revision ?? version.revision, version.revision);
   }

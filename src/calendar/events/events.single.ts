@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../platform/db/schema.ts';
 import { AppError } from '../../platform/errors.ts';
 import { findVersion } from '../changes/changes.repository.ts';
-import { canRead } from '../posts/posts.access.ts';
+import { canEdit, canRead } from '../posts/posts.access.ts';
 import type { RequestContext } from '../shared/context.ts';
 import type { Versioned } from '../shared/versioned.ts';
 import { eventIdOf, eventRowOf, type EventRef } from './events.lookup.ts';
@@ -22,6 +22,11 @@ export const readErrors = {
 
 /** A single read: the event, the version its ETag names, and its remembered entry when there is one. */
 export interface SingleRead extends EventWithRow {
+  /**
+   * Only for a caller who may edit the event, who may send it back in If-Match. The version also moves with
+   * what others are not shown (a draft venue's or organizer's edits): a tag naming it would move while their
+   * answer stays the same, telling them that hidden content changed, so theirs are tagged by their bytes alone.
+   */
   readonly version: number | undefined;
   readonly remembered: RememberedEvent | undefined;
 }
@@ -39,16 +44,22 @@ export class SingleEventReads {
     // An anonymous read of a remembered event by id reads no row: had the row changed, the change log would have had it forgotten.
     const known = 'id' in ref ? await this.presenter.rememberedRead(this.db, id, caller, at) : undefined;
     if (known !== undefined) {
-      const { row, version } = known.entry;
+      const { row } = known.entry;
       await this.mayRead(row, query, caller, now);
-      return { row, event: known.event, version, remembered: known.entry };
+      return { row, event: known.event, version: undefined, remembered: known.entry };
     }
     // Read before the event: a tag may name an older version than its body (a write would then be refused), never a newer one.
-    const version = await findVersion(this.db, 'event', id);
+    // Not for an anonymous caller, who edits nothing.
+    const version = caller.user === null ? undefined : await findVersion(this.db, 'event', id);
     const row = await eventRowOf(this.db, ref, id);
     await this.mayRead(row, query, caller, now);
     const [event] = await this.presenter.represent(this.db, [row], caller, now, at);
-    return { row, event: event as EventResponse, version, remembered: this.presenter.noteVersion(row, caller, at, version) };
+    return {
+      row,
+      event: event as EventResponse,
+      version: canEdit(caller.user, row, now) ? version : undefined,
+      remembered: this.presenter.rememberedFrom(row, caller),
+    };
   }
 
   /** The read with its JSON-LD (made once per remembered event); the builder refuses password-protected posts (reference §7). */

@@ -78,8 +78,8 @@ export class EventTotals {
   /** Brings `entry` up to `version` by the events changed since its own; counts afresh when too many changed. */
   private async advance(key: string, entry: Carried, filter: EventListFilter, version: CalendarVersion): Promise<number> {
     if (entry.revision >= version.revision) return entry.members.size;
-    const { ids, tooMany } = await changedEventsSince(this.db, version, entry.revision);
-    if (tooMany) return this.countAfresh(key, filter, version);
+    const { ids, incomplete } = await changedEventsSince(this.db, version, entry.revision);
+    if (incomplete) return this.countAfresh(key, filter, version);
     const matching = ids.length === 0 ? [] : await listEventIds(this.db, { ...filter, includeIds: ids });
     const before = entry.members.size;
     for (const id of ids) entry.members.delete(id);
