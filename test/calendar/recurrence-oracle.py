@@ -1,8 +1,8 @@
 """The occurrences of recurring series as python-dateutil and zoneinfo see them.
 
 An oracle for test/calendar/recurrence.oracle.test.ts, independent of the
-code under test (which expands rules with the `rrule` npm package and maps
-wall times with luxon). Run with Debian's /usr/bin/python3 and
+code under test (which expands rules with its own expander and maps wall
+times with Intl's zone data). Run with Debian's /usr/bin/python3 and
 python3-dateutil. Reads a JSON array of cases on stdin:
 
   {"rrule": "FREQ=...;COUNT=...", "start": "YYYY-MM-DD HH:MM:SS",

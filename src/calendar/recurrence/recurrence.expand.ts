@@ -1,6 +1,6 @@
 import type { Rule } from './recurrence.grammar.ts';
 import type { ExpansionBudget } from './recurrence.budget.ts';
-import { DAY_MS, dayMs, dayNumber, FREQUENCY_RANK, planOf, wallOf, weekdayOfDay, type Plan, type Wall } from './recurrence.plan.ts';
+import { DAY_MS, dateOfDay, dayNumber, FREQUENCY_RANK, planOf, wallOf, weekdayOfDay, type Plan, type Wall } from './recurrence.plan.ts';
 import { YearInfo } from './recurrence.year.ts';
 
 /**
@@ -127,15 +127,15 @@ function firstCursor(plan: Plan, start: Wall, startMs: number, from: number): Cu
 }
 
 function moveToDay(cursor: Cursor, day: number): void {
-  const wall = wallOf(day * DAY_MS);
-  cursor.year = wall.year;
-  cursor.month = wall.month;
+  const date = dateOfDay(day);
+  cursor.year = date.year;
+  cursor.month = date.month;
   cursor.day = day;
 }
 
 function periodStartMs(plan: Plan, cursor: Cursor): number {
-  if (plan.rank === FREQUENCY_RANK.YEARLY) return dayMs(cursor.year, 1, 1);
-  if (plan.rank === FREQUENCY_RANK.MONTHLY) return dayMs(cursor.year, cursor.month, 1);
+  if (plan.rank === FREQUENCY_RANK.YEARLY) return dayNumber(cursor.year, 1, 1) * DAY_MS;
+  if (plan.rank === FREQUENCY_RANK.MONTHLY) return dayNumber(cursor.year, cursor.month, 1) * DAY_MS;
   return cursor.day * DAY_MS + (plan.rank === FREQUENCY_RANK.HOURLY ? cursor.hour * HOUR_MS : 0);
 }
 
@@ -183,8 +183,9 @@ function timesOf(plan: Plan, cursor: Cursor): readonly number[] {
 
 /** The period's wall times in order: every day × time, or those BYSETPOS picks. */
 function candidates(plan: Plan, year: YearInfo, days: readonly number[], times: readonly number[]): number[] {
+  if (days.length === 0 || times.length === 0) return [];
   const at = (day: number, time: number) => (year.first + day) * DAY_MS + time;
-  if (plan.bySetPos === undefined || times.length === 0) return days.flatMap((day) => times.map((time) => at(day, time)));
+  if (plan.bySetPos === undefined) return days.flatMap((day) => times.map((time) => at(day, time)));
   const total = days.length * times.length;
   const picked = new Set<number>();
   for (const position of plan.bySetPos) {

@@ -13,13 +13,33 @@ export const FREQUENCY_RANK = { YEARLY: 0, MONTHLY: 1, WEEKLY: 2, DAILY: 3, HOUR
 const WEEKDAY_INDEX: Readonly<Record<Weekday, number>> = { MO: 0, TU: 1, WE: 2, TH: 3, FR: 4, SA: 5, SU: 6 };
 
 export const isLeap = (year: number) => (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0;
-/** Milliseconds of a day at midnight; unlike Date.UTC, years 0–99 are those years. */
-export function dayMs(year: number, month: number, day: number): number {
-  const date = new Date(0);
-  date.setUTCFullYear(year, month - 1, day);
-  return date.getTime();
+/**
+ * The day number of a date, and the date of a day number, in the proleptic
+ * Gregorian calendar (Howard Hinnant's days_from_civil and civil_from_days):
+ * integer arithmetic, no Date object per period visited.
+ */
+export function dayNumber(year: number, month: number, day: number): number {
+  const y = month <= 2 ? year - 1 : year;
+  const era = Math.floor(y / 400);
+  const yearOfEra = y - era * 400;
+  const dayOfYear = Math.floor((153 * (month > 2 ? month - 3 : month + 9) + 2) / 5) + day - 1;
+  const dayOfEra = yearOfEra * 365 + Math.floor(yearOfEra / 4) - Math.floor(yearOfEra / 100) + dayOfYear;
+  return era * 146_097 + dayOfEra - 719_468;
 }
-export const dayNumber = (year: number, month: number, day: number) => Math.floor(dayMs(year, month, day) / DAY_MS);
+
+export function dateOfDay(dayNumberValue: number): { year: number; month: number; day: number } {
+  const z = dayNumberValue + 719_468;
+  const era = Math.floor(z / 146_097);
+  const dayOfEra = z - era * 146_097;
+  const yearOfEra = Math.floor(
+    (dayOfEra - Math.floor(dayOfEra / 1460) + Math.floor(dayOfEra / 36_524) - Math.floor(dayOfEra / 146_096)) / 365,
+  );
+  const dayOfYear = dayOfEra - (365 * yearOfEra + Math.floor(yearOfEra / 4) - Math.floor(yearOfEra / 100));
+  const shifted = Math.floor((5 * dayOfYear + 2) / 153);
+  const month = shifted < 10 ? shifted + 3 : shifted - 9;
+  return { year: yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day: dayOfYear - Math.floor((153 * shifted + 2) / 5) + 1 };
+}
+
 /** Monday 0 … Sunday 6 (1970-01-01 was a Thursday). */
 export const weekdayOfDay = (day: number) => (((day + 3) % 7) + 7) % 7;
 
