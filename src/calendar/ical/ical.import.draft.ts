@@ -1,8 +1,7 @@
-import type ICAL from 'ical.js';
-import { fromInstant, fromWallTime, isValidZoneName } from '../shared/dates.ts';
+import { fromInstant, fromWallTime } from '../shared/dates.ts';
 import type { CreateEventBody } from '../events/events.schemas.ts';
 import { splitTextList, unescapeText, type Component, type ContentLine, type ParsedCalendar } from './ical.import.parse.ts';
-import { fixedOffsetName, ianaZoneMatching, instantInVtimezone } from './ical.import.zones.ts';
+import { FileZones, fixedOffsetName, ianaZoneMatching, instantInVtimezone } from './ical.import.zones.ts';
 
 /**
  * What one VEVENT of an imported file says, read before anything is looked
@@ -47,19 +46,18 @@ const wallStamp = (value: string) => `${dayStamp(value)} ${value.slice(9, 11)}:$
 /** How one file's times are read: its VTIMEZONEs, its X-WR-TIMEZONE, the site zone. */
 export class FileTimes {
   private readonly matched = new Map<string, string | undefined>();
+  private readonly zones: FileZones;
 
   constructor(
     private readonly calendar: ParsedCalendar,
     private readonly siteZone: string,
-  ) {}
+  ) {
+    this.zones = new FileZones(calendar.zones);
+  }
 
   /** Zone of times without one (floating, or UTC with no TZID): X-WR-TIMEZONE, else the site's. */
   get defaultZone(): string {
     return this.calendar.calendarZone ?? this.siteZone;
-  }
-
-  private vtimezone(tzid: string): ICAL.Timezone | undefined {
-    return isValidZoneName(tzid) ? undefined : this.calendar.zones.get(tzid);
   }
 
   /** One DATE or DATE-TIME value of a property with its parameters (checked by the parser). */
@@ -67,7 +65,7 @@ export class FileTimes {
     if (params.VALUE?.toUpperCase() === 'DATE') return { kind: 'day', day: dayStamp(value) };
     if (value.endsWith('Z')) return { kind: 'time', epochMs: Date.parse(`${wallStamp(value).replace(' ', 'T')}Z`), zone: this.defaultZone };
     const tzid = params.TZID;
-    const vtimezone = tzid === undefined ? undefined : this.vtimezone(tzid);
+    const vtimezone = tzid === undefined ? undefined : this.zones.get(tzid);
     if (tzid !== undefined && vtimezone !== undefined) {
       const epochMs = instantInVtimezone(value, vtimezone);
       if (!this.matched.has(tzid)) this.matched.set(tzid, ianaZoneMatching(tzid, vtimezone, Number(value.slice(0, 4))));
@@ -84,7 +82,7 @@ export class FileTimes {
     const values = line.value.split(',').map((value) => value.trim().split('/')[0] as string);
     if (line.params.VALUE?.toUpperCase() === 'DATE') return `${line.name};VALUE=DATE:${values.join(',')}`;
     const tzid = line.params.TZID;
-    if (tzid !== undefined && this.vtimezone(tzid) === undefined) return `${line.name};TZID=${tzid}:${values.join(',')}`;
+    if (tzid !== undefined && this.zones.get(tzid) === undefined) return `${line.name};TZID=${tzid}:${values.join(',')}`;
     if (tzid === undefined && values.every((value) => !value.endsWith('Z'))) return `${line.name}:${values.join(',')}`;
     const utc = values.map((value) => {
       const moment = this.moment(value, { ...line.params, VALUE: 'DATE-TIME' });

@@ -10,6 +10,21 @@ import { isValidZoneName } from '../shared/dates.ts';
  * found here is an `IcalSyntaxError` naming its line, and nothing is imported.
  */
 
+/**
+ * What one file may hold (docs/calendar-ical.md), generous for what
+ * calendar apps write.
+ */
+export const ICAL_LIMITS = {
+  /** Time zones a file defines under TZIDs that are not IANA names, which its events use. */
+  ownZones: 20,
+  /** Offset changes of one observance (STANDARD, DAYLIGHT) in any one year. */
+  zoneChangesPerYear: 12,
+  /** Onsets one observance lists (DTSTART, RDATE values, a rule with COUNT). */
+  zoneOnsetsPerObservance: 1_000,
+  /** Time spent expanding a file's zones, in milliseconds. */
+  zoneExpansionMs: 100,
+} as const;
+
 /** A file that is not iCalendar, with the (1-based, physical) line that shows it. */
 export class IcalSyntaxError extends Error {
   constructor(
@@ -174,40 +189,30 @@ export interface ParsedCalendar {
   readonly events: readonly Component[];
   /** X-WR-TIMEZONE of the first calendar that has a valid one. */
   readonly calendarZone: string | undefined;
-  /** The file's VTIMEZONEs by TZID, as ical.js reads them. */
-  readonly zones: ReadonlyMap<string, ICAL.Timezone>;
+  /** The file's VTIMEZONEs by TZID (read only when an event uses one: ical.import.zones.ts). */
+  readonly zones: ReadonlyMap<string, Component>;
 }
 
 /** The whole file, checked; an `IcalSyntaxError` naming the line if anything is wrong. */
 export function parseCalendar(text: string): ParsedCalendar {
   const calendars = scanComponents(text);
   const vtimezones = calendars.flatMap((calendar) => calendar.components.filter((component) => component.name === 'VTIMEZONE'));
-  const zoneIds = new Set<string>();
+  const zones = new Map<string, Component>();
   for (const vtimezone of vtimezones) {
     const tzid = vtimezone.properties.find((property) => property.name === 'TZID')?.value;
     if (tzid === undefined || tzid === '') throw new IcalSyntaxError(vtimezone.line, 'a VTIMEZONE without TZID.');
-    zoneIds.add(tzid);
+    zones.set(tzid, vtimezone);
   }
-  for (const calendar of calendars) checkValues(calendar, zoneIds);
+  for (const calendar of calendars) checkValues(calendar, new Set(zones.keys()));
 
   // ical.js reads the checked text; it should agree, and when it does not, the line it names is found in the text.
-  let parsed: unknown;
   try {
-    parsed = ICAL.parse(text);
+    ICAL.parse(text);
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     const quoted = /"([^"]+)"/.exec(message)?.[1];
     const line = quoted === undefined ? 1 : (unfold(text).find((entry) => entry.text.includes(quoted))?.line ?? 1);
     throw new IcalSyntaxError(line, message);
-  }
-  const zones = new Map<string, ICAL.Timezone>();
-  const roots = (Array.isArray(parsed) && typeof parsed[0] === 'string' ? [parsed] : (parsed as unknown[])) as unknown[];
-  for (const root of roots) {
-    const component = new ICAL.Component(root as unknown[]);
-    for (const vtimezone of component.getAllSubcomponents('vtimezone')) {
-      const zone = new ICAL.Timezone(vtimezone);
-      zones.set(zone.tzid, zone);
-    }
   }
   const calendarZone = calendars
     .map((calendar) => calendar.properties.find((property) => property.name === 'X-WR-TIMEZONE')?.value.trim())
