@@ -1,14 +1,15 @@
 /**
  * iCalendar import under hostile files (issue 36): time zones that would
- * expand without end. Each is a clear 400 naming the line; never a 500,
- * never a stalled server.
+ * expand without end, deep nesting, parameters by the hundred thousand,
+ * lone CR line ends. Each is a clear 400 naming the line; never a 500,
+ * never an internal message, never a stalled server.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { ICAL_LIMITS } from '../../src/calendar/ical/ical.import.parse.ts';
 import { startTestServer, type Credentials, type TestServer } from '../helpers/server.ts';
 import { EVENTS } from './events.factories.ts';
-import { ics, outlookCalendar } from './ical.import.fixtures.ts';
+import { ics, manyEvents, outlookCalendar } from './ical.import.fixtures.ts';
 
 const IMPORT = `${EVENTS}.ics`;
 
@@ -31,6 +32,20 @@ function zoned(observance: string[], start = '20270615T140000'): string {
     'UID:zoned@tests.example',
     `DTSTART;TZID=Own Zone:${start}`,
     'SUMMARY:Zoned',
+    'END:VEVENT',
+    'END:VCALENDAR',
+  );
+}
+
+/** One event with `lines` after its UID. */
+function oneEvent(...lines: string[]): string {
+  return ics(
+    'BEGIN:VCALENDAR',
+    'VERSION:2.0',
+    'BEGIN:VEVENT',
+    'UID:one@tests.example',
+    ...lines,
+    'SUMMARY:One',
     'END:VEVENT',
     'END:VCALENDAR',
   );
@@ -157,6 +172,55 @@ describe('iCalendar import of hostile files (POST /events.ics)', () => {
       const [near] = (await server.request(`${EVENTS}?start_date=2027-06-01&end_date=2027-07-01&search=Quarterly`, { auth: admin })).body
         .events;
       assert.equal(near.utc_start_date, '2027-06-15 12:00:00');
+    });
+  });
+
+  describe('the shape of the file', () => {
+    it('refuses components nested thousands deep with a 400 naming the first one past the limit', async () => {
+      const depth = 3000;
+      const file = ics(
+        'BEGIN:VCALENDAR',
+        ...Array.from({ length: depth }, (_, index) => `BEGIN:X-LEVEL-${index}`),
+        ...Array.from({ length: depth }, (_, index) => `END:X-LEVEL-${depth - 1 - index}`),
+        'END:VCALENDAR',
+      );
+      const limit = ICAL_LIMITS.depth;
+      await malformed(file, limit + 1, new RegExp(`BEGIN:X-LEVEL-${limit - 1} nests components more than ${limit} deep`));
+    });
+
+    it('refuses 300,000 parameters on one property at the first past the limit, naming the line', async () => {
+      const limit = ICAL_LIMITS.parametersPerProperty;
+      const file = oneEvent('DTSTART:20270101T100000Z', `X-MANY${';X-P=a'.repeat(300_000)}:value`);
+      assert.ok(Buffer.byteLength(file) > 1_800_000);
+      await malformed(file, 6, new RegExp(`X-MANY has more than ${limit} parameters`));
+    });
+
+    it('refuses a component with more properties than the limit, and a list property with more values', async () => {
+      const properties = ICAL_LIMITS.propertiesPerComponent;
+      const many = Array.from({ length: properties }, (_, index) => `X-P:${index}`);
+      await malformed(oneEvent('DTSTART:20270101T100000Z', ...many), 4 + properties, new RegExp(`more than ${properties} properties`));
+      const values = ICAL_LIMITS.valuesPerProperty;
+      const categories = `CATEGORIES:${Array.from({ length: values + 1 }, (_, index) => `c${index}`).join(',')}`;
+      await malformed(oneEvent('DTSTART:20270101T100000Z', categories), 6, new RegExp(`CATEGORIES has more than ${values} values`));
+      const exdates = `EXDATE:${Array.from({ length: values + 1 }, () => '20270101T100000Z').join(',')}`;
+      await malformed(
+        oneEvent('DTSTART:20270101T100000Z', 'RRULE:FREQ=DAILY', exdates),
+        7,
+        new RegExp(`EXDATE has more than ${values} values`),
+      );
+    });
+
+    it('imports a file whose lines end with lone CRs, or LFs, as one with CRLFs', async () => {
+      const file = manyEvents(2).replace(/many-/g, 'cr-');
+      for (const ending of ['\r', '\n']) {
+        assert.deepEqual(await report(file.replace(/\r\n/g, ending)), { created: 2, updated: 0, skipped: 0, errors: [] });
+      }
+      // Folded lines too: a continuation starts after whichever line end the file uses.
+      const folded = file.replace('SUMMARY:Event 1', 'SUMMARY:Event\r\n  one').replace(/\r\n/g, '\r');
+      assert.deepEqual(await report(folded, ''), { created: 2, updated: 0, skipped: 0, errors: [] });
+      const titles = (await server.request(`${EVENTS}?start_date=2027-01-01&end_date=2027-01-05&search=Event`, { auth: admin })).body
+        .events;
+      assert.deepEqual(titles.map((event: { title: string }) => event.title).sort(), ['Event 0', 'Event one']);
     });
   });
 });

@@ -1,11 +1,79 @@
 /**
- * The import's reading of a file, without a server: the file's own time zones.
+ * The import's reading of a file, without a server: the scan's limits, what
+ * ical.js may say back, the file's own time zones.
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { parseCalendar } from '../../src/calendar/ical/ical.import.parse.ts';
+import { ICAL_LIMITS, IcalSyntaxError, parseCalendar } from '../../src/calendar/ical/ical.import.parse.ts';
 import { FileZones, ianaZoneMatching, instantInVtimezone } from '../../src/calendar/ical/ical.import.zones.ts';
 import { ics, outlookCalendar } from './ical.import.fixtures.ts';
+
+/** A file of one event whose lines after its UID are `lines`. */
+const oneEvent = (...lines: string[]) =>
+  ics('BEGIN:VCALENDAR', 'VERSION:2.0', 'BEGIN:VEVENT', 'UID:one@tests.example', ...lines, 'END:VEVENT', 'END:VCALENDAR');
+
+function refusal(text: string): IcalSyntaxError {
+  try {
+    parseCalendar(text);
+  } catch (error) {
+    if (error instanceof IcalSyntaxError) return error;
+    throw error;
+  }
+  assert.fail('the file was accepted');
+}
+
+describe('reading an iCalendar file for import', () => {
+  it('reads parameters, quoted values and lists as written, whatever the line ends', () => {
+    const line = 'ATTENDEE;CN="Rossi; Anna";ROLE=REQ-PARTICIPANT;DELEGATED-TO="mailto:a@x.org","mailto:b@x.org":mailto:anna@x.org';
+    for (const ending of ['\r\n', '\n', '\r']) {
+      const [event] = parseCalendar(oneEvent('DTSTART:20270101T100000Z', line).replace(/\r\n/g, ending)).events;
+      const attendee = event?.properties.find((property) => property.name === 'ATTENDEE');
+      assert.deepEqual(attendee, {
+        line: 6,
+        name: 'ATTENDEE',
+        params: { CN: 'Rossi; Anna', ROLE: 'REQ-PARTICIPANT', 'DELEGATED-TO': 'mailto:a@x.org,mailto:b@x.org' },
+        value: 'mailto:anna@x.org',
+      });
+    }
+  });
+
+  it('takes components nested to the limit and refuses one more', () => {
+    const nest = (depth: number) =>
+      oneEvent(
+        'DTSTART:20270101T100000Z',
+        ...Array.from({ length: depth - 2 }, (_, level) => `BEGIN:X-L${level}`),
+        ...Array.from({ length: depth - 2 }, (_, level) => `END:X-L${depth - 3 - level}`),
+      );
+    assert.equal(parseCalendar(nest(ICAL_LIMITS.depth)).events.length, 1);
+    const error = refusal(nest(ICAL_LIMITS.depth + 1));
+    assert.equal(error.line, 6 + ICAL_LIMITS.depth - 2);
+    assert.match(error.message, /BEGIN:X-L3 nests components more than 5 deep/);
+  });
+
+  it('takes parameters and list values up to the limits and refuses one more', () => {
+    const params = (count: number) => `X-P${';X-A=1'.repeat(count)}:v`;
+    assert.equal(parseCalendar(oneEvent(params(ICAL_LIMITS.parametersPerProperty))).events.length, 1);
+    assert.match(refusal(oneEvent(params(ICAL_LIMITS.parametersPerProperty + 1))).message, /X-P has more than 100 parameters/);
+    const values = (count: number) => `CATEGORIES:${Array.from({ length: count }, (_, index) => `c${index}`).join(',')}`;
+    assert.equal(parseCalendar(oneEvent(values(ICAL_LIMITS.valuesPerProperty))).events.length, 1);
+    // Escaped commas are text, not separators.
+    assert.equal(parseCalendar(oneEvent(`CATEGORIES:${'a\\,'.repeat(2 * ICAL_LIMITS.valuesPerProperty)}`)).events.length, 1);
+    assert.match(refusal(oneEvent(values(ICAL_LIMITS.valuesPerProperty + 1))).message, /CATEGORIES has more than 1000 values/);
+    const paramValues = `X-P;MEMBER=${Array.from({ length: ICAL_LIMITS.valuesPerProperty + 1 }, () => '"m"').join(',')}:v`;
+    assert.match(refusal(oneEvent(paramValues)).message, /MEMBER of X-P has more than 1000 values/);
+  });
+
+  it('passes on what ical.js says of a line it refuses, and never the message of its own failure', () => {
+    const complaint = refusal(oneEvent('DTSTART:20270101T100000Z', 'RRULE:FREQ=YEARLY;BYDAY=XX'));
+    assert.equal(complaint.message, 'line 6: invalid BYDAY value "XX"');
+    // ical.js fails on a PERIOD it cannot split with a TypeError ("Cannot read properties of undefined").
+    const failure = refusal(oneEvent('DTSTART:20270101T100000Z', 'X-ODD;VALUE=PERIOD:x'));
+    assert.equal(failure.message, 'line 6: X-ODD cannot be read.');
+    // A quoted line is cut short.
+    const long = refusal(oneEvent(`X-LONG;X-Q="${'a'.repeat(1000)}`));
+    assert.ok(long.message.length < 300, long.message);
+  });
+});
 
 describe('time zones defined in a file', () => {
   const outlook = () => {
