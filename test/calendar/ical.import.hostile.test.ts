@@ -1,8 +1,9 @@
 /**
  * iCalendar import under hostile files (issue 36): time zones that would
- * expand without end, deep nesting, parameters by the hundred thousand,
- * lone CR line ends. Each is a clear 400 naming the line; never a 500,
- * never an internal message, never a stalled server.
+ * expand without end, dates and durations past the calendar's years, deep
+ * nesting, parameters by the hundred thousand, lone CR line ends. Each is
+ * a clear 400 naming the line, or a per-event error naming the property;
+ * never a 500, never an internal message, never a stalled server.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
@@ -172,6 +173,42 @@ describe('iCalendar import of hostile files (POST /events.ics)', () => {
       const [near] = (await server.request(`${EVENTS}?start_date=2027-06-01&end_date=2027-07-01&search=Quarterly`, { auth: admin })).body
         .events;
       assert.equal(near.utc_start_date, '2027-06-15 12:00:00');
+    });
+  });
+
+  describe('dates and durations past the calendar’s years', () => {
+    it('reports an event whose DURATION ends it past year 9998, naming the DURATION line', async () => {
+      const body = await report(oneEvent('DTSTART:20270101T100000Z', 'DURATION:P999999999W'));
+      assert.deepEqual(body.errors, [
+        { line: 6, uid: 'one@tests.example', message: 'DURATION "P999999999W" ends the event after the year 9998.' },
+      ]);
+      const allDay = await report(oneEvent('DTSTART;VALUE=DATE:20270101', 'DURATION:P9999999999999999999999999D'));
+      assert.equal(allDay.errors[0]?.line, 6);
+      assert.match(allDay.errors[0]?.message ?? '', /DURATION .* ends the event after the year 9998/);
+    });
+
+    it('reports an event starting in year 9999 (a daily series) or before year 1001, naming its DTSTART, and imports the others', async () => {
+      const file = manyEvents(3, (index) => (index === 0 ? ['RRULE:FREQ=DAILY'] : []))
+        .replace('DTSTART:20270101T090000Z', 'DTSTART:99991231T230000Z')
+        .replace('DTEND:20270101T100000Z', '')
+        .replace('DTSTART:20270102T090000Z', 'DTSTART;TZID=Europe/Rome:05000102T090000');
+      const body = await report(file);
+      assert.equal(body.created, 1, JSON.stringify(body));
+      assert.deepEqual(
+        body.errors.map((error) => [error.line, error.message]),
+        [
+          [6, 'DTSTART "99991231T230000Z" is outside the years 1001–9998 the calendar holds.'],
+          [13, 'DTSTART "05000102T090000" is outside the years 1001–9998 the calendar holds.'],
+        ],
+      );
+    });
+
+    it('reports a DTEND past year 9998 naming it', async () => {
+      const body = await report(oneEvent('DTSTART:20270101T100000Z', 'DTEND:99991231T000000Z'));
+      assert.deepEqual(
+        body.errors.map((error) => [error.line, error.message]),
+        [[6, 'DTEND "99991231T000000Z" is outside the years 1001–9998 the calendar holds.']],
+      );
     });
   });
 

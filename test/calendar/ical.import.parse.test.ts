@@ -4,6 +4,7 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { FileTimes, draftOf } from '../../src/calendar/ical/ical.import.draft.ts';
 import { ICAL_LIMITS, IcalSyntaxError, parseCalendar } from '../../src/calendar/ical/ical.import.parse.ts';
 import { FileZones, ianaZoneMatching, instantInVtimezone } from '../../src/calendar/ical/ical.import.zones.ts';
 import { ics, outlookCalendar } from './ical.import.fixtures.ts';
@@ -72,6 +73,15 @@ describe('reading an iCalendar file for import', () => {
     // A quoted line is cut short.
     const long = refusal(oneEvent(`X-LONG;X-Q="${'a'.repeat(1000)}`));
     assert.ok(long.message.length < 300, long.message);
+  });
+
+  it('reads the years 0001–0099 as those years, not as 1901–1999 (they are outside the calendar: a problem of the event)', () => {
+    const times = (text: string) => {
+      const calendar = parseCalendar(text);
+      return () => draftOf(calendar.events[0]!, new FileTimes(calendar, 'UTC'));
+    };
+    assert.throws(times(oneEvent('DTSTART:00500101T100000Z')), /DTSTART "00500101T100000Z" is outside the years 1001–9998/);
+    assert.throws(times(oneEvent('DTSTART;VALUE=DATE:00000101')), /outside the years/);
   });
 });
 
