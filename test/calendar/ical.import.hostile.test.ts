@@ -7,10 +7,12 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import fc from 'fast-check';
 import { ICAL_LIMITS } from '../../src/calendar/ical/ical.import.parse.ts';
 import { startTestServer, type Credentials, type TestServer } from '../helpers/server.ts';
 import { EVENTS } from './events.factories.ts';
 import { ics, manyEvents, outlookCalendar } from './ical.import.fixtures.ts';
+import { hostileCalendar } from './ical.import.arbitraries.ts';
 
 const IMPORT = `${EVENTS}.ics`;
 
@@ -259,5 +261,20 @@ describe('iCalendar import of hostile files (POST /events.ics)', () => {
         .events;
       assert.deepEqual(titles.map((event: { title: string }) => event.title).sort(), ['Event 0', 'Event one']);
     });
+  });
+
+  it('never answers a hostile file with a 500 or an internal message (property)', async () => {
+    await fc.assert(
+      fc.asyncProperty(hostileCalendar(), async (text) => {
+        const response = await post(text);
+        assert.ok(response.status === 200 || response.status === 400, `${response.status} ${response.text.slice(0, 300)}`);
+        if (response.status === 400) {
+          assert.equal(response.body.code, 'rest_invalid_param');
+          assert.match(response.body.message, /^Malformed iCalendar file, line \d+: /);
+        }
+        assert.doesNotMatch(response.text, /Cannot read|undefined|is not a function|Maximum call stack|Invalid time value/);
+      }),
+      { numRuns: 60 },
+    );
   });
 });

@@ -1,12 +1,16 @@
 /**
  * The import's reading of a file, without a server: the scan's limits, what
- * ical.js may say back, the file's own time zones.
+ * ical.js may say back, the file's own time zones, and a property test over
+ * hostile files (the import path up to the writes): only refusals of the
+ * file or of an event, each case within 250 ms of CPU and a bounded heap.
  */
 import assert from 'node:assert/strict';
-import { describe, it } from 'node:test';
-import { FileTimes, draftOf } from '../../src/calendar/ical/ical.import.draft.ts';
+import { before, describe, it } from 'node:test';
+import fc from 'fast-check';
+import { EventProblem, FileTimes, draftOf } from '../../src/calendar/ical/ical.import.draft.ts';
 import { ICAL_LIMITS, IcalSyntaxError, parseCalendar } from '../../src/calendar/ical/ical.import.parse.ts';
 import { FileZones, ianaZoneMatching, instantInVtimezone } from '../../src/calendar/ical/ical.import.zones.ts';
+import { hostileCalendar } from './ical.import.arbitraries.ts';
 import { ics, outlookCalendar } from './ical.import.fixtures.ts';
 
 /** A file of one event whose lines after its UID are `lines`. */
@@ -21,6 +25,19 @@ function refusal(text: string): IcalSyntaxError {
     throw error;
   }
   assert.fail('the file was accepted');
+}
+
+/** Drafts every event of a file as the import does before it writes: the file's refusal, or each event's draft or problem. */
+function draftAll(text: string): void {
+  const calendar = parseCalendar(text);
+  const times = new FileTimes(calendar, 'UTC');
+  for (const event of calendar.events) {
+    try {
+      draftOf(event, times);
+    } catch (error) {
+      if (!(error instanceof EventProblem)) throw error;
+    }
+  }
 }
 
 describe('reading an iCalendar file for import', () => {
@@ -139,5 +156,47 @@ describe('time zones defined in a file', () => {
     assert.deepEqual([1980, 1981, 1982, 1983, 1990, 1991, 1992].map(summer), [-4, -4, -4, -5, -4, -4, -5]);
     // COUNT=12: the last change back is in October 1991; the next April's stays.
     assert.equal(hours(zone.offsetAt(utc('1992-12-01T12:00:00'))), -5);
+  });
+});
+
+describe('hostile files (property)', () => {
+  before(() => {
+    // The first scan of every IANA zone builds a formatter for each (0.3 s, once a process): not the file's cost.
+    const odd = ics(
+      'BEGIN:VCALENDAR',
+      'BEGIN:VTIMEZONE',
+      'TZID:Odd',
+      'BEGIN:STANDARD',
+      'DTSTART:19700101T000000',
+      'TZOFFSETFROM:+0517',
+      'TZOFFSETTO:+0517',
+      'END:STANDARD',
+      'END:VTIMEZONE',
+      'BEGIN:VEVENT',
+      'UID:odd@tests.example',
+      'DTSTART;TZID=Odd:20270101T100000',
+      'END:VEVENT',
+      'END:VCALENDAR',
+    );
+    draftAll(odd);
+  });
+
+  it('refuses a file only with an IcalSyntaxError and an event only with an EventProblem, each within 250 ms of CPU and a bounded heap', () => {
+    fc.assert(
+      fc.property(hostileCalendar(), (text) => {
+        const started = process.cpuUsage();
+        try {
+          draftAll(text);
+        } catch (error) {
+          if (!(error instanceof IcalSyntaxError)) throw error;
+          assert.match(error.message, /^line \d+: /);
+        }
+        const used = process.cpuUsage(started);
+        const cpuMs = (used.user + used.system) / 1000;
+        assert.ok(cpuMs < 250, `${cpuMs} ms of CPU`);
+        assert.ok(process.memoryUsage().heapUsed < 512 * 2 ** 20, `${process.memoryUsage().heapUsed} bytes of heap`);
+      }),
+      { numRuns: 300 },
+    );
   });
 });
