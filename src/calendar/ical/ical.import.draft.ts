@@ -1,8 +1,7 @@
-import type ICAL from 'ical.js';
-import { fromInstant, fromWallTime, isValidZoneName } from '../shared/dates.ts';
+import { fromInstant, fromWallTime } from '../shared/dates.ts';
 import type { CreateEventBody } from '../events/events.schemas.ts';
 import { splitTextList, unescapeText, type Component, type ContentLine, type ParsedCalendar } from './ical.import.parse.ts';
-import { fixedOffsetName, ianaZoneMatching, instantInVtimezone } from './ical.import.zones.ts';
+import { FileZones, fixedOffsetName, ianaZoneMatching, instantInVtimezone } from './ical.import.zones.ts';
 
 /**
  * What one VEVENT of an imported file says, read before anything is looked
@@ -44,30 +43,46 @@ export const utcStamp = (epochMs: number) => new Date(epochMs).toISOString().sli
 const dayStamp = (value: string) => `${value.slice(0, 4)}-${value.slice(4, 6)}-${value.slice(6, 8)}`;
 const wallStamp = (value: string) => `${dayStamp(value)} ${value.slice(9, 11)}:${value.slice(11, 13)}:${value.slice(13, 15)}`;
 
+// The calendar holds the years 1000–9999 (dates.ts); a year less at each end keeps an event's wall time in them in every zone.
+const FIRST_YEAR = 1001;
+const LAST_YEAR = 9998;
+const FIRST_MS = Date.UTC(FIRST_YEAR, 0, 1);
+const END_MS = Date.UTC(LAST_YEAR + 1, 0, 1);
+
+const outsideYears = (property: ContentLine, value: string) =>
+  new EventProblem(property.line, `${property.name} "${value}" is outside the years ${FIRST_YEAR}–${LAST_YEAR} the calendar holds.`);
+
 /** How one file's times are read: its VTIMEZONEs, its X-WR-TIMEZONE, the site zone. */
 export class FileTimes {
   private readonly matched = new Map<string, string | undefined>();
+  private readonly zones: FileZones;
 
   constructor(
     private readonly calendar: ParsedCalendar,
     private readonly siteZone: string,
-  ) {}
+  ) {
+    this.zones = new FileZones(calendar.zones);
+  }
 
   /** Zone of times without one (floating, or UTC with no TZID): X-WR-TIMEZONE, else the site's. */
   get defaultZone(): string {
     return this.calendar.calendarZone ?? this.siteZone;
   }
 
-  private vtimezone(tzid: string): ICAL.Timezone | undefined {
-    return isValidZoneName(tzid) ? undefined : this.calendar.zones.get(tzid);
+  /** One DATE or DATE-TIME value of a property (checked by the parser); one outside the calendar's years is a problem of the event. */
+  moment(property: ContentLine, value = property.value.trim(), params = property.params): Moment {
+    const year = Number(value.slice(0, 4));
+    if (year < FIRST_YEAR || year > LAST_YEAR) throw outsideYears(property, value);
+    const moment = this.momentOf(value, params);
+    if (moment.kind === 'time' && (moment.epochMs < FIRST_MS || moment.epochMs >= END_MS)) throw outsideYears(property, value);
+    return moment;
   }
 
-  /** One DATE or DATE-TIME value of a property with its parameters (checked by the parser). */
-  moment(value: string, params: Readonly<Record<string, string>>): Moment {
+  private momentOf(value: string, params: Readonly<Record<string, string>>): Moment {
     if (params.VALUE?.toUpperCase() === 'DATE') return { kind: 'day', day: dayStamp(value) };
     if (value.endsWith('Z')) return { kind: 'time', epochMs: Date.parse(`${wallStamp(value).replace(' ', 'T')}Z`), zone: this.defaultZone };
     const tzid = params.TZID;
-    const vtimezone = tzid === undefined ? undefined : this.vtimezone(tzid);
+    const vtimezone = tzid === undefined ? undefined : this.zones.get(tzid);
     if (tzid !== undefined && vtimezone !== undefined) {
       const epochMs = instantInVtimezone(value, vtimezone);
       if (!this.matched.has(tzid)) this.matched.set(tzid, ianaZoneMatching(tzid, vtimezone, Number(value.slice(0, 4))));
@@ -84,10 +99,10 @@ export class FileTimes {
     const values = line.value.split(',').map((value) => value.trim().split('/')[0] as string);
     if (line.params.VALUE?.toUpperCase() === 'DATE') return `${line.name};VALUE=DATE:${values.join(',')}`;
     const tzid = line.params.TZID;
-    if (tzid !== undefined && this.vtimezone(tzid) === undefined) return `${line.name};TZID=${tzid}:${values.join(',')}`;
+    if (tzid !== undefined && this.zones.get(tzid) === undefined) return `${line.name};TZID=${tzid}:${values.join(',')}`;
     if (tzid === undefined && values.every((value) => !value.endsWith('Z'))) return `${line.name}:${values.join(',')}`;
     const utc = values.map((value) => {
-      const moment = this.moment(value, { ...line.params, VALUE: 'DATE-TIME' });
+      const moment = this.moment(line, value, { ...line.params, VALUE: 'DATE-TIME' });
       return moment.kind === 'time' ? `${utcStamp(moment.epochMs).replace(/[-:]/g, '').replace(' ', 'T')}Z` : value;
     });
     return `${line.name}:${utc.join(',')}`;
@@ -159,7 +174,7 @@ export function draftOf(event: Component, times: FileTimes): Draft {
     throw new EventProblem(event.line, 'A VEVENT without UID cannot be imported (it could not be updated later).');
   const dtstart = property(event, 'DTSTART');
   if (dtstart === undefined) throw new EventProblem(event.line, 'A VEVENT without DTSTART.');
-  const start = times.moment(dtstart.value.trim(), dtstart.params);
+  const start = times.moment(dtstart);
   const dtend = property(event, 'DTEND');
   const duration = property(event, 'DURATION');
   let schedule: Pick<CreateEventBody, 'start_date' | 'end_date' | 'timezone' | 'all_day'>;
@@ -168,20 +183,20 @@ export function draftOf(event: Component, times: FileTimes): Draft {
     const startMs = Date.parse(`${start.day}T00:00:00Z`);
     let endMs = startMs + 86_400_000;
     if (dtend !== undefined) {
-      const end = times.moment(dtend.value.trim(), { ...dtend.params, VALUE: 'DATE' });
+      const end = times.moment(dtend, dtend.value.trim(), { ...dtend.params, VALUE: 'DATE' });
       if (end.kind === 'day') endMs = Date.parse(`${end.day}T00:00:00Z`);
     } else if (duration !== undefined) {
-      endMs = startMs + durationMs(duration.value);
+      endMs = endAfter(startMs, duration);
     }
     const lastDay = new Date(Math.max(startMs, endMs - 86_400_000)).toISOString().slice(0, 10);
     schedule = { start_date: `${start.day} 00:00:00`, end_date: `${lastDay} 00:00:00`, timezone: times.defaultZone, all_day: true };
   } else {
     let endMs = start.epochMs;
     if (dtend !== undefined) {
-      const end = times.moment(dtend.value.trim(), dtend.params);
+      const end = times.moment(dtend);
       endMs = end.kind === 'time' ? end.epochMs : Date.parse(`${end.day}T00:00:00Z`);
     } else if (duration !== undefined) {
-      endMs = start.epochMs + durationMs(duration.value);
+      endMs = endAfter(start.epochMs, duration);
     }
     if (endMs < start.epochMs) throw new EventProblem((dtend ?? dtstart).line, 'The event ends before it starts.');
     const local = (epochMs: number) => fromInstant(epochMs, start.zone)?.local ?? utcStamp(epochMs);
@@ -218,10 +233,7 @@ export function draftOf(event: Component, times: FileTimes): Draft {
     lastModifiedMs: lastModified?.endsWith('Z') === true ? Date.parse(`${wallStamp(lastModified).replace(' ', 'T')}Z`) : undefined,
     cancelled,
     status: statusSaid(event, cancelled),
-    recurrenceId:
-      recurrenceIdLine === undefined
-        ? undefined
-        : { line: recurrenceIdLine.line, moment: times.moment(recurrenceIdLine.value.trim(), recurrenceIdLine.params) },
+    recurrenceId: recurrenceIdLine === undefined ? undefined : { line: recurrenceIdLine.line, moment: times.moment(recurrenceIdLine) },
     body: {
       title: text('SUMMARY') || '(no title)',
       description: description === undefined ? '' : textToHtml(description),
@@ -246,6 +258,14 @@ export function draftOf(event: Component, times: FileTimes): Draft {
 function locationOf(text: string | undefined): Draft['location'] {
   const [name = '', ...rest] = (text ?? '').split('\n').map((part) => part.trim());
   return name === '' ? undefined : { name, address: rest.filter((part) => part !== '').join(', ') };
+}
+
+/** The end of an event that lasts `duration` from `startMs`; one past the calendar's years is a problem of the event. */
+function endAfter(startMs: number, duration: ContentLine): number {
+  const endMs = startMs + durationMs(duration.value);
+  if (endMs >= END_MS)
+    throw new EventProblem(duration.line, `DURATION "${duration.value.trim()}" ends the event after the year ${LAST_YEAR}.`);
+  return endMs;
 }
 
 function durationMs(value: string): number {

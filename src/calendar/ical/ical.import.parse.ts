@@ -8,7 +8,31 @@ import { isValidZoneName } from '../shared/dates.ts';
  * floating time), so a scan of our own checks the file first, with each
  * content line's physical line number kept across unfolding: any mistake
  * found here is an `IcalSyntaxError` naming its line, and nothing is imported.
+ * The scan is linear in the file's length and holds it to `ICAL_LIMITS`
+ * before ical.js reads a line of it.
  */
+
+/**
+ * What one file may hold (docs/calendar-ical.md, "Limits"), generous for
+ * what calendar apps write: VALARM in VEVENT in VCALENDAR is three deep,
+ * an ATTENDEE has a dozen parameters.
+ */
+export const ICAL_LIMITS = {
+  /** Components inside one another, VCALENDAR counted. */
+  depth: 5,
+  propertiesPerComponent: 5_000,
+  parametersPerProperty: 100,
+  /** Values of one list property (EXDATE, RDATE, CATEGORIES…). */
+  valuesPerProperty: 1_000,
+  /** Time zones a file defines under TZIDs that are not IANA names, which its events use. */
+  ownZones: 20,
+  /** Offset changes of one observance (STANDARD, DAYLIGHT) in any one year. */
+  zoneChangesPerYear: 12,
+  /** Onsets one observance lists (DTSTART, RDATE values, a rule with COUNT). */
+  zoneOnsetsPerObservance: 1_000,
+  /** Time spent expanding a file's zones, in milliseconds. */
+  zoneExpansionMs: 100,
+} as const;
 
 /** A file that is not iCalendar, with the (1-based, physical) line that shows it. */
 export class IcalSyntaxError extends Error {
@@ -38,8 +62,18 @@ export interface Component {
   readonly components: Component[];
 }
 
-/** Logical lines (RFC 5545 §3.1): a line starting with a space or a tab continues the one before. */
-function unfold(text: string): { line: number; text: string }[] {
+interface LogicalLine {
+  /** The physical line it starts on. */
+  readonly line: number;
+  readonly text: string;
+}
+
+/**
+ * Logical lines (RFC 5545 §3.1): a line starting with a space or a tab
+ * continues the one before. Any line end counts (CRLF, LF, a lone CR), and
+ * ical.js is given these lines, so both read the same text.
+ */
+function unfold(text: string): LogicalLine[] {
   const physical = text.replace(/^\uFEFF/, '').split(/\r\n|\n|\r/);
   const logical: { line: number; text: string }[] = [];
   physical.forEach((raw, index) => {
@@ -50,34 +84,47 @@ function unfold(text: string): { line: number; text: string }[] {
   return logical.filter((entry) => entry.text !== '');
 }
 
-const NAME = /^[A-Za-z0-9-]+/;
+// Sticky: each match starts where the last one ended, so a line is read once from start to end.
+const NAME_AT = /[A-Za-z0-9-]+/y;
+const PLAIN_VALUE_AT = /[^";:,]*/y;
+
+function matchAt(pattern: RegExp, text: string, at: number): string | undefined {
+  pattern.lastIndex = at;
+  return pattern.exec(text)?.[0];
+}
 
 function parseContentLine(line: number, text: string): ContentLine {
-  const nameMatch = NAME.exec(text);
-  if (nameMatch === null) throw new IcalSyntaxError(line, 'a content line starts with a property name.');
-  const name = nameMatch[0].toUpperCase();
+  const rawName = matchAt(NAME_AT, text, 0);
+  if (rawName === undefined) throw new IcalSyntaxError(line, 'a content line starts with a property name.');
+  const name = rawName.toUpperCase();
   const params: Record<string, string> = {};
-  let at = nameMatch[0].length;
+  let count = 0;
+  let at = rawName.length;
   while (text[at] === ';') {
-    const param = NAME.exec(text.slice(at + 1));
-    if (param === null || text[at + 1 + param[0].length] !== '=') throw new IcalSyntaxError(line, `a bad parameter in ${name}.`);
-    at += 2 + param[0].length;
+    count += 1;
+    if (count > ICAL_LIMITS.parametersPerProperty)
+      throw new IcalSyntaxError(line, `${name} has more than ${ICAL_LIMITS.parametersPerProperty} parameters.`);
+    const param = matchAt(NAME_AT, text, at + 1);
+    if (param === undefined || text[at + 1 + param.length] !== '=') throw new IcalSyntaxError(line, `a bad parameter in ${name}.`);
+    at += 2 + param.length;
     const values: string[] = [];
     for (;;) {
+      if (values.length === ICAL_LIMITS.valuesPerProperty)
+        throw new IcalSyntaxError(line, `${param.toUpperCase()} of ${name} has more than ${ICAL_LIMITS.valuesPerProperty} values.`);
       if (text[at] === '"') {
         const close = text.indexOf('"', at + 1);
         if (close < 0) throw new IcalSyntaxError(line, `an unclosed quote in ${name}.`);
         values.push(text.slice(at + 1, close));
         at = close + 1;
       } else {
-        const plain = /^[^";:,]*/.exec(text.slice(at))?.[0] ?? '';
+        const plain = matchAt(PLAIN_VALUE_AT, text, at) ?? '';
         values.push(plain);
         at += plain.length;
       }
       if (text[at] !== ',') break;
       at += 1;
     }
-    params[param[0].toUpperCase()] = values.join(',');
+    params[param.toUpperCase()] = values.join(',');
   }
   if (text[at] !== ':') throw new IcalSyntaxError(line, `"${text.slice(0, 40)}" is no content line (NAME[;PARAM=…]:value).`);
   return { line, name, params, value: text.slice(at + 1) };
@@ -86,9 +133,33 @@ function parseContentLine(line: number, text: string): ContentLine {
 /** Components that belong directly in a VCALENDAR (RFC 5545 §3.6). */
 const CALENDAR_COMPONENTS = new Set(['VCALENDAR', 'VEVENT', 'VTODO', 'VJOURNAL', 'VFREEBUSY', 'VTIMEZONE']);
 
-/** The components of the file, checked for balance: BEGIN and END in pairs, nothing outside VCALENDAR. */
-function scanComponents(text: string): Component[] {
-  const roots: Component[] = [];
+const COMPONENT_NAME = /^[A-Za-z0-9-]+/;
+
+/** Properties whose value is a list (RFC 5545 §3.8): each value is counted against the limit. */
+const LIST_PROPERTIES = new Set(['EXDATE', 'RDATE', 'CATEGORIES', 'RESOURCES', 'FREEBUSY']);
+
+function checkListLength(content: ContentLine): void {
+  if (!LIST_PROPERTIES.has(content.name)) return;
+  // Commas a TEXT value escapes (\,) separate nothing.
+  const values = (content.value.match(/(?<!\\),/g)?.length ?? 0) + 1;
+  if (values > ICAL_LIMITS.valuesPerProperty)
+    throw new IcalSyntaxError(content.line, `${content.name} has more than ${ICAL_LIMITS.valuesPerProperty} values.`);
+}
+
+interface Scanned {
+  /** The VCALENDARs of the file. */
+  readonly calendars: Component[];
+  /** Every component, calendars included, in file order: checked without recursion. */
+  readonly all: Component[];
+  /** The lines ical.js is to read: every one but BEGIN and END. */
+  readonly propertyLines: LogicalLine[];
+}
+
+/** The components of the file, checked for balance (BEGIN and END in pairs, nothing outside VCALENDAR) and for size. */
+function scanComponents(text: string): Scanned {
+  const calendars: Component[] = [];
+  const all: Component[] = [];
+  const propertyLines: LogicalLine[] = [];
   const open: Component[] = [];
   let lastLine = 1;
   for (const { line, text: logical } of unfold(text)) {
@@ -99,13 +170,16 @@ function scanComponents(text: string): Component[] {
     const content = parseContentLine(line, logical);
     if (content.name === 'BEGIN') {
       const component: Component = { name: content.value.trim().toUpperCase(), line, properties: [], components: [] };
-      if (!NAME.test(component.name)) throw new IcalSyntaxError(line, 'BEGIN names no component.');
+      if (!COMPONENT_NAME.test(component.name)) throw new IcalSyntaxError(line, 'BEGIN names no component.');
       const parent = open[open.length - 1];
       if (parent === undefined && component.name !== 'VCALENDAR') throw new IcalSyntaxError(line, 'a file starts with BEGIN:VCALENDAR.');
       if (parent !== undefined && parent.name !== 'VCALENDAR' && CALENDAR_COMPONENTS.has(component.name)) {
         throw new IcalSyntaxError(line, `BEGIN:${component.name} inside ${parent.name} (line ${parent.line}).`);
       }
-      (parent?.components ?? roots).push(component);
+      if (open.length === ICAL_LIMITS.depth)
+        throw new IcalSyntaxError(line, `BEGIN:${component.name} nests components more than ${ICAL_LIMITS.depth} deep.`);
+      (parent?.components ?? calendars).push(component);
+      all.push(component);
       open.push(component);
     } else if (content.name === 'END') {
       const current = open.pop();
@@ -115,20 +189,28 @@ function scanComponents(text: string): Component[] {
     } else {
       const current = open[open.length - 1];
       if (current === undefined) throw new IcalSyntaxError(line, `${content.name} outside BEGIN:VCALENDAR … END:VCALENDAR.`);
+      if (current.properties.length === ICAL_LIMITS.propertiesPerComponent) {
+        const limit = ICAL_LIMITS.propertiesPerComponent;
+        throw new IcalSyntaxError(line, `${current.name} (line ${current.line}) has more than ${limit} properties.`);
+      }
+      checkListLength(content);
       current.properties.push(content);
+      propertyLines.push({ line, text: logical });
     }
   }
   const unclosed = open[open.length - 1];
   if (unclosed !== undefined) throw new IcalSyntaxError(lastLine, `BEGIN:${unclosed.name} (line ${unclosed.line}) is never closed.`);
-  if (roots.length === 0) throw new IcalSyntaxError(1, 'no BEGIN:VCALENDAR.');
-  return roots;
+  if (calendars.length === 0) throw new IcalSyntaxError(1, 'no BEGIN:VCALENDAR.');
+  return { calendars, all, propertyLines };
 }
 
 const DATE = /^(\d{4})(\d{2})(\d{2})$/;
 const DATE_TIME = /^(\d{4})(\d{2})(\d{2})T(\d{2})(\d{2})(\d{2})(Z?)$/;
 
 function isRealDate(year: number, month: number, day: number): boolean {
-  const date = new Date(Date.UTC(year, month - 1, day));
+  // Not Date.UTC, which reads the years 0–99 as 1900–1999.
+  const date = new Date(0);
+  date.setUTCFullYear(year, month - 1, day);
   return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
 }
 
@@ -144,9 +226,9 @@ export function isIcalDateValue(value: string, isDate: boolean): boolean {
 const DATED = ['DTSTART', 'DTEND', 'DUE', 'RECURRENCE-ID', 'EXDATE', 'RDATE', 'DTSTAMP', 'CREATED', 'LAST-MODIFIED'];
 const DURATION = /^[+-]?P(?:\d+W|(?:\d+D)?(?:T(?:\d+H)?(?:\d+M)?(?:\d+S)?)?)$/;
 
-/** Dates, durations and zones of one component's lines: wrong ones make the file malformed. */
-function checkValues(component: Component, zones: ReadonlySet<string>): void {
-  for (const property of component.properties) {
+/** Dates, durations and zones of each component's lines: wrong ones make the file malformed. */
+function checkValues(components: readonly Component[], zones: ReadonlySet<string>): void {
+  for (const property of components.flatMap((component) => component.properties)) {
     const { line, name, params } = property;
     if (DATED.includes(name)) {
       const kind = params.VALUE?.toUpperCase();
@@ -166,7 +248,29 @@ function checkValues(component: Component, zones: ReadonlySet<string>): void {
       throw new IcalSyntaxError(line, `TZID "${tzid}" is neither a VTIMEZONE of the file nor a known time zone.`);
     }
   }
-  for (const child of component.components) checkValues(child, zones);
+}
+
+/** Longest part of ical.js's own message quoted back: it may quote a whole line. */
+const MAX_QUOTED = 200;
+
+/**
+ * ical.js reads every checked line; it should agree with the scan. Its own
+ * complaints (a ParserError, or the plain Error its value readers throw,
+ * 'invalid BYDAY value "XX"') are the user's to read; any other failure is
+ * a fault of the library, and its message (a TypeError's) says nothing
+ * about the file, so it is not passed on.
+ */
+function readWithIcalJs(lines: readonly LogicalLine[]): void {
+  for (const { line, text } of lines) {
+    try {
+      ICAL.parse.property(text);
+    } catch (error) {
+      const isOwnComplaint = error instanceof ICAL.parse.ParserError || (error instanceof Error && error.constructor === Error);
+      if (!isOwnComplaint) throw new IcalSyntaxError(line, `${text.split(/[;:]/, 1)[0]?.toUpperCase()} cannot be read.`);
+      const message = error.message.length > MAX_QUOTED ? `${error.message.slice(0, MAX_QUOTED)}…` : error.message;
+      throw new IcalSyntaxError(line, message);
+    }
+  }
 }
 
 export interface ParsedCalendar {
@@ -174,41 +278,21 @@ export interface ParsedCalendar {
   readonly events: readonly Component[];
   /** X-WR-TIMEZONE of the first calendar that has a valid one. */
   readonly calendarZone: string | undefined;
-  /** The file's VTIMEZONEs by TZID, as ical.js reads them. */
-  readonly zones: ReadonlyMap<string, ICAL.Timezone>;
+  /** The file's VTIMEZONEs by TZID (read only when an event uses one: ical.import.zones.ts). */
+  readonly zones: ReadonlyMap<string, Component>;
 }
 
 /** The whole file, checked; an `IcalSyntaxError` naming the line if anything is wrong. */
 export function parseCalendar(text: string): ParsedCalendar {
-  const calendars = scanComponents(text);
-  const vtimezones = calendars.flatMap((calendar) => calendar.components.filter((component) => component.name === 'VTIMEZONE'));
-  const zoneIds = new Set<string>();
-  for (const vtimezone of vtimezones) {
+  const { calendars, all, propertyLines } = scanComponents(text);
+  const zones = new Map<string, Component>();
+  for (const vtimezone of calendars.flatMap((calendar) => calendar.components.filter((component) => component.name === 'VTIMEZONE'))) {
     const tzid = vtimezone.properties.find((property) => property.name === 'TZID')?.value;
     if (tzid === undefined || tzid === '') throw new IcalSyntaxError(vtimezone.line, 'a VTIMEZONE without TZID.');
-    zoneIds.add(tzid);
+    zones.set(tzid, vtimezone);
   }
-  for (const calendar of calendars) checkValues(calendar, zoneIds);
-
-  // ical.js reads the checked text; it should agree, and when it does not, the line it names is found in the text.
-  let parsed: unknown;
-  try {
-    parsed = ICAL.parse(text);
-  } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
-    const quoted = /"([^"]+)"/.exec(message)?.[1];
-    const line = quoted === undefined ? 1 : (unfold(text).find((entry) => entry.text.includes(quoted))?.line ?? 1);
-    throw new IcalSyntaxError(line, message);
-  }
-  const zones = new Map<string, ICAL.Timezone>();
-  const roots = (Array.isArray(parsed) && typeof parsed[0] === 'string' ? [parsed] : (parsed as unknown[])) as unknown[];
-  for (const root of roots) {
-    const component = new ICAL.Component(root as unknown[]);
-    for (const vtimezone of component.getAllSubcomponents('vtimezone')) {
-      const zone = new ICAL.Timezone(vtimezone);
-      zones.set(zone.tzid, zone);
-    }
-  }
+  checkValues(all, new Set(zones.keys()));
+  readWithIcalJs(propertyLines);
   const calendarZone = calendars
     .map((calendar) => calendar.properties.find((property) => property.name === 'X-WR-TIMEZONE')?.value.trim())
     .find((zone) => zone !== undefined && isValidZoneName(zone));
