@@ -35,6 +35,7 @@ import {
   type ServerProcess,
 } from './processes.ts';
 import { sendHostileShapes } from './hostile-shapes.ts';
+import { measureSeriesWrites } from './series-writes.ts';
 import { formatTable, writeResults, type Row } from './report.ts';
 import { computedScenarios, listScenario, mixedScenario, scenarios, type RatioTarget, type Scenario } from './scenarios.ts';
 
@@ -490,6 +491,13 @@ async function main(): Promise<number> {
             .join(', ')}`,
         });
       }
+      await stopAll();
+    }
+    // The costliest series writes accepted, one at a time on a server of their own (issue 36).
+    if (run.wants('series-write-hostile')) {
+      const target = await run.startAlmanac();
+      servers.push(target);
+      run.rows.push(await measureSeriesWrites(target.url, bearer));
       await stopAll();
     }
     // What the create target leaves room for: a commit per create, then one for as many creates as connections.

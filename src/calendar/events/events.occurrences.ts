@@ -33,7 +33,11 @@ export async function excludeOccurrence(
   const compact = (stamp: string) => stamp.replace(/[-:]/g, '').replace(' ', 'T');
   const lines =
     row.all_day === 1
-      ? withExclusion(recurrenceLines(series.recurrence), 'EXDATE;VALUE=DATE', compact(row.original_start_local ?? row.start_local).slice(0, 8))
+      ? withExclusion(
+          recurrenceLines(series.recurrence),
+          'EXDATE;VALUE=DATE',
+          compact(row.original_start_local ?? row.start_local).slice(0, 8),
+        )
       : withExclusion(recurrenceLines(series.recurrence), 'EXDATE', `${compact(row.original_start_utc)}Z`);
   const modified = stampsAt(siteZone, now);
   await updateEvent(trx, series.id, {

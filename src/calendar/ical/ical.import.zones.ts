@@ -1,3 +1,5 @@
+import { ExpansionBudget, EXPANSION_STEPS } from '../recurrence/recurrence.budget.ts';
+import { RecurrenceError } from '../recurrence/recurrence.grammar.ts';
 import { isValidZoneName, resolveZone } from '../shared/dates.ts';
 import { ICAL_LIMITS, IcalSyntaxError, type Component } from './ical.import.parse.ts';
 import { countBefore, DAY_MS, readObservance, startOfYear, wallMillis, type Observance } from './ical.import.observances.ts';
@@ -16,25 +18,27 @@ import { countBefore, DAY_MS, readObservance, startOfYear, wallMillis, type Obse
  * every observance from its DTSTART to the year asked, at once: an hourly
  * rule from 1601 held the process for 38 s and ran it out of memory. Here
  * each observance is expanded one year at a time, for the years asked only,
- * by rrule-temporal (which starts a rule at any year without walking to it
- * from DTSTART), and within `ICAL_LIMITS`: yearly rules only, so many
- * changes a year, so many onsets listed, so many milliseconds for all of a
- * file's zones.
+ * by the recurrence expander (which starts a rule without COUNT at the year
+ * asked, not at its DTSTART), and within `ICAL_LIMITS`: yearly rules only,
+ * so many changes a year, so many onsets listed, one expansion budget for
+ * all of a file's zones.
  */
 
-/** The time a file's zones take to read and expand, all of them together (`ICAL_LIMITS.zoneExpansionMs`). */
+/**
+ * What a file's zones may spend, all of them together: one expansion budget
+ * (`ICAL_LIMITS.zoneExpansionMs`), checked as the rules expand; over it, the
+ * file is refused, naming the VTIMEZONE.
+ */
 class ZoneBudget {
-  private spentMs = 0;
+  private readonly budget = new ExpansionBudget(EXPANSION_STEPS, ICAL_LIMITS.zoneExpansionMs);
 
-  /** `work`'s result, its time counted; over the budget, the file is refused (a step is bounded: rrule-temporal's caps). */
-  spend<T>(vtimezone: Component, tzid: string, work: () => T): T {
-    const started = performance.now();
-    const result = work();
-    this.spentMs += performance.now() - started;
-    const limit = ICAL_LIMITS.zoneExpansionMs;
-    if (this.spentMs > limit)
-      throw new IcalSyntaxError(vtimezone.line, `VTIMEZONE "${tzid}" takes more than ${limit} ms to expand for the years of this file.`);
-    return result;
+  spend<T>(vtimezone: Component, tzid: string, work: (budget: ExpansionBudget) => T): T {
+    try {
+      return work(this.budget);
+    } catch (error) {
+      if (error instanceof RecurrenceError) throw new IcalSyntaxError(vtimezone.line, `VTIMEZONE "${tzid}": ${error.message}`);
+      throw error;
+    }
   }
 }
 
@@ -102,14 +106,14 @@ export class FileZone {
     const changes: { at: number; offset: number }[] = [];
     let latest: { at: number; offset: number } | undefined;
     for (const observance of this.observances) {
-      this.budget.spend(this.vtimezone, this.tzid, () => {
-        const onsets = observance.onsetsBetween(from, to);
+      this.budget.spend(this.vtimezone, this.tzid, (budget) => {
+        const onsets = observance.onsetsBetween(from, to, budget);
         if (onsets.length > ICAL_LIMITS.zoneChangesPerYear) {
           const { line, name } = observance.component;
           throw new IcalSyntaxError(line, `${name} changes the offset more than ${ICAL_LIMITS.zoneChangesPerYear} times in ${year}.`);
         }
         changes.push(...onsets.map((at) => ({ at, offset: observance.offsetTo })));
-        const before = observance.onsetBefore(from);
+        const before = observance.onsetBefore(from, budget);
         // On a tie the later observance of the file wins, as in the changes of the year (a stable sort).
         if (before !== undefined && (latest === undefined || before >= latest.at)) latest = { at: before, offset: observance.offsetTo };
       });
@@ -147,7 +151,7 @@ export class FileZones {
     }
     const observances = vtimezone.components
       .filter((component) => component.name === 'STANDARD' || component.name === 'DAYLIGHT')
-      .map((component) => this.budget.spend(vtimezone, tzid, () => readObservance(component)));
+      .map((component) => this.budget.spend(vtimezone, tzid, (budget) => readObservance(component, budget)));
     if (observances.length === 0) throw new IcalSyntaxError(vtimezone.line, `VTIMEZONE "${tzid}" has no STANDARD or DAYLIGHT.`);
     const zone = new FileZone(tzid, vtimezone, observances, this.budget);
     this.read.set(tzid, zone);

@@ -1,6 +1,5 @@
-import type { Kysely } from 'kysely';
+import { sql, type Kysely, type RawBuilder } from 'kysely';
 import type { Database } from '../../platform/db/schema.ts';
-import type { NewEventRow } from '../events/events.repository.ts';
 import { reservePostIds } from '../posts/posts.repository.ts';
 import '../calendar.tables.ts';
 
@@ -58,12 +57,50 @@ export async function deleteOccurrenceRows(db: Db, seriesId: number, scope: 'gen
   await db.deleteFrom('events').where('id', 'in', rows()).execute();
 }
 
-export async function insertOccurrenceRows(db: Db, rows: readonly NewEventRow[]): Promise<void> {
-  for (let at = 0; at < rows.length; at += ROWS_PER_INSERT) {
-    await db
-      .insertInto('events')
-      .values(rows.slice(at, at + ROWS_PER_INSERT))
-      .execute();
+/** What sets one occurrence apart from its series' columns. */
+export interface OccurrenceTimes {
+  readonly id: number;
+  readonly start_local: string;
+  readonly start_utc: string;
+  readonly end_local: string;
+  readonly end_utc: string;
+}
+
+// Five values an occurrence: well under either database's limit on bound values.
+const OCCURRENCES_PER_INSERT = 2000;
+
+/**
+ * Inserts occurrences of a series as copies of its row (`columns`, the
+ * events table's stored columns) with their own ids and times, each its
+ * original start: set-based, five values bound per occurrence, the rest read
+ * from the series row.
+ */
+export async function insertOccurrences(
+  db: Db,
+  seriesId: number,
+  columns: readonly string[],
+  occurrences: readonly OccurrenceTimes[],
+): Promise<void> {
+  const own: Readonly<Record<string, RawBuilder<unknown>>> = {
+    id: sql`cast(v.column1 as integer)`,
+    parent_id: sql`s.id`,
+    start_local: sql`v.column2`,
+    start_utc: sql`v.column3`,
+    end_local: sql`v.column4`,
+    end_utc: sql`v.column5`,
+    original_start_local: sql`v.column2`,
+    original_start_utc: sql`v.column3`,
+    is_exception: sql`0`,
+    recurrence_horizon: sql`null`,
+  };
+  const selected = sql.join(columns.map((column) => own[column] ?? sql.ref(`s.${column}`)));
+  for (let at = 0; at < occurrences.length; at += OCCURRENCES_PER_INSERT) {
+    const rows = occurrences
+      .slice(at, at + OCCURRENCES_PER_INSERT)
+      .map((o) => sql`(${String(o.id)}, ${o.start_local}, ${o.start_utc}, ${o.end_local}, ${o.end_utc})`);
+    await sql`insert into events (${sql.join(columns.map((column) => sql.ref(column)))})
+      select ${selected} from events as s cross join (values ${sql.join(rows)}) as v
+      where s.id = ${seriesId}`.execute(db);
   }
 }
 
@@ -125,7 +162,8 @@ export async function shareSeriesState(
     recurrence: string | null;
   },
 ): Promise<void> {
-  await db.updateTable('events').set(state).where('parent_id', '=', seriesId).execute();
+  // Generated occurrences are inserted as copies of the series: only exceptions keep an older state.
+  await db.updateTable('events').set(state).where('parent_id', '=', seriesId).where('is_exception', '=', 1).execute();
 }
 
 /**

@@ -16,10 +16,11 @@ import {
   findExceptions,
   findOccurrenceIds,
   findSeriesDue,
-  insertOccurrenceRows,
+  insertOccurrences,
   moveOccurrencesAfterCut,
   reserveOccurrenceIds,
   shareSeriesState,
+  type OccurrenceTimes,
 } from './recurrence.repository.ts';
 import { atMostLast, expandRecurrence, type OccurrenceStart, type SeriesStart } from './recurrence.rules.ts';
 import { movedExclusions, splitLines, type SplitLines } from './recurrence.lines.ts';
@@ -112,9 +113,14 @@ function storedSpan(recurrence: Recurrence, series: EventRow, limits: SeriesLimi
 const startOfDay = (stamp: Stamp): Stamp => `${stamp.slice(0, 10)} 00:00:00`;
 const endOfDay = (stamp: Stamp): Stamp => `${stamp.slice(0, 10)} 23:59:59`;
 
-/** The row of one occurrence: the series' columns, moved to its start with the series' exact duration. */
-function occurrenceRow(series: EventRow, id: number, start: OccurrenceStart): NewEventRow {
+/** The stored columns of a series' row (not the generated ones), which its occurrences copy. */
+function storedColumns(series: EventRow): Omit<EventRow, 'duration_days'> {
   const { duration_days: _generated, ...columns } = series as EventRow & { duration_days?: unknown };
+  return columns;
+}
+
+/** The id and times of one occurrence: moved to its start with the series' exact duration. */
+function occurrenceTimes(series: EventRow, id: number, start: OccurrenceStart): OccurrenceTimes {
   const endMs = utcStampMillis(start.utc) + (utcStampMillis(series.end_utc) - utcStampMillis(series.start_utc));
   const allDayEnd =
     series.all_day === 1
@@ -125,14 +131,15 @@ function occurrenceRow(series: EventRow, id: number, start: OccurrenceStart): Ne
       : undefined;
   const end = allDayEnd ?? fromInstant(endMs, series.timezone);
   if (end === undefined) throw invalidParam('recurrence', `An occurrence at ${start.local} would end out of range.`);
+  return { id, start_local: start.local, start_utc: start.utc, end_local: end.local, end_utc: end.utc };
+}
+
+/** The row of one occurrence: the series' columns with its own id and times, its start its original start. */
+function occurrenceRow(series: EventRow, id: number, start: OccurrenceStart): NewEventRow {
   return {
-    ...columns,
-    id,
+    ...storedColumns(series),
+    ...occurrenceTimes(series, id, start),
     parent_id: series.id,
-    start_local: start.local,
-    start_utc: start.utc,
-    end_local: end.local,
-    end_utc: end.utc,
     original_start_local: start.local,
     original_start_utc: start.utc,
     is_exception: 0,
@@ -177,10 +184,10 @@ export class SeriesOccurrences {
       [...exceptions].filter(([utc]) => !kept.has(utc)).map(([, id]) => id),
     );
     await deleteOccurrenceRows(trx, series.id, 'generated');
-    const rows = starts
+    const times = starts
       .filter((start) => !exceptions.has(start.utc))
-      .map((start) => occurrenceRow(series, (known.get(start.utc) ?? fresh.get(start.utc)) as number, start));
-    await insertOccurrenceRows(trx, rows);
+      .map((start) => occurrenceTimes(series, (known.get(start.utc) ?? fresh.get(start.utc)) as number, start));
+    await insertOccurrences(trx, series.id, Object.keys(storedColumns(series)), times);
     await copySeriesContent(trx, series.id);
     await shareSeriesState(trx, series.id, {
       status: series.status,

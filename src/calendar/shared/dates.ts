@@ -92,7 +92,8 @@ const LONG_OFFSET = /GMT(?:([+-])(\d{2}):(\d{2})(?::(\d{2}))?)?$/;
 function offsetOf(zone: Zone, epochMs: number): number {
   if (zone.isUniversal) return zone.offset(epochMs);
   let format = offsetFormats.get(zone);
-  if (format === undefined) offsetFormats.set(zone, (format = new Intl.DateTimeFormat('en-US', { timeZone: zone.name, timeZoneName: 'longOffset' })));
+  if (format === undefined)
+    offsetFormats.set(zone, (format = new Intl.DateTimeFormat('en-US', { timeZone: zone.name, timeZoneName: 'longOffset' })));
   const match = LONG_OFFSET.exec(format.format(epochMs));
   if (match === null) return zone.offset(epochMs);
   const [, sign, hours, minutes, seconds] = match;
@@ -152,13 +153,21 @@ function stampOfWall(wall: Wall): Stamp {
   return `${String(wall.year).padStart(4, '0')}-${two(wall.month)}-${two(wall.day)} ${two(wall.hour)}:${two(wall.minute)}:${two(wall.second)}`;
 }
 
+const FIRST_MS = Date.UTC(MIN_YEAR, 0, 1);
+const PAST_LAST_MS = Date.UTC(MAX_YEAR + 1, 0, 1);
+
+/** The stamp of milliseconds read as UTC, for years MIN_YEAR to MAX_YEAR (toISOString writes them with four digits). */
+function stampOfMillis(ms: number): Stamp {
+  const iso = new Date(ms).toISOString();
+  return `${iso.slice(0, 10)} ${iso.slice(11, 19)}`;
+}
+
 function momentAt(epochMs: number, zone: Zone): ZonedMoment | undefined {
   if (!Number.isFinite(epochMs)) return undefined;
   const offsetMinutes = offsetOf(zone, epochMs);
-  const local = wallOfMillis(epochMs + offsetMinutes * 60_000);
-  const utc = wallOfMillis(epochMs);
-  if (!Number.isFinite(offsetMinutes) || ![local.year, utc.year].every((year) => year >= MIN_YEAR && year <= MAX_YEAR)) return undefined;
-  return { local: stampOfWall(local), utc: stampOfWall(utc), epochMs, offsetMinutes };
+  const localMs = epochMs + offsetMinutes * 60_000;
+  if (!Number.isFinite(offsetMinutes) || [localMs, epochMs].some((ms) => ms < FIRST_MS || ms >= PAST_LAST_MS)) return undefined;
+  return { local: stampOfMillis(localMs), utc: stampOfMillis(epochMs), epochMs, offsetMinutes };
 }
 
 /** The moment of an instant, rendered in a zone. */
