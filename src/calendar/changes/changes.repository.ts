@@ -77,7 +77,7 @@ export interface LogState {
   readonly revision: number;
   /** The highest number pruned from the log: tokens before it are expired. */
   readonly floor: number;
-  /** Signs sync tokens. */
+  /** Seals sync tokens (changes.tokens.ts derives the cipher key from it). */
   readonly key: string;
   /** Whether a scheduled item's time has come (at `now`, a UTC stamp): see recordDuePublications. */
   readonly due: boolean;
