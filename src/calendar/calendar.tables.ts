@@ -178,18 +178,26 @@ export interface CalendarChangeTable {
   seq: number | string;
   /** UTC `YYYY-MM-DD HH:MM:SS`. */
   changed_at: string;
-  /** 1 once anonymous readers could list the item: only then do they hear of its removal. */
+  /** 1 once anonymous readers could list the item. */
   ever_public: Generated<number>;
   author_id: number | null;
   /** A scheduled item's publication date (UTC): it changes then, without a write. */
   due_at: string | null;
+  /** 1 while anonymous lists show the item (migration 2026-12-01T0100-changes-audiences, which keeps the four below). */
+  public_now: Generated<number>;
+  /** The number of the change that last took the item out of anonymous lists; 0 if none. */
+  public_left: Generated<number | string>;
+  /** 1 while lists of every status but trash show it (editors', and its author's). */
+  listed_now: Generated<number>;
+  /** The number of the change that last took it out of those; 0 if none. */
+  listed_left: Generated<number | string>;
 }
 
 export interface CalendarChangeLogTable {
   id: number;
   /** The highest number pruned from the log: tokens before it are expired. */
   floor_seq: number | string;
-  /** Signs sync tokens (HMAC-SHA256), the same for every process. */
+  /** Sync tokens are sealed under a key derived from it (changes.tokens.ts), the same for every process. */
   token_key: string;
 }
 

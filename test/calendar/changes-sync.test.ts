@@ -213,13 +213,12 @@ describe('incremental sync', () => {
     }
   });
 
-  it('answers 410 to tokens it did not sign, or signed too long ago, and after the removals they need are pruned', async () => {
+  it('answers 410 to tokens it did not issue, or issued too long ago, and after the removals they need are pruned', async () => {
     const client = new SyncClient(server);
     await client.start();
     const token = client.token as string;
-    const [body, signature] = token.split('.') as [string, string];
-    const forged = Buffer.from(JSON.stringify([1, 0, Math.floor(Date.now() / 1000), 31, 'en', 0])).toString('base64url');
-    for (const bad of [`${forged}.${signature}`, `${body}.${signature.slice(0, -2)}AA`, 'not-a-token', `${body}.${signature}.x`]) {
+    const edited = `${token.slice(0, 20)}${token[20] === 'A' ? 'B' : 'A'}${token.slice(21)}`;
+    for (const bad of [edited, token.slice(0, -2), 'not-a-token', `${token}.x`]) {
       const response = await server.request(`${CHANGES}?sync_token=${bad}`);
       assert.equal(response.status, 410, bad);
       assert.equal(response.body.code, 'rest_sync_token_expired');

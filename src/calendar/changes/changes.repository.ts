@@ -1,6 +1,7 @@
-import { sql, type Kysely } from 'kysely';
+import { sql, type Expression, type ExpressionBuilder, type Kysely, type Selectable, type SqlBool } from 'kysely';
 import type { Database } from '../../platform/db/schema.ts';
-import type { ChangeType } from '../calendar.tables.ts';
+import type { CalendarChangeTable, ChangeType } from '../calendar.tables.ts';
+import type { ListVisibility } from '../posts/posts.access.ts';
 
 type Db = Kysely<Database>;
 
@@ -27,11 +28,55 @@ export interface ChangeRow {
   readonly authorId: number | null;
 }
 
-/** Where a page of changes resumes: after this change, in log order (seq, type, id); after every change `seq` holds when only `seq` is given. */
+/** Where a page of changes resumes: after this change, in log order (seq, type, id) — a reader's own order for a sync (listHeardChanges); after every change `seq` holds when only `seq` is given. */
 export interface ChangeCursor {
   readonly seq: number;
   readonly type?: ChangeType;
   readonly id?: number;
+}
+
+/**
+ * A column that places rows in the log: `seq`, the number of the item's last change; or, for a reader, the number of
+ * the change that took the item out of its lists (see listHeardChanges).
+ */
+type Place = 'seq' | 'public_left' | 'listed_left';
+
+/** The rows placed up to `upTo` after `after` by `place`, in that order, of the types asked. */
+function rowsAfter(db: Db, after: ChangeCursor, upTo: number, types: readonly ChangeType[], place: Place = 'seq') {
+  const { type, id } = after;
+  return db
+    .selectFrom('calendar_changes')
+    .select(['type', 'item_id', 'seq', 'changed_at', 'ever_public', 'author_id'])
+    .where((eb) =>
+      type === undefined || id === undefined
+        ? eb(place, '>', after.seq)
+        : // The bound alone first: an index walk starts there.
+          eb.and([
+            eb(place, '>=', after.seq),
+            eb.or([
+              eb(place, '>', after.seq),
+              eb.and([eb(place, '=', after.seq), eb.or([eb('type', '>', type), eb.and([eb('type', '=', type), eb('item_id', '>', id)])])]),
+            ]),
+          ]),
+    )
+    .where(place, '<=', upTo)
+    .where('type', 'in', types)
+    .orderBy(place)
+    .orderBy('type')
+    .orderBy('item_id');
+}
+
+function toChangeRow(
+  row: Pick<Selectable<CalendarChangeTable>, 'type' | 'item_id' | 'seq' | 'changed_at' | 'ever_public' | 'author_id'>,
+): ChangeRow {
+  return {
+    type: row.type,
+    id: row.item_id,
+    seq: Number(row.seq),
+    changedAt: row.changed_at,
+    everPublic: row.ever_public === 1,
+    authorId: row.author_id,
+  };
 }
 
 /** Changes numbered up to `upTo` that come after `after`, in log order, of the types asked, at most `limit`. */
@@ -42,33 +87,93 @@ export async function listChanges(
   types: readonly ChangeType[],
   limit: number,
 ): Promise<ChangeRow[]> {
-  const { type, id } = after;
-  const rows = await db
-    .selectFrom('calendar_changes')
-    .select(['type', 'item_id', 'seq', 'changed_at', 'ever_public', 'author_id'])
-    .where((eb) =>
-      type === undefined || id === undefined
-        ? eb('seq', '>', after.seq)
-        : eb.or([
-            eb('seq', '>', after.seq),
-            eb.and([eb('seq', '=', after.seq), eb.or([eb('type', '>', type), eb.and([eb('type', '=', type), eb('item_id', '>', id)])])]),
-          ]),
-    )
-    .where('seq', '<=', upTo)
-    .where('type', 'in', types)
-    .orderBy('seq')
-    .orderBy('type')
-    .orderBy('item_id')
-    .limit(limit)
-    .execute();
-  return rows.map((row) => ({
-    type: row.type,
-    id: row.item_id,
-    seq: Number(row.seq),
-    changedAt: row.changed_at,
-    everPublic: row.ever_public === 1,
-    authorId: row.author_id,
-  }));
+  return (await rowsAfter(db, after, upTo, types).limit(limit).execute()).map(toChangeRow);
+}
+
+/** A change as one reader of the log hears of it. */
+export interface HeardChange extends ChangeRow {
+  /**
+   * Its place in the reader's log: the number of its last change while the reader's lists show the item, else of
+   * the change that took it out of them. Changes the reader cannot see never move it.
+   */
+  readonly place: number;
+  /** Whether the reader's lists show the item: else it hears of its removal. */
+  readonly shown: boolean;
+}
+
+type Where = (eb: ExpressionBuilder<Database, 'calendar_changes'>) => Expression<SqlBool>;
+
+/**
+ * How a reader's log is made, from the audiences migration 2026-12-01T0100-changes-audiences keeps per row:
+ * the items its lists show, placed by their last change, and the items they showed and no longer do, placed
+ * where they left. Anonymous readers list what anonymous lists show; editors what is not in the trash; others
+ * (authors, contributors) that for their own items and the first for the rest (posts.access.ts). Flags are
+ * literals, so each part walks an index (partial ones for removals).
+ */
+function readerParts(visibility: ListVisibility): { place: Place; shown: boolean; where: Where }[] {
+  const flag =
+    (column: 'public_now' | 'listed_now', value: 0 | 1): Where =>
+    (eb) =>
+      eb(column, '=', eb.lit(value));
+  switch (visibility.kind) {
+    case 'published':
+      return [
+        { place: 'seq', shown: true, where: flag('public_now', 1) },
+        { place: 'public_left', shown: false, where: flag('public_now', 0) },
+      ];
+    case 'all-but-trash':
+      return [
+        { place: 'seq', shown: true, where: flag('listed_now', 1) },
+        { place: 'listed_left', shown: false, where: flag('listed_now', 0) },
+      ];
+    case 'published-or-own': {
+      const own: Where = (eb) => eb('author_id', '=', visibility.userId);
+      return [
+        { place: 'seq', shown: true, where: (eb) => eb.or([flag('public_now', 1)(eb), eb.and([own(eb), flag('listed_now', 1)(eb)])]) },
+        {
+          place: 'public_left',
+          shown: false,
+          where: (eb) =>
+            eb.and([flag('public_now', 0)(eb), eb.or([eb('author_id', 'is', null), eb('author_id', '<>', visibility.userId)])]),
+        },
+        { place: 'listed_left', shown: false, where: (eb) => eb.and([flag('listed_now', 0)(eb), own(eb)]) },
+      ];
+    }
+  }
+}
+
+const byPlace = (a: HeardChange, b: HeardChange) => a.place - b.place || (a.type < b.type ? -1 : a.type > b.type ? 1 : a.id - b.id);
+
+/**
+ * The changes a reader whose lists are `visibility` hears of, placed after `after` up to `upTo` in its log, in
+ * that order, of the types asked, at most `limit`. Changes of items it never listed, or that left its lists before
+ * `after`, are not read: a page starts after the last change its reader heard of, and a removal is heard of once.
+ */
+export async function listHeardChanges(
+  db: Db,
+  visibility: ListVisibility,
+  after: ChangeCursor,
+  upTo: number,
+  types: readonly ChangeType[],
+  limit: number,
+): Promise<HeardChange[]> {
+  // One statement (one snapshot): each part its own index walk, in a subquery of its own.
+  const [first, ...rest] = readerParts(visibility).map(({ place, shown, where }) =>
+    db
+      .selectFrom(
+        rowsAfter(db, after, upTo, types, place)
+          .select((eb) => [eb.ref(place).as('place'), eb.lit(shown ? 1 : 0).as('shown')])
+          .where(where)
+          .limit(limit)
+          .as('part'),
+      )
+      .selectAll(),
+  );
+  const rows = await rest.reduce((query, part) => query.unionAll(part), first!).execute();
+  return rows
+    .map((row): HeardChange => ({ ...toChangeRow(row), place: Number(row.place), shown: Number(row.shown) === 1 }))
+    .sort(byPlace)
+    .slice(0, limit);
 }
 
 /** What a read of the log starts from, in one statement (one snapshot). */
@@ -77,7 +182,7 @@ export interface LogState {
   readonly revision: number;
   /** The highest number pruned from the log: tokens before it are expired. */
   readonly floor: number;
-  /** Signs sync tokens. */
+  /** Seals sync tokens (changes.tokens.ts derives the cipher key from it). */
   readonly key: string;
   /** Whether a scheduled item's time has come (at `now`, a UTC stamp): see recordDuePublications. */
   readonly due: boolean;

@@ -5,17 +5,17 @@ import { AppError } from '../../platform/errors.ts';
 import type { ChangeType } from '../calendar.tables.ts';
 import type { EventsService } from '../events/events.service.ts';
 import type { LinkedPostsService } from '../linked-posts/linked-posts.service.ts';
-import { listVisibility, utcStamp, type ListVisibility } from '../posts/posts.access.ts';
+import { listVisibility, utcStamp } from '../posts/posts.access.ts';
 import type { RequestContext } from '../shared/context.ts';
 import { invalidParam, parseList } from '../shared/wire.ts';
 import type { TermsService } from '../terms/terms.service.ts';
 import {
-  listChanges,
+  listHeardChanges,
   pruneRemovals,
   readLogState,
   recordDuePublications,
   type ChangeCursor,
-  type ChangeRow,
+  type HeardChange,
   type LogState,
 } from './changes.repository.ts';
 import { DEFAULT_PER_PAGE, type ChangeEntry, type ChangesPage, type ChangesQuery } from './changes.schemas.ts';
@@ -86,30 +86,60 @@ export class ChangesService {
 
     const upTo = position.page?.upTo ?? state.revision;
     const perPage = query.per_page ?? DEFAULT_PER_PAGE;
-    const rows = await listChanges(db, position.page?.after ?? { seq: position.from }, upTo, position.types, perPage + 1);
-    const page = rows.slice(0, perPage);
-    const changes = await this.present(page, { ...ctx, language: position.language }, now);
-    const last = page.at(-1);
-    if (rows.length > perPage && last !== undefined) {
-      const after: Required<ChangeCursor> = { seq: last.seq, type: last.type, id: last.id };
-      return { changes, next_page_token: encodeToken(state.key, { ...position, page: { upTo, after } }) };
+    const { changes, resumeAfter } = await this.page(position, upTo, perPage, { ...ctx, language: position.language }, now);
+    if (resumeAfter !== undefined) {
+      return { changes, next_page_token: encodeToken(state.key, { ...position, page: { upTo, after: resumeAfter } }) };
     }
     return { changes, next_sync_token: encodeToken(state.key, { ...position, page: undefined, from: upTo, issued }) };
   }
 
-  /** The rows of a page as entries: the items the caller sees, tombstones for the others it may hear of. */
-  private async present(rows: readonly ChangeRow[], ctx: RequestContext, now: Date): Promise<ChangeEntry[]> {
+  /**
+   * Up to `perPage` entries of the sync at `position`, read until the page is full of entries the caller sees or
+   * the log ends at `upTo` (then `resumeAfter` is undefined): a page is never short, or empty, because of changes
+   * hidden from the caller while more of its own follow. Only the changes the caller hears of are read
+   * (listHeardChanges); one presented as nothing (its item left the caller's lists after `upTo`: the next sync
+   * tells) is read past. A page resumes after the last entry it sent.
+   */
+  private async page(
+    position: SyncPosition,
+    upTo: number,
+    perPage: number,
+    ctx: RequestContext,
+    now: Date,
+  ): Promise<{ changes: ChangeEntry[]; resumeAfter?: Required<ChangeCursor> }> {
+    const visibility = listVisibility(ctx.user);
+    const changes: ChangeEntry[] = [];
+    let cursor: ChangeCursor = position.page?.after ?? { seq: position.from };
+    for (;;) {
+      const wanted = perPage - changes.length;
+      const rows = await listHeardChanges(this.deps.db, visibility, cursor, upTo, position.types, wanted + 1);
+      const read = rows.slice(0, wanted);
+      changes.push(...(await this.present(read, ctx, now)));
+      const last = read.at(-1);
+      if (rows.length <= wanted || last === undefined) return { changes };
+      const next: Required<ChangeCursor> = { seq: last.place, type: last.type, id: last.id };
+      // Full only if every row read gave an entry: the last is the caller's.
+      if (changes.length === perPage) return { changes, resumeAfter: next };
+      cursor = next;
+    }
+  }
+
+  /**
+   * The changes of a page as entries: the items the caller's lists show, as they show them, and tombstones for the
+   * items they showed and no longer do. An item that left the lists since the change was read (a change after the
+   * sync's end, which the next sync sends) gives no entry.
+   */
+  private async present(rows: readonly HeardChange[], ctx: RequestContext, now: Date): Promise<ChangeEntry[]> {
     const shown = new Map<string, Record<string, unknown>>();
     for (const type of CHANGE_TYPES) {
-      const ids = rows.filter((row) => row.type === type).map((row) => row.id);
+      const ids = rows.filter((row) => row.type === type && row.shown).map((row) => row.id);
       if (ids.length === 0) continue;
       for (const item of await this.listed(type, ids, ctx, now)) shown.set(`${type}:${String(item.id)}`, item);
     }
-    const visibility = listVisibility(ctx.user);
     return rows.flatMap((row): ChangeEntry[] => {
       const item = shown.get(`${row.type}:${row.id}`);
       if (item !== undefined) return [{ id: row.id, type: row.type, deleted: false, item }];
-      return mayHearOfRemoval(row, visibility) ? [{ id: row.id, type: row.type, deleted: true }] : [];
+      return row.shown ? [] : [{ id: row.id, type: row.type, deleted: true }];
     });
   }
 
@@ -131,19 +161,6 @@ export class ChangesService {
   }
 }
 
-/**
- * Whether a caller who no longer sees an item may be told it is gone: only
- * if it could see it before. Anonymous callers heard of it if it was ever
- * listed publicly; authors also of their own; editors of everything. So a
- * draft made and deleted between two syncs is never named to those who
- * could not read it (terms are always public).
- */
-function mayHearOfRemoval(row: ChangeRow, visibility: ListVisibility): boolean {
-  if (row.everPublic || visibility.kind === 'all-but-trash') return true;
-  return visibility.kind === 'published-or-own' && row.authorId === visibility.userId;
-}
-
-/** What a new sync is of: the types and language asked, for this caller. */
 /** A sync (not its next pages) reads up to now: scheduled items whose time has come are changes of now. */
 async function withDuePublications(db: Db, state: LogState, now: Date): Promise<LogState> {
   if (!state.due) return state;
@@ -151,6 +168,7 @@ async function withDuePublications(db: Db, state: LogState, now: Date): Promise<
   return readLogState(db, utcStamp(now));
 }
 
+/** What a new sync is of: the types and language asked, for this caller. */
 function scopeOf(query: ChangesQuery, ctx: RequestContext): SyncScope {
   return { types: typesOf(query.type) ?? CHANGE_TYPES, language: ctx.language, user: ctx.user?.id ?? 0 };
 }

@@ -3,7 +3,7 @@ import type { Kysely } from 'kysely';
 import type { Config } from '../../config/config.ts';
 import type { Database } from '../../platform/db/schema.ts';
 import type { ChangeType } from '../calendar.tables.ts';
-import { listChanges, readLogState, recordDuePublications, type ChangeRow } from '../changes/changes.repository.ts';
+import { listHeardChanges, readLogState, recordDuePublications, type HeardChange } from '../changes/changes.repository.ts';
 import type { ChangesService } from '../changes/changes.service.ts';
 import { CHANGE_TYPES, encodeToken } from '../changes/changes.tokens.ts';
 import { utcStamp } from '../posts/posts.access.ts';
@@ -36,7 +36,7 @@ export interface DispatcherDeps {
 }
 
 interface Notice {
-  readonly row: ChangeRow;
+  readonly row: HeardChange;
   readonly action: WebhookAction;
 }
 
@@ -45,7 +45,9 @@ interface Notice {
  * written by the database in the transaction of each change, numbered in
  * commit order, so reading it after a cursor misses nothing that committed
  * (changes.repository.ts). What subscribers hear is what anonymous readers
- * see, as the anonymous sync shows it: an item that appears in the public
+ * see, read as the anonymous sync reads the log (listHeardChanges: each
+ * change at its place for them, a removal where the item left the public
+ * lists, changes they cannot see not at all): an item that appears in the public
  * lists is `created`, one that changes there `updated`, one that leaves them
  * (deleted, trashed, unpublished, hidden) `deleted`; drafts, private and
  * pending items are never announced. Several changes to an item before it
@@ -78,7 +80,7 @@ export class WebhookDispatcher {
       state = await readLogState(db, utcStamp(now));
     }
     const cursor = await readDispatchCursor(db);
-    const rows = await listChanges(db, cursorOf(cursor), state.revision, CHANGE_TYPES, BATCH);
+    const rows = await listHeardChanges(db, { kind: 'published' }, cursorOf(cursor), state.revision, CHANGE_TYPES, BATCH);
     if (rows.length === 0) return 0;
     // Read outside the transaction: on SQLite a read through `db` would wait for the transaction's connection.
     const notices = await this.notices(rows, now);
@@ -88,7 +90,7 @@ export class WebhookDispatcher {
       const payload = JSON.stringify({
         type: event,
         timestamp: `${row.changedAt.replace(' ', 'T')}Z`,
-        data: { id: row.id, type: row.type, sync_token: this.syncTokenBefore(state.key, row.seq, now) },
+        data: { id: row.id, type: row.type, sync_token: this.syncTokenBefore(state.key, row.place, now) },
       });
       return subscribers
         .filter((subscriber) => subscriber.events.has('*') || subscriber.events.has(event))
@@ -116,14 +118,14 @@ export class WebhookDispatcher {
         notices.filter((notice) => notice.action !== 'deleted').map(key),
         notices.filter((notice) => notice.action === 'deleted').map(key),
       );
-      await moveDispatchCursor(trx, { seq: last.seq, type: last.type, id: last.id });
+      await moveDispatchCursor(trx, { seq: last.place, type: last.type, id: last.id });
       return true;
     });
     return done ? rows.length : 0;
   }
 
   /** What each change is to anonymous readers, given what subscribers were told before. */
-  private async notices(rows: readonly ChangeRow[], now: Date): Promise<Notice[]> {
+  private async notices(rows: readonly HeardChange[], now: Date): Promise<Notice[]> {
     const { config, site, versions, changes } = this.deps;
     const anonymous: RequestContext = {
       user: null,
@@ -135,7 +137,7 @@ export class WebhookDispatcher {
     };
     const listed = new Set<string>();
     for (const type of CHANGE_TYPES) {
-      const ids = rows.filter((row) => row.type === type).map((row) => row.id);
+      const ids = rows.filter((row) => row.type === type && row.shown).map((row) => row.id);
       if (ids.length === 0) continue;
       for (const item of await changes.listed(type, ids, anonymous, now)) listed.add(`${type}:${String(item.id)}`);
     }
@@ -147,14 +149,14 @@ export class WebhookDispatcher {
     });
   }
 
-  /** A token of the anonymous sync that starts just before change `seq`: the receiver reads it and what came after. */
-  private syncTokenBefore(key: string, seq: number, now: Date): string {
+  /** A token of the anonymous sync that starts just before the change at `place`: the receiver reads it and what came after. */
+  private syncTokenBefore(key: string, place: number, now: Date): string {
     const { config } = this.deps;
     return encodeToken(key, {
       types: CHANGE_TYPES,
       language: config.defaultLanguage,
       user: 0,
-      from: seq - 1,
+      from: place - 1,
       issued: Math.floor(now.getTime() / 1000),
     });
   }

@@ -51,7 +51,7 @@ export async function othersActive(trx: Db, except: number): Promise<boolean> {
   return row !== undefined;
 }
 
-/** Where dispatching stands: changes after (seq, type, item_id) are not yet deliveries. */
+/** Where dispatching stands: changes placed after (seq, type, item_id) in the log anonymous readers hear of (listHeardChanges) are not yet deliveries. */
 export interface DispatchCursor {
   readonly seq: number;
   readonly type: string;
