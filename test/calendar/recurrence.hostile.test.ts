@@ -133,6 +133,20 @@ describe('recurring series under hostile input', () => {
     assert.equal(await count(), total, 'nothing written');
   });
 
+  it('refuses many times a day at once, and a period whose set exceeds the budget before building it', async () => {
+    const every = (count: number) => Array.from({ length: count }, (_, at) => at).join(',');
+    const total = await count();
+    const perSecond = `RRULE:FREQ=MONTHLY;BYHOUR=${every(24)};BYMINUTE=${every(60)};BYSECOND=${every(60)};COUNT=2`;
+    let [response, cpuMs] = await create([perSecond]);
+    await refused(response, 'recurrence', /86400 times a day: at most 1440/);
+    assert.ok(cpuMs < CPU_BOUND_MS, `${cpuMs} ms of CPU`);
+    const perMinute = `RRULE:FREQ=YEARLY;BYDAY=MO,TU,WE,TH,FR,SA,SU;BYHOUR=${every(24)};BYMINUTE=${every(60)};COUNT=2`;
+    [response, cpuMs] = await create([perMinute]);
+    await refused(response, 'recurrence', /more than 100000 steps/);
+    assert.ok(cpuMs < CPU_BOUND_MS, `${cpuMs} ms of CPU`);
+    assert.equal(await count(), total, 'nothing written');
+  });
+
   it('accepts hourly rules with UNTIL and endless ones that fit the window', async () => {
     const [until] = await create(['RRULE:FREQ=HOURLY;UNTIL=20310303T220000Z']);
     assert.equal(until.status, 201, until.text);

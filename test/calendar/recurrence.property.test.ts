@@ -73,7 +73,8 @@ const ruleText = fc
       ),
     ),
     byHour: sometimes(someOf(0, 23)),
-    byMinute: sometimes(someOf(0, 59, 2)),
+    byMinute: sometimes(someOf(0, 59, 4)),
+    bySecond: sometimes(someOf(0, 59, 2)),
     bySetPos: sometimes(signedSome(8)),
     wkst: sometimes(fc.constantFrom(...WEEKDAYS)),
   })
@@ -94,6 +95,7 @@ const ruleText = fc
     }
     if (rule.byHour !== undefined) parts.push(`BYHOUR=${rule.byHour.join(',')}`);
     if (rule.byMinute !== undefined) parts.push(`BYMINUTE=${rule.byMinute.join(',')}`);
+    if (rule.bySecond !== undefined) parts.push(`BYSECOND=${rule.bySecond.join(',')}`);
     if (rule.bySetPos !== undefined && parts.some((part) => part.startsWith('BY'))) parts.push(`BYSETPOS=${rule.bySetPos.join(',')}`);
     if (rule.wkst !== undefined) parts.push(`WKST=${rule.wkst}`);
     return parts.join(';');
@@ -110,7 +112,13 @@ interface RuleCase {
 const ruleCase: fc.Arbitrary<RuleCase> = fc
   .record({
     rrule: ruleText,
-    start: fc.integer({ min: msOf('1990-01-01 00:00:00') / 1000, max: msOf('2040-12-31 23:59:59') / 1000 }).map((s) => s * 1000),
+    // Mostly around now; sometimes anywhere in the calendar's years (windows before 1970 count hours below zero).
+    start: fc
+      .oneof(
+        { arbitrary: fc.integer({ min: msOf('1990-01-01 00:00:00') / 1000, max: msOf('2040-12-31 23:59:59') / 1000 }), weight: 3 },
+        { arbitrary: fc.integer({ min: msOf('1000-01-01 00:00:00') / 1000, max: msOf('9985-12-31 23:59:59') / 1000 }), weight: 1 },
+      )
+      .map((s) => s * 1000),
     skipDays: fc.constantFrom(0, 0, 40, 400, 3000),
     years: fc.integer({ min: 1, max: 4 }),
   })
@@ -201,7 +209,14 @@ const hostileRule = fc.oneof(
       fc.constantFrom(...FREQUENCIES, 'MINUTELY', 'SECONDLY'),
       fc.constantFrom('', ';COUNT=999999999', ';COUNT=999999', ';INTERVAL=999999999', ';INTERVAL=999999', ';INTERVAL=1199'),
       fc.constantFrom('', ';UNTIL=99991231T235959Z', ';UNTIL=10000101T000000Z', ';UNTIL=20991231', ';BYSETPOS=-366,366', ';BYYEARDAY=366'),
-      fc.constantFrom('', ';BYMONTH=2;BYMONTHDAY=29', ';BYMONTH=2;BYMONTHDAY=30', ';BYDAY=-5MO', ';BYWEEKNO=53;BYDAY=SU'),
+      fc.constantFrom(
+        '',
+        ';BYMONTH=2;BYMONTHDAY=29',
+        ';BYMONTH=2;BYMONTHDAY=30',
+        ';BYDAY=-5MO',
+        ';BYWEEKNO=53;BYDAY=SU',
+        `;BYHOUR=${Array.from({ length: 24 }, (_, at) => at).join(',')};BYMINUTE=${Array.from({ length: 60 }, (_, at) => at).join(',')}`,
+      ),
     )
     .map(([freq, ...parts]) => `FREQ=${freq}${parts.join('')}`.replace(';BYWEEKNO', freq === 'YEARLY' ? ';BYWEEKNO' : ';X-NONE')),
 );

@@ -2,7 +2,7 @@ import { RecurrenceError } from './recurrence.grammar.ts';
 
 /** What one expansion may spend by default: steps (days examined, wall times mapped, dates read) and milliseconds. */
 export const EXPANSION_STEPS = 100_000;
-export const EXPANSION_MS = 200;
+export const EXPANSION_MS = 100;
 
 /** Steps and time an expansion may take; exceeding either is a RecurrenceError. */
 export class ExpansionBudget {

@@ -62,7 +62,8 @@ export function expandRule(rule: Rule, startMs: number, options: ExpandOptions):
   for (;;) {
     if (year.year !== cursor.year) year = new YearInfo(cursor.year, plan);
     const { days, times, filtered, examined } = periodOf(plan, year, cursor);
-    options.budget.step(examined);
+    // Every day examined, and every day × time of day the period's set holds, before any is built.
+    options.budget.step(examined + days.length * times.length);
     for (const wall of candidates(plan, year, days, times)) {
       if (wall > options.to) return found;
       if (wall < startMs) continue;
@@ -119,7 +120,7 @@ function firstCursor(plan: Plan, start: Wall, startMs: number, from: number): Cu
       if (periods > 0) {
         const hour = startHour + periods * interval;
         moveToDay(cursor, Math.floor(hour / 24));
-        cursor.hour = hour % 24;
+        cursor.hour = ((hour % 24) + 24) % 24;
       }
       return cursor;
     }

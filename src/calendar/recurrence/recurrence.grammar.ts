@@ -55,6 +55,8 @@ export interface Recurrence {
 /** How many lines a recurrence has, and how long each is, at most (the write schema says the same). */
 export const MAX_LINES = 100;
 export const MAX_LINE_LENGTH = 2000;
+/** Times of day a rule's BYHOUR × BYMINUTE × BYSECOND may give: one a minute. */
+const MAX_TIMES_OF_DAY = 1440;
 /** EXDATE values, and RDATE values, of one recurrence at most: each is read on every expansion. */
 export const MAX_DATES = 1000;
 
@@ -209,6 +211,8 @@ export function parseRule(text: string): Rule {
   const ordinals = rule.byDay?.some((day) => day.ordinal !== undefined) === true;
   if (ordinals && freq !== 'MONTHLY' && freq !== 'YEARLY') fail(`BYDAY ordinals (such as 1MO) go with FREQ=MONTHLY or YEARLY only.`);
   if (ordinals && freq === 'YEARLY' && rule.byWeekNo !== undefined) fail('BYDAY ordinals do not go with BYWEEKNO.');
+  const timesOfDay = (rule.byHour?.length ?? 1) * (rule.byMinute?.length ?? 1) * (rule.bySecond?.length ?? 1);
+  if (timesOfDay > MAX_TIMES_OF_DAY) fail(`BYHOUR, BYMINUTE and BYSECOND give ${timesOfDay} times a day: at most ${MAX_TIMES_OF_DAY}.`);
   const byParts = ['BYSECOND', 'BYMINUTE', 'BYHOUR', 'BYDAY', 'BYMONTHDAY', 'BYYEARDAY', 'BYWEEKNO', 'BYMONTH'];
   if (rule.bySetPos !== undefined && !byParts.some((name) => parts.has(name))) fail('BYSETPOS needs another BYxxx part.');
   return Object.fromEntries(Object.entries(rule).filter(([, value]) => value !== undefined)) as unknown as Rule;
