@@ -217,7 +217,7 @@ export function loadConfig(env: Env = process.env): Config {
     sqliteBusyWaitMs: integer(env, 'SQLITE_BUSY_WAIT_MS', 5000, 0, 600_000),
     responseCacheBytes: integer(env, 'RESPONSE_CACHE_MB', 32, 0, 65_536) * 1024 * 1024,
     eventCacheBytes: integer(env, 'EVENT_CACHE_MB', 32, 0, 65_536) * 1024 * 1024,
-    recurrenceMaxOccurrences: integer(env, 'RECURRENCE_MAX_OCCURRENCES', 1000, 1, 100_000),
+    recurrenceMaxOccurrences: integer(env, 'RECURRENCE_MAX_OCCURRENCES', 1000, 1, 20_000),
     recurrenceHorizonDays: integer(env, 'RECURRENCE_HORIZON_DAYS', 760, 1, 36_600),
     icalMaxEvents: integer(env, 'ICAL_MAX_EVENTS', 500, 1, 10_000),
     icalImportMaxBytes: integer(env, 'ICAL_IMPORT_MAX_BYTES', 2 * 1024 * 1024, 1024, 1024 * 1024 * 1024),

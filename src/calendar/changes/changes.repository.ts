@@ -79,17 +79,6 @@ function toChangeRow(
   };
 }
 
-/** Changes numbered up to `upTo` that come after `after`, in log order, of the types asked, at most `limit`. */
-export async function listChanges(
-  db: Db,
-  after: ChangeCursor,
-  upTo: number,
-  types: readonly ChangeType[],
-  limit: number,
-): Promise<ChangeRow[]> {
-  return (await rowsAfter(db, after, upTo, types).limit(limit).execute()).map(toChangeRow);
-}
-
 /** A change as one reader of the log hears of it. */
 export interface HeardChange extends ChangeRow {
   /**
