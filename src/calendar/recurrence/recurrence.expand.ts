@@ -1,6 +1,7 @@
 import type { Rule } from './recurrence.grammar.ts';
 import type { ExpansionBudget } from './recurrence.budget.ts';
-import { DAY_MS, dateOfDay, dayNumber, FREQUENCY_RANK, planOf, wallOf, weekdayOfDay, type Plan, type Wall } from './recurrence.plan.ts';
+import { wallOfMillis } from '../shared/dates.ts';
+import { DAY_MS, dateOfDay, dayNumber, FREQUENCY_RANK, planOf, weekdayOfDay, type Plan, type Wall } from './recurrence.plan.ts';
 import { YearInfo } from './recurrence.year.ts';
 
 /**
@@ -53,7 +54,7 @@ export interface ExpandOptions {
  * (RFC 5545 adds it to the set; the caller does).
  */
 export function expandRule(rule: Rule, startMs: number, options: ExpandOptions): number[] {
-  const start = wallOf(startMs);
+  const start = wallOfMillis(startMs);
   const plan = planOf(rule, start);
   const cursor = firstCursor(plan, start, startMs, plan.count === undefined ? options.from : startMs);
   const found: number[] = [];
@@ -84,7 +85,7 @@ function firstCursor(plan: Plan, start: Wall, startMs: number, from: number): Cu
   const startDay = dayNumber(start.year, start.month, start.day);
   const cursor: Cursor = { year: start.year, month: start.month, day: startDay, hour: start.hour };
   if (from <= startMs) return cursor;
-  const target = wallOf(from);
+  const target = wallOfMillis(from);
   const { interval } = plan;
   switch (plan.rank) {
     case FREQUENCY_RANK.YEARLY: {

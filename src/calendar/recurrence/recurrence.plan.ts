@@ -1,3 +1,4 @@
+import { wallOfMillis } from '../shared/dates.ts';
 import { RecurrenceError, type Rule, type Weekday } from './recurrence.grammar.ts';
 
 /**
@@ -64,26 +65,8 @@ export interface Plan {
   readonly timeset: readonly number[];
 }
 
-export interface Wall {
-  readonly year: number;
-  readonly month: number;
-  readonly day: number;
-  readonly hour: number;
-  readonly minute: number;
-  readonly second: number;
-}
-
-export const wallOf = (ms: number): Wall => {
-  const date = new Date(ms);
-  return {
-    year: date.getUTCFullYear(),
-    month: date.getUTCMonth() + 1,
-    day: date.getUTCDate(),
-    hour: date.getUTCHours(),
-    minute: date.getUTCMinutes(),
-    second: date.getUTCSeconds(),
-  };
-};
+/** A wall time's fields, from milliseconds of the floating clock (dates.ts reads them). */
+export type Wall = ReturnType<typeof wallOfMillis>;
 
 const sorted = (values: Iterable<number>) => [...new Set(values)].sort((a, b) => a - b);
 

@@ -127,7 +127,7 @@ function zoneOrThrow(name: string): Zone {
 
 type Wall = CalendarDate & TimeOfDay;
 
-function wallOfMillis(ms: number): Wall {
+export function wallOfMillis(ms: number): Wall {
   const date = new Date(ms);
   return {
     year: date.getUTCFullYear(),
