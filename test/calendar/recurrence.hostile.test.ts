@@ -95,6 +95,17 @@ describe('recurring series under hostile input', () => {
     await refused(response, 'recurrence', /At most 1000 EXDATE values/);
     assert.equal(await count(), total, 'nothing written');
 
+    // At the cap, deleting one more occurrence is a conflict that names what to do, and changes nothing.
+    const atCap = ['RRULE:FREQ=DAILY;COUNT=10'];
+    for (let at = 0; at < 1000; at += 100) atCap.push(`EXDATE:${many.slice(at, at + 100).join(',')}`);
+    const [full] = await create(atCap);
+    assert.equal(full.status, 201, full.text);
+    const before = await occurrencesOf(full.body);
+    const refusedDelete = await server.request(`${EVENTS}/${before[0]?.id}`, { method: 'DELETE', auth: admin });
+    assert.equal(refusedDelete.status, 409, refusedDelete.text);
+    assert.equal(refusedDelete.body.code, 'rest_series_exclusions_full');
+    assert.equal((await occurrencesOf(full.body)).length, before.length, 'nothing excluded');
+
     const [created] = await create(['RRULE:FREQ=DAILY;COUNT=6']);
     const occurrences = await occurrencesOf(created.body);
     for (const occurrence of occurrences.slice(1, 4)) {

@@ -1,8 +1,11 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../platform/db/schema.ts';
 import { stampsAt } from '../posts/posts.writes.ts';
+import { MAX_DATES, parseRecurrence } from '../recurrence/recurrence.grammar.ts';
 import { withExclusion } from '../recurrence/recurrence.lines.ts';
 import { recurrenceLines, type SeriesOccurrences } from '../recurrence/recurrence.series.ts';
+import { AppError } from '../../platform/errors.ts';
+import { isValidZoneName } from '../shared/dates.ts';
 import { invalidParam } from '../shared/wire.ts';
 import { eventNotFound } from './events.lookup.ts';
 import { findEventById, updateEvent, type EventRow } from './events.repository.ts';
@@ -30,6 +33,13 @@ export async function excludeOccurrence(
 ): Promise<void> {
   const series = await findEventById(trx, row.parent_id as number);
   if (series?.recurrence == null || row.original_start_utc === null) throw eventNotFound(row.id);
+  if (parseRecurrence(recurrenceLines(series.recurrence), isValidZoneName).exdates.length >= MAX_DATES) {
+    throw new AppError(
+      409,
+      'rest_series_exclusions_full',
+      `The series already leaves out ${MAX_DATES} occurrences, the most it can: change its recurrence, or trash the series.`,
+    );
+  }
   const compact = (stamp: string) => stamp.replace(/[-:]/g, '').replace(' ', 'T');
   const lines =
     row.all_day === 1
