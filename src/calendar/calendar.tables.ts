@@ -183,6 +183,13 @@ export interface CalendarChangeTable {
   author_id: number | null;
   /** A scheduled item's publication date (UTC): it changes then, without a write. */
   due_at: string | null;
+  /**
+   * The number of the item's last change anonymous readers can see: `seq`, but for the changes of what it embeds
+   * while that was hidden (a draft venue renamed). Kept by migration 2026-12-02T0100-changes-public-place.
+   */
+  public_seq: Generated<number | string>;
+  /** A one-shot flag a writer sets to keep `public_seq` where it was; the same trigger clears it. */
+  hidden: Generated<number>;
   /** 1 while anonymous lists show the item (migration 2026-12-01T0100-changes-audiences, which keeps the four below). */
   public_now: Generated<number>;
   /** The number of the change that last took the item out of anonymous lists; 0 if none. */

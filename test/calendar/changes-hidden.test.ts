@@ -11,7 +11,7 @@ import { sql } from 'kysely';
 import { startTestServer, type Credentials, type TestServer } from '../helpers/server.ts';
 import { EVENTS, makeEvent } from './events.factories.ts';
 import { CHANGES, SyncClient } from './sync.client.ts';
-import { makeVenue, NS } from './venues-organizers.factories.ts';
+import { makeOrganizer, makeVenue, NS, ORGANIZERS, VENUES } from './venues-organizers.factories.ts';
 import { eventually, Receiver } from './webhook.receiver.ts';
 
 /** One sync read page by page as a client does: the entries of each page, and every token it was given. */
@@ -149,6 +149,31 @@ describe('sync tells nothing of what the caller cannot see', () => {
       assert.deepEqual(entries.map((entry) => entry.id).sort(), [...occurrences].sort());
       for (const entry of entries) assert.equal(entry.item.title, 'Weekly class, moved');
     }
+  });
+
+  it('sends an event again when what it embeds changes for the caller, not when a draft venue or organizer does', async () => {
+    const draftVenue = await makeVenue(server, admin, { status: 'draft' });
+    const draftOrganizer = await makeOrganizer(server, admin, { status: 'draft' });
+    const publicVenue = await makeVenue(server, admin, { status: 'publish' });
+    const atDraft = await makeEvent(server, admin, { status: 'publish', venue: draftVenue.id, organizer: [draftOrganizer.id] });
+    const atPublic = await makeEvent(server, admin, { status: 'publish', venue: publicVenue.id });
+    const [anonymous, editor] = [await fresh(), await fresh(admin)];
+    await write(`${VENUES}/${draftVenue.id}`, 'POST', { venue: 'Renamed in private' });
+    await write(`${ORGANIZERS}/${draftOrganizer.id}`, 'POST', { organizer: 'Edited in private' });
+    const entries = async (token: string, auth?: Credentials) => (await readSync(token, 50, auth)).pages.flat();
+    const events = (list: any[]) => list.filter((entry) => entry.type === 'event').map((entry) => entry.id);
+    assert.deepEqual(events(await entries(anonymous)), [], 'anonymous readers hear of nothing');
+    assert.ok(events(await entries(editor, admin)).includes(atDraft.id), 'editors, whose lists show the draft venue, hear of the event');
+
+    const afterDrafts = await fresh();
+    await write(`${VENUES}/${publicVenue.id}`, 'POST', { venue: 'Renamed in public' });
+    const publicChange = await entries(afterDrafts);
+    assert.deepEqual(events(publicChange), [atPublic.id]);
+    assert.equal(publicChange.find((entry) => entry.id === atPublic.id)?.item.venue.venue, 'Renamed in public');
+
+    const beforePublishing = await fresh();
+    await write(`${VENUES}/${draftVenue.id}`, 'POST', { status: 'publish' });
+    assert.deepEqual(events(await entries(beforePublishing)), [atDraft.id], 'a venue published shows in its events');
   });
 
   it('answers truncated, edited, unsigned, older-format, foreign and misplaced tokens with their 4xx', async () => {

@@ -39,7 +39,7 @@ export interface ChangeCursor {
  * A column that places rows in the log: `seq`, the number of the item's last change; or, for a reader, the number of
  * the change that took the item out of its lists (see listHeardChanges).
  */
-type Place = 'seq' | 'public_left' | 'listed_left';
+type Place = 'seq' | 'public_seq' | 'public_left' | 'listed_left';
 
 /** The rows placed up to `upTo` after `after` by `place`, in that order, of the types asked. */
 function rowsAfter(db: Db, after: ChangeCursor, upTo: number, types: readonly ChangeType[], place: Place = 'seq') {
@@ -94,8 +94,8 @@ type Where = (eb: ExpressionBuilder<Database, 'calendar_changes'>) => Expression
 
 /**
  * How a reader's log is made, from the audiences migration 2026-12-01T0100-changes-audiences keeps per row:
- * the items its lists show, placed by their last change, and the items they showed and no longer do, placed
- * where they left. Anonymous readers list what anonymous lists show; editors what is not in the trash; others
+ * the items its lists show, placed by their last change it can see (`public_seq` for what anonymous lists show,
+ * 2026-12-02T0100-changes-public-place), and the items they showed and no longer do, placed where they left. Anonymous readers list what anonymous lists show; editors what is not in the trash; others
  * (authors, contributors) that for their own items and the first for the rest (posts.access.ts). Flags are
  * literals, so each part walks an index (partial ones for removals).
  */
@@ -107,7 +107,7 @@ function readerParts(visibility: ListVisibility): { place: Place; shown: boolean
   switch (visibility.kind) {
     case 'published':
       return [
-        { place: 'seq', shown: true, where: flag('public_now', 1) },
+        { place: 'public_seq', shown: true, where: flag('public_now', 1) },
         { place: 'public_left', shown: false, where: flag('public_now', 0) },
       ];
     case 'all-but-trash':
@@ -118,7 +118,13 @@ function readerParts(visibility: ListVisibility): { place: Place; shown: boolean
     case 'published-or-own': {
       const own: Where = (eb) => eb('author_id', '=', visibility.userId);
       return [
-        { place: 'seq', shown: true, where: (eb) => eb.or([flag('public_now', 1)(eb), eb.and([own(eb), flag('listed_now', 1)(eb)])]) },
+        {
+          place: 'public_seq',
+          shown: true,
+          where: (eb) =>
+            eb.and([flag('public_now', 1)(eb), eb.or([eb('author_id', 'is', null), eb('author_id', '<>', visibility.userId)])]),
+        },
+        { place: 'seq', shown: true, where: (eb) => eb.and([own(eb), flag('listed_now', 1)(eb)]) },
         {
           place: 'public_left',
           shown: false,
