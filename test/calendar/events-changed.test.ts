@@ -30,7 +30,7 @@ describe('the change log tail', () => {
           [...log]
             .filter(([, seq]) => seq > from)
             .sort((a, b) => a[1] - b[1] || a[0] - b[0])
-            .map(([id, seq]) => ({ type: 'event', id, seq, changedAt: '', everPublic: true, authorId: null }));
+            .map(([id, seq]) => ({ type: 'event', id, seq, changedAt: '' }));
         for (const next of steps) {
           if (next.kind === 'write') {
             revision += 1;
@@ -63,7 +63,7 @@ describe('the change log tail', () => {
 
   it('answers only spans it read whole, and forgets the oldest revisions beyond its bound', () => {
     const tail = new ChangeTail(3);
-    const row = (id: number, seq: number): ChangeRow => ({ type: 'event', id, seq, changedAt: '', everPublic: true, authorId: null });
+    const row = (id: number, seq: number): ChangeRow => ({ type: 'event', id, seq, changedAt: '' });
     assert.equal(tail.since(0, 0), undefined, 'nothing read yet');
     tail.add(10, 12, [row(1, 11), row(2, 12)]);
     assert.deepEqual(tail.since(10, 12), [1, 2]);

@@ -24,8 +24,6 @@ export interface ChangeRow {
   readonly seq: number;
   /** UTC `YYYY-MM-DD HH:MM:SS`. */
   readonly changedAt: string;
-  readonly everPublic: boolean;
-  readonly authorId: number | null;
 }
 
 /** Where a page of changes resumes: after this change, in log order (seq, type, id) — a reader's own order for a sync (listHeardChanges); after every change `seq` holds when only `seq` is given. */
@@ -46,7 +44,7 @@ function rowsAfter(db: Db, after: ChangeCursor, upTo: number, types: readonly Ch
   const { type, id } = after;
   return db
     .selectFrom('calendar_changes')
-    .select(['type', 'item_id', 'seq', 'changed_at', 'ever_public', 'author_id'])
+    .select(['type', 'item_id', 'seq', 'changed_at'])
     .where((eb) =>
       type === undefined || id === undefined
         ? eb(place, '>', after.seq)
@@ -66,16 +64,12 @@ function rowsAfter(db: Db, after: ChangeCursor, upTo: number, types: readonly Ch
     .orderBy('item_id');
 }
 
-function toChangeRow(
-  row: Pick<Selectable<CalendarChangeTable>, 'type' | 'item_id' | 'seq' | 'changed_at' | 'ever_public' | 'author_id'>,
-): ChangeRow {
+function toChangeRow(row: Pick<Selectable<CalendarChangeTable>, 'type' | 'item_id' | 'seq' | 'changed_at'>): ChangeRow {
   return {
     type: row.type,
     id: row.item_id,
     seq: Number(row.seq),
     changedAt: row.changed_at,
-    everPublic: row.ever_public === 1,
-    authorId: row.author_id,
   };
 }
 
