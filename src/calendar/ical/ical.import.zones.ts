@@ -1,6 +1,6 @@
 import { ExpansionBudget, EXPANSION_STEPS } from '../recurrence/recurrence.budget.ts';
 import { RecurrenceError } from '../recurrence/recurrence.grammar.ts';
-import { isValidZoneName, resolveZone } from '../shared/dates.ts';
+import { instantOfWall, isValidZoneName, resolveZone } from '../shared/dates.ts';
 import { ICAL_LIMITS, IcalSyntaxError, type Component } from './ical.import.parse.ts';
 import { countBefore, DAY_MS, readObservance, startOfYear, wallMillis, type Observance } from './ical.import.observances.ts';
 
@@ -80,13 +80,7 @@ export class FileZone {
    * forward by the gap, an ambiguous one is the earlier instant.
    */
   instantOf(wallMs: number): number {
-    const before = this.offsetAt(wallMs - DAY_MS);
-    const after = this.offsetAt(wallMs + DAY_MS);
-    const [first] = [...new Set([before, after])]
-      .map((offset) => wallMs - offset)
-      .filter((instant) => this.offsetAt(instant) === wallMs - instant)
-      .sort((a, b) => a - b);
-    return first ?? wallMs - before;
+    return instantOfWall(wallMs, (epochMs) => this.offsetAt(epochMs));
   }
 
   /** The instants the offset changes at, from `from` to `to`. */

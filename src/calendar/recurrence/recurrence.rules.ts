@@ -1,4 +1,4 @@
-import { fromInstant, fromWallTime, plusCalendar, type Stamp } from '../shared/dates.ts';
+import { fromInstant, fromWallMillis, fromWallTime, plusCalendar, type Stamp } from '../shared/dates.ts';
 import { ExpansionBudget } from './recurrence.budget.ts';
 import { expandRule } from './recurrence.expand.ts';
 import { RecurrenceError, type Recurrence, type RecurrenceTime } from './recurrence.grammar.ts';
@@ -45,12 +45,18 @@ export const atMostLast = (stamp: Stamp): Stamp => (stamp.length > LAST_STAMP.le
 
 /** A wall time as milliseconds of the floating clock (the wall time read as UTC). */
 const wallMs = (stamp: Stamp): number => Date.parse(`${stamp.replace(' ', 'T')}Z`);
-const stampOf = (ms: number): Stamp => new Date(ms).toISOString().slice(0, 19).replace('T', ' ');
 
 /** An occurrence at a wall time of the series' zone: its real wall time (after a DST gap) and its instant. */
 export function atWall(wall: Stamp, zone: string): OccurrenceStart {
   const moment = fromWallTime(wall, zone);
   if (moment === undefined) throw new RecurrenceError(`${wall} is no time.`);
+  return { local: moment.local, utc: moment.utc };
+}
+
+/** The same for a wall time the expander gives (milliseconds of the floating clock): no stamp written and read back. */
+function atWallMillis(wallMs: number, zone: string): OccurrenceStart {
+  const moment = fromWallMillis(wallMs, zone);
+  if (moment === undefined) throw new RecurrenceError(`${new Date(wallMs).toISOString()} is out of range.`);
   return { local: moment.local, utc: moment.utc };
 }
 
@@ -113,7 +119,7 @@ export function expandRecurrence(recurrence: Recurrence, start: SeriesStart, lim
     // One past the maximum is enough to know it is exceeded.
     for (const wall of expandRule(rule, startMs, { from: wallMs(from), to: wallMs(last), limit: limits.max + 1, budget })) {
       budget.step();
-      const occurrence = atWall(stampOf(wall), start.zone);
+      const occurrence = atWallMillis(wall, start.zone);
       const within =
         until === undefined ||
         (rule.until?.kind === 'date' ? occurrence.local.slice(0, 10) <= rule.until.date : occurrence.utc <= until.utc);

@@ -80,11 +80,8 @@ const knownOffsets = new Map<Zone, Map<number, number>>();
 const MAX_KNOWN_OFFSETS = 10_000;
 
 /**
- * A zone's offset in minutes at an instant, from Intl's `longOffset` name
- * ("GMT+01:00", "GMT-00:25:21" for local mean times): one `format` call,
- * where luxon's `offset` formats every field (about four times the cost,
- * which series expansion pays for every occurrence). Both read the same
- * ICU data and agree to the second.
+ * A zone's offset in minutes at an instant, from Intl's `longOffset` name ("GMT+01:00", "GMT-00:25:21"): one
+ * `format` call, a quarter of luxon's `offset` (which formats every field); both read ICU's data, to the second.
  */
 const offsetFormats = new WeakMap<Zone, Intl.DateTimeFormat>();
 const LONG_OFFSET = /GMT(?:([+-])(\d{2}):(\d{2})(?::(\d{2}))?)?$/;
@@ -176,20 +173,22 @@ export function fromInstant(epochMs: number, zoneName: string): ZonedMoment | un
 }
 
 /**
- * The instant of a wall time (given as milliseconds of that wall time read as
- * UTC) in a zone: a time in a DST gap moves forward by the gap; an ambiguous
- * one takes the earlier instant (the daylight offset).
+ * The instant of a wall time (milliseconds of it read as UTC) in a zone whose offset (ms) `offsetMsAt` gives: a
+ * time in a DST gap moves forward by the gap, an ambiguous one takes the earlier instant. The rule of every wall
+ * time of the calendar, IANA zones and the zones an imported file defines alike.
  */
-function resolveWall(wallMs: number, zone: Zone): number {
-  const before = offsetOf(zone, wallMs - DAY_MS);
-  const after = offsetOf(zone, wallMs + DAY_MS);
-  if (before === after) return wallMs - before * 60_000;
+export function instantOfWall(wallMs: number, offsetMsAt: (epochMs: number) => number): number {
+  const before = offsetMsAt(wallMs - DAY_MS);
+  const after = offsetMsAt(wallMs + DAY_MS);
+  if (before === after) return wallMs - before;
   const candidates = [before, after]
-    .map((offset) => wallMs - offset * 60_000)
-    .filter((instant) => offsetOf(zone, instant) * 60_000 === wallMs - instant)
+    .map((offset) => wallMs - offset)
+    .filter((instant) => offsetMsAt(instant) === wallMs - instant)
     .sort((a, b) => a - b);
-  return candidates[0] ?? wallMs - before * 60_000;
+  return candidates[0] ?? wallMs - before;
 }
+
+const resolveWall = (wallMs: number, zone: Zone): number => instantOfWall(wallMs, (epochMs) => offsetOf(zone, epochMs) * 60_000);
 
 /** Milliseconds of a valid wall time read as UTC; `undefined` for a day or time that does not exist (Feb 30, 24:00). */
 function wallMillis(wall: Wall): number | undefined {
@@ -213,9 +212,13 @@ function wallOfStamp(stamp: Stamp): Wall | undefined {
 export function fromWallTime(stamp: Stamp, zoneName: string): ZonedMoment | undefined {
   const wall = wallOfStamp(stamp);
   const ms = wall === undefined ? undefined : wallMillis(wall);
-  if (ms === undefined) return undefined;
+  return ms === undefined ? undefined : fromWallMillis(ms, zoneName);
+}
+
+/** The moment of a wall time given as milliseconds read as UTC (a valid one: series expansion's wall times), in a zone. */
+export function fromWallMillis(wallMs: number, zoneName: string): ZonedMoment | undefined {
   const zone = zoneOrThrow(zoneName);
-  return momentAt(resolveWall(ms, zone), zone);
+  return momentAt(resolveWall(wallMs, zone), zone);
 }
 
 function nowWall(nowMs: number, zone: Zone): Wall {
