@@ -13,6 +13,7 @@ import { parseRecurrence } from '../../src/calendar/recurrence/recurrence.gramma
 import { ExpansionBudget } from '../../src/calendar/recurrence/recurrence.budget.ts';
 import { expandRecurrence } from '../../src/calendar/recurrence/recurrence.rules.ts';
 import { isValidZoneName } from '../../src/calendar/shared/dates.ts';
+import { competingWrite } from '../helpers/competing-writer.ts';
 import { startTestServer, type Credentials, type TestResponse, type TestServer } from '../helpers/server.ts';
 import { EVENTS } from './events.factories.ts';
 
@@ -211,5 +212,35 @@ describe('expansion budget', () => {
       () => expandRecurrence(recurrence, start, { until: '2100-01-01 00:00:00', max: 1000, budget: new ExpansionBudget(1e9, 2, clock) }),
       /more than 2 ms/,
     );
+  });
+});
+
+describe('an occurrence deleted while another process changes its series', () => {
+  let server: TestServer;
+  let admin: Credentials;
+  before(async () => {
+    server = await startTestServer({ SITE_TIMEZONE: 'Europe/Rome' });
+    admin = await server.admin();
+  });
+  after(async () => server.close());
+
+  it("keeps the other process's EXDATE: the series is read under its lock", async () => {
+    const created = await server.request(EVENTS, {
+      method: 'POST',
+      auth: admin,
+      body: { title: 'Raced', start_date: '2031-03-03 18:00', end_date: '2031-03-03 19:00', recurrence: ['RRULE:FREQ=DAILY;COUNT=6'] },
+    });
+    assert.equal(created.status, 201, created.text);
+    const listed = await server.request(`${EVENTS}?post_parent=${created.body.id}&start_date=2031-03-01&end_date=2031-03-31`, {
+      auth: admin,
+    });
+    const [, second] = listed.body.events as Item[];
+    const lines = JSON.stringify(['RRULE:FREQ=DAILY;COUNT=6', 'EXDATE:20310307T170000Z']);
+    const other = await competingWrite(server, [['update events set recurrence = ? where id = ?', lines, created.body.id]]);
+    const deleted = server.request(`${EVENTS}/${second?.id}`, { method: 'DELETE', auth: admin });
+    await other.commitOnceBlocked();
+    assert.equal((await deleted).status, 200);
+    const stored = await server.request(`${EVENTS}/${created.body.id}`, { auth: admin });
+    assert.deepEqual(stored.body.recurrence, ['RRULE:FREQ=DAILY;COUNT=6', 'EXDATE:20310307T170000Z,20310304T170000Z']);
   });
 });

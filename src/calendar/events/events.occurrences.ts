@@ -8,7 +8,7 @@ import { AppError } from '../../platform/errors.ts';
 import { isValidZoneName } from '../shared/dates.ts';
 import { invalidParam } from '../shared/wire.ts';
 import { eventNotFound } from './events.lookup.ts';
-import { findEventById, updateEvent, type EventRow } from './events.repository.ts';
+import { findEventById, findEventForWrite, updateEvent, type EventRow } from './events.repository.ts';
 import type { UpdateEventBody } from './events.schemas.ts';
 
 /** What event writes do to a recurring series: through one of its occurrences, or after writing the series itself. */
@@ -31,7 +31,8 @@ export async function excludeOccurrence(
   siteZone: string,
   now: Date,
 ): Promise<void> {
-  const series = await findEventById(trx, row.parent_id as number);
+  // Held, as the occurrence is: the series' lines are read and written back in one piece.
+  const series = await findEventForWrite(trx, row.parent_id as number);
   if (series?.recurrence == null || row.original_start_utc === null) throw eventNotFound(row.id);
   if (parseRecurrence(recurrenceLines(series.recurrence), isValidZoneName).exdates.length >= MAX_DATES) {
     throw new AppError(
@@ -61,7 +62,7 @@ export async function excludeOccurrence(
 
 /** The series that continues from `occurrence` once its series is cut there (the series is held). */
 export async function splitAt(trx: Db, occurrences: SeriesOccurrences, occurrence: EventRow, now: Date): Promise<EventRow> {
-  const series = await findEventById(trx, occurrence.parent_id as number);
+  const series = await findEventForWrite(trx, occurrence.parent_id as number);
   if (series === undefined) throw eventNotFound(occurrence.id);
   return occurrences.split(trx, series, occurrence, now);
 }
