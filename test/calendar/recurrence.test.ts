@@ -221,6 +221,48 @@ describe('recurring events', () => {
     assert.doesNotMatch(after[1]?.description ?? '', /Bring a mat/, 'an exception keeps its own content');
   });
 
+  it("shows each occurrence its series' texts and rule in every language, as the series says them now", async () => {
+    const series = await createSeries(['RRULE:FREQ=DAILY;COUNT=3'], { title: 'Pilates', description: 'On the lawn' });
+    const italian = `${EVENTS}/${series.id}?translation_language=it`;
+    assert.equal((await server.request(italian, { method: 'PATCH', auth: admin, body: { title: 'Pilates al parco' } })).status, 200);
+    const [first, second] = await occurrencesOf(series);
+    assert.ok(first && second);
+    assert.equal((await patch(second.id, { title: 'Pilates indoors' })).status, 200);
+
+    assert.equal(
+      (await patch(series.id, { title: 'Mat pilates', slug: 'mat-pilates', recurrence: ['RRULE:FREQ=DAILY;COUNT=4'] })).status,
+      200,
+    );
+    const now = await occurrencesOf(series);
+    assert.deepEqual(
+      now.map((item) => [item.title, item.url.split('/').slice(-3, -1).join('/'), item.recurrence]),
+      [
+        ['Mat pilates', 'mat-pilates/2031-03-03', ['RRULE:FREQ=DAILY;COUNT=4']],
+        ['Pilates indoors', 'mat-pilates/2031-03-04', ['RRULE:FREQ=DAILY;COUNT=4']],
+        ['Mat pilates', 'mat-pilates/2031-03-05', ['RRULE:FREQ=DAILY;COUNT=4']],
+        ['Mat pilates', 'mat-pilates/2031-03-06', ['RRULE:FREQ=DAILY;COUNT=4']],
+      ],
+      "generated occurrences show the series' new title, every occurrence its slug and rule; the exception its own title",
+    );
+    assert.equal((await server.request(italian, { method: 'PATCH', auth: admin, body: { title: 'Pilates sul prato' } })).status, 200);
+    const inItalian = await occurrencesOf(series, 'translation_language=it');
+    assert.deepEqual(
+      inItalian.map((item) => item.title),
+      ['Pilates sul prato', 'Pilates al parco', 'Pilates sul prato', 'Pilates sul prato'],
+      'an exception keeps the texts its series had when it was changed; the others follow the series',
+    );
+    assert.deepEqual(
+      (await list(`search=${encodeURIComponent('mat pilates')}&start_date=2031-03-01&end_date=2031-03-31`)).map((item) => item.id),
+      [now[0]?.id, now[2]?.id, now[3]?.id],
+      "search finds generated occurrences by their series' title, the exception by its own",
+    );
+    assert.deepEqual(
+      (await list('search=lawn&start_date=2031-03-01&end_date=2031-03-31')).map((item) => item.id),
+      now.map((item) => item.id),
+      'and by its description, which the exception kept',
+    );
+  });
+
   it('refuses through an occurrence what belongs to its series (status, password, author, dates, recurrence)', async () => {
     const series = await createSeries(['RRULE:FREQ=DAILY;COUNT=2']);
     const [first] = await occurrencesOf(series);

@@ -4,11 +4,13 @@ import type { TranslatableType } from '../calendar.tables.ts';
 import { findEmbeddableOrganizers, presentEventOrganizers } from '../organizers/organizers.links.ts';
 import type { RequestContext } from '../shared/context.ts';
 import { loadImages } from '../shared/images.ts';
+import { findSeriesRecurrences } from '../recurrence/recurrence.repository.ts';
 import { loadTextsOfTypes } from '../posts/posts.texts.ts';
 import type { CalendarVersion } from '../shared/calendar-version.ts';
 import { publishedEventCounts } from '../terms/terms.counts.ts';
 import { findEventTermLinks, presentEventTerms } from '../terms/terms.links.ts';
 import { findEmbeddableVenues, presentEmbeddedVenues } from '../venues/venues.links.ts';
+import { seriesIdsOf, textIdsOf, textsOfEvent } from './events.inherited.ts';
 import type { EventEmbeds } from './events.mapper.ts';
 import type { EventRow } from './events.repository.ts';
 
@@ -31,14 +33,15 @@ export async function loadEventEmbeds(
   version: CalendarVersion | undefined,
 ): Promise<Map<number, EventEmbeds>> {
   const ids = rows.map((row) => row.id);
-  const [venues, organizers, terms] = await Promise.all([
+  const [venues, organizers, terms, rules] = await Promise.all([
     findEmbeddableVenues(db, unique(rows.map((row) => row.venue_id)), ctx),
     findEmbeddableOrganizers(db, ids, ctx),
     findEventTermLinks(db, ids),
+    findSeriesRecurrences(db, seriesIdsOf(rows)),
   ]);
   const organizerRows = organizers.map(({ row }) => row);
   const wanted = new Map<TranslatableType, number[]>([
-    ['event', ids],
+    ['event', textIdsOf(rows)],
     ['venue', venues.map((row) => row.id)],
     ['organizer', unique(organizerRows.map((row) => row.id))],
     ['category', unique(terms.filter((term) => term.taxonomy === 'category').map((term) => term.id))],
@@ -60,7 +63,8 @@ export async function loadEventEmbeds(
     rows.map((row) => [
       row.id,
       {
-        texts: eventTexts?.get(row.id),
+        texts: textsOfEvent(row, eventTexts),
+        seriesRecurrence: row.parent_id === null ? undefined : rules.get(row.parent_id),
         image: row.image_id === null ? undefined : images.get(row.image_id),
         venue: row.venue_id === null ? undefined : venueViews.get(row.venue_id),
         organizers: organizerViews.get(row.id) ?? [],

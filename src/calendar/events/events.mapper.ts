@@ -19,6 +19,8 @@ export interface EventUrls {
 /** What a page of events loads in batches, per event. */
 export interface EventEmbeds {
   readonly texts: Translated | undefined;
+  /** An occurrence's series' rule (events.inherited.ts). */
+  readonly seriesRecurrence?: string | undefined;
   readonly image: ImageResponse | undefined;
   readonly venue: object | undefined;
   readonly organizers: readonly object[];
@@ -135,17 +137,16 @@ export function toEventResponse(row: EventRow, embeds: EventEmbeds, urls: EventU
     venue: embeds.venue ?? [],
     organizer: [...embeds.organizers],
     custom_fields: [],
-    ...recurrenceFields(row),
+    ...recurrenceFields(row, embeds.seriesRecurrence),
   };
 }
 
-/** What a series and its occurrences say of their recurrence; nothing on single events. */
-function recurrenceFields(row: EventRow): Partial<EventResponse> {
-  if (row.recurrence === null) return {};
-  const recurrence = recurrenceLines(row.recurrence);
-  if (row.parent_id === null || row.original_start_local === null || row.original_start_utc === null) return { recurrence };
+/** What a series and its occurrences (with their series' rule) say of their recurrence; nothing on single events. */
+function recurrenceFields(row: EventRow, seriesRecurrence: string | undefined): Partial<EventResponse> {
+  if (row.parent_id === null) return row.recurrence === null ? {} : { recurrence: recurrenceLines(row.recurrence) };
+  if (seriesRecurrence === undefined || row.original_start_local === null || row.original_start_utc === null) return {};
   return {
-    recurrence,
+    recurrence: recurrenceLines(seriesRecurrence),
     recurring_event_id: row.parent_id,
     original_start_date: row.original_start_local,
     original_start_date_utc: row.original_start_utc,

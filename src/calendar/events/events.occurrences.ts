@@ -8,6 +8,8 @@ import { AppError } from '../../platform/errors.ts';
 import { isValidZoneName } from '../shared/dates.ts';
 import { invalidParam } from '../shared/wire.ts';
 import { eventNotFound } from './events.lookup.ts';
+import { copyEventTexts } from '../recurrence/recurrence.repository.ts';
+import { deleteTexts } from '../posts/posts.repository.ts';
 import { findEventById, findEventForWrite, updateEvent, type EventRow } from './events.repository.ts';
 import type { UpdateEventBody } from './events.schemas.ts';
 
@@ -65,6 +67,16 @@ export async function splitAt(trx: Db, occurrences: SeriesOccurrences, occurrenc
   const series = await findEventForWrite(trx, occurrence.parent_id as number);
   if (series === undefined) throw eventNotFound(occurrence.id);
   return occurrences.split(trx, series, occurrence, now);
+}
+
+/**
+ * A generated occurrence shows its series' texts (events.inherited.ts); changed on its own, it becomes an exception
+ * that keeps them as its own from then on. Texts an older version copied to the occurrence give way to the series'.
+ */
+export async function detachOccurrence(trx: Db, row: EventRow): Promise<void> {
+  if (row.parent_id === null || row.is_exception === 1) return;
+  await deleteTexts(trx, 'event', [row.id]);
+  await copyEventTexts(trx, row.parent_id, row.id);
 }
 
 /** A series' occurrences made again from it as this write left it. */

@@ -8,6 +8,7 @@ import type { RememberedEvent, RememberedEvents } from './events.remembered.ts';
 import { publishedEventCounts } from '../terms/terms.counts.ts';
 import { canEdit, utcStamp } from '../posts/posts.access.ts';
 import { eventNotFound } from './events.lookup.ts';
+import { textIdsOf, textsOfEvent } from './events.inherited.ts';
 import { loadTranslations } from '../posts/posts.texts.ts';
 import {
   NO_EMBEDS,
@@ -158,13 +159,12 @@ export class EventPresenter {
    */
   async summarized(db: Db, rows: readonly EventRow[], query: ListEventsQuery, caller: RequestContext, now: Date): Promise<EventSummary[]> {
     if (rows.length === 0) return [];
-    const ids = rows.map((row) => row.id);
     const [texts, unlocked] = await Promise.all([
-      loadTranslations(db, 'event', ids, caller.language, caller.defaultLanguage, SUMMARY_FIELDS),
+      loadTranslations(db, 'event', textIdsOf(rows), caller.language, caller.defaultLanguage, SUMMARY_FIELDS),
       this.passwords.unlocked(rows, this.attempt(query, caller, now), 'list'),
     ]);
     return rows.map((row) => {
-      const summary = toEventSummary(row, texts.get(row.id), this.urls);
+      const summary = toEventSummary(row, textsOfEvent(row, texts), this.urls);
       return unlocked.has(row.id) ? summary : stripProtectedSummary(summary);
     });
   }

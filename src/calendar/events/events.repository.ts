@@ -96,6 +96,9 @@ function locatedVenue(eb: Eb, filter: EventListFilter) {
   );
 }
 
+// The event whose texts an event shows: a generated occurrence its series' (events.inherited.ts).
+const TEXTS_OWNER = sql<number>`case when events.parent_id is not null and events.is_exception = 0 then events.parent_id else events.id end`;
+
 function conditions(eb: Eb, filter: EventListFilter): Expression<SqlBool> {
   const all: Expression<SqlBool>[] = [
     eb('events.hide_from_listings', '=', 0),
@@ -125,8 +128,8 @@ function conditions(eb: Eb, filter: EventListFilter): Expression<SqlBool> {
   bound('events.modified_utc', '<', filter.modifiedBefore);
   for (const word of filter.search?.words ?? []) {
     const languages = filter.search?.languages ?? [];
-    const inTitle = translationContains('event', eb.ref('events.id'), ['title'], languages, word);
-    const inTexts = translationContains('event', eb.ref('events.id'), ['excerpt', 'description'], languages, word);
+    const inTitle = translationContains('event', TEXTS_OWNER, ['title'], languages, word);
+    const inTexts = translationContains('event', TEXTS_OWNER, ['excerpt', 'description'], languages, word);
     all.push(eb.or([inTitle, eb.and([exposed, inTexts])]));
   }
   for (const ids of [filter.categoryIds, filter.tagIds]) {

@@ -34,7 +34,7 @@ import { EventTotals } from './events.totals.ts';
 import { CarriedPages } from './events.pages.ts';
 import { eventNotFound, eventOf, type EventRef } from './events.lookup.ts';
 import type { EventUrls } from './events.mapper.ts';
-import { excludeOccurrence, refreshSeries, refuseSeriesFields, splitAt } from './events.occurrences.ts';
+import { detachOccurrence, excludeOccurrence, refreshSeries, refuseSeriesFields, splitAt } from './events.occurrences.ts';
 import type { RememberedEvents } from './events.remembered.ts';
 import { readErrors, SingleEventReads } from './events.single.ts';
 import { EventPresenter, type EventWithRow } from './events.present.ts';
@@ -331,6 +331,7 @@ export class EventsService {
       else if (posted !== undefined) changes.status = datedStatus(row.status, posted.date_utc, now);
       if (body.image !== undefined) changes.image_id = await resolveImageForWrite(trx, body.image, user);
       if (body.venue !== undefined) changes.venue_id = await resolveVenueForWrite(trx, body.venue, caller);
+      if (occurrence) await detachOccurrence(trx, row);
       await updateEventRow(trx, row.id, changes);
       // An occurrence is reached through its series' slug: it claims none of its own.
       const slug = occurrence

@@ -73,7 +73,8 @@ const OCCURRENCES_PER_INSERT = 2000;
  * Inserts occurrences of a series as copies of its row (`columns`, the
  * events table's stored columns) with their own ids and times, each its
  * original start: set-based, five values bound per occurrence, the rest read
- * from the series row.
+ * from the series row. The rule itself is not copied: an occurrence shows
+ * its series' (events.inherited.ts), so a long rule is stored once.
  */
 export async function insertOccurrences(
   db: Db,
@@ -92,6 +93,7 @@ export async function insertOccurrences(
     original_start_utc: sql`v.column3`,
     is_exception: sql`0`,
     recurrence_horizon: sql`null`,
+    recurrence: sql`null`,
   };
   const selected = sql.join(columns.map((column) => own[column] ?? sql.ref(`s.${column}`)));
   for (let at = 0; at < occurrences.length; at += OCCURRENCES_PER_INSERT) {
@@ -105,24 +107,12 @@ export async function insertOccurrences(
 }
 
 /**
- * Gives the series' generated occurrences its texts (every language, its
- * slug too: an occurrence's permalink is the series' with its date; slugs
- * are claimed in `slugs`, which stays the series' alone), categories, tags
- * and organizers.
+ * Gives the series' generated occurrences its categories, tags and
+ * organizers. Texts are not copied: a generated occurrence shows its
+ * series' (events.inherited.ts), so a series' write does not rewrite a text
+ * row per occurrence.
  */
 export async function copySeriesContent(db: Db, seriesId: number): Promise<void> {
-  await db
-    .insertInto('translations')
-    .columns(['resource_type', 'resource_id', 'language', 'field', 'value'])
-    .expression((eb) =>
-      eb
-        .selectFrom('events as o')
-        .innerJoin('translations as t', (join) => join.on('t.resource_type', '=', 'event').on('t.resource_id', '=', seriesId))
-        .select((s) => [s.val('event').as('resource_type'), 'o.id', 't.language', 't.field', 't.value'])
-        .where('o.parent_id', '=', seriesId)
-        .where('o.is_exception', '=', 0),
-    )
-    .execute();
   await db
     .insertInto('event_terms')
     .columns(['event_id', 'term_id'])
@@ -159,7 +149,6 @@ export async function shareSeriesState(
     password_hash: string | null;
     date: string;
     date_utc: string;
-    recurrence: string | null;
   },
 ): Promise<void> {
   // Generated occurrences are inserted as copies of the series: only exceptions keep an older state.
@@ -194,8 +183,8 @@ export async function deleteOccurrenceIds(db: Db, seriesId: number): Promise<voi
   await db.deleteFrom('event_occurrences').where('series_id', '=', seriesId).execute();
 }
 
-/** Gives event `to` the texts (every language, slug aside), categories, tags and organizers of event `from`. */
-export async function copyEventContent(db: Db, from: number, to: number): Promise<void> {
+/** Gives event `to` the texts of event `from`, every language, slug aside. */
+export async function copyEventTexts(db: Db, from: number, to: number): Promise<void> {
   await db
     .insertInto('translations')
     .columns(['resource_type', 'resource_id', 'language', 'field', 'value'])
@@ -208,6 +197,11 @@ export async function copyEventContent(db: Db, from: number, to: number): Promis
         .where('t.field', '<>', 'slug'),
     )
     .execute();
+}
+
+/** Gives event `to` the texts (every language, slug aside), categories, tags and organizers of event `from`. */
+export async function copyEventContent(db: Db, from: number, to: number): Promise<void> {
+  await copyEventTexts(db, from, to);
   await db
     .insertInto('event_terms')
     .columns(['event_id', 'term_id'])
@@ -228,6 +222,17 @@ export async function copyEventContent(db: Db, from: number, to: number): Promis
         .where('event_id', '=', from),
     )
     .execute();
+}
+
+/** The rules of the series `ids`, by id. */
+export async function findSeriesRecurrences(db: Db, ids: readonly number[]): Promise<Map<number, string>> {
+  if (ids.length === 0) return new Map();
+  const rows = await db
+    .selectFrom('events')
+    .select(['id', 'recurrence'])
+    .where('id', 'in', [...ids])
+    .execute();
+  return new Map(rows.flatMap((row) => (row.recurrence === null ? [] : [[row.id, row.recurrence] as const])));
 }
 
 /** Series whose stored occurrences end before `due` (a wall time), oldest horizon first. */

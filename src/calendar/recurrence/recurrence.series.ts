@@ -195,7 +195,6 @@ export class SeriesOccurrences {
       password_hash: series.password_hash,
       date: series.date,
       date_utc: series.date_utc,
-      recurrence: series.recurrence,
     });
   }
 
