@@ -81,7 +81,7 @@ export interface EventTable extends PostColumns {
   sticky: number;
   featured: number;
   venue_id: number | null;
-  /** A series' RFC 5545 lines (JSON array), on the series and copied to its occurrences; null on single events. */
+  /** A series' RFC 5545 lines (JSON array), on the series only (occurrences show their series'); null elsewhere. */
   recurrence: string | null;
   /** An occurrence's start as its rule gave it (local to its zone, and UTC); null on series and single events. */
   original_start_local: string | null;
