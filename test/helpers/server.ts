@@ -8,10 +8,10 @@ import pg from 'pg';
 import { loadConfig, type Config } from '../../src/config/config.ts';
 import { addUser, createToken } from '../../src/platform/auth/users.service.ts';
 import type { Role } from '../../src/platform/auth/capabilities.ts';
-import { createDb, migrateToLatest, type Store } from '../../src/platform/db/database.ts';
-import { MIGRATION_FOLDERS } from '../../src/migrations.ts';
+import { createDb, type Store } from '../../src/platform/db/database.ts';
 import { startServer, type RunningServer } from '../../src/server.ts';
 import { Contract } from './contract.ts';
+import { migratedDatabase, type TestDatabase } from './template-database.ts';
 
 export const ADMIN = { username: 'admin', password: 'admin-password-1' } as const;
 
@@ -74,8 +74,8 @@ async function freePort(): Promise<number> {
   });
 }
 
-/** A fresh, empty database for one test server: a temporary SQLite file or a new PostgreSQL database. */
-export async function freshDatabase(): Promise<{ url: string; drop: () => Promise<void> }> {
+/** A fresh, empty database: a temporary SQLite file or a new PostgreSQL database. */
+export async function freshDatabase(): Promise<TestDatabase> {
   const adminUrl = process.env.TEST_DATABASE_URL;
   const name = `almanac_test_${randomBytes(6).toString('hex')}`;
   if (adminUrl === undefined || adminUrl === '') {
@@ -99,11 +99,15 @@ export async function freshDatabase(): Promise<{ url: string; drop: () => Promis
   };
 }
 
+/** A fresh database with every migration applied (a copy of a migrated template, template-database.ts). */
+export function freshMigratedDatabase(): Promise<TestDatabase> {
+  return migratedDatabase(process.env.TEST_DATABASE_URL, `almanac_test_${randomBytes(6).toString('hex')}`);
+}
+
 /** A fresh database with every migration applied, opened as the server opens it; `close` also drops it. */
 export async function migratedStore(): Promise<{ store: Store; url: string; close: () => Promise<void> }> {
-  const { url, drop } = await freshDatabase();
+  const { url, drop } = await freshMigratedDatabase();
   const store = createDb(url);
-  await migrateToLatest(store.db, MIGRATION_FOLDERS);
   return {
     store,
     url,
@@ -116,7 +120,7 @@ export async function migratedStore(): Promise<{ store: Store; url: string; clos
 
 /** Starts the real server on a free port with a fresh database. */
 export async function startTestServer(env: Record<string, string> = {}): Promise<TestServer> {
-  const database = await freshDatabase();
+  const database = await freshMigratedDatabase();
   const port = await freePort();
   const config = loadConfig({
     HOST: '127.0.0.1',
