@@ -37,7 +37,7 @@ export function publicUrl(config: Config, address: string): string {
 }
 
 /**
- * The start-up banner, and the first administrator (its generated password once, outside the log stream, as platform.md promises).
+ * The start-up banner, and the first administrator (its generated password once, outside the log stream, as the README promises).
  * One write, so that nothing logged meanwhile lands inside it and a reader of the pipe sees it whole.
  */
 export function printBanner(print: (text: string) => void, address: string, url: string, admin: FirstAdministrator): void {

@@ -1,7 +1,7 @@
 import { atLeast, defineCapabilities, type CapabilityOf } from '../platform/auth/capabilities.ts';
 
 /**
- * The reference's primitive capabilities (calendar-reference.md §1.5), shared
+ * The reference's primitive capabilities (docs/calendar-compatibility.md), shared
  * by events, venues and organizers; terms: categories need author+, tags editor+.
  */
 export const calendarCapabilities = defineCapabilities({

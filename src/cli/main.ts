@@ -255,7 +255,7 @@ const COMMANDS: Record<string, Command> = {
         out(`created ${report.created}, updated ${report.updated}, skipped ${report.skipped}, errors ${report.errors.length}${would}`);
         for (const error of report.errors) out(`line ${error.line}${error.uid === null ? '' : ` (${error.uid})`}: ${error.message}`);
       }
-      // Events refused are a domain error (platform.md's exit 1); the others were imported.
+      // Events refused are a domain error (exit 1, as the README's CLI section says); the others were imported.
       return report.errors.length > 0 ? 1 : 0;
     },
   },

@@ -1,5 +1,5 @@
 /**
- * The service configuration: every environment variable of platform.md,
+ * The service configuration: every environment variable of the README's table,
  * validated once into a frozen, typed object. Nothing else reads `process.env`.
  */
 import { parseAllowList, type AllowList } from '../platform/http/outbound.ts';

@@ -27,7 +27,7 @@ export interface EntitiesRoutesOptions {
   readonly segments: readonly string[];
 }
 
-/** The OpenAPI document shows the spec's parameter names (`entity-type`, `entity-key`) and the type choices. */
+/** The OpenAPI document shows the parameter names clients use (`entity-type`, `entity-key`) and the type choices. */
 function specParamNames(segments: readonly string[]): SwaggerTransform {
   return ({ schema, url }) => {
     const withKey = url.includes(':entityKey');

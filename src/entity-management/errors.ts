@@ -1,6 +1,6 @@
 import { AppError } from '../platform/errors.ts';
 
-/** The stable error codes of this surface and their HTTP status (entity-management.md, Envelope). */
+/** The stable error codes of this surface and their HTTP status (docs/entity-management.md, Errors). */
 export const ERROR_STATUS = {
   INVALID_PARAMETER: 400,
   FIELD_UNKNOWN: 400,
@@ -10,7 +10,7 @@ export const ERROR_STATUS = {
   ENTITY_TYPE_UNKNOWN: 404,
   RECORD_NOT_FOUND: 404,
   ACTION_NOT_FOUND: 404,
-  // Not in the spec's list: a path outside the route table, and a body that is neither JSON nor a form.
+  // A path outside the route table, and a body that is neither JSON nor a form, have codes of their own.
   ROUTE_NOT_FOUND: 404,
   KEY_CONFLICT: 409,
   ACTION_FAILED: 409,
@@ -19,7 +19,7 @@ export const ERROR_STATUS = {
   ACTION_PARAMS_INVALID: 422,
   TOO_MANY_REQUESTS: 429,
   INTERNAL_ERROR: 500,
-  // Not in the spec's list either: another process kept the SQLite write lock too long (with Retry-After).
+  // Another process kept the SQLite write lock too long (with Retry-After): worth sending again, unlike a 500.
   DATABASE_BUSY: 503,
 } as const;
 export type ErrorCode = keyof typeof ERROR_STATUS;

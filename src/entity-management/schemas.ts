@@ -79,7 +79,7 @@ const EntityTypeParam = Type.String({
 });
 const EntityKeyParam = Text({ minLength: 1, maxLength: 255, description: 'The record key.' });
 
-// Fastify cannot route a parameter named `entity-type`; the OpenAPI document shows the spec's names.
+// Fastify cannot route a parameter named `entity-type`; the OpenAPI document shows the names clients use.
 export const TypeParamsSchema = Type.Object({ entityType: EntityTypeParam });
 export const KeyParamsSchema = Type.Object({ entityType: EntityTypeParam, entityKey: EntityKeyParam });
 

@@ -4,7 +4,7 @@ import { classifyError } from '../platform/http/classify-error.ts';
 import { NS } from './namespaces.ts';
 import { escapeXml } from './xml.ts';
 
-/** The fault codes of soap-ping.md; FailedAuthentication is WS-Security's, the others SOAP 1.1's. */
+/** The fault codes of docs/soap.md; FailedAuthentication is WS-Security's, the others SOAP 1.1's. */
 type FaultCode = 'Client' | 'VersionMismatch' | 'MustUnderstand' | 'FailedAuthentication' | 'Server';
 
 const FAULT_OF_ERROR_CODE: Readonly<Record<string, FaultCode>> = {

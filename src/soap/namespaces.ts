@@ -4,7 +4,7 @@ export const NS = {
   soap12: 'http://www.w3.org/2003/05/soap-envelope',
   wsse: 'http://docs.oasis-open.org/wss/2004/01/oasis-200401-wss-wssecurity-secext-1.0.xsd',
   wsu: 'http://docs.oasis-open.org/wss/2004/01/oasis-200401-wss-wssecurity-utility-1.0.xsd',
-  /** The PingService target namespace (soap-ping.md). */
+  /** The PingService target namespace (docs/soap.md). */
   ping: 'http://com/ibm/was/wssample/sei/ping/',
   xml: 'http://www.w3.org/XML/1998/namespace',
   xmlns: 'http://www.w3.org/2000/xmlns/',

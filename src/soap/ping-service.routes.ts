@@ -4,7 +4,7 @@ import { assertSoapAction, readPingRequest } from './ping-request.ts';
 import type { PingService } from './ping.service.ts';
 import { buildWsdl } from './wsdl.ts';
 
-/** The endpoint's own cap (soap-ping.md); over it → a Client fault with HTTP 413. */
+/** The endpoint's own cap (docs/soap.md); over it → a Client fault with HTTP 413. */
 const SOAP_BODY_LIMIT_BYTES = 64 * 1024;
 
 export interface PingServiceRoutesOptions {

@@ -6,7 +6,7 @@ import { SoapErrors } from './faults.ts';
 import type { UsernameToken } from './username-token.ts';
 import { verifyPasswordDigest } from './ws-secrets.service.ts';
 
-/** How far `wsu:Created` may be from the server clock, either way (soap-ping.md). */
+/** How far `wsu:Created` may be from the server clock, either way (docs/soap.md). */
 const CREATED_WINDOW_MS = 5 * 60_000;
 
 // xsd:dateTime with a time zone; a zone-less time would depend on the sender's clock settings.

@@ -2,7 +2,7 @@ import { NS } from './namespaces.ts';
 import { SOAP_ACTION } from './ping-request.ts';
 import { escapeXml } from './xml.ts';
 
-/** The PingService WSDL 1.1 of soap-ping.md, with `soap:address` at `endpointUrl`. */
+/** The PingService WSDL 1.1 (docs/soap.md), with `soap:address` at `endpointUrl`. */
 export function buildWsdl(endpointUrl: string): string {
   return `<?xml version="1.0" encoding="UTF-8"?>
 <wsdl:definitions name="PingService" targetNamespace="${NS.ping}"

@@ -262,7 +262,7 @@ describe('GET /events', () => {
       assert.deepEqual(ids((await list(`${query}&strict_dates=true`)).body), [four.id]);
     });
 
-    it('applies relative bounds, dropping the default window (reference §3.3 example)', async () => {
+    it('applies relative bounds, dropping the default window (an example of the reference)', async () => {
       const word = token();
       const make = (name: string, start: string, end: string) =>
         makeEvent(server, admin, { title: `${word} ${name}`, start_date: start, end_date: end });

@@ -244,7 +244,7 @@ describe('event writes', () => {
     });
   });
 
-  describe('cost (reference §8.1)', () => {
+  describe('cost, shown as the reference shows it', () => {
     const cases: [unknown, string, Record<string, unknown>][] = [
       ['20$', '20$', { currency_symbol: '$', currency_position: 'postfix', values: ['20'] }],
       [['0$', '20$', '30$'], 'Free \u2013 30$', { currency_symbol: '$', currency_position: 'postfix', values: ['0', '20', '30'] }],

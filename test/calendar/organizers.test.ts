@@ -46,7 +46,7 @@ describe('GET /organizers search', () => {
     ['http://one.com', 1],
     ['@common.com', 2],
   ] as const) {
-    it(`"${search}" finds ${count} (reference §5.1), total included`, async () => {
+    it(`"${search}" finds ${count} (as the reference finds them), total included`, async () => {
       const response = await server.request(`${ORGANIZERS}?search=${encodeURIComponent(search)}&per_page=1`);
       assert.equal(response.status, 200);
       assert.equal(response.body.total, count);

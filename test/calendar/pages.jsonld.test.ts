@@ -4,7 +4,7 @@
  * properties and value kinds, the enumerations as schema.org URLs, dates
  * with offsets. Nothing unknown is allowed, so a new property is a
  * decision. The API's own `json_ld` keeps the reference's quirks
- * (calendar-api.md); the page says the same facts properly.
+ * for its clients; the page says the same facts properly.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';

@@ -62,7 +62,7 @@ describe('GET /venues search', () => {
     ['france, ile de', 1],
     ['223345', 2],
   ] as const) {
-    it(`"${search}" finds ${count} (reference §5.1), with an honest total (deviation 7)`, async () => {
+    it(`"${search}" finds ${count} (as the reference finds them), with an honest total (deviation 7)`, async () => {
       const response = await server.request(`${VENUES}?search=${encodeURIComponent(search)}&per_page=1`);
       assert.equal(response.status, 200);
       assert.equal(response.body.total, count);

@@ -61,7 +61,7 @@ describe('entity-management interactive docs', () => {
       }
     });
 
-    it('names the path parameters as the spec does and offers the five types', async () => {
+    it('names the path parameters as clients know them and offers the five types', async () => {
       const { body } = await server.request('/docs/openapi.json');
       const get = body.paths[OPERATIONS.getEntityById![1]].get;
       const byName = new Map(get.parameters.map((parameter: { name: string }) => [parameter.name, parameter]));

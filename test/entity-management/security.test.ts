@@ -67,7 +67,7 @@ describe('entity-management security', () => {
     return caller === 'administrator';
   };
 
-  it('applies the role rows of the spec to every route', async () => {
+  it('applies the documented role rows to every route', async () => {
     for (const route of await routes()) {
       for (const caller of CALLERS) {
         const status = await route.send(caller);

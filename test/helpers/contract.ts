@@ -120,7 +120,7 @@ export class Contract {
     }
     const target = effectiveTarget(method, url, query, headers, this.basePath);
     if (UNDOCUMENTED.some((pattern) => pattern.test(target.path))) return;
-    // A CORS preflight is answered before routing, by the CORS rules (platform.md), on any path.
+    // A CORS preflight is answered before routing, by the CORS rules (`CORS_ORIGINS`), on any path.
     const preflight =
       target.method === 'OPTIONS' && Object.keys(headers).some((name) => name.toLowerCase() === 'access-control-request-method');
     if (preflight && status === 204) return;

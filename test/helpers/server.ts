@@ -215,7 +215,7 @@ export async function startTestServer(env: Record<string, string> = {}): Promise
     async close() {
       await server.close();
       await database.drop();
-      // Secrets never reach the logs (platform.md): scan everything this server wrote.
+      // Secrets never reach the logs (SECURITY.md): scan everything this server wrote.
       const leaked = [...secrets].filter((secret) => logs.some((line) => line.includes(secret)));
       if (leaked.length > 0) throw new Error(`the server logged ${leaked.length} secret(s)`);
     },

@@ -3,9 +3,9 @@
  * and leak checks (nothing a caller may not read shows up anywhere).
  *
  * Expected statuses come from the reference's meta-capabilities
- * (calendar-reference.md §1.5, §4, §5, §6, §7) with the fixes of
- * calendar-api.md §2 (deviation 8: per-object checks on by-slug routes too),
- * entity-management.md (Security) and soap-ping.md. Groups whose routes are
+ * (docs/calendar-compatibility.md: roles, password-protected posts) with
+ * deviation 8 (per-object checks on by-slug routes too), the rights of
+ * docs/entity-management.md and docs/soap.md. Groups whose routes are
  * not in `/docs/openapi.json` yet are skipped with a message.
  */
 import assert from 'node:assert/strict';
@@ -52,7 +52,7 @@ type Op = (typeof OPS)[number];
 
 const isEditorPlus = (role: Role) => can(role, 'edit_others');
 
-/** WordPress `edit_post` (reference §1.5): own unpublished with edit, own published with edit_published, others' with edit_others. */
+/** WordPress `edit_post`: own unpublished with edit, own published with edit_published, others' with edit_others. */
 function mayEdit(role: Role, ownership: Ownership, state: State): boolean {
   if (ownership === 'others') return isEditorPlus(role);
   if (state === 'publish' || state === 'password' || state === 'private') return can(role, 'edit_published');
@@ -381,7 +381,7 @@ describe('leak checks', () => {
         const marker = plant(`${state} ${resource} title/description`);
         items.push({ resource, ...(await postIn(resource, state, admin.id, marker)) });
       }
-      // Title and slug of a password-protected item are public (reference §7); its content is not.
+      // Title and slug of a password-protected item are public (as in the reference); its content is not.
       const marker = plant(`password-protected ${resource} description`);
       const locked = await postIn(resource, 'password', admin.id, `open-${randomBytes(3).toString('hex')}`);
       await server.request(`${CALENDAR}/${resource}/${locked.id}`, {

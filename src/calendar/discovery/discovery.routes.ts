@@ -74,7 +74,7 @@ export async function discoveryRoutes(app: FastifyInstance, options: DiscoveryOp
       querystring: RootQuerySchema,
       response: { 200: NamespaceIndexSchema },
     },
-    // The namespace index (calendar-reference.md §11.2), built from the routes registered, so it grows with them.
+    // The namespace index, WordPress-shaped, built from the routes registered, so it grows with them.
     handler: async () => ({
       namespace: options.namespace,
       routes: options.table.describeAll(options.namespace),

@@ -1,5 +1,5 @@
 /**
- * The event cost (reference §4.2.3 and §8.1): costs are stored as given;
+ * The event cost, as the reference shows it: costs are stored as given;
  * the currency symbol and its position are parsed from them on write; the
  * `cost` string and `cost_details.values` are derived on read.
  */

@@ -24,7 +24,7 @@ import { DEFAULT_GEOLOC_RADIUS_KM, type ListEventsQuery } from './events.schemas
 type Db = Kysely<Database>;
 type MutableFilter = { -readonly [K in keyof EventListFilter]: EventListFilter[K] };
 
-/** Echo order of list arguments in archive links (reference §3.7, then deviation 9's additions). */
+/** Echo order of list arguments in archive links (the reference's, then deviation 9's additions). */
 const ECHO_ORDER = [
   'per_page',
   'start_date',

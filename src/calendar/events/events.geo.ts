@@ -1,5 +1,5 @@
 /**
- * Geolocation filter (calendar-api.md §3): a latitude/longitude box lets the
+ * Geolocation filter (docs/calendar-events.md): a latitude/longitude box lets the
  * venues index do the prefiltering; the great-circle distance decides.
  */
 

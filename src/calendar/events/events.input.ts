@@ -26,7 +26,7 @@ export function touchesSchedule(body: UpdateEventBody): boolean {
 }
 
 /**
- * Start and end in their zone, computed together (design.md "Storage").
+ * Start and end in their zone: wall time and instant computed together, never patched apart.
  * Unsent dates keep their stored wall time, re-read in a new zone.
  */
 export function scheduleOf(

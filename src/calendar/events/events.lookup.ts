@@ -37,7 +37,7 @@ export async function eventIdOf(db: Db, ref: EventRef, writer?: RequestContext):
 export async function eventRowOf(db: Db, ref: EventRef, id: number, writer?: RequestContext): Promise<EventRow> {
   const row = await findEventById(db, id);
   if ('slug' in ref) {
-    // Recurrence children are not addressable by slug (reference §4.6).
+    // Recurrence children are not addressable by slug (as in the reference).
     if (row === undefined || row.parent_id !== null) throw missingItem(writer, noSlug());
     return row;
   }

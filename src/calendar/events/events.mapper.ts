@@ -81,7 +81,7 @@ export function toEventSummary(row: EventRow, texts: Translated | undefined, url
   };
 }
 
-/** The event representation (reference §8.1), in the emitted order, without `json_ld`. */
+/** The event representation, in the reference's order, without `json_ld`. */
 export function toEventResponse(row: EventRow, embeds: EventEmbeds, urls: EventUrls, now: Date): EventResponse {
   // Made as a summary is: a calendar grid and the API cannot differ on them.
   const { title, slug, url } = toEventSummary(row, embeds.texts, urls);
@@ -155,7 +155,7 @@ function recurrenceFields(row: EventRow, seriesRecurrence: string | undefined): 
 
 /**
  * A password-protected event as lists show it to who has not unlocked it
- * (reference §7): content fields replaced, everything else kept.
+ * (docs/calendar-compatibility.md): content fields replaced, everything else kept.
  */
 export function stripProtectedEvent(event: EventResponse): EventResponse {
   return {
@@ -239,7 +239,7 @@ function personOf(organizer: object): Record<string, unknown> {
   });
 }
 
-/** schema.org JSON-LD of an event (reference §8.7), with real ISO 8601 offsets. */
+/** schema.org JSON-LD of an event, the reference's shape with real ISO 8601 offsets. */
 export function toEventJsonLd(row: EventRow, event: EventResponse, language: string): Record<string, unknown> {
   const costs = storedCosts(row);
   const values = event.cost_details.values;

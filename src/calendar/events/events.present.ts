@@ -39,7 +39,7 @@ export interface EventWithRow {
   readonly row: EventRow;
 }
 
-/** Events as a caller is shown them: represented in batches, and password-protected ones stripped unless unlocked (reference §7). */
+/** Events as a caller is shown them: represented in batches, and password-protected ones stripped unless unlocked. */
 export class EventPresenter {
   constructor(
     private readonly urls: EventUrls,
@@ -136,7 +136,7 @@ export class EventPresenter {
     return event as EventResponse;
   }
 
-  /** Rows as a list shows them: represented, and stripped unless the caller unlocked them (reference §7). */
+  /** Rows as a list shows them: represented, and stripped unless the caller unlocked them. */
   async listed(
     db: Db,
     rows: readonly EventRow[],
@@ -175,7 +175,7 @@ export class EventPresenter {
     return unlocked.has(row.id);
   }
 
-  /** What a read claims protected events with (reference §7). */
+  /** What a read claims protected events with: `password`, or `context=edit`. */
   private attempt(query: { password?: string; context?: string }, caller: RequestContext, now: Date): PasswordAttempt<EventRow> {
     return { password: query.password, context: query.context, address: caller.address, editable: (row) => canEdit(caller.user, row, now) };
   }

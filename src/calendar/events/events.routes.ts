@@ -23,7 +23,7 @@ import {
 
 const ITEM_WRITE_METHODS = ['POST', 'PUT', 'PATCH'] as const;
 
-/** `/events…` routes (reference §2 rows 2–7, calendar-api.md). */
+/** `/events…` routes: the reference's, by id and by slug, and the additions (docs/calendar-events.md). */
 export async function eventsRoutes(app: FastifyInstance, { deps, service }: { deps: CalendarDeps; service: EventsService }): Promise<void> {
   const typed = app.withTypeProvider<TypeBoxTypeProvider>();
   const caller = (request: FastifyRequest) => requestContext(request, deps);

@@ -9,10 +9,10 @@ import { EmbeddedTermSchema } from '../terms/terms.schemas.ts';
 import { CreateVenueBodySchema, VenueSchema } from '../venues/venues.schemas.ts';
 import { MAX_LINE_LENGTH, MAX_LINES } from '../recurrence/recurrence.grammar.ts';
 
-/** Largest `per_page`; larger values are capped, as the reference does (reference §3.1). */
+/** Largest `per_page`; larger values are capped, as the reference does. */
 export const MAX_PER_PAGE = 50;
 export const DEFAULT_PER_PAGE = 10;
-/** Default `geoloc_radius`, in kilometres (calendar-api.md §3). */
+/** Default `geoloc_radius`, in kilometres. */
 export const DEFAULT_GEOLOC_RADIUS_KM = 50;
 
 const DateArg = (description: string) =>
@@ -102,7 +102,7 @@ export const DeleteEventQuerySchema = Type.Object({
 export type DeleteEventQuery = Static<typeof DeleteEventQuerySchema>;
 
 /**
- * How an event write names a venue or an organizer (reference §4.2.4 with
+ * How an event write names a venue or an organizer (the reference's forms with
  * deviations 2, 10 and 13): an id (a number or numeric text; `0`, `""`,
  * `null` or `false` for none), `{"id": n}`, or the fields of a new one as
  * its create route takes them — matched to an existing one or created — or
@@ -191,7 +191,7 @@ export const UpdateEventBodySchema = Type.Object({
 export type UpdateEventBody = Static<typeof UpdateEventBodySchema>;
 
 // ---------------------------------------------------------------------------
-// Representation (reference §8.1), in the emitted order.
+// Representation, in the reference's order.
 
 const DateDetailsSchema = Type.Object({
   year: Type.String(),
@@ -217,7 +217,7 @@ const CostDetailsSchema = Type.Object({
   values: Type.Array(Type.String()),
 });
 
-/** The event representation (reference §8.1): the venue, organizers and terms embedded in their own resources' shapes. */
+/** The event representation: the venue, organizers and terms embedded in their own resources' shapes. */
 export const EventSchema = Type.Object({
   id: Type.Integer(),
   global_id: Type.String(),

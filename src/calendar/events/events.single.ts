@@ -62,7 +62,7 @@ export class SingleEventReads {
     };
   }
 
-  /** The read with its JSON-LD (made once per remembered event); the builder refuses password-protected posts (reference §7). */
+  /** The read with its JSON-LD (made once per remembered event); never for a password-protected post, as the reference. */
   withJsonLd({ row, event, version, remembered }: SingleRead, caller: RequestContext): Versioned<EventResponse> {
     if (row.password_hash !== null) return { item: event, version };
     const jsonLd =

@@ -22,7 +22,7 @@ export interface LinkedPostKind {
   readonly plural: 'venues' | 'organizers';
   /** The translated name field, also the wire key of the name (`venue` / `organizer`). */
   readonly nameField: 'venue' | 'organizer';
-  /** Meta columns that `search` looks into (reference §5.1). */
+  /** Meta columns that `search` looks into (docs/calendar-venues-organizers.md). */
   readonly searchColumns: readonly string[];
   /** Column compared with the name to match an inline object to an existing record (deviation 10). */
   readonly matchColumn: 'address' | 'email';
@@ -42,7 +42,7 @@ export interface LinkedPostKind {
   readonly metaFields: (row: LinkedPostRow) => Record<string, unknown>;
   /** Fields appended after falsy ones are dropped, so always present (venues' map flags). */
   readonly alwaysFields: (row: LinkedPostRow) => Record<string, unknown>;
-  /** The post's own JSON-LD object (`Place` / `Person`, without `@context`, reference §8.7). */
+  /** The post's own JSON-LD object (`Place` / `Person`, without `@context`, as the reference). */
   readonly jsonLd: (post: PresentedPost) => Record<string, unknown>;
 }
 

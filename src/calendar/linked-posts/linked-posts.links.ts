@@ -14,7 +14,7 @@ type Input = Record<string, unknown>;
 
 /**
  * How an event write names its venue or organizers: ids, `{id}` objects or
- * inline objects (reference §4.2.4 with deviations 2, 10 and 13).
+ * inline objects (the reference's forms with deviations 2, 10 and 13).
  */
 
 /** Values that mean "none": `0`, `""`, `null`, `false`, `[]`. */

@@ -4,13 +4,13 @@ import type { LinkedPostKind, PresentedPost } from './linked-posts.kind.ts';
 export interface RepresentationOptions {
   /** Single GET: adds `json_ld` (never for a password-protected post). */
   readonly single: boolean;
-  /** Locked password-protected post: content fields replaced (reference §7, deviation 11). */
+  /** Locked password-protected post: content fields replaced (deviation 11). */
   readonly stripped: boolean;
   readonly globalId: string;
   readonly now?: Date;
 }
 
-/** Replacement values of reference §7 for the keys a venue or organizer can have; the name is kept (deviation 11). */
+/** The reference's replacement values for the keys a venue or organizer can have; the name is kept (deviation 11). */
 const STRIPPED: Readonly<Record<string, unknown>> = {
   description: '',
   excerpt: '',

@@ -14,7 +14,7 @@ export type Representation = Record<string, unknown>;
 /** Decides per row whether a password-protected post is shown unstripped. */
 export type Unlock = (row: LinkedPostRow) => boolean;
 
-/** Embedded in events: stripped whenever the post itself has a password (reference §7). */
+/** Embedded in events: stripped whenever the post itself has a password, whatever the event's request unlocked. */
 export const unlockedWithoutPassword: Unlock = (row) => row.password_hash === null;
 
 /** What a write answers with: the post as written, whoever wrote it may see it whole. */

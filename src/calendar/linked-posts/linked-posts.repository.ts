@@ -56,7 +56,7 @@ function filtered(db: Db, kind: LinkedPostKind, filter: ListFilter) {
       : query.where(sql<SqlBool>`1 = 0`);
   }
   if (filter.hasEvents !== undefined) {
-    // Drafts and pending events do not count as "having events" (reference §5.1), nor events the caller may not read.
+    // Drafts and pending events do not count as "having events" (as the reference), nor events the caller may not read.
     const readable = visibleIn('e', { visibility: filter.visibility, statuses: undefined, now: filter.now });
     const counted = kind.linkedIds(sql<SqlBool>`e.status not in ('draft', 'pending', 'trash') and ${readable} and ${linkShown}`);
     query = query.where('p.id', filter.hasEvents ? 'in' : 'not in', counted);

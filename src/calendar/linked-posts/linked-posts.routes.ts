@@ -38,7 +38,7 @@ function targetOf(params: Params): Target {
 }
 
 /**
- * The routes of venues or organizers (reference §5): archive, single by id
+ * The routes of venues or organizers: archive, single by id
  * and by slug (read, update, delete) and create, registered in the
  * reference's order.
  */

@@ -6,7 +6,7 @@ import { LanguageQuerySchema } from '../shared/schemas.ts';
 import { ListSchema, SearchSchema, WpBooleanSchema } from '../shared/wire.ts';
 import type { LinkedPostKind } from './linked-posts.kind.ts';
 
-/** Largest `per_page`; larger values are capped, as the reference does (reference §5.1). */
+/** Largest `per_page`; larger values are capped, as the reference does. */
 export const MAX_PER_PAGE = 50;
 export const DEFAULT_PER_PAGE = 10;
 
@@ -51,7 +51,7 @@ export const DeleteQuerySchema = Type.Object({
   ...LanguageQuerySchema.properties,
 });
 
-/** Write arguments shared by venues and organizers (reference §5.3), plus `excerpt`, `slug` and `password`. */
+/** Write arguments shared by venues and organizers (the reference's), plus `excerpt`, `slug` and `password`. */
 export const PostWriteProperties = {
   author: Type.Optional(Type.Integer({ minimum: 1, description: 'The author: an existing user id (editors and above for another user)' })),
   date: Type.Optional(Type.String({ description: 'Publication date in the site time zone (any supported date format)' })),
@@ -69,7 +69,7 @@ export const PostWriteProperties = {
   ...LanguageQuerySchema.properties,
 } satisfies TProperties;
 
-/** The representation fields every venue and organizer shares, before its own ones (reference §8.2/§8.3). */
+/** The representation fields every venue and organizer shares, before its own ones. */
 export function representationHead(nameField: string): TProperties {
   return {
     id: Type.Integer(),
@@ -88,7 +88,7 @@ export function representationHead(nameField: string): TProperties {
   };
 }
 
-/** reference §8.5: `{url, id, extension}`, or `false` (only when stripped: no image is an absent key). */
+/** `{url, id, extension}`, or `false` (only when stripped: no image is an absent key). */
 export const ImageSchema = Type.Union([
   Type.Object({ url: Type.String(), id: Type.Integer(), extension: Type.String() }),
   Type.Literal(false),

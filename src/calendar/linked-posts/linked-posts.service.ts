@@ -64,7 +64,7 @@ export interface ListResult extends ArchiveLinks {
   readonly totalPages: number;
 }
 
-/** Search words: runs of letters, digits and dashes (reference §5.1, extended to every alphabet). */
+/** Search words: runs of letters, digits and dashes (the reference's, extended to every alphabet). */
 export function searchFragments(search: string | undefined): string[] {
   const text = (search ?? '').toLowerCase();
   return boundedSearchWords(
@@ -85,7 +85,7 @@ function errorsOf(kind: LinkedPostKind) {
 }
 
 /**
- * The venues or the organizers (reference §5): one service per kind, built
+ * The venues or the organizers: one service per kind, built
  * once when the calendar registers.
  */
 export class LinkedPostsService {
@@ -201,7 +201,7 @@ export class LinkedPostsService {
 
   /**
    * One post, with its version (its ETag names it). A protected post the read does not unlock is stripped (the API's
-   * reads, reference §7), or with `locked: 'refuse'` refused as an event is (a 403 `{type}-password-protected`: the pages).
+   * reads, as the reference), or with `locked: 'refuse'` refused as an event is (a 403 `{type}-password-protected`: the pages).
    */
   async get(
     target: Target,

@@ -1,6 +1,6 @@
 import { PostgresAdapter, type Kysely } from 'kysely';
 
-// The calendar's storage (calendar-api.md §1, design.md "Storage"). Frozen: Kysely only.
+// The calendar's storage: local wall times and UTC instants side by side, both indexed. Frozen: Kysely only.
 
 /** A table with the post columns events, venues and organizers share (their ids come from `post_ids`). */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any

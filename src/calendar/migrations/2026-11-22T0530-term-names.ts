@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 
-// Term names are unique per taxonomy, parent and language (calendar-api.md §3). The names live in
+// Term names are unique per taxonomy, parent and language (docs/calendar-terms.md). The names live in
 // `translations`, which cannot carry that constraint; this table holds one key per (taxonomy, parent,
 // language, folded name) so two concurrent creates of the same name cannot both succeed, and serves
 // the case-insensitive lookups by name. Frozen: Kysely only.

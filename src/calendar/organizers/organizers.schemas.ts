@@ -18,7 +18,7 @@ export const UpdateOrganizerBodySchema = Type.Object({
   ...OrganizerFieldProperties,
 });
 
-/** The organizer representation (reference §8.3): falsy fields are absent. */
+/** The organizer representation: falsy fields are absent, as in the reference. */
 export const OrganizerSchema = Type.Object({
   ...representationHead('organizer'),
   phone: Type.Optional(Type.String()),

@@ -130,7 +130,7 @@ const CURRENCY_OF_SYMBOL: Readonly<Record<string, string>> = { '€': 'EUR', $: 
 
 /**
  * An event's JSON-LD as search engines validate it (schema.org, Google's Event). The API's `json_ld` is the
- * reference's, quirks included (calendar-api.md): `performer` given as the bare text "Organization", an offer's
+ * reference's, quirks included: `performer` given as the bare text "Organization", an offer's
  * `availability` as `inStock`, its currency USD unless a code was stored. A page describes the event with the
  * same facts, said properly: the currency is the one the cost was written in, when its symbol says.
  */

@@ -5,11 +5,11 @@ import { invalidParam, parseList } from '../shared/wire.ts';
 
 /**
  * Who may read, list, edit and delete a post (event, venue or organizer),
- * and the status a write stores: WordPress's rules (reference §1.5) with
- * the deviations of calendar-api.md.
+ * and the status a write stores: WordPress's rules with the deviations of
+ * docs/calendar-compatibility.md (roles and capabilities there).
  */
 
-/** The statuses a post can be stored with (calendar-api.md §1). */
+/** The statuses a post can be stored with (WordPress's, without its internal ones). */
 export const POST_STATUSES: readonly PostStatus[] = ['publish', 'future', 'draft', 'pending', 'private', 'trash'];
 
 /** What permission rules need to know of an event, venue or organizer. */
@@ -26,7 +26,7 @@ export function utcStamp(instant: Date): string {
 
 /**
  * A `future` post whose publication date has passed *is* published, for
- * every purpose; no scheduler rewrites it (calendar-api.md §1).
+ * every purpose; no scheduler rewrites it.
  */
 export function effectiveStatus(post: Pick<PostAccessFacts, 'status' | 'date_utc'>, now: Date = new Date()): string {
   return post.status === 'future' && post.date_utc <= utcStamp(now) ? 'publish' : post.status;
@@ -36,7 +36,7 @@ function isOwn(user: AuthUser, post: PostAccessFacts): boolean {
   return post.author_id !== null && post.author_id === user.id;
 }
 
-/** WordPress `edit_post` on an event, venue or organizer (reference §1.5). */
+/** WordPress `edit_post` on an event, venue or organizer. */
 export function canEdit(user: AuthUser | null, post: PostAccessFacts, now: Date = new Date()): boolean {
   if (user === null) return false;
   const status = effectiveStatus(post, now);
@@ -47,7 +47,7 @@ export function canEdit(user: AuthUser | null, post: PostAccessFacts, now: Date 
   return can(user.role, 'edit');
 }
 
-/** WordPress `delete_post` (reference §1.5). */
+/** WordPress `delete_post`. */
 export function canDelete(user: AuthUser | null, post: PostAccessFacts, now: Date = new Date()): boolean {
   if (user === null) return false;
   const status = effectiveStatus(post, now);
@@ -72,7 +72,7 @@ export function datedStatus(status: string, dateUtc: string, now: Date): string 
 }
 
 /**
- * The status a write really stores (reference §4.2.2 with deviation 8): users
+ * The status a write really stores (WordPress's rule with deviation 8): users
  * who cannot publish get `pending` for publish/future/private and `draft`
  * when they asked for nothing.
  */
@@ -112,7 +112,7 @@ export interface StatusScope {
 }
 
 /**
- * The `status` argument of a list (reference §3.5 with deviation 9), any
+ * The `status` argument of a list (as the reference, with deviation 9), any
  * case, repeated values once: who cannot list unpublished posts may only
  * ask for `publish`; the others for known statuses or `any`. `undefined` =
  * the caller's default set.
@@ -132,7 +132,7 @@ export function requestedStatuses(user: AuthUser | null, raw: unknown): string[]
 /**
  * Whose password-protected content a read may match on. A protected post
  * shows its title (name) and dates, and strips the rest: texts, meta, links
- * to venues, organizers and terms (reference §7). Invisible means absent
+ * to venues, organizers and terms. Invisible means absent
  * (issue 19): unless the caller may edit every post and asks with
  * `context=edit`, searches, filters, counts and linked-item routes treat
  * what a protected post strips as if it did not exist. A `password`

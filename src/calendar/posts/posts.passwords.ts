@@ -23,7 +23,7 @@ export interface PasswordAttempt<Post extends ProtectedPost> {
 }
 
 /**
- * Decides which protected posts a read shows unstripped (reference §7): no
+ * Decides which protected posts a read shows unstripped (docs/calendar-compatibility.md): no
  * password, `context=edit` from who may edit, or the right `password`.
  *
  * A request is one attempt, whatever it lists: it fails only when its

@@ -36,7 +36,7 @@ export function parseWriteDate(name: string, value: string, zone: string, now: D
 
 /**
  * The publication date a write sets: `date` in the site zone or `date_utc`
- * in UTC, each alone setting both (reference §5.3); with both, `date_utc`
+ * in UTC, each alone setting both (as the reference); with both, `date_utc`
  * wins and `date` must still be a date. `undefined` when neither is sent.
  */
 export function publicationDates(

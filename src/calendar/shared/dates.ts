@@ -2,7 +2,7 @@ import { FixedOffsetZone, IANAZone, type Zone } from 'luxon';
 import { readDateText, type CalendarDate, type DatePhrase, type Direction, type TimeOfDay } from './dates.grammar.ts';
 
 /**
- * Dates and time zones of the calendar (calendar-api.md §1).
+ * Dates and time zones of the calendar (docs/calendar-events.md, Dates).
  *
  * Every result carries the local wall time in its zone and the UTC instant,
  * computed together. Nothing here reads the process time zone: zones are
@@ -319,7 +319,7 @@ export function endOfDay(stamp: Stamp): Stamp {
   return `${dayOf(stamp)} 23:59:59`;
 }
 
-/** The reference's date details object: zero-padded string components (reference §8.6). */
+/** The reference's date details object: zero-padded string components (strings on the wire, whatever its docs say). */
 export interface DateDetails {
   year: string;
   month: string;

@@ -3,7 +3,7 @@ import sanitizeHtml from 'sanitize-html';
 /**
  * Content fields (`description`, `excerpt`): stored as sanitized HTML
  * (allowlist, never regexes) and rendered with paragraphs in `<p>` like
- * WordPress's `wpautop` (calendar-api.md §1).
+ * WordPress's `wpautop`, as the reference answers them.
  */
 
 const CONTENT_OPTIONS: sanitizeHtml.IOptions = {

@@ -8,7 +8,7 @@ import { invalidParam, isHttpUrl, parsePositiveInt } from './wire.ts';
 
 type Db = Kysely<Database>;
 
-/** The `image` field of events, venues and organizers (calendar-api.md §1, reference §8.5). */
+/** The `image` field of events, venues and organizers: `{url, id, extension}` (docs/calendar-compatibility.md). */
 export interface ImageResponse {
   url: string;
   id: number;

@@ -2,7 +2,7 @@ import Type, { type TSchema } from 'typebox';
 import { InKeyOrder } from '../../platform/openapi/contract.ts';
 
 /**
- * Archive envelopes of events, venues and organizers (reference §3.6–3.7
+ * Archive envelopes of events, venues and organizers (the reference's, key order included,
  * with deviation 9): totals, `rest_url` and followable `next_rest_url` /
  * `previous_rest_url`, and the `X-TEC-Total*` headers.
  */

@@ -98,13 +98,13 @@ export function parseIdList(value: unknown, name: string): number[] {
   return [...new Set(ids as number[])];
 }
 
-/** `global_id`: host and path of the base URL without scheme or port, + `?id=` (reference §8.1). */
+/** `global_id`: host and path of the base URL without scheme or port, + `?id=`, as the reference makes it. */
 export function globalId(baseUrl: string, id: number): string {
   const url = new URL(baseUrl);
   return `${url.hostname}${url.pathname.replace(/\/+$/, '')}?id=${id}`;
 }
 
-/** Public permalinks as the reference builds them (calendar-api.md §1). */
+/** Public permalinks as the reference builds them (each is a page of the calendar: docs/calendar-pages.md). */
 export const permalinks = {
   event: (baseUrl: string, slug: string) => `${baseUrl}/event/${slug}/`,
   venue: (baseUrl: string, slug: string) => `${baseUrl}/venue/${slug}/`,

@@ -38,7 +38,7 @@ export async function findEventTermLinks(db: Db, eventIds: readonly number[]): P
 }
 
 /**
- * The embedded `categories` and `tags` of many events (reference §8.4), from
+ * The embedded `categories` and `tags` of many events, from
  * their links, texts and counts (terms.counts.ts), sorted by name; every
  * asked id gets an entry.
  */
@@ -66,7 +66,7 @@ export function presentEventTerms(
 }
 
 /**
- * `categories` / `tags` of an event write (reference §4.2.5 with deviation 8):
+ * `categories` / `tags` of an event write (as the reference, with deviation 8):
  * a CSV string or an array; numbers name ids (unknown ones are skipped),
  * other strings a slug or a name in any language. An unknown string creates
  * a term named by it — only for users who may create terms of the taxonomy,

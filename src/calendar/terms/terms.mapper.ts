@@ -22,7 +22,7 @@ export interface TermUrlBase {
   readonly baseUrl: string;
 }
 
-/** `urls` of both shapes (reference §1.1: item and collection URLs have no trailing slash). */
+/** `urls` of both shapes (item and collection URLs have no trailing slash, as the reference's). */
 function urlsOf(view: TermView, namespaceUrl: string): Term['urls'] {
   const collection = `${namespaceUrl}/${view.info.collection}`;
   const urls: Term['urls'] = { self: `${collection}/${view.id}`, collection };
@@ -30,7 +30,7 @@ function urlsOf(view: TermView, namespaceUrl: string): Term['urls'] {
   return urls;
 }
 
-/** The public archive link (calendar-api.md §1 table). */
+/** The public archive link: the term's page (docs/calendar-pages.md). */
 export function publicUrlOf(view: TermView, baseUrl: string): string {
   return view.info.hierarchical ? permalinks.category(baseUrl, view.ancestorSlugs, view.slug) : permalinks.tag(baseUrl, view.slug);
 }
@@ -40,7 +40,7 @@ export function termItemUrl(info: TaxonomyInfo, id: number, namespaceUrl: string
   return `${namespaceUrl}/${info.collection}/${id}`;
 }
 
-/** The term-endpoint shape (reference §8.4); tags have no `parent`. */
+/** The term-endpoint shape; tags have no `parent`. */
 export function toTermResponse(view: TermView, base: TermUrlBase): Term {
   const parent = view.info.hierarchical ? { parent: view.parentId ?? 0 } : {};
   return {
@@ -57,7 +57,7 @@ export function toTermResponse(view: TermView, base: TermUrlBase): Term {
   };
 }
 
-/** The shape embedded in events (reference §8.4): a WordPress term object plus `urls`. */
+/** The shape embedded in events: a WordPress term object plus `urls`. */
 export function toEmbeddedTerm(view: TermView, namespaceUrl: string): EmbeddedTerm {
   return {
     name: view.name,
@@ -75,8 +75,8 @@ export function toEmbeddedTerm(view: TermView, namespaceUrl: string): EmbeddedTe
 }
 
 /**
- * The term archive envelope (reference §6.1): `rest_url` is the bare base,
- * and the page links keep only `page` (quirk 14, reproduced).
+ * The term archive envelope: `rest_url` is the bare base, and the page links
+ * keep only `page`, as the reference's do.
  */
 export function toTermList(
   info: TaxonomyInfo,

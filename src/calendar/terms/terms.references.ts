@@ -10,7 +10,7 @@ import type { TaxonomyInfo } from './terms.taxonomy.ts';
 import { missingItem } from '../changes/changes.preconditions.ts';
 import type { RequestContext } from '../shared/context.ts';
 
-/** How arguments name terms: by id, slug or name, in any language (reference §6, deviations 13 and 18). */
+/** How arguments name terms: by id, slug or name, in any language (deviations 13 and 18). */
 
 type Db = Kysely<Database>;
 
@@ -22,7 +22,7 @@ export function nameKey(name: string): string {
 export type ReferenceMode =
   /** List filters (deviation 13): id, then slug, then name. */
   | 'id-slug-name'
-  /** Event writes (reference §4.2.5): numbers by id only, other strings by slug or name. */
+  /** Event writes (as the reference): numbers by id only, other strings by slug or name. */
   | 'write';
 
 /** An item that names a term by id in event writes (`0`, `12`, `12.0`): never a slug or a name there. */
@@ -83,7 +83,7 @@ export async function resolveExistingTerms(db: Db, info: TaxonomyInfo, value: un
 }
 
 /**
- * The term `id` of the taxonomy, or 400 `rest_invalid_param` naming `param` (reference §6.2); a 412 to a write
+ * The term `id` of the taxonomy, or 400 `rest_invalid_param` naming `param` (as the reference); a 412 to a write
  * of the term that sent If-Match (`writer`).
  */
 export async function assertTermOf(

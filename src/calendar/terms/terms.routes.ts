@@ -20,7 +20,7 @@ import { sendsIfMatch } from '../changes/changes.preconditions.ts';
 import { sendVersioned } from '../shared/versioned.ts';
 import { CATEGORIES, TAGS, type TaxonomyInfo } from './terms.taxonomy.ts';
 
-/** The archive, create, read, update and delete routes of one taxonomy (reference §6). */
+/** The archive, create, read, update and delete routes of one taxonomy. */
 function taxonomyRoutes(info: TaxonomyInfo) {
   return async function routes(app: FastifyInstance, { deps, service }: { deps: CalendarDeps; service: TermsService }): Promise<void> {
     const typed = app.withTypeProvider<TypeBoxTypeProvider>();

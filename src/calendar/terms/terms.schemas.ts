@@ -32,7 +32,7 @@ const termTail = {
   urls: TermUrlsSchema,
 };
 
-/** The term-endpoint representation (reference §8.4), field order as emitted; tags have no `parent`. */
+/** The term-endpoint representation, field order as emitted; tags have no `parent`. */
 export const CategorySchema = Type.Object({
   ...termHead,
   parent: Type.Integer({ description: 'Parent category id, 0 for none' }),
@@ -42,7 +42,7 @@ export const TagSchema = Type.Object({ ...termHead, ...termTail });
 export type Term = Static<typeof TagSchema> & { parent?: number };
 
 /**
- * The term shape embedded in events (reference §8.4): a WordPress term
+ * The term shape embedded in events: a WordPress term
  * object plus `urls` — for the events response schemas.
  */
 export const EmbeddedTermSchema = Type.Object({

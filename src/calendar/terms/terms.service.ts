@@ -40,7 +40,7 @@ async function eventFilter(db: Db, id: number, param: string, ctx: RequestContex
   return event.password_hash === null || canEdit(ctx.user, event) ? id : undefined;
 }
 
-/** The categories or the tags (reference §6): one service per taxonomy, built once when the calendar registers. */
+/** The categories or the tags: one service per taxonomy, built once when the calendar registers. */
 export class TermsService {
   constructor(
     readonly info: TaxonomyInfo,
@@ -132,7 +132,7 @@ export class TermsService {
     const pages = totalPages(total, perPage);
     // WordPress honours `offset` on term archives instead of the page's offset.
     const window = query.offset === undefined ? pageWindow(page, perPage) : { limit: perPage, offset: query.offset };
-    // Past the last page WordPress answers 200 with an empty list (reference §6.1).
+    // Past the last page WordPress answers 200 with an empty list (not the 404 of post archives).
     const rows = window.offset >= total ? [] : await listTerms(db, filter, order, window);
     const counts = await publishedEventCounts(
       db,
@@ -223,7 +223,7 @@ export class TermsService {
     });
   }
 
-  /** Deletes permanently; answers with the term as it was (reference §6.5), which has no version left. */
+  /** Deletes permanently; answers with the term as it was (as WordPress), which has no version left. */
   async delete(id: number, ctx: RequestContext): Promise<Versioned<Term>> {
     const { info } = this;
     return this.deps.db.transaction().execute(async (trx) => {

@@ -11,7 +11,7 @@ export interface TaxonomyInfo {
   readonly collection: 'categories' | 'tags';
   /** The reference's WordPress taxonomy name, shown in `taxonomy` fields. */
   readonly wpTaxonomy: string;
-  /** Creating, editing and deleting terms (reference §1.5: categories author+, tags editor+). */
+  /** Creating, editing and deleting terms (as the reference: categories author+, tags editor+). */
   readonly manageCapability: CalendarCapability;
   readonly hierarchical: boolean;
   readonly singular: string;

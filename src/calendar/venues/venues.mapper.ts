@@ -1,7 +1,7 @@
 import type { LinkedPostRow, PresentedPost } from '../linked-posts/linked-posts.kind.ts';
 import { withoutEmpty } from '../linked-posts/linked-posts.mapper.ts';
 
-/** Venue fields between `image` and `json_ld` (reference §8.2); coordinates only as a pair. */
+/** Venue fields between `image` and `json_ld`; coordinates only as a pair. */
 export function venueMetaFields(row: LinkedPostRow): Record<string, unknown> {
   const hasCoordinates = row.geo_lat !== null && row.geo_lng !== null;
   return {
@@ -23,7 +23,7 @@ export function venueAlwaysFields(row: LinkedPostRow): Record<string, unknown> {
   return { show_map: row.show_map === 1, show_map_link: row.show_map_link === 1 };
 }
 
-/** schema.org `Place` (reference §8.7: the venue's own object has no `@context`). */
+/** schema.org `Place` (as the reference: the venue's own object has no `@context`). */
 export function venueJsonLd(post: PresentedPost): Record<string, unknown> {
   const { row } = post;
   const address = withoutEmpty({

@@ -43,7 +43,7 @@ export const UpdateVenueBodySchema = Type.Object({
   ...VenueFieldProperties,
 });
 
-/** The venue representation (reference §8.2): falsy fields are absent. */
+/** The venue representation: falsy fields are absent, as in the reference. */
 export const VenueSchema = Type.Object({
   ...representationHead('venue'),
   address: Type.Optional(Type.String()),

@@ -7,7 +7,7 @@ const WINDOW_MS = 60_000;
 /**
  * `RATE_LIMIT_PER_MINUTE` requests per fixed minute window, per credential
  * (or per client address when anonymous), with the IETF `RateLimit-*`
- * headers. Counted per process, as design.md allows: N processes behind a
+ * headers. Counted per process (docs/deploy.md): N processes behind a
  * balancer admit up to N times the limit.
  */
 export const rateLimitPlugin = fp<{ perMinute: number; now?: () => number }>(

@@ -12,7 +12,7 @@ import type { CapabilityRegistry, Role } from '../auth/capabilities.ts';
 type JsonSchema = Record<string, unknown> & { properties?: Record<string, JsonSchema>; required?: string[] };
 type RouteSchema = Record<string, unknown> & { querystring?: JsonSchema; body?: JsonSchema; params?: JsonSchema; operationId?: string };
 
-/** JSON-schema keywords WordPress copies into an argument's description (calendar-reference.md §11.2). */
+/** JSON-schema keywords WordPress copies into an argument's description in its route indexes (plus `required`). */
 const ARG_KEYWORDS = ['type', 'description', 'default', 'items', 'format', 'enum', 'minimum', 'maximum', 'anyOf'];
 
 const ArgSchema = Type.Object(

@@ -44,7 +44,7 @@ export async function send({ method, url, headers = {}, body }: RawRequest): Pro
   }
 }
 
-/** A SOAP 1.1 fault as soap-ping.md describes it (the binding's HTTP 500 is legitimate for these). */
+/** A SOAP 1.1 fault as docs/soap.md describes it (the binding's HTTP 500 is legitimate for these). */
 export function isSoapFault(response: RawResponse): boolean {
   return (
     /^text\/xml/i.test(response.headers.get('content-type') ?? '') &&
