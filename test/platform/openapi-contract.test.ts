@@ -115,8 +115,8 @@ describe('the OpenAPI contract', () => {
     }
   });
 
-  it('roots the namespace document at the namespace URL, without a trailing slash', () => {
-    assert.equal(calendar.servers[0].url, `${server.url}/calendar/events/v1`);
+  it("roots the namespace document at the namespace URL with the reference's trailing slash", () => {
+    assert.equal(calendar.servers[0].url, `${server.url}/calendar/events/v1/`);
     assert.ok(calendar.paths['/events']);
   });
 

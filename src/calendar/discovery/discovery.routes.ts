@@ -39,7 +39,9 @@ type OpenApiDocument = Static<typeof OpenApiDocumentSchema>;
 
 /**
  * `/doc`: the namespace's part of the service's OpenAPI document, rooted at
- * the namespace (the whole document's paths are relative to `BASE_URL`).
+ * the namespace (the whole document's paths are relative to `BASE_URL`). Its
+ * server is the REST root as the reference gives it, with a trailing slash
+ * (calendar-reference.md §11.1).
  */
 function namespaceOpenApi(whole: Partial<OpenApiDocument>, namespace: string, namespaceUrl: string): OpenApiDocument {
   const prefix = `/${namespace}`;
@@ -55,7 +57,7 @@ function namespaceOpenApi(whole: Partial<OpenApiDocument>, namespace: string, na
       title: 'Almanac calendar events API',
       description: 'Events, venues, organizers, categories and tags, compatible with The Events Calendar REST API v1.',
     },
-    servers: [{ url: namespaceUrl }],
+    servers: [{ url: `${namespaceUrl}/` }],
     components: whole.components ?? {},
     paths,
   };
