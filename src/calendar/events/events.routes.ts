@@ -122,7 +122,7 @@ export async function eventsRoutes(app: FastifyInstance, { deps, service }: { de
   };
 
   typed.get('/events/:id(^\\d+$)/instances', {
-    config: { access: 'public' },
+    config: { access: 'public', collection: 'events' },
     schema: {
       operationId: 'listEventInstances',
       tags: ['calendar'],
