@@ -26,7 +26,7 @@ import { requestTarget } from './platform/http/request-target.ts';
 import { rateLimitPlugin } from './platform/http/rate-limit.plugin.ts';
 import { requestIdOf } from './platform/http/request-id.ts';
 import { markResponse, securityPlugin } from './platform/http/security.plugin.ts';
-import { openApiOptions } from './platform/openapi/openapi.ts';
+import { decorateOpenApiDocument, openApiOptions } from './platform/openapi/openapi.ts';
 import { contractPlugin, declareErrorSchema } from './platform/openapi/contract.ts';
 import { WpErrorSchema } from './calendar/shared/schemas.ts';
 import { soapCapabilities } from './soap/soap.capabilities.ts';
@@ -102,7 +102,10 @@ export async function buildApp({ config, store, logger }: AppDependencies): Prom
   await app.register(parametersPlugin);
   await app.register(swagger, openApiOptions(config));
   await app.register(swaggerUi, { routePrefix: docsPrefix, staticCSP: true, uiConfig: { persistAuthorization: false } });
-  app.get(`${docsPrefix}/openapi.json`, { schema: { hide: true } }, async () => app.swagger());
+  decorateOpenApiDocument(app);
+  app.get(`${docsPrefix}/openapi.json`, { schema: { hide: true } }, async (request) =>
+    app.openApiDocument((request.query as { plain?: unknown }).plain !== undefined),
+  );
 
   app.setNotFoundHandler(async (request, reply) => sendWpError(PlatformErrors.noRoute(), request, reply));
 

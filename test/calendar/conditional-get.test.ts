@@ -100,6 +100,35 @@ describe('conditional reads of the calendar', () => {
     assert.match((await read(`${EVENTS}/${event.id}`)).headers.get('etag') ?? '', STRONG_TAG, 'an anonymous caller writes nothing');
   });
 
+  it('answers a 304 without Content-Length or Content-Type, to GET and HEAD, on every surface that answers one', async () => {
+    const event = await makeEvent(server, admin, { status: 'publish', title: 'Bodiless' });
+    // Pages are no operation of the document: fetched directly.
+    const fetchAs = (url: string, method: string, headers: Record<string, string> = {}) =>
+      fetch(`${server.url}${url}`, { method, headers });
+    for (const url of [
+      `${EVENTS}/${event.id}`,
+      `${EVENTS}?per_page=5`,
+      '/calendar/events/v1',
+      '/calendar/events/v1/categories',
+      '/calendar/events/v1/events.ics',
+      '/events/',
+      `/event/${event.slug}/`,
+    ]) {
+      const etag = (await fetchAs(url, 'GET')).headers.get('etag') ?? '';
+      for (const method of ['GET', 'HEAD']) {
+        const unchanged = await fetchAs(url, method, { 'if-none-match': etag });
+        assert.equal(unchanged.status, 304, `${method} ${url}`);
+        assert.equal(unchanged.headers.get('etag'), etag, `${method} ${url}`);
+        assert.equal(unchanged.headers.get('content-length'), null, `${method} ${url}`);
+        assert.equal(unchanged.headers.get('content-type'), null, `${method} ${url}`);
+        assert.equal(await unchanged.text(), '');
+      }
+      const head = await fetchAs(url, 'HEAD');
+      assert.equal(head.status, 200, `HEAD ${url}`);
+      assert.notEqual(head.headers.get('content-type'), null, 'a 200 keeps its type');
+    }
+  });
+
   it('never answers 304 to a write or to an error, whatever If-None-Match says', async () => {
     const created = await server.request(EVENTS, {
       method: 'POST',

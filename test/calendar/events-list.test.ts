@@ -158,6 +158,31 @@ describe('GET /events', () => {
       assert.equal(followed.status, 200);
     });
 
+    it('keeps every other argument sent in its links, after the echoed ones, page replaced (issue 37)', async () => {
+      const word = token();
+      for (let day = 1; day <= 3; day += 1)
+        await makeEvent(server, admin, { title: `${word} ${day}`, start_date: secondsFromNow(day), end_date: secondsFromNow(day, 1) });
+      const first = await list(`_fields=id,title&search=${word}&context=view&page=1&per_page=2`);
+      const next = new URL(first.body.next_rest_url);
+      assert.deepEqual(
+        [...next.searchParams],
+        [
+          ['per_page', '2'],
+          ['search', word],
+          ['status', 'publish'],
+          ['_fields', 'id,title'],
+          ['context', 'view'],
+          ['page', '2'],
+        ],
+      );
+      assert.equal(new URL(first.body.rest_url).search, `?page=1${next.search.replace(/&page=2$/, '').replace('?', '&')}`);
+      const second = await server.request(first.body.next_rest_url);
+      assert.deepEqual(Object.keys(second.body.events[0]), ['id', 'title'], 'the link keeps _fields');
+      assert.equal(second.body.events.length, 1);
+      assert.ok((second.headers.get('link') ?? '').includes(`<${second.body.previous_rest_url}>; rel="prev"`));
+      assert.deepEqual(ids((await server.request(second.body.previous_rest_url)).body), ids(first.body));
+    });
+
     it('orders by local start, then publication date, then id', async () => {
       const word = token();
       const later = await makeEvent(server, admin, {

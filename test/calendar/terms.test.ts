@@ -65,11 +65,12 @@ describe('categories and tags endpoints', () => {
       for (const bad of ['', 'yes', 'foo', '2']) invalid(await list('categories', `hide_empty=${bad}`), 'hide_empty');
     });
 
-    it('pages with per_page, links that keep only page, and 200 empty beyond the last page', async () => {
+    it('pages with per_page, links that keep the query with page replaced, and 200 empty beyond the last page', async () => {
       const prefix = unique('page');
       for (let i = 0; i < 5; i += 1) await create('tags', { name: `${prefix} ${i}` });
       const base = `${server.url}${NS}/tags/`;
-      const first = await list('tags', `search=${prefix}&hide_empty=0&per_page=2`);
+      const query = `search=${prefix}&hide_empty=0&per_page=2`;
+      const first = await list('tags', query);
       assert.equal(first.status, 200);
       assert.equal(first.body.total, 5);
       assert.equal(first.body.total_pages, 3);
@@ -77,15 +78,15 @@ describe('categories and tags endpoints', () => {
       assert.equal(first.headers.get('x-tec-totalpages'), '3');
       assert.deepEqual(Object.keys(first.body), ['rest_url', 'total', 'total_pages', 'tags', 'next_rest_url']);
       assert.equal(first.body.rest_url, base);
-      assert.equal(first.body.next_rest_url, `${base}?page=2`);
+      assert.equal(first.body.next_rest_url, `${base}?${query}&page=2`);
       assert.equal(first.body.tags.length, 2);
-      const second = await list('tags', `search=${prefix}&hide_empty=0&per_page=2&page=2`);
+      const second = await list('tags', `page=2&${query}`);
       assert.deepEqual(Object.keys(second.body), ['rest_url', 'total', 'total_pages', 'tags', 'next_rest_url', 'previous_rest_url']);
-      assert.equal(second.body.previous_rest_url, base);
-      assert.equal(second.body.next_rest_url, `${base}?page=3`);
-      const third = await list('tags', `search=${prefix}&hide_empty=0&per_page=2&page=3`);
+      assert.equal(second.body.previous_rest_url, `${base}?${query}`);
+      assert.equal(second.body.next_rest_url, `${base}?${query}&page=3`);
+      const third = await list('tags', `${query}&page=3`);
       assert.equal(third.body.tags.length, 1);
-      assert.equal(third.body.previous_rest_url, `${base}?page=2`);
+      assert.equal(third.body.previous_rest_url, `${base}?${query}&page=2`);
       assert.equal(third.body.next_rest_url, undefined);
       const beyond = await list('tags', `search=${prefix}&hide_empty=0&per_page=2&page=4`);
       assert.equal(beyond.status, 200);
@@ -102,6 +103,39 @@ describe('categories and tags endpoints', () => {
       for (const bad of ['', 'foo', '-1']) invalid(await list('tags', `offset=${bad}`), 'offset');
       const all = [first, second, third].flatMap((r) => r.body.tags.map((t: any) => t.id));
       assert.equal(new Set(all).size, 5);
+    });
+
+    it('links a page to the same query at the next and previous pages, in the body and the Link header (issue 37)', async () => {
+      const prefix = unique('follow');
+      const created: number[] = [];
+      for (let i = 0; i < 7; i += 1) created.push((await create('categories', { name: `${prefix} ${i}` })).id);
+      const base = `${server.url}${NS}/categories/`;
+      // What a client of the reference sends (a page size, the empty categories too), and WordPress's own arguments.
+      const sent = `per_page=3&hide_empty=false&search=${prefix}&_fields=id,name&translation_language=it`;
+      const query = sent.replace(',', '%2C');
+      const pages = [await list('categories', sent)];
+      assert.equal(pages[0]!.body.next_rest_url, `${base}?${query}&page=2`, 'as sent, page last, no default added');
+      assert.equal(pages[0]!.body.rest_url, base, "rest_url stays the reference's bare base");
+      for (let page = pages[0]!; page.body.next_rest_url !== undefined; page = pages.at(-1)!) {
+        assert.ok((page.headers.get('link') ?? '').includes(`<${page.body.next_rest_url}>; rel="next"`));
+        pages.push(await server.request(page.body.next_rest_url));
+      }
+      const ids = pages.map((page) => page.body.categories.map((term: any) => term.id));
+      assert.deepEqual(ids.flat(), created, 'every category once, in order');
+      for (const page of pages) assert.deepEqual(Object.keys(page.body.categories[0]), ['id', 'name'], 'the links keep _fields');
+      const [, second, last] = pages;
+      assert.doesNotMatch(last!.headers.get('link') ?? '', /rel="next"/);
+      assert.ok((last!.headers.get('link') ?? '').includes(`<${last!.body.previous_rest_url}>; rel="prev"`));
+      assert.equal(last!.body.previous_rest_url, `${base}?${query}&page=2`);
+      assert.deepEqual(
+        (await server.request(last!.body.previous_rest_url)).body.categories.map((term: any) => term.id),
+        ids[1],
+      );
+      assert.equal(second!.body.previous_rest_url, `${base}?${query}`, 'the first page is the archive root');
+      assert.deepEqual(
+        (await server.request(second!.body.previous_rest_url)).body.categories.map((term: any) => term.id),
+        ids[0],
+      );
     });
 
     it('caps per_page at 50 and rejects non-positive or non-numeric page and per_page', async () => {

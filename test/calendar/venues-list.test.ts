@@ -129,6 +129,22 @@ describe('GET /venues pagination and envelope', () => {
     }
   });
 
+  it('keeps every other argument sent in its links, after the echoed ones, page replaced (issue 37)', async () => {
+    const base = `${server.url}/calendar/events/v1/venues/`;
+    const response = await server.request(`${VENUES}?_fields=id&page=2&per_page=1&context=view&password=nope&extra[a]=1`);
+    // All but the password, which a link never repeats.
+    const rest = '_fields=id&context=view&extra%5Ba%5D=1';
+    assert.equal(response.body.rest_url, `${base}?page=2&per_page=1&status=publish&${rest}`);
+    assert.equal(response.body.next_rest_url, `${base}?per_page=1&status=publish&${rest}&page=3`);
+    assert.equal(response.body.previous_rest_url, `${base}?per_page=1&status=publish&${rest}`);
+    assert.equal(
+      response.headers.get('link')?.split(', ').slice(0, 2).join(', '),
+      `<${response.body.previous_rest_url}>; rel="prev", <${response.body.next_rest_url}>; rel="next"`,
+    );
+    const next = await server.request(response.body.next_rest_url);
+    assert.deepEqual(Object.keys(next.body.venues[0]), ['id'], 'the link keeps _fields');
+  });
+
   it('orders by publication date descending', async () => {
     const response = await server.request(`${VENUES}?per_page=50`);
     const dates = response.body.venues.map((venue: any) => `${venue.date}#${String(venue.id).padStart(6, '0')}`);

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { renderParagraphs, sanitizeContent, sanitizeText } from '../../src/calendar/shared/html.ts';
 import { imageExtension } from '../../src/calendar/shared/images.ts';
-import { archiveLinks, totalPages } from '../../src/calendar/shared/pagination.ts';
+import { archiveLinks, linkPairs, sentArguments, totalPages } from '../../src/calendar/shared/pagination.ts';
 import { globalId, parseIdList, parseList, parsePositiveInt, parseWpBoolean, permalinks } from '../../src/calendar/shared/wire.ts';
 
 describe('wire primitives', () => {
@@ -44,6 +44,30 @@ describe('archive links', () => {
     assert.deepEqual(Object.keys(archiveLinks('http://s.test/events/', [], 1, 1)), ['rest_url']);
     assert.equal(totalPages(0, 10), 0);
     assert.equal(totalPages(11, 10), 2);
+  });
+
+  it('repeats the echoed arguments, then every other one sent in its order with its validated value, never page or password', () => {
+    const sent = sentArguments('/calendar/events/v1/events?_fields=id&page=2&per_page=5&venue%5B0%5D=3&venue[1]=4&x[a][b]=1&y=&password=p');
+    assert.deepEqual(sent, ['_fields', 'page', 'per_page', 'venue', 'x', 'y', 'password']);
+    assert.deepEqual(sentArguments('/calendar/events/v1/events'), []);
+    const query = {
+      page: 2,
+      per_page: 5,
+      _fields: ['id', 'title'],
+      venue: ['3', '4'],
+      x: { a: { b: '1' } },
+      y: '',
+      password: 'p',
+      hide_empty: true,
+    };
+    assert.deepEqual(linkPairs([['per_page', '5']], query, sent), [
+      ['per_page', '5'],
+      ['_fields', 'id,title'],
+      ['venue', '3,4'],
+      ['x[a][b]', '1'],
+      ['y', ''],
+    ]);
+    assert.deepEqual(linkPairs([], query, []), [], 'a default is not an argument sent');
   });
 });
 

@@ -1,6 +1,7 @@
 /**
  * Generated clients trust the OpenAPI documents (issue 18): types generated
- * by openapi-typescript from both served documents, compiled with
+ * by openapi-typescript from both served documents (their `plain` variants,
+ * which type generators read: issue 37), compiled with
  * `tsc --strict` together with a CRUD round written with openapi-fetch and no
  * casts (test/clients/typed/crud-round.ts), then that round run against the
  * server.
@@ -37,8 +38,9 @@ describe('openapi-typescript + openapi-fetch', () => {
 
   it('compiles a CRUD round against the generated types of both documents with tsc --strict', async () => {
     for (const [file, document] of [
-      ['calendar.ts', '/calendar/events/v1/doc'],
-      ['platform.ts', '/docs/openapi.json'],
+      // The answers to requests without _fields and _envelope: a generated type cannot depend on the arguments.
+      ['calendar.ts', '/calendar/events/v1/doc?plain'],
+      ['platform.ts', '/docs/openapi.json?plain'],
     ] as const) {
       await writeFile(path.join(project, file), astToString(await openapiTS(new URL(`${server.url}${document}`))));
     }

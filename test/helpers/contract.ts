@@ -3,8 +3,13 @@ import { parseParameters, type Parameters } from '../../src/platform/http/querys
 
 /**
  * The served OpenAPI document as a contract every response of the suite is
- * held to: the operation answered must list the status, and a JSON body must
- * match its schema. A drift between the server and its document fails CI.
+ * held to, as a validating proxy (Prism) holds them: the operation answered
+ * must list the status, and a JSON body must match its schema. An answer
+ * reshaped by `_fields` or `_envelope` is held to the document as served,
+ * which tells what they make of an answer; any other to its plain variant,
+ * which type generators read (no reshaped alternative, so a field the answer
+ * must have cannot go missing). A drift between the server and its document
+ * fails CI.
  */
 
 type Json = Record<string, any>;
@@ -18,26 +23,19 @@ const UNDOCUMENTED = [/^\/docs(\/|$)/, /^\/soap\/PingService\/?$/i];
  */
 const BEFORE_ROUTING = new Set([400, 401, 404, 413, 414, 429, 431]);
 
+/** Which document an answer is held to: as served, or its plain variant (what type generators read). */
+type DocumentName = 'openapi' | 'openapi-plain';
+
 interface DocumentedOperation {
   readonly method: string;
   readonly template: string;
   readonly pattern: RegExp;
   readonly pointer: string;
-  readonly responses: Json;
+  readonly responses: Readonly<Record<DocumentName, Json>>;
 }
 
 function escapePointer(part: string): string {
   return part.replace(/~/g, '~0').replace(/\//g, '~1');
-}
-
-function withoutRequired(node: unknown): unknown {
-  if (Array.isArray(node)) return node.map(withoutRequired);
-  if (node === null || typeof node !== 'object') return node;
-  const result: Json = {};
-  for (const [key, value] of Object.entries(node)) {
-    if (key !== 'required' || !Array.isArray(value)) result[key] = withoutRequired(value);
-  }
-  return result;
 }
 
 /**
@@ -77,34 +75,41 @@ export class Contract {
   private readonly operations: DocumentedOperation[] = [];
   private readonly validators = new Map<string, ValidateFunction>();
 
+  /**
+   * `document` as served, telling every answer (what a validating proxy such as Prism reads), and its `plain`
+   * variant, only the answers to requests without `_fields` and `_envelope` (what type generators read).
+   */
   constructor(
     document: Json,
     private readonly basePath: string,
+    plain: Json = document,
   ) {
     this.ajv.addSchema(document, 'openapi');
-    // With `_fields` an answer holds only the fields named: checked against the document without `required`.
-    this.ajv.addSchema(withoutRequired(document) as Json, 'openapi-fields');
+    this.ajv.addSchema(plain, 'openapi-plain');
     for (const [template, item] of Object.entries<Json>(document.paths ?? {})) {
       for (const method of METHODS) {
         const operation = item[method] as Json | undefined;
         if (operation === undefined) continue;
         const pattern = pathPattern(template, operation.parameters ?? []);
         const pointer = `#/paths/${escapePointer(template)}/${method}`;
-        this.operations.push({ method: method.toUpperCase(), template, pattern, pointer, responses: operation.responses ?? {} });
+        const responses = { openapi: operation.responses ?? {}, 'openapi-plain': plain.paths?.[template]?.[method]?.responses ?? {} };
+        this.operations.push({ method: method.toUpperCase(), template, pattern, pointer, responses });
       }
     }
   }
 
   static async load(baseUrl: string, basePath: string): Promise<Contract> {
-    const response = await fetch(`${baseUrl}/docs/openapi.json`);
-    return new Contract((await response.json()) as Json, basePath);
+    const [document, plain] = await Promise.all(
+      ['', '?plain'].map(async (variant) => (await fetch(`${baseUrl}/docs/openapi.json${variant}`)).json() as Promise<Json>),
+    );
+    return new Contract(document!, basePath, plain);
   }
 
-  private validator(pointer: string, relaxRequired: boolean): ValidateFunction {
-    const key = `${relaxRequired ? 'relaxed' : 'strict'} ${pointer}`;
+  private validator(name: DocumentName, pointer: string): ValidateFunction {
+    const key = `${name}${pointer}`;
     let validate = this.validators.get(key);
     if (validate === undefined) {
-      validate = this.ajv.compile({ $ref: `${relaxRequired ? 'openapi-fields' : 'openapi'}${pointer}` });
+      validate = this.ajv.compile({ $ref: key });
       this.validators.set(key, validate);
     }
     return validate;
@@ -125,40 +130,47 @@ export class Contract {
       target.method === 'OPTIONS' && Object.keys(headers).some((name) => name.toLowerCase() === 'access-control-request-method');
     if (preflight && status === 204) return;
     // `_envelope`: a 200 whose body carries the answer's status and body.
-    const enveloped =
-      status === 200 && query._envelope !== undefined && body !== null && typeof body === 'object' && 'status' in body && 'body' in body;
-    const answeredStatus = enveloped ? Number((body as Json).status) : status;
-    const answered = enveloped ? (body as Json).body : body;
+    const envelope =
+      status === 200 && query._envelope !== undefined && body !== null && typeof body === 'object' && 'status' in body && 'body' in body
+        ? (body as Json)
+        : undefined;
     const lookup = target.method === 'HEAD' ? 'GET' : target.method;
     const operation = this.operations.find((candidate) => candidate.method === lookup && candidate.pattern.test(target.path));
-    const where = `${target.method} ${target.path} → ${answeredStatus}`;
     if (operation === undefined) {
-      if (BEFORE_ROUTING.has(answeredStatus)) return;
-      throw new Error(`contract: ${where} answered by an operation the document does not list`);
+      if (BEFORE_ROUTING.has(envelope === undefined ? status : Number(envelope.status))) return;
+      throw new Error(`contract: ${target.method} ${target.path} → ${status} answered by an operation the document does not list`);
     }
-    if (answeredStatus === 414 || answeredStatus === 431) return;
-    const declared =
-      operation.responses[String(answeredStatus)] !== undefined
-        ? String(answeredStatus)
-        : operation.responses.default !== undefined
-          ? 'default'
-          : undefined;
+    if (status === 414 || status === 431) return;
+    const json = target.method !== 'HEAD' && contentType.startsWith('application/json');
+    // As a validating proxy reads it: an answer reshaped by `_fields` or `_envelope` against the whole document, any
+    // other against what type generators read (the same, less what those two make of an answer).
+    const reshaped = query._fields !== undefined || query._envelope !== undefined;
+    this.match(reshaped ? 'openapi' : 'openapi-plain', operation, lookup, status, json ? body : undefined, target.path);
+    // And the answer an envelope carries: a status its operation answers, and without `_fields` the body it documents.
+    if (envelope !== undefined) {
+      const carried = query._fields === undefined ? envelope.body : undefined;
+      this.match('openapi-plain', operation, lookup, Number(envelope.status), carried, `${target.path} (enveloped)`);
+    }
+  }
+
+  /** The status must be one the operation documents in `name`, and a JSON body must match its schema there. */
+  private match(name: DocumentName, operation: DocumentedOperation, method: string, status: number, body: unknown, path: string): void {
+    const where = `${method} ${path} → ${status}`;
+    const responses = operation.responses[name];
+    const declared = responses[String(status)] !== undefined ? String(status) : responses.default !== undefined ? 'default' : undefined;
     if (declared === undefined) {
       throw new Error(
-        `contract: ${operation.template} ${lookup} does not document status ${answeredStatus} (${where}): ${JSON.stringify(answered)?.slice(0, 300)}`,
+        `contract: ${operation.template} ${method} does not document status ${status} (${where}): ${JSON.stringify(body)?.slice(0, 300)}`,
       );
     }
-    if (target.method === 'HEAD' || !contentType.startsWith('application/json') || answered === undefined) return;
-    const media = operation.responses[declared]?.content?.['application/json'];
-    if (media?.schema === undefined) return;
-    const pointer = `${operation.pointer}/responses/${declared}/content/${escapePointer('application/json')}/schema`;
-    const validate = this.validator(pointer, query._fields !== undefined);
-    if (!validate(answered)) {
+    if (body === undefined || responses[declared]?.content?.['application/json']?.schema === undefined) return;
+    const validate = this.validator(name, `${operation.pointer}/responses/${declared}/content/${escapePointer('application/json')}/schema`);
+    if (!validate(body)) {
       const problems = (validate.errors ?? [])
         .slice(0, 5)
         .map((error) => `${error.instancePath || '/'} ${error.message ?? ''}`)
         .join('; ');
-      throw new Error(`contract: ${where} body does not match ${operation.template} ${lookup} ${declared}: ${problems}`);
+      throw new Error(`contract: ${where} body does not match ${operation.template} ${method} ${declared}: ${problems}`);
     }
   }
 }

@@ -155,7 +155,7 @@ describe('discovery and OpenAPI documents', () => {
     const response = await server.request('/calendar/events/v1/doc');
     assert.equal(response.status, 200);
     assert.equal(response.body.openapi, '3.1.0');
-    assert.equal(response.body.servers[0].url, `${server.url}/calendar/events/v1`, 'no trailing slash: paths start with one');
+    assert.equal(response.body.servers[0].url, `${server.url}/calendar/events/v1/`, "the reference's REST root, with its trailing slash");
     assert.ok(response.body.paths['/doc']);
     await SwaggerParser.validate(structuredClone(response.body));
     const text = JSON.stringify(response.body);

@@ -4,6 +4,8 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import { describeReshapedAnswers } from '../../src/platform/wp-rest/reshaped-answers.ts';
 import { Contract } from '../helpers/contract.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 
@@ -21,10 +23,13 @@ describe('the OpenAPI contract', () => {
   let server: TestServer;
   let whole: Json;
   let calendar: Json;
+  /** The plain variant, which type generators read: the answers to requests without _fields and _envelope. */
+  let plainCalendar: Json;
   before(async () => {
     server = await startTestServer();
     whole = (await server.request('/docs/openapi.json')).body;
     calendar = (await server.request('/calendar/events/v1/doc')).body;
+    plainCalendar = (await server.request('/calendar/events/v1/doc?plain')).body;
   });
   after(async () => server.close());
 
@@ -109,14 +114,47 @@ describe('the OpenAPI contract', () => {
       ['/categories', 'categories'],
       ['/tags', 'tags'],
     ] as const) {
-      const schema = calendar.paths[path].get.responses['200'].content['application/json'].schema;
+      const schema = plainCalendar.paths[path].get.responses['200'].content['application/json'].schema;
       for (const field of [key, 'rest_url', 'total', 'total_pages']) assert.ok(schema.required?.includes(field), `${path} ${field}`);
       assert.ok(!JSON.stringify(schema).includes('x-always-present'));
+      assert.deepEqual(calendar.paths[path].get.responses['200'].content['application/json'].schema.anyOf[0], schema);
     }
   });
 
-  it('roots the namespace document at the namespace URL, without a trailing slash', () => {
-    assert.equal(calendar.servers[0].url, `${server.url}/calendar/events/v1`);
+  it('tells what _fields and _envelope answer, as a validating proxy reads it; the plain variant does not', () => {
+    const ajv = new Ajv2020({ strict: false, validateFormats: false });
+    ajv.addSchema(calendar, 'calendar');
+    ajv.addSchema(plainCalendar, 'plain');
+    const answers = (document: string, path: string, method: string, status: number) =>
+      ajv.compile({
+        $ref: `${document}#/paths/${path.replaceAll('/', '~1')}/${method}/responses/${status}/content/application~1json/schema`,
+      });
+    const list = answers('calendar', '/events', 'get', 200);
+    const page = { events: [], rest_url: 'x', total: 0, total_pages: 0 };
+    assert.ok(list(page), 'the answer');
+    assert.ok(list({ events: [{ id: 1, title: 'Only these' }], rest_url: 'x', total: 1, total_pages: 1 }), '_fields: each item');
+    assert.ok(list({ body: { code: 'rest_invalid_param' }, status: 400, headers: { 'X-WP-Total': '1' } }), '_envelope: any answer');
+    assert.ok(!list({ events: [{ id: 'one' }] }), 'the fields named keep their types');
+    assert.ok(!list({ body: {}, status: '400', headers: {} }), 'an envelope has an integer status');
+    assert.ok(!list({ body: {}, status: 400, headers: { Link: 1 } }), 'an envelope has text headers');
+    assert.ok(!answers('plain', '/events', 'get', 200)({ events: [{ id: 1 }], rest_url: 'x', total: 1, total_pages: 1 }));
+    assert.ok(answers('plain', '/events', 'get', 200)(page));
+    // An operation without a JSON 200 answers one with _envelope: a create, a feed.
+    const created = answers('calendar', '/events', 'post', 200);
+    assert.ok(created({ body: { id: 1 }, status: 201, headers: { Location: 'x' } }));
+    assert.ok(!created({ id: 1 }));
+    assert.ok(answers('calendar', '/events', 'post', 201)({ id: 1 }), '_fields on a create');
+    assert.ok(answers('calendar', '/events.ics', 'get', 200)({ body: { code: 'x' }, status: 404, headers: {} }));
+    assert.equal(plainCalendar.paths['/events'].post.responses['200'], undefined);
+    assert.ok(!JSON.stringify(plainCalendar).includes('WpEnvelope'));
+    // The entity-management surface takes neither: its answers are what they are.
+    const entities =
+      whole.paths['/apiservice/api/services/entity-management/{entity-type}'].get.responses['200'].content['application/json'];
+    assert.equal(entities.schema.anyOf, undefined);
+  });
+
+  it("roots the namespace document at the namespace URL with the reference's trailing slash", () => {
+    assert.equal(calendar.servers[0].url, `${server.url}/calendar/events/v1/`);
     assert.ok(calendar.paths['/events']);
   });
 
@@ -126,7 +164,11 @@ describe('the OpenAPI contract', () => {
       paths: {
         '/things/{id}': {
           get: {
-            parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'integer' } }],
+            parameters: [
+              { name: 'id', in: 'path', required: true, schema: { type: 'integer' } },
+              { name: '_fields', in: 'query', schema: { type: 'string' } },
+              { name: '_envelope', in: 'query', schema: { type: 'string' } },
+            ],
             responses: {
               200: {
                 content: { 'application/json': { schema: { type: 'object', required: ['id'], properties: { id: { type: 'integer' } } } } },
@@ -136,7 +178,7 @@ describe('the OpenAPI contract', () => {
         },
       },
     };
-    const contract = new Contract(document, '');
+    const contract = new Contract(describeReshapedAnswers(structuredClone(document)), '', document);
     const check = (path: string, status: number, body: unknown) => () =>
       contract.check('GET', new URL(`http://x${path}`), {}, status, 'application/json', body);
 
@@ -153,10 +195,13 @@ describe('the OpenAPI contract', () => {
       assert.throws(check('/things/1', 200, {}), /does not match/);
     });
 
-    it('relaxes required fields only for _fields, and reads _envelope', () => {
+    it('holds _fields and _envelope answers to what the document as served tells of them', () => {
       assert.doesNotThrow(check('/things/1?_fields=name', 200, {}));
+      assert.throws(check('/things/1?_fields=id', 200, { id: 'one' }), /does not match/);
       assert.doesNotThrow(check('/things/1?_envelope', 200, { body: { id: 1 }, status: 200, headers: {} }));
+      assert.throws(check('/things/1?_envelope', 200, { body: {}, status: 200, headers: {} }), /enveloped.*does not match/);
       assert.throws(check('/things/1?_envelope', 200, { body: {}, status: 418, headers: {} }), /status 418/);
+      assert.throws(check('/things/1?_envelope', 200, { body: {}, status: '200', headers: {} }), /does not match/);
     });
 
     it('fails an answer from a route the document does not list', () => {

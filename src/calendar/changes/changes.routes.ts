@@ -11,7 +11,7 @@ export async function changesRoutes(
   { deps, service }: { deps: CalendarDeps; service: ChangesService },
 ): Promise<void> {
   app.withTypeProvider<TypeBoxTypeProvider>().get('/changes', {
-    config: { access: 'public' },
+    config: { access: 'public', collection: 'changes' },
     schema: {
       operationId: 'listChanges',
       tags: ['calendar'],

@@ -39,7 +39,9 @@ type OpenApiDocument = Static<typeof OpenApiDocumentSchema>;
 
 /**
  * `/doc`: the namespace's part of the service's OpenAPI document, rooted at
- * the namespace (the whole document's paths are relative to `BASE_URL`).
+ * the namespace (the whole document's paths are relative to `BASE_URL`). Its
+ * server is the REST root as the reference gives it, with a trailing slash
+ * (calendar-reference.md §11.1).
  */
 function namespaceOpenApi(whole: Partial<OpenApiDocument>, namespace: string, namespaceUrl: string): OpenApiDocument {
   const prefix = `/${namespace}`;
@@ -55,15 +57,26 @@ function namespaceOpenApi(whole: Partial<OpenApiDocument>, namespace: string, na
       title: 'Almanac calendar events API',
       description: 'Events, venues, organizers, categories and tags, compatible with The Events Calendar REST API v1.',
     },
-    servers: [{ url: namespaceUrl }],
+    servers: [{ url: `${namespaceUrl}/` }],
     components: whole.components ?? {},
     paths,
   };
 }
 
+const DocQuerySchema = Type.Object({
+  ...LanguageQuerySchema.properties,
+  plain: Type.Optional(
+    Type.String({
+      description:
+        'Present: only the answers to requests without _fields and _envelope (what a type generator reads); ' +
+        'absent: every answer, those they reshape too (what a validating proxy reads)',
+    }),
+  ),
+});
+
 export async function discoveryRoutes(app: FastifyInstance, options: DiscoveryOptions): Promise<void> {
   const typed = app.withTypeProvider<TypeBoxTypeProvider>();
-  let doc: OpenApiDocument | undefined;
+  const docs = new Map<boolean, OpenApiDocument>();
 
   typed.get('/', {
     config: { access: 'public' },
@@ -88,11 +101,16 @@ export async function discoveryRoutes(app: FastifyInstance, options: DiscoveryOp
       operationId: 'getCalendarOpenApi',
       tags: ['calendar'],
       summary: 'The OpenAPI 3.1 document of this namespace',
-      querystring: LanguageQuerySchema,
+      querystring: DocQuerySchema,
       response: { 200: OpenApiDocumentSchema },
     },
-    handler: async () => {
-      doc ??= namespaceOpenApi(app.swagger() as OpenApiDocument, options.namespace, options.namespaceUrl);
+    handler: async (request) => {
+      const plain = request.query.plain !== undefined;
+      let doc = docs.get(plain);
+      if (doc === undefined) {
+        doc = namespaceOpenApi(app.openApiDocument(plain) as OpenApiDocument, options.namespace, options.namespaceUrl);
+        docs.set(plain, doc);
+      }
       return doc;
     },
   });

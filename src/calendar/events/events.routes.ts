@@ -1,6 +1,7 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { isRememberable, requestContext, type CalendarDeps } from '../shared/context.ts';
+import { sentArguments } from '../shared/pagination.ts';
 import { WpErrorSchema } from '../shared/schemas.ts';
 import { sendVersioned } from '../shared/versioned.ts';
 import { eventListAnswer } from './events.list-text.ts';
@@ -49,7 +50,7 @@ export async function eventsRoutes(app: FastifyInstance, { deps, service }: { de
     handler: async (request, reply) => {
       const now = new Date();
       return answers.answer(reply, listKey(request, request.query, now), async () =>
-        eventListAnswer(reply, await service.listEvents(request.query, caller(request), now)),
+        eventListAnswer(reply, await service.listEvents(request.query, caller(request), now, { sent: sentArguments(request.url) })),
       );
     },
   });
@@ -121,7 +122,7 @@ export async function eventsRoutes(app: FastifyInstance, { deps, service }: { de
   };
 
   typed.get('/events/:id(^\\d+$)/instances', {
-    config: { access: 'public' },
+    config: { access: 'public', collection: 'events' },
     schema: {
       operationId: 'listEventInstances',
       tags: ['calendar'],
@@ -133,7 +134,7 @@ export async function eventsRoutes(app: FastifyInstance, { deps, service }: { de
     // Never remembered (no key): an answer of its own for each request, its text assembled like a list's.
     handler: async (request, reply) =>
       answers.answer(reply, undefined, async () =>
-        eventListAnswer(reply, await service.listInstances(request.params.id, request.query, caller(request))),
+        eventListAnswer(reply, await service.listInstances(request.params.id, request.query, caller(request), sentArguments(request.url))),
       ),
   });
 

@@ -12,7 +12,7 @@ import { claimLanguageSlug, claimSlug } from '../posts/posts.slugs.ts';
 import { checkAuthor, newPostDates, passwordHashOf, publicationDates, stampsAt } from '../posts/posts.writes.ts';
 import { NAMESPACE, type RequestContext } from '../shared/context.ts';
 import { resolveImageForWrite } from '../shared/images.ts';
-import { archiveLinks, isBeyondLastPage, pageWindow, totalPages } from '../shared/pagination.ts';
+import { archiveLinks, isBeyondLastPage, linkPairs, pageWindow, totalPages } from '../shared/pagination.ts';
 import { invalidParam, parseWpBoolean } from '../shared/wire.ts';
 import { resolveTermsForWrite, setEventTerms } from '../terms/terms.links.ts';
 import { resolveVenueForWrite } from '../venues/venues.links.ts';
@@ -65,6 +65,9 @@ import {
 
 type Db = Kysely<Database>;
 
+/** A list besides its arguments: its archive's URL, its order (no API argument), what its request sent (`linkPairs`). */
+type ListOptions = { readonly archiveUrl?: string; readonly order?: EventOrder; readonly sent?: readonly string[] };
+
 // Event ids the public lists' totals keep to be carried from version to version (events.totals.ts): ~10 MB.
 const TOTALS_MAX_IDS = 400_000;
 
@@ -116,7 +119,7 @@ export class EventsService {
   // Reads
 
   /** A page of the occurrences of a series, as the list shows them (its archive links lead back here). */
-  async listInstances(id: number, query: InstancesQuery, caller: RequestContext): Promise<EventList> {
+  async listInstances(id: number, query: InstancesQuery, caller: RequestContext, sent: readonly string[] = []): Promise<EventList> {
     const now = this.now();
     const series = await eventOf(this.db, { id });
     if (series.status === 'trash') throw errors.noLongerAvailable();
@@ -125,15 +128,16 @@ export class EventsService {
     const window = { start_date: query.start_date ?? series.start_local, end_date: query.end_date ?? LAST_DAY };
     return this.listEvents({ ...query, ...window, post_parent: id }, caller, now, {
       archiveUrl: `${this.urls.namespaceUrl}/events/${id}/instances`,
+      sent,
     });
   }
 
-  /** A page of events as of `now` (a remembered list is keyed by the second it was made in); `order` is not an API argument. */
+  /** A page of events as of `now` (a remembered list is keyed by the second it was made in). */
   async listEvents(
     query: ListEventsQuery,
     caller: RequestContext,
     now: Date = this.now(),
-    { archiveUrl = `${this.urls.namespaceUrl}/events/`, order = 'asc' }: { archiveUrl?: string; order?: EventOrder } = {},
+    { archiveUrl = `${this.urls.namespaceUrl}/events/`, order = 'asc', sent = [] }: ListOptions = {},
   ): Promise<EventList> {
     const page = query.page ?? 1;
     const perPage = Math.min(MAX_PER_PAGE, query.per_page ?? DEFAULT_PER_PAGE);
@@ -149,7 +153,7 @@ export class EventsService {
         ? await listEventRows(this.db, filter, limit, offset, order)
         : await this.presenter.rowsOf(this.db, ids, caller, version);
     const shown = await this.presenter.listed(this.db, rows, query, caller, now, version);
-    const links = archiveLinks(archiveUrl, listEcho(query, perPage, caller.user), page, pages);
+    const links = archiveLinks(archiveUrl, linkPairs(listEcho(query, perPage, caller.user), query, sent), page, pages);
     return { events: shown.map(({ event }) => event), ...links, total, total_pages: pages };
   }
 

@@ -3,7 +3,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Static, TObject } from 'typebox';
 import { NAMESPACE, requestContext, type CalendarDeps } from '../shared/context.ts';
 import { WpErrorSchema } from '../shared/schemas.ts';
-import { archiveHeaders } from '../shared/pagination.ts';
+import { archiveHeaders, sentArguments } from '../shared/pagination.ts';
 import { parseWpBoolean } from '../shared/wire.ts';
 import type { LinkedPostKind } from './linked-posts.kind.ts';
 import {
@@ -76,7 +76,7 @@ export function linkedPostRoutes<Create extends TObject, Update extends TObject>
         response: { 200: envelopeSchema(kind.plural, schemas.item), 400: WpErrorSchema, 404: WpErrorSchema },
       },
       handler: async (request, reply) => {
-        const result = await service.list(request.query, ctxOf(request), archiveUrl);
+        const result = await service.list(request.query, ctxOf(request), archiveUrl, sentArguments(request.url));
         const { items, total, totalPages, ...links } = result;
         void reply.headers(archiveHeaders(total, totalPages, links));
         return { [kind.plural]: items, ...links, total, total_pages: totalPages };

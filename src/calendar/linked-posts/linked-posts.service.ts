@@ -23,7 +23,7 @@ import type { RequestContext } from '../shared/context.ts';
 import { checkPrecondition, missingItem } from '../changes/changes.preconditions.ts';
 import type { Versioned } from '../shared/versioned.ts';
 import { findVersion } from '../changes/changes.repository.ts';
-import { archiveLinks, echoPairs, echoValue, isBeyondLastPage, pageWindow, totalPages, type ArchiveLinks } from '../shared/pagination.ts';
+import { archiveLinks, echoPairs, isBeyondLastPage, linkPairs, pageWindow, totalPages, type ArchiveLinks } from '../shared/pagination.ts';
 import { boundedSearchWords, invalidParam, MAX_ID, parseWpBoolean } from '../shared/wire.ts';
 import type { LinkedPostKind, LinkedPostRow } from './linked-posts.kind.ts';
 import { modifiedBounds } from '../posts/posts.modified.ts';
@@ -33,6 +33,22 @@ import { MAX_PER_PAGE } from './linked-posts.schemas.ts';
 import { imageFor, insertLinkedPost, optionalContent, requiredName, writeTexts, type PostWriteInput } from './linked-posts.writes.ts';
 
 type Db = Kysely<Database>;
+
+/**
+ * Echo order of list arguments in archive links: the reference's (per_page, status), then what it drops but a
+ * followed link needs to list the same items (deviation 9).
+ */
+const ECHO_ORDER = [
+  'per_page',
+  'event',
+  'has_events',
+  'status',
+  'search',
+  'only_with_upcoming',
+  'modified_after',
+  'modified_before',
+  'translation_language',
+] as const;
 
 /** An item addressed by a route: its path id or its slug. */
 export type Target = { readonly id: number } | { readonly slug: string };
@@ -111,7 +127,8 @@ export class LinkedPostsService {
     return (row) => unlocked.has(row.id);
   }
 
-  async list(query: ListQuery, ctx: RequestContext, archiveUrl: string): Promise<ListResult> {
+  /** A page of the archive at `archiveUrl`; `sent` names the arguments the request sent, which its links repeat. */
+  async list(query: ListQuery, ctx: RequestContext, archiveUrl: string, sent: readonly string[] = []): Promise<ListResult> {
     const { db, kind } = this;
     const now = utcStamp(new Date());
     const visibility = listVisibility(ctx.user);
@@ -147,15 +164,11 @@ export class LinkedPostsService {
     );
     if (isBeyondLastPage(query.page, total, perPage)) throw this.errors.pageNotFound();
     const pages = totalPages(total, perPage);
-    const pairs: [string, string][] = [['per_page', String(query.per_page)]];
-    if (query.event !== undefined) pairs.push(['event', String(query.event)]);
-    if (query.has_events !== undefined) pairs.push(['has_events', echoValue(query.has_events)]);
     // As the reference, the status actually listed is echoed; `any` is followable here (deviation 9).
-    pairs.push(['status', query.status !== undefined ? echoValue(query.status) : mayListUnpublished(ctx.user) ? 'any' : 'publish']);
-    // Then what the reference drops but a followed link needs to list the same items (deviation 9).
-    pairs.push(...echoPairs({ ...query }, ['search', 'only_with_upcoming', 'modified_after', 'modified_before', 'translation_language']));
+    const status = query.status ?? (mayListUnpublished(ctx.user) ? 'any' : 'publish');
+    const echoed = echoPairs({ ...query, status }, ECHO_ORDER);
     const items = await presentPosts(db, kind, rows, ctx, { single: false, unlock: await this.unlock(ctx, query, rows, 'list') });
-    return { items, total, totalPages: pages, ...archiveLinks(archiveUrl, pairs, query.page, pages) };
+    return { items, total, totalPages: pages, ...archiveLinks(archiveUrl, linkPairs(echoed, { ...query }, sent), query.page, pages) };
   }
 
   /** The posts among `ids` that the list would show the caller, as it shows them: what a sync sends. */

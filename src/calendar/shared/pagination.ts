@@ -1,10 +1,11 @@
 import Type, { type TSchema } from 'typebox';
 import { InKeyOrder } from '../../platform/openapi/contract.ts';
+import { parameterNames } from '../../platform/http/querystring.ts';
 
 /**
- * Archive envelopes of events, venues and organizers (the reference's, key order included,
+ * Archive envelopes of events, venues, organizers and terms (the reference's, key order included,
  * with deviation 9): totals, `rest_url` and followable `next_rest_url` /
- * `previous_rest_url`, and the `X-TEC-Total*` headers.
+ * `previous_rest_url` that keep the request's arguments, and the `X-TEC-Total*` headers.
  */
 
 /** Query arguments in the order a resource echoes them, values as the client sent them. */
@@ -53,14 +54,43 @@ export function echoValue(value: unknown): string {
   return Array.isArray(value) ? value.map(String).join(',') : String(value);
 }
 
+/** The pairs of one argument: a list of values joined with commas, an object (`a[b]=…`, `a[0][b]=…`) in brackets. */
+function argumentPairs(key: string, value: unknown): [string, string][] {
+  if (value === undefined || value === null) return [];
+  if (typeof value !== 'object' || (Array.isArray(value) && value.every((item) => item === null || typeof item !== 'object'))) {
+    return [[key, echoValue(value)]];
+  }
+  return Object.entries(value).flatMap(([name, item]) => argumentPairs(`${key}[${name}]`, item));
+}
+
 /** Pairs for the arguments present in `query`, in `order`. */
 export function echoPairs(query: Readonly<Record<string, unknown>>, order: readonly string[]): [string, string][] {
-  const pairs: [string, string][] = [];
-  for (const key of order) {
-    const value = query[key];
-    if (value !== undefined && value !== null) pairs.push([key, echoValue(value)]);
-  }
-  return pairs;
+  return order.flatMap((key) => argumentPairs(key, query[key]));
+}
+
+/** The names of the arguments a request's query string sends, in order: what its archive links repeat (`linkPairs`). */
+export function sentArguments(url: string): string[] {
+  const at = url.indexOf('?');
+  return at === -1 ? [] : parameterNames(url.slice(at + 1));
+}
+
+/** Never repeated in a link: the link's own `page`, and a `password` (a secret does not travel in URLs it did not come in). */
+const UNREPEATED = ['page', 'password'];
+
+/**
+ * What an archive page's links repeat (issue 37): first the resource's own echo (`echoed`, in its order and with its
+ * values: the reference's, deviation 9), then every other argument the request sent (`sent`) but `UNREPEATED`, with
+ * its value as validated (`query`: what a remembered answer is keyed by), so that a link lists the same items.
+ */
+export function linkPairs(echoed: QueryPairs, query: Readonly<Record<string, unknown>>, sent: readonly string[]): QueryPairs {
+  const named = new Set([...UNREPEATED, ...echoed.map(([key]) => key)]);
+  return [
+    ...echoed,
+    ...echoPairs(
+      query,
+      sent.filter((key) => !named.has(key)),
+    ),
+  ];
 }
 
 /**

@@ -1,6 +1,6 @@
 import { permalinks } from '../shared/wire.ts';
 import type { TaxonomyInfo } from './terms.taxonomy.ts';
-import type { ArchiveLinks } from '../shared/pagination.ts';
+import { archiveLinks, type ArchiveLinks, type QueryPairs } from '../shared/pagination.ts';
 import type { EmbeddedTerm, Term, TermList } from './terms.schemas.ts';
 
 /** A term with everything its representations need, in the requested language. */
@@ -75,18 +75,16 @@ export function toEmbeddedTerm(view: TermView, namespaceUrl: string): EmbeddedTe
 }
 
 /**
- * The term archive envelope: `rest_url` is the bare base, and the page links
- * keep only `page`, as the reference's do.
+ * The term archive envelope: `rest_url` is the bare base, as the reference's; the page links keep the
+ * request's arguments (`pairs`), where the reference keeps only `page` and so links to other terms.
  */
 export function toTermList(
   info: TaxonomyInfo,
   namespaceUrl: string,
   terms: readonly Term[],
-  paging: { readonly page: number; readonly total: number; readonly totalPages: number },
+  paging: { readonly page: number; readonly total: number; readonly totalPages: number; readonly pairs: QueryPairs },
 ): { list: TermList; links: ArchiveLinks } {
   const base = `${namespaceUrl}/${info.collection}/`;
-  const links: ArchiveLinks = { rest_url: base };
-  if (paging.page < paging.totalPages) links.next_rest_url = `${base}?page=${paging.page + 1}`;
-  if (paging.page > 1) links.previous_rest_url = paging.page === 2 ? base : `${base}?page=${paging.page - 1}`;
+  const links: ArchiveLinks = { ...archiveLinks(base, paging.pairs, paging.page, paging.totalPages), rest_url: base };
   return { list: { ...links, total: paging.total, total_pages: paging.totalPages, [info.collection]: [...terms] }, links };
 }

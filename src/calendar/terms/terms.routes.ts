@@ -1,7 +1,7 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { requestContext, type CalendarDeps } from '../shared/context.ts';
-import { archiveHeaders } from '../shared/pagination.ts';
+import { archiveHeaders, sentArguments } from '../shared/pagination.ts';
 import { LanguageQuerySchema } from '../shared/schemas.ts';
 import { parsePositiveInt } from '../shared/wire.ts';
 import {
@@ -54,7 +54,11 @@ function taxonomyRoutes(info: TaxonomyInfo) {
         response: { 200: info.hierarchical ? CategoryListSchema : TagListSchema },
       },
       handler: async (request, reply) => {
-        const { list, links, total, totalPages } = await service.list(request.query as ListTermsQuery, ctxOf(request));
+        const { list, links, total, totalPages } = await service.list(
+          request.query as ListTermsQuery,
+          ctxOf(request),
+          sentArguments(request.url),
+        );
         void reply.headers(archiveHeaders(total, totalPages, links));
         return list;
       },

@@ -10,7 +10,7 @@ import { checkPrecondition } from '../changes/changes.preconditions.ts';
 import type { Versioned } from '../shared/versioned.ts';
 import { findVersion } from '../changes/changes.repository.ts';
 import { sanitizeContent } from '../shared/html.ts';
-import { pageWindow, totalPages, type ArchiveLinks } from '../shared/pagination.ts';
+import { linkPairs, pageWindow, totalPages, type ArchiveLinks } from '../shared/pagination.ts';
 import { invalidParam, MAX_ID, parseWpBoolean } from '../shared/wire.ts';
 import { publishedEventCounts } from './terms.counts.ts';
 import { termItemUrl, toTermList, toTermResponse, type TermUrlBase } from './terms.mapper.ts';
@@ -89,9 +89,11 @@ export class TermsService {
     if (parent !== undefined && this.info.hierarchical) await assertTermOf(this.deps.db, this.info, parent, 'parent');
   }
 
+  /** A page of the archive; `sent` names the arguments the request sent, which its links repeat. */
   async list(
     query: ListTermsQuery,
     ctx: RequestContext,
+    sent: readonly string[] = [],
   ): Promise<{ list: TermList; links: ArchiveLinks; total: number; totalPages: number }> {
     const { deps, info } = this;
     const { db } = deps;
@@ -141,7 +143,8 @@ export class TermsService {
     );
     const views = await loadTermViews(db, rows, counts, ctx, { withAncestors: true });
     const terms = rows.map((row) => toTermResponse(views.get(row.id)!, deps));
-    return { ...toTermList(info, deps.namespaceUrl, terms, { page, total, totalPages: pages }), total, totalPages: pages };
+    const paging = { page, total, totalPages: pages, pairs: linkPairs([], query, sent) };
+    return { ...toTermList(info, deps.namespaceUrl, terms, paging), total, totalPages: pages };
   }
 
   /** One term, with its version (its ETag names it). */

@@ -1,3 +1,4 @@
+import { Readable } from 'node:stream';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { etagOf, listedEtags } from './entity-tags.ts';
 
@@ -28,8 +29,8 @@ export function noneMatchHits(field: string | undefined, etag: string): boolean 
 
 /**
  * An onSend hook: tags a 200 read and a 2xx answer that names its item's
- * version (unless the route tagged it already), and answers 304 to a read
- * when the caller has it. Decorate replies with `itemVersion` (null) where
+ * version (unless the route tagged it already), and answers 304, without
+ * content, to a read when the caller has it. Decorate replies with `itemVersion` (null) where
  * it is registered.
  */
 export async function answerConditionally(request: FastifyRequest, reply: FastifyReply, payload: unknown): Promise<unknown> {
@@ -41,6 +42,8 @@ export async function answerConditionally(request: FastifyRequest, reply: Fastif
   const etag = typeof tagged === 'string' ? tagged : etagOf(payload, itemVersion ?? undefined);
   void reply.header('etag', etag);
   if (!read || !noneMatchHits(request.headers['if-none-match'], etag)) return payload;
-  void reply.code(304);
-  return '';
+  // A 304 has no content, so no Content-Type or Content-Length (RFC 9110 §8.6, §15.4.5). Fastify measures any body it
+  // is sent, the empty one too, but not none (null); a HEAD's own last hook measures anything but a stream.
+  void reply.code(304).removeHeader('content-type').removeHeader('content-length');
+  return request.method === 'HEAD' ? Readable.from([]) : null;
 }

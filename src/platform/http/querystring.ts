@@ -90,6 +90,18 @@ function topLevelName(part: string): string {
   return decoded.split('[', 1)[0] || decoded;
 }
 
+/** The top-level names of the parameters a query string or form body sends (`venue[0]=2` sends `venue`), in order, once each. */
+export function parameterNames(text: string): string[] {
+  return [
+    ...new Set(
+      text
+        .split('&')
+        .filter((part) => part !== '')
+        .map(topLevelName),
+    ),
+  ];
+}
+
 /** Which parameter broke which limit, once qs has refused the text. */
 function limitProblem(text: string, error: unknown): ValidationError {
   const message = error instanceof Error ? error.message : '';

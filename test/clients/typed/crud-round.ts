@@ -3,8 +3,8 @@
  * served documents, using openapi-fetch, with no casts: if a document drifts
  * from what the server accepts or answers, this stops compiling or its
  * checks fail. The test copies it next to the generated `calendar.ts` (from
- * /calendar/events/v1/doc) and `platform.ts` (from /docs/openapi.json),
- * compiles it with `tsc --strict`, then runs it.
+ * /calendar/events/v1/doc?plain) and `platform.ts` (from
+ * /docs/openapi.json?plain), compiles it with `tsc --strict`, then runs it.
  * Usage: crud-round.ts BASE_URL BEARER_TOKEN
  */
 import createClient from 'openapi-fetch';
