@@ -25,7 +25,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
-    /** The answer is the same whoever asks (the calendar's pages never act for a caller): Authorization is not in its Vary. */
+    /** The answer is the same whoever asks (a page that never acts for its caller): Authorization is not in its Vary. */
     sameForEveryCaller?: boolean;
   }
 }
@@ -36,14 +36,14 @@ export interface CacheControlOptions {
 }
 
 /** The Cache-Control of an anonymous read. */
-export function publicCacheControl(maxAgeSeconds: number): string {
+function publicCacheControl(maxAgeSeconds: number): string {
   return maxAgeSeconds === 0 ? 'public, no-cache' : `public, max-age=${maxAgeSeconds}, stale-while-revalidate=${maxAgeSeconds}`;
 }
 
 const present = (value: string | undefined) => value !== undefined && value !== '';
 
 /** Whether the answer may be the caller's own: it sent credentials, a cookie or a password. */
-export function isPersonal(request: FastifyRequest): boolean {
+function isPersonal(request: FastifyRequest): boolean {
   const { authorization, cookie } = request.headers;
   const query = request.query as { password?: unknown } | null | undefined;
   return present(authorization) || present(cookie) || query?.password !== undefined;
@@ -61,7 +61,7 @@ function addVary(reply: FastifyReply, name: string): void {
 }
 
 /** The Cache-Control an answer gets, or `undefined` to keep the route's own. */
-export function cacheControlOf(request: FastifyRequest, reply: FastifyReply, maxAgeSeconds: number): string | undefined {
+function cacheControlOf(request: FastifyRequest, reply: FastifyReply, maxAgeSeconds: number): string | undefined {
   const read = request.method === 'GET' || request.method === 'HEAD';
   if (!read || reply.statusCode >= 400) return 'no-store';
   if (isPersonal(request)) return 'private, no-store';
