@@ -35,6 +35,7 @@ import {
   type ServerProcess,
 } from './processes.ts';
 import { sendHostileShapes } from './hostile-shapes.ts';
+import { measureMixedLatency } from './open-loop.ts';
 import { measureSeriesWrites } from './series-writes.ts';
 import { formatTable, writeResults, type Row } from './report.ts';
 import { computedScenarios, listScenario, mixedScenario, scenarios, type RatioTarget, type Scenario } from './scenarios.ts';
@@ -452,8 +453,24 @@ async function main(): Promise<number> {
       const measured = await run.measure(scenario, baselineUrl);
       if (scenario.name === 'event-list' && measured !== undefined) lists.remembered[events] = measured;
     }
-    const mixed = await run.measure(mixedScenario(server.url, fixtures, bearer), baselineUrl);
+    const mix = mixedScenario(server.url, fixtures, bearer);
+    const mixed = await run.measure(mix, baselineUrl);
     if (mixed !== undefined) log(`mixed: p99 ${mixed.result.p99Ms.toFixed(1)} ms, baseline p99 ${mixed.baseline.p99Ms.toFixed(1)} ms`);
+    // The same requests open-loop at half that rate, on the same server: latency below saturation, reads and writes apart.
+    if (run.wants('mixed-latency')) {
+      log('measuring mixed-latency…');
+      run.rows.push(
+        measureMixedLatency({
+          url: server.url,
+          variants: mix.request.variants ?? [],
+          mixedRate: mixed?.result.requestsPerSecond,
+          seconds: options.duration,
+          warmup: options.warmup,
+          cpus: cpu.load,
+          judged: database.dialect === 'sqlite',
+        }),
+      );
+    }
     peakRss = server.peakRss();
     await stopAll();
     // The mixed workload again on two worker processes (`serve --workers 2`) on the server's cores.

@@ -17,6 +17,7 @@ import { FailureThrottle } from './platform/auth/throttle.ts';
 import type { Store } from './platform/db/database.ts';
 import { PlatformErrors } from './platform/errors.ts';
 import { lazyChildLogger, RequestLogController } from './platform/logger.ts';
+import { cacheControlPlugin } from './platform/http/cache-control.ts';
 import { healthRoutes } from './platform/http/health.routes.ts';
 import { indexRoutes } from './platform/http/index.routes.ts';
 import { finiteNumbersPlugin } from './platform/http/finite-numbers.ts';
@@ -96,6 +97,8 @@ export async function buildApp({ config, store, logger }: AppDependencies): Prom
   // CORS registers its own preflight route, before every route must declare its access.
   await app.register(securityPlugin, { corsOrigins: config.corsOrigins });
   await app.register(accessPlugin, { authenticator, capabilities, publicPrefixes: [docsPrefix] });
+  // Before the surfaces: hooks reach only the routes registered after them.
+  await app.register(cacheControlPlugin, { maxAgeSeconds: config.httpCacheMaxAgeSeconds });
   await app.register(contractPlugin);
   declareErrorSchema(app, WpErrorSchema);
   await app.register(rateLimitPlugin, { perMinute: config.rateLimitPerMinute });

@@ -38,6 +38,8 @@ export interface Config {
   readonly sqliteBusyWaitMs: number;
   /** Bytes of answers each surface of a process may remember (`RESPONSE_CACHE_MB`): anonymous calendar reads, entity reads; 0 = none. */
   readonly responseCacheBytes: number;
+  /** How long an HTTP cache (a CDN, a reverse proxy) may reuse an anonymous read (`HTTP_CACHE_MAX_AGE_SECONDS`); 0 = revalidate every time. */
+  readonly httpCacheMaxAgeSeconds: number;
   /** Bytes of anonymous event representations a process may remember per event and language (`EVENT_CACHE_MB`); 0 = none. */
   readonly eventCacheBytes: number;
   /** The most occurrences one recurring series may have (`RECURRENCE_MAX_OCCURRENCES`); more is a 400. */
@@ -216,6 +218,7 @@ export function loadConfig(env: Env = process.env): Config {
     sqliteSynchronous: oneOf(env, 'SQLITE_SYNCHRONOUS', 'NORMAL', ['NORMAL', 'FULL'] as const),
     sqliteBusyWaitMs: integer(env, 'SQLITE_BUSY_WAIT_MS', 5000, 0, 600_000),
     responseCacheBytes: integer(env, 'RESPONSE_CACHE_MB', 32, 0, 65_536) * 1024 * 1024,
+    httpCacheMaxAgeSeconds: integer(env, 'HTTP_CACHE_MAX_AGE_SECONDS', 10, 0, 86_400),
     eventCacheBytes: integer(env, 'EVENT_CACHE_MB', 32, 0, 65_536) * 1024 * 1024,
     recurrenceMaxOccurrences: integer(env, 'RECURRENCE_MAX_OCCURRENCES', 1000, 1, 20_000),
     recurrenceHorizonDays: integer(env, 'RECURRENCE_HORIZON_DAYS', 760, 1, 36_600),

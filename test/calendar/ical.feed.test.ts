@@ -437,7 +437,7 @@ describe('iCalendar feeds', () => {
     assert.equal(first.status, 200);
     const etag = first.headers.get('etag') as string;
     assert.match(etag, /^"[^"]+"$/, 'a strong ETag');
-    assert.equal(first.headers.get('cache-control'), 'public, max-age=300');
+    assert.equal(first.headers.get('cache-control'), 'public, max-age=10, stale-while-revalidate=10');
     const again = await feed(url, { headers: { 'if-none-match': etag } });
     assert.equal(again.status, 304);
     assert.equal(again.text, '');
@@ -457,7 +457,7 @@ describe('iCalendar feeds', () => {
     assert.match(moved.text, /DTSTART;TZID=Europe\/Rome:20310902T150000/);
     assert.notEqual((await feed(`${FEED}?${WINDOW}`)).headers.get('etag'), listEtag, 'the list feed changes too');
     const signedIn = await feed(url, { auth: admin });
-    assert.equal(signedIn.headers.get('cache-control'), 'private, no-cache');
+    assert.equal(signedIn.headers.get('cache-control'), 'private, no-store');
   });
 
   it('shows anonymous callers no draft, private or password-protected content, and shows the caller who may see them', async () => {

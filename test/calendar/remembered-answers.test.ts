@@ -95,7 +95,7 @@ describe('remembered anonymous calendar answers', () => {
         if (who === 'admin') {
           assert.equal(single.body.venue.id, venue.body.id);
           assert.ok(listed.includes(draft.id));
-          assert.equal(single.headers.get('cache-control'), 'no-store');
+          assert.equal(single.headers.get('cache-control'), 'private, no-store');
         } else {
           assert.deepEqual(single.body.venue, []);
           assert.ok(!listed.includes(draft.id));

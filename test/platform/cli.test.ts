@@ -30,6 +30,7 @@ describe('configuration errors', () => {
     ['AUTH_MAX_FAILURES', '-1'],
     ['RESPONSE_CACHE_MB', 'lots'],
     ['RESPONSE_CACHE_MB', '99999999'],
+    ['HTTP_CACHE_MAX_AGE_SECONDS', '10s'],
     ['WEBHOOK_DELIVERY', 'sometimes'],
   ] as const) {
     it(`stops with exit code 2 and one line naming ${variable} (given "${value}")`, () => {

@@ -6,7 +6,7 @@ import { FeedQuerySchema, refusePages, type FeedQuery } from './ical.schemas.ts'
 import { nowIn } from '../shared/dates.ts';
 import { isRememberable, requestContext, type CalendarDeps } from '../shared/context.ts';
 import { WpErrorSchema } from '../shared/schemas.ts';
-import { REFRESH_SECONDS, type IcalService } from './ical.service.ts';
+import type { IcalService } from './ical.service.ts';
 
 const CALENDAR_TYPE = 'text/calendar; charset=utf-8';
 
@@ -15,20 +15,12 @@ const CalendarTextSchema = {
   description: 'An iCalendar object (RFC 5545, RFC 7986)',
   headers: {
     etag: Type.String({ description: 'A strong validator of the body: send it back in If-None-Match to get a 304' }),
-    'cache-control': Type.String({ description: 'public, max-age=300 for anonymous callers; private, no-cache otherwise' }),
+    'cache-control': Type.String({
+      description: 'public, max-age=HTTP_CACHE_MAX_AGE_SECONDS for anonymous callers; private, no-store with credentials or a password',
+    }),
   },
   content: { 'text/calendar': { schema: Type.String({ description: 'VCALENDAR text, CRLF lines folded at 75 octets' }) } },
 };
-/**
- * Anonymous feeds are the same for everybody: shared caches may keep them a
- * few minutes (pollers come every REFRESH-INTERVAL; a 304 is cheap after).
- * A signed-in caller's feed, or one unlocked by a password, shows what others
- * may not see: `private`, and revalidated every time.
- */
-function cacheControlOf(request: FastifyRequest, query: { password?: string }): string {
-  return request.user === null && query.password === undefined ? `public, max-age=${Math.min(300, REFRESH_SECONDS)}` : 'private, no-cache';
-}
-
 // What can change an anonymous feed without a write: its window starts today, and a date argument may be
 // relative ("now", "+1 week"), so it is remembered for the day, or for the second as lists are.
 const DATE_ARGUMENTS = ['start_date', 'end_date', 'starts_before', 'starts_after', 'ends_before', 'ends_after'] as const;
@@ -45,19 +37,10 @@ export async function icalRoutes(app: FastifyInstance, { deps, service }: { deps
     const clock = relative ? String(Math.floor(now.getTime() / 1000)) : nowIn(deps.config.siteTimezone, now).local.slice(0, 10);
     return `feed\u0000${clock}\u0000${JSON.stringify(query)}`;
   };
-  // The ETag, and the 304 to a poller that has the feed, are the calendar's for every read (conditional-get.ts).
-  const sendCalendar = (
-    request: FastifyRequest,
-    reply: FastifyReply,
-    key: string | undefined,
-    filename: string,
-    feed: () => Promise<string>,
-  ) => {
-    void reply.headers({
-      'cache-control': cacheControlOf(request, request.query as { password?: string }),
-      vary: 'Authorization',
-      'content-disposition': `inline; filename="${filename}"`,
-    });
+  // The ETag, and the 304 to a poller that has the feed, are the calendar's for every read (conditional-get.ts);
+  // what HTTP caches may keep, the platform's (cache-control.ts).
+  const sendCalendar = (reply: FastifyReply, key: string | undefined, filename: string, feed: () => Promise<string>) => {
+    void reply.header('content-disposition', `inline; filename="${filename}"`);
     return answers.answer(reply, key, async () => ({ payload: await feed(), type: CALENDAR_TYPE }));
   };
 
@@ -73,7 +56,7 @@ export async function icalRoutes(app: FastifyInstance, { deps, service }: { deps
     handler: async (request, reply) => {
       refusePages(request.query);
       const now = new Date();
-      return sendCalendar(request, reply, listKey(request, request.query, now), 'events.ics', () =>
+      return sendCalendar(reply, listKey(request, request.query, now), 'events.ics', () =>
         service.listFeed(request.query, requestContext(request, deps), now),
       );
     },
@@ -96,7 +79,7 @@ export async function icalRoutes(app: FastifyInstance, { deps, service }: { deps
       const key = isRememberable(request, request.query)
         ? `event feed\u0000${JSON.stringify([request.params.id, request.query])}`
         : undefined;
-      return sendCalendar(request, reply, key, `event-${request.params.id}.ics`, () =>
+      return sendCalendar(reply, key, `event-${request.params.id}.ics`, () =>
         service.eventFeed(request.params.id, request.query, requestContext(request, deps)),
       );
     },

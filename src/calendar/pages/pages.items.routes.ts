@@ -66,10 +66,10 @@ export async function pagesItemRoutes(app: FastifyInstance, { pages, views }: { 
   };
   const getProtected = async (request: FastifyRequest, reply: FastifyReply, produce: () => Promise<ItemAnswer>) =>
     pages.remember(request, reply, async () => (await produce()).answer);
-  // An answer to a password is the reader's own: never remembered, never kept by a cache.
+  // An answer to a password is the reader's own: never remembered (and, a POST, never kept by a cache).
   const postPassword = async (reply: FastifyReply, produce: () => Promise<ItemAnswer>) => {
     const { answer, status } = await produce();
-    return views.send(reply.header('cache-control', 'no-store'), answer, status);
+    return views.send(reply, answer, status);
   };
 
   /** The event page, or its password form. */

@@ -24,6 +24,10 @@ export async function pagesPlugin(app: FastifyInstance, { config, services }: Pa
   const pages = new PagesService(services, config);
   const views = new PageViews();
 
+  // A page is the anonymous reader's whoever asks: caches need not tell callers apart (cache-control.ts).
+  app.addHook('onRoute', (route) => {
+    route.config = { ...route.config, sameForEveryCaller: true };
+  });
   // A page read carries an ETag and answers If-None-Match with a 304, as the API's reads do.
   app.decorateReply('itemVersion', null);
   app.addHook('onSend', answerConditionally);
@@ -74,7 +78,7 @@ function sendErrorPage(pages: PagesService, views: PageViews, error: unknown, re
         : status >= 500
           ? [t.failed, `${t.failedText} ${request.id}`]
           : [t.notFound, t.notFoundText];
-  void reply.headers(appError.headers).header('cache-control', 'no-store');
+  void reply.headers(appError.headers);
   return views.send(
     reply,
     views.render(

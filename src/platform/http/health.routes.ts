@@ -4,6 +4,11 @@ import type { Store } from '../db/database.ts';
 import { PlatformErrors } from '../errors.ts';
 
 export async function healthRoutes(app: FastifyInstance, { store }: { store: Store }): Promise<void> {
+  // What this process answers now: a cached answer would hide a process that stopped, or a database that went away.
+  app.addHook('onRequest', (_request, reply, done) => {
+    void reply.header('cache-control', 'no-store');
+    done();
+  });
   app.get('/healthz', {
     config: { access: 'public' },
     schema: {

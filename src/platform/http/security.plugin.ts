@@ -49,8 +49,8 @@ export function markResponse(request: FastifyRequest, reply: FastifyReply): void
 /**
  * Security headers suitable for an API and the request id on every response,
  * set as the request arrives (a route may replace them: the docs UI sets its
- * own CSP); CORS per `CORS_ORIGINS`. Responses to authenticated requests are
- * marked `no-store` where the caller is known (access.plugin).
+ * own CSP); CORS per `CORS_ORIGINS`. What caches may keep of each answer is
+ * cache-control.ts's.
  */
 export const securityPlugin = fp<{ corsOrigins: readonly string[] }>(
   async (app: FastifyInstance, { corsOrigins }) => {
