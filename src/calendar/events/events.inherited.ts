@@ -12,9 +12,10 @@ import type { EventRow } from './events.repository.ts';
  */
 type Row = Pick<EventRow, 'id' | 'parent_id' | 'is_exception'>;
 
-/** The events whose texts `rows` show: each row's own, and its series' for occurrences. */
+/** The events whose texts `rows` show: a single event's or series' own, an exception's and its series', a generated occurrence's series'. */
 export function textIdsOf(rows: readonly Row[]): number[] {
-  return [...new Set(rows.flatMap((row) => (row.parent_id === null ? [row.id] : [row.id, row.parent_id])))];
+  const ids = (row: Row) => (row.parent_id === null ? [row.id] : row.is_exception === 1 ? [row.id, row.parent_id] : [row.parent_id]);
+  return [...new Set(rows.flatMap(ids))];
 }
 
 /** The series of the occurrences among `rows`, whose rules those occurrences show. */
