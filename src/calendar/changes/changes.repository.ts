@@ -193,21 +193,16 @@ export interface EventChange {
 }
 
 /**
- * The changes of events numbered after `from` up to `upTo`, ascending, at most `limit`, and the log's floor read
- * in the same statement (one snapshot): a floor past `from` means removals after it were pruned, so the changes
- * read are not all there were.
+ * The changes of events numbered after `from`, ascending, at most `limit`, and the log's floor read in the same
+ * statement (one snapshot): a floor past `from` means removals after it were pruned, so the changes read are not
+ * all there were. No upper bound: an event has one entry, at its last change, so one changed after `from` and
+ * again since is found only past the revision its first change made.
  */
-export async function listEventChangesAbove(
-  db: Db,
-  from: number,
-  upTo: number,
-  limit: number,
-): Promise<{ changes: EventChange[]; floor: number }> {
+export async function listEventChangesAbove(db: Db, from: number, limit: number): Promise<{ changes: EventChange[]; floor: number }> {
   const changes = db
     .selectFrom('calendar_changes')
     .select(['seq', 'item_id'])
     .where('seq', '>', from)
-    .where('seq', '<=', upTo)
     .where('type', '=', 'event')
     .orderBy('seq')
     .limit(limit);
