@@ -128,17 +128,22 @@ export class EventsService {
     });
   }
 
-  /** A page of events as of `now` (a remembered list is keyed by the second it was made in); `order` is not an API argument. */
+  /**
+   * A page of events as of `asked` (a remembered list is keyed by the second it was made in), or of the start of
+   * the caller's version when that comes later, since its total and page are kept for the version; `order` is
+   * not an API argument.
+   */
   async listEvents(
     query: ListEventsQuery,
     caller: RequestContext,
-    now: Date = this.now(),
+    asked: Date = this.now(),
     { archiveUrl = `${this.urls.namespaceUrl}/events/`, order = 'asc' }: { archiveUrl?: string; order?: EventOrder } = {},
   ): Promise<EventList> {
     const page = query.page ?? 1;
     const perPage = Math.min(MAX_PER_PAGE, query.per_page ?? DEFAULT_PER_PAGE);
-    const filter = await listFilter(this.db, this.deps.config, query, caller, now);
     const version = await caller.version();
+    const now = version.instantFrom(asked);
+    const filter = await listFilter(this.db, this.deps.config, query, caller, now);
     const total = await this.totals.total(version, filter);
     const pages = totalPages(total, perPage);
     if (isBeyondLastPage(page, total, perPage)) throw errors.pageNotFound();
