@@ -128,11 +128,7 @@ export class EventsService {
     });
   }
 
-  /**
-   * A page of events as of `asked` (a remembered list is keyed by the second it was made in), or of the start of
-   * the caller's version when that comes later, since its total and page are kept for the version; `order` is
-   * not an API argument.
-   */
+  /** A page of events as of `asked` (a remembered list is keyed by its second) or its version's start if later; `order` is internal. */
   async listEvents(
     query: ListEventsQuery,
     caller: RequestContext,
@@ -160,11 +156,13 @@ export class EventsService {
 
   /**
    * The first `max` events of a list (its `page` and `per_page` aside), each with its stored row: what an
-   * iCalendar feed is made of, by the very filter, visibility and password rules of `listEvents`.
+   * iCalendar feed is made of, by the very filter, visibility, password and instant rules of `listEvents`.
    */
-  async listEventsWithRows(query: ListEventsQuery, caller: RequestContext, now: Date, max: number): Promise<EventWithRow[]> {
+  async listEventsWithRows(query: ListEventsQuery, caller: RequestContext, asked: Date, max: number): Promise<EventWithRow[]> {
+    const version = await caller.version();
+    const now = version.instantFrom(asked);
     const filter = await listFilter(this.db, this.deps.config, query, caller, now);
-    return this.presenter.listed(this.db, await listEventRows(this.db, filter, max, 0), query, caller, now, await caller.version());
+    return this.presenter.listed(this.db, await listEventRows(this.db, filter, max, 0), query, caller, now, version);
   }
 
   /**
@@ -188,11 +186,13 @@ export class EventsService {
   }
 
   /** Series as a list shows them to the caller (those it may not read left out): the masters of a feed's occurrences. */
-  async listSeriesWithRows(ids: readonly number[], query: ListEventsQuery, caller: RequestContext, now: Date): Promise<EventWithRow[]> {
+  async listSeriesWithRows(ids: readonly number[], query: ListEventsQuery, caller: RequestContext, asked: Date): Promise<EventWithRow[]> {
+    const version = await caller.version();
+    const now = version.instantFrom(asked);
     const rows = (await findEventsByIds(this.db, ids)).filter(
       (row) => isSeries(row) && row.status !== 'trash' && canRead(caller.user, row, now),
     );
-    return this.presenter.listed(this.db, rows, query, caller, now, await caller.version());
+    return this.presenter.listed(this.db, rows, query, caller, now, version);
   }
 
   /** One event, with its version (its ETag names it). */
