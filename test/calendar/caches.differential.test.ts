@@ -228,7 +228,7 @@ describe('caches on and off, on one database', () => {
       }
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
-      throw new Error(`DIFFERENTIAL_SEED=${SEED} DIFFERENTIAL_STEPS=${STEPS}: ${message}\nlast steps:\n  ${log.slice(-12).join('\n  ')}`, {
+      throw new Error(`DIFFERENTIAL_SEED=${SEED} DIFFERENTIAL_STEPS=${STEPS}: ${message}\nlast steps:\n  ${log.slice(-30).join('\n  ')}`, {
         cause: error,
       });
     }
