@@ -53,6 +53,19 @@ describe('a prune of the change log in another process', () => {
     };
     assert.deepEqual(seen, { list: { status: 200, total: '1', ids: [kept.id] }, pageAfterTheLast: 404, singleRead: 404 });
   });
+
+  it('expires a sync token at once in a process that remembered its answer, as a process started now does (issue 37)', async () => {
+    const changes = async (query: string) => (await reader.request(`${NS}/changes?${query}`)).status;
+    const sync = (await reader.request(`${NS}/changes`)).body.next_sync_token as string;
+    const gone = await publish('Deleted recital', '2033-06-03');
+    await writeThrough(writer, admin, 'DELETE', `${EVENTS}/${gone.id}?force=true`, {});
+    assert.equal(await changes(`sync_token=${sync}`), 200);
+    assert.equal(await changes(`sync_token=${sync}`), 200, 'remembered for the version');
+    // `almanac changes prune --older-than 1m` a minute later: the removal the token has yet to hear of is forgotten.
+    const { pruned } = await pruneChangeLog(writer.store.db, 60, new Date(Date.now() + 120_000));
+    assert.ok(pruned >= 1, 'the removal was pruned');
+    assert.equal(await changes(`sync_token=${sync}`), 410);
+  });
 });
 
 describe('the ETag of an anonymous answer', () => {

@@ -1,8 +1,8 @@
 /**
  * The tail of the event change log a process keeps (events.changed.ts): what it answers for a span must name
- * every event the log names there when asked (what the database would answer then), and only events that
- * changed within the span at some moment. The log keeps one entry per event, moved to the end when the event
- * changes again, so a span read earlier may name an event the log has moved since.
+ * every event that changed within the span, and only events that changed after its start. The log keeps one
+ * entry per event, moved to the end when the event changes again, so a read made for a version may find an event
+ * changed up to that version already moved past it by a later write: it must still be named for the span.
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
@@ -10,16 +10,16 @@ import fc from 'fast-check';
 import { ChangeTail } from '../../src/calendar/events/events.changed.ts';
 import type { ChangeRow } from '../../src/calendar/changes/changes.repository.ts';
 
-type Step = { kind: 'write'; ids: number[] } | { kind: 'read'; back: number } | { kind: 'ask'; back: number; length: number };
+type Step = { kind: 'write'; ids: number[] } | { kind: 'read'; back: number; lag: number } | { kind: 'ask'; back: number; length: number };
 
 const step: fc.Arbitrary<Step> = fc.oneof(
-  fc.record({ kind: fc.constant('write' as const), ids: fc.uniqueArray(fc.integer({ min: 1, max: 8 }), { minLength: 1, maxLength: 3 }) }),
-  fc.record({ kind: fc.constant('read' as const), back: fc.integer({ min: 0, max: 6 }) }),
+  fc.record({ kind: fc.constant('write' as const), ids: fc.uniqueArray(fc.integer({ min: 1, max: 4 }), { minLength: 1, maxLength: 2 }) }),
+  fc.record({ kind: fc.constant('read' as const), back: fc.integer({ min: 0, max: 6 }), lag: fc.integer({ min: 0, max: 3 }) }),
   fc.record({ kind: fc.constant('ask' as const), back: fc.integer({ min: 0, max: 8 }), length: fc.integer({ min: 0, max: 8 }) }),
 );
 
 describe('the change log tail', () => {
-  it('names every event the log names in a span it answers, and only events that changed in it', () => {
+  it('names every event that changed in a span it answers, and only events that changed after its start', () => {
     fc.assert(
       fc.property(fc.array(step, { maxLength: 60 }), fc.integer({ min: 1, max: 6 }), (steps, maxChanges) => {
         const tail = new ChangeTail(maxChanges);
@@ -39,19 +39,21 @@ describe('the change log tail', () => {
               history.push({ seq: revision, id });
             }
           } else if (next.kind === 'read') {
-            const from = Math.max(0, revision - next.back);
-            tail.add(from, revision, rowsAfter(from));
+            // A read for a version `lag` revisions old: the log has moved on since that version was read.
+            const to = Math.max(0, revision - next.lag);
+            const from = Math.max(0, to - next.back);
+            tail.add(from, to, rowsAfter(from));
           } else {
             const from = Math.max(0, revision - next.back);
             const to = Math.min(revision, from + next.length);
             const answer = tail.since(from, to);
             if (answer === undefined) continue;
-            const now = [...log].filter(([, seq]) => seq > from && seq <= to).map(([id]) => id);
-            for (const id of now) assert.ok(answer.includes(id), `event ${id} changed after ${from} up to ${to}`);
+            for (const { id } of history.filter((change) => change.seq > from && change.seq <= to))
+              assert.ok(answer.includes(id), `event ${id} changed after ${from} up to ${to}`);
             for (const id of answer)
               assert.ok(
-                history.some((change) => change.id === id && change.seq > from && change.seq <= to),
-                `event ${id} did not change after ${from} up to ${to}`,
+                history.some((change) => change.id === id && change.seq > from),
+                `event ${id} did not change after ${from}`,
               );
             assert.equal(new Set(answer).size, answer.length, 'each event once');
           }

@@ -4,7 +4,10 @@ import type { EventListFilter } from '../../src/calendar/events/events.repositor
 import { EventTotals } from '../../src/calendar/events/events.totals.ts';
 import { readRevision } from '../../src/platform/db/revisions.ts';
 import { countingStatements } from '../helpers/statements.ts';
-import { CalendarVersion } from '../../src/calendar/shared/calendar-version.ts';
+import { CalendarVersion, CalendarVersions } from '../../src/calendar/shared/calendar-version.ts';
+import { EventsService } from '../../src/calendar/events/events.service.ts';
+import { PostPasswords } from '../../src/calendar/posts/posts.passwords.ts';
+import { contextFor } from './context.helper.ts';
 import { startTestServer, type Credentials, type TestServer } from '../helpers/server.ts';
 
 const base: EventListFilter = {
@@ -157,5 +160,55 @@ describe('event list totals across processes', () => {
       .execute();
     assert.equal(await total(`venue=${venue.body.id}`), 1);
     assert.equal(await total('search=zanzibar'), 1);
+  });
+});
+
+describe('lists asked for just before a scheduled publication, answered in a version just after it', () => {
+  let server: TestServer;
+  let service: EventsService;
+  let versions: CalendarVersions;
+  const window = { start_date: '2030-01-15', end_date: '2030-03-01' };
+  const event = async (title: string, fields: Record<string, unknown>) => {
+    const made = await server.request('/calendar/events/v1/events', {
+      method: 'POST',
+      auth: await server.admin(),
+      body: { title, start_date: '2030-02-01 10:00:00', end_date: '2030-02-01 11:00:00', ...fields },
+    });
+    assert.equal(made.status, 201, made.text);
+  };
+
+  before(async () => {
+    server = await startTestServer();
+    const db = server.server.store.db;
+    await event('Published', { status: 'publish' });
+    await event('Scheduled', { status: 'future', date_utc: '2030-01-01 10:00:00' });
+    service = new EventsService({ db, config: server.config, passwords: new PostPasswords(db, server.config) });
+    // A clock of its own for the versions: a request's clock reads 09:59:59.900, its version is read at 10:00:00.100.
+    versions = new CalendarVersions(db, () => new Date('2030-01-01T10:00:00.100Z'));
+  });
+  after(async () => server.close());
+
+  const caller = () => contextFor(server, null, { versions });
+
+  it('counts the event published in between, in that version and the ones after it (issue 37)', async () => {
+    const list = async (asked: string) => {
+      const answer = await service.listEvents(window, caller(), new Date(asked));
+      return { total: answer.total, titles: answer.events.map((shown) => shown.title) };
+    };
+    const both = { total: 2, titles: ['Published', 'Scheduled'] };
+    assert.deepEqual(await list('2030-01-01T09:59:59.900Z'), both, 'the version has it published');
+    assert.deepEqual(await list('2030-01-01T10:00:00.200Z'), both, 'as every later request of the version');
+    // Another write: the total and the page are carried into the next version by the change log, which the
+    // publication never wrote to.
+    await event('Unrelated', { status: 'publish', start_date: '2031-01-01 10:00:00', end_date: '2031-01-01 11:00:00' });
+    assert.deepEqual(await list('2030-01-01T10:00:00.300Z'), both, 'and the versions after it');
+  });
+
+  it('shows it in what a feed is made of, which is remembered for its version and day', async () => {
+    const shown = await service.listEventsWithRows(window, caller(), new Date('2030-01-01T09:59:59.900Z'), 10);
+    assert.deepEqual(
+      shown.map(({ event }) => event.title),
+      ['Published', 'Scheduled'],
+    );
   });
 });

@@ -13,10 +13,11 @@ import { RememberedEvents } from '../../src/calendar/events/events.remembered.ts
 import { CalendarVersion } from '../../src/calendar/shared/calendar-version.ts';
 import type { EventResponse } from '../../src/calendar/events/events.schemas.ts';
 import type { EventRow } from '../../src/calendar/events/events.repository.ts';
+import { readRevision } from '../../src/platform/db/revisions.ts';
 import { versionOfEtag } from '../../src/platform/http/entity-tags.ts';
 import type { RunningServer } from '../../src/server.ts';
 import { startSecondServer, startTestServer, writeThrough, type Credentials, type TestServer } from '../helpers/server.ts';
-import { EVENTS } from './events.factories.ts';
+import { EVENTS, makeEvent } from './events.factories.ts';
 import { NS, VENUES } from './venues-organizers.factories.ts';
 
 describe('events remembered per event, across processes', () => {
@@ -213,5 +214,25 @@ describe('RememberedEvents', () => {
     assert.equal(remembered.get(1, 'en')?.event.title, 'before', 'still before the publication');
     await remembered.catchUp(new CalendarVersion(1, '2030-01-01 10:00:00', null));
     assert.equal(remembered.get(1, 'en'), undefined);
+  });
+
+  it('forgets an event changed up to the version it catches up to, though written again since (issue 37)', async () => {
+    const db = server.server.store.db;
+    const admin = await server.admin();
+    const made = await makeEvent(server, admin, { status: 'publish' });
+    const retitle = async (title: string) =>
+      assert.equal((await server.request(`${EVENTS}/${made.id}`, { method: 'POST', auth: admin, body: { title } })).status, 200);
+    const current = async () => new CalendarVersion(await readRevision(db, 'calendar'), utcStamp(new Date()), null);
+    const remembered = new RememberedEvents(db, 1024 * 1024);
+    const before = await current();
+    await remembered.catchUp(before);
+    remembered.remember({ id: made.id } as EventRow, 'en', before, event('before both writes'));
+    await retitle('First retitle');
+    // The version a read gets once the first write is answered; another process writes again before the read
+    // catches up, which moves the event's entry in the log past that version.
+    const version = await current();
+    await retitle('Second retitle');
+    await remembered.catchUp(version);
+    assert.equal(remembered.get(made.id, 'en'), undefined, 'what it showed before the first write is forgotten');
   });
 });

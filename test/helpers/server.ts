@@ -225,9 +225,9 @@ export async function startTestServer(env: Record<string, string> = {}): Promise
 
 /**
  * Another server on the database of `first`, as a second process of one deployment would be (same code path
- * as `npm start`, its logs dropped); the caller closes it before `first`.
+ * as `npm start`, its logs dropped), configured by `env` besides; the caller closes it before `first`.
  */
-export async function startSecondServer(first: TestServer): Promise<RunningServer> {
+export async function startSecondServer(first: TestServer, env: Record<string, string> = {}): Promise<RunningServer> {
   // The same site as the first (its links name the first's address), as processes behind one load balancer.
   const config = loadConfig({
     HOST: '127.0.0.1',
@@ -235,6 +235,7 @@ export async function startSecondServer(first: TestServer): Promise<RunningServe
     BASE_URL: first.url,
     DATABASE_URL: first.config.databaseUrl,
     LOG_LEVEL: 'silent',
+    ...env,
   });
   return startServer(config, { print: () => undefined, logDestination: new Writable({ write: (_chunk, _encoding, done) => done() }) });
 }

@@ -193,21 +193,16 @@ export interface EventChange {
 }
 
 /**
- * The changes of events numbered after `from` up to `upTo`, ascending, at most `limit`, and the log's floor read
- * in the same statement (one snapshot): a floor past `from` means removals after it were pruned, so the changes
- * read are not all there were.
+ * The changes of events numbered after `from`, ascending, at most `limit`, and the log's floor read in the same
+ * statement (one snapshot): a floor past `from` means removals after it were pruned, so the changes read are not
+ * all there were. No upper bound: an event has one entry, at its last change, so one changed after `from` and
+ * again since is found only past the revision its first change made.
  */
-export async function listEventChangesAbove(
-  db: Db,
-  from: number,
-  upTo: number,
-  limit: number,
-): Promise<{ changes: EventChange[]; floor: number }> {
+export async function listEventChangesAbove(db: Db, from: number, limit: number): Promise<{ changes: EventChange[]; floor: number }> {
   const changes = db
     .selectFrom('calendar_changes')
     .select(['seq', 'item_id'])
     .where('seq', '>', from)
-    .where('seq', '<=', upTo)
     .where('type', '=', 'event')
     .orderBy('seq')
     .limit(limit);
@@ -324,6 +319,10 @@ export async function pruneRemovals(trx: Db, before: string): Promise<{ pruned: 
     .select((eb) => eb.fn.max('seq').as('seq'))
     .executeTakeFirst();
   const lastSeq = last?.seq === null || last?.seq === undefined ? 0 : Number(last.seq);
+  // A new revision, so that no process answers from before the prune: what it remembered of a version (a page
+  // of changes for a token now expired) holds no longer, and its caches catch up past a floor that moved. Taken
+  // before the rows, in the order every calendar write takes its locks.
+  if (lastSeq > 0) await nextSeq(trx);
   const deleted = await trx.deleteFrom('calendar_changes').where(removed).executeTakeFirst();
   await trx
     .updateTable('calendar_change_log')

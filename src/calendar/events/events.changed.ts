@@ -21,14 +21,18 @@ export interface ChangedEvents {
 }
 
 /**
- * The events the change log names after revision `from` up to `version`:
- * what the remembered events, the carried totals and the carried pages each
- * ask after a write (events.remembered.ts, events.totals.ts,
- * events.pages.ts). Most of them were brought up to the version before, so
- * they ask from the same revision; the version reads each starting
- * revision once for all its requests. A span of the log this process has
- * read already (its tail) is answered from memory. A failed read is not
- * remembered.
+ * The events changed after revision `from` up to `version`: what the
+ * remembered events, the carried totals and the carried pages each ask
+ * after a write (events.remembered.ts, events.totals.ts, events.pages.ts).
+ * The log keeps one entry per event, at its last change, so an event
+ * written up to `version` may since have been written again by another
+ * process and have its entry past `version`: the log is read past it, and
+ * the events changed later are named too (asking again about an event that
+ * did not change costs a check, missing one a stale answer). Most callers
+ * were brought up to the version before, so they ask from the same
+ * revision; the version reads each starting revision once for all its
+ * requests. A span of the log this process has read already (its tail) is
+ * answered from memory. A failed read is not remembered.
  */
 export function changedEventsSince(db: Db, version: CalendarVersion, from: number): Promise<ChangedEvents> {
   const tail = tailOf(db);
@@ -37,7 +41,7 @@ export function changedEventsSince(db: Db, version: CalendarVersion, from: numbe
   const reads = version.memo('changed-events', () => new Map<number, Promise<ChangedEvents>>());
   let read = reads.get(from);
   if (read === undefined) {
-    read = listEventChangesAbove(db, from, version.revision, MAX_CHANGED + 1).then(({ changes, floor }) => {
+    read = listEventChangesAbove(db, from, MAX_CHANGED + 1).then(({ changes, floor }) => {
       const incomplete = changes.length > MAX_CHANGED || floor > from;
       if (!incomplete) tail.add(from, version.revision, changes);
       return { ids: [...new Set(changes.map((change) => change.id))], incomplete };
@@ -57,10 +61,12 @@ function tailOf(db: Db): ChangeTail {
 }
 
 /**
- * The latest stretch of the event change log this process has read: every change after revision `start` up to
- * `end`, as each read found it. An event's entry moves to the end of the log when it changes again (ADR 13), so
- * what a later read of a span finds is a subset of what the tail holds for it: events that changed since are
- * named at their old place too. A caller told of an event that did not change in its span only checks it again.
+ * The latest stretch of the event change log this process has read: every event changed after revision `start`
+ * up to `end`, at the place its entry had when read. An entry moves to the end of the log when its event changes
+ * again (ADR 13), so an event changed within the span may be held past the revision of that change, anywhere up
+ * to `end`: a span is answered with every event held after its start. Revisions commit in order (every calendar
+ * write takes the revision first), so a read that finds an entry has found every entry numbered before it: the
+ * span read reaches the last of them.
  */
 export class ChangeTail {
   /** The revisions held: every change after `start` up to `end`; undefined before the first read. */
@@ -70,27 +76,31 @@ export class ChangeTail {
 
   constructor(private readonly maxChanges: number) {}
 
-  /** The events changed after `from` up to `to`, without duplicates; undefined when the tail does not hold that whole span. */
+  /**
+   * The events changed after `from` up to `to` and perhaps some changed after `to`, without duplicates; undefined
+   * when the tail does not hold that whole span.
+   */
   since(from: number, to: number): number[] | undefined {
     if (this.span === undefined || from < this.span.start || to > this.span.end) return undefined;
     const ids = new Set<number>();
-    for (let index = this.firstAfter(from); index < this.changes.length && this.changes[index]!.seq <= to; index += 1)
-      ids.add(this.changes[index]!.id);
+    for (let index = this.firstAfter(from); index < this.changes.length; index += 1) ids.add(this.changes[index]!.id);
     return [...ids];
   }
 
   /**
-   * Takes in a whole read of the span after `from` up to `to` (its changes ascending by revision): it extends the
-   * tail when it starts within it, replaces it when it reaches further, else it is older and left out.
+   * Takes in a read of the log after `from` (its changes ascending by revision), made once revision `to` had
+   * committed: it extends the tail when it starts within it, replaces it when it reaches further, else it is older
+   * and left out. What it read up to the tail's end the tail holds already.
    */
   add(from: number, to: number, changes: readonly EventChange[]): void {
+    const end = Math.max(to, changes.at(-1)?.seq ?? to);
     const span = this.span;
     if (span !== undefined && from >= span.start && from <= span.end) {
-      if (to <= span.end) return;
+      if (end <= span.end) return;
       for (const change of changes) if (change.seq > span.end) this.changes.push({ seq: change.seq, id: change.id });
-      span.end = to;
-    } else if (span === undefined || to > span.end) {
-      this.span = { start: from, end: to };
+      span.end = end;
+    } else if (span === undefined || end > span.end) {
+      this.span = { start: from, end };
       this.changes = changes.map((change) => ({ seq: change.seq, id: change.id }));
     } else return;
     this.trim();

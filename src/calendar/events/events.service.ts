@@ -68,9 +68,6 @@ type Db = Kysely<Database>;
 /** A list besides its arguments: its archive's URL, its order (no API argument), what its request sent (`linkPairs`). */
 type ListOptions = { readonly archiveUrl?: string; readonly order?: EventOrder; readonly sent?: readonly string[] };
 
-// Event ids the public lists' totals keep to be carried from version to version (events.totals.ts): ~10 MB.
-const TOTALS_MAX_IDS = 400_000;
-
 // The end of the default window of a series' instances: every stored occurrence.
 const LAST_DAY = '9999-12-31';
 
@@ -108,7 +105,7 @@ export class EventsService {
     this.urls = { baseUrl: deps.config.baseUrl, namespaceUrl: `${deps.config.baseUrl}/${NAMESPACE}` };
     this.presenter = new EventPresenter(this.urls, deps.passwords, deps.remembered);
     this.single = new SingleEventReads(this.db, this.presenter);
-    this.totals = new EventTotals(this.db, TOTALS_MAX_IDS);
+    this.totals = new EventTotals(this.db);
     this.pages = new CarriedPages(this.db);
     this.writes = new GroupCommit(this.db);
     this.siteZone = deps.config.siteTimezone;
@@ -132,17 +129,18 @@ export class EventsService {
     });
   }
 
-  /** A page of events as of `now` (a remembered list is keyed by the second it was made in). */
+  /** A page of events as of `asked` (a remembered list is keyed by its second) or its version's start if later. */
   async listEvents(
     query: ListEventsQuery,
     caller: RequestContext,
-    now: Date = this.now(),
+    asked: Date = this.now(),
     { archiveUrl = `${this.urls.namespaceUrl}/events/`, order = 'asc', sent = [] }: ListOptions = {},
   ): Promise<EventList> {
     const page = query.page ?? 1;
     const perPage = Math.min(MAX_PER_PAGE, query.per_page ?? DEFAULT_PER_PAGE);
-    const filter = await listFilter(this.db, this.deps.config, query, caller, now);
     const version = await caller.version();
+    const now = version.instantFrom(asked);
+    const filter = await listFilter(this.db, this.deps.config, query, caller, now);
     const total = await this.totals.total(version, filter);
     const pages = totalPages(total, perPage);
     if (isBeyondLastPage(page, total, perPage)) throw errors.pageNotFound();
@@ -159,11 +157,13 @@ export class EventsService {
 
   /**
    * The first `max` events of a list (its `page` and `per_page` aside), each with its stored row: what an
-   * iCalendar feed is made of, by the very filter, visibility and password rules of `listEvents`.
+   * iCalendar feed is made of, by the very filter, visibility, password and instant rules of `listEvents`.
    */
-  async listEventsWithRows(query: ListEventsQuery, caller: RequestContext, now: Date, max: number): Promise<EventWithRow[]> {
+  async listEventsWithRows(query: ListEventsQuery, caller: RequestContext, asked: Date, max: number): Promise<EventWithRow[]> {
+    const version = await caller.version();
+    const now = version.instantFrom(asked);
     const filter = await listFilter(this.db, this.deps.config, query, caller, now);
-    return this.presenter.listed(this.db, await listEventRows(this.db, filter, max, 0), query, caller, now, await caller.version());
+    return this.presenter.listed(this.db, await listEventRows(this.db, filter, max, 0), query, caller, now, version);
   }
 
   /**
@@ -187,11 +187,13 @@ export class EventsService {
   }
 
   /** Series as a list shows them to the caller (those it may not read left out): the masters of a feed's occurrences. */
-  async listSeriesWithRows(ids: readonly number[], query: ListEventsQuery, caller: RequestContext, now: Date): Promise<EventWithRow[]> {
+  async listSeriesWithRows(ids: readonly number[], query: ListEventsQuery, caller: RequestContext, asked: Date): Promise<EventWithRow[]> {
+    const version = await caller.version();
+    const now = version.instantFrom(asked);
     const rows = (await findEventsByIds(this.db, ids)).filter(
       (row) => isSeries(row) && row.status !== 'trash' && canRead(caller.user, row, now),
     );
-    return this.presenter.listed(this.db, rows, query, caller, now, await caller.version());
+    return this.presenter.listed(this.db, rows, query, caller, now, version);
   }
 
   /** One event, with its version (its ETag names it). */

@@ -8,6 +8,8 @@ import { countEvents, listEventIds, type EventListFilter } from './events.reposi
 type Db = Kysely<Database>;
 
 const MAX_ENTRIES = 500;
+/** Event ids the totals keep in all, by default (~10 MB). */
+const MAX_MEMBERS = 400_000;
 /** A carried total not brought up to date for this long is counted again (the change log forgets removals, in days). */
 const MAX_CARRIED_AGE_MS = 3_600_000;
 
@@ -49,7 +51,7 @@ export class EventTotals {
 
   constructor(
     private readonly db: Db,
-    private readonly maxMembers: number,
+    private readonly maxMembers: number = MAX_MEMBERS,
   ) {}
 
   total(version: CalendarVersion, filter: EventListFilter): Promise<number> {

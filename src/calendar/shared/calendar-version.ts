@@ -30,6 +30,16 @@ export class CalendarVersion {
   }
 
   /**
+   * The instant to compute at in this version: `now`, or the version's start when `now` comes before it. A request
+   * reads the clock before its version, and a scheduled publication may fall between the two: what it computes
+   * at the earlier instant would be remembered for a version in which that post is public.
+   */
+  instantFrom(now: Date): Date {
+    const from = Date.parse(`${this.from.replace(' ', 'T')}Z`);
+    return now.getTime() < from ? new Date(from) : now;
+  }
+
+  /**
    * What this version remembers under `name`, made by `create` on first use
    * and gone with the version. A value computed racing with a write lands in
    * the version read before it, which that write has ended.
