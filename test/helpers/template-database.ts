@@ -76,6 +76,8 @@ async function postgresCopy(adminUrl: string, template: string, name: string): P
       const partial = `${template}_${randomBytes(4).toString('hex')}`;
       await admin.query(`CREATE DATABASE ${partial}`);
       await migrate(urlOf(partial));
+      // A connection pooler (PgBouncer) may keep a connection to it open, which a rename would wait for in vain.
+      await admin.query('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1', [partial]);
       // Another process may have renamed its own first: then this one is not needed.
       await admin.query(`ALTER DATABASE ${partial} RENAME TO ${template}`).catch(() => admin.query(`DROP DATABASE ${partial}`));
     }
