@@ -41,7 +41,7 @@ type OpenApiDocument = Static<typeof OpenApiDocumentSchema>;
  * `/doc`: the namespace's part of the service's OpenAPI document, rooted at
  * the namespace (the whole document's paths are relative to `BASE_URL`). Its
  * server is the REST root as the reference gives it, with a trailing slash
- * (calendar-reference.md §11.1).
+ * (docs/wordpress-conventions.md).
  */
 function namespaceOpenApi(whole: Partial<OpenApiDocument>, namespace: string, namespaceUrl: string): OpenApiDocument {
   const prefix = `/${namespace}`;
