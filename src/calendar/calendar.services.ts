@@ -1,7 +1,8 @@
 import type { Config } from '../config/config.ts';
 import type { Store } from '../platform/db/database.ts';
-import { RememberedAnswers } from '../platform/http/remembered-answers.ts';
-import { RememberedEvents } from './events/events.remembered.ts';
+import { cacheBudgets, ReadCache } from '../platform/cache/read-cache.ts';
+import { CachedAnswers } from '../platform/http/cached-answers.ts';
+import { EventRepresentations } from './events/events.representations.ts';
 import { EventsService } from './events/events.service.ts';
 import { IcalService } from './ical/ical.service.ts';
 import { LinkedPostsService } from './linked-posts/linked-posts.service.ts';
@@ -26,17 +27,18 @@ export interface CalendarServices {
 
 export function buildCalendarServices(config: Config, store: Store): CalendarServices {
   const namespaceUrl = `${config.baseUrl}/${NAMESPACE}`;
-  const versions = new CalendarVersions(store.db);
+  const cache = new ReadCache(cacheBudgets(config.responseCacheBytes, config.eventCacheBytes));
+  const versions = new CalendarVersions(store.db, cache);
   const deps: CalendarDeps = {
     config,
     store,
     site: siteOf(config),
     passwords: new PostPasswords(store.db, config),
     versions,
-    answers: new RememberedAnswers((request) => versions.of(request), config.responseCacheBytes, true),
+    answers: new CachedAnswers(cache, (request) => versions.of(request), config.responseCacheBytes > 0, true),
   };
-  const remembered = config.eventCacheBytes > 0 ? new RememberedEvents(store.db, config.eventCacheBytes) : undefined;
-  const events = new EventsService({ db: store.db, config, passwords: deps.passwords, remembered });
+  const representations = new EventRepresentations(cache);
+  const events = new EventsService({ db: store.db, config, passwords: deps.passwords, representations });
   const termDeps = { db: store.db, translateError: store.translateError, namespaceUrl, baseUrl: config.baseUrl };
   return {
     deps,

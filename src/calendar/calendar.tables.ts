@@ -141,7 +141,7 @@ export interface TermTable {
   id: Generated<number>;
   taxonomy: Taxonomy;
   parent_id: number | null;
-  /** Links to events stored as `publish`, kept by the database (migration 2026-11-24T0300). */
+  /** Links to events stored as `publish`, maintained by the database (migration 2026-11-24T0300). */
   published_count: Generated<number>;
 }
 
@@ -185,7 +185,7 @@ export interface CalendarChangeTable {
   due_at: string | null;
   /**
    * The number of the item's last change anonymous readers can see: `seq`, but for the changes of what it embeds
-   * while that was hidden (a draft venue renamed). Kept by migration 2026-12-02T0100-changes-public-place.
+   * while that was hidden (a draft venue renamed). Maintained by migration 2026-12-02T0100-changes-public-place.
    */
   public_seq: Generated<number | string>;
   /** A one-shot flag a writer sets to keep `public_seq` where it was; the same trigger clears it. */

@@ -104,7 +104,7 @@ const COMMANDS: Record<string, Command> = {
   },
   seed: {
     usage:
-      "almanac seed --demo [--events N [--series M]] [--entities N]   load demo data: entity-management records (and generated customers up to N in all), N more calendar events, then M of the calendar's single events made weekly recurring series (50–60 occurrences each; RECURRENCE_* apply); progress on stderr; existing records are kept",
+      "almanac seed --demo [--events N [--series M]] [--entities N]   load demo data: entity-management records (and generated customers up to N in all), N more calendar events, then M of the calendar's single events made weekly recurring series (50–60 occurrences each; RECURRENCE_* apply); progress on stderr; existing records stay as they are",
     options: { demo: { type: 'boolean' }, events: { type: 'string' }, series: { type: 'string' }, entities: { type: 'string' } },
     run: async (options, config) => {
       if (options.demo !== true) throw new UsageError('nothing to seed: pass --demo');

@@ -36,11 +36,11 @@ export interface Config {
   readonly sqliteSynchronous: 'NORMAL' | 'FULL';
   /** How long a SQLite statement waits, off the event loop, for another process's write lock before a 503 (`SQLITE_BUSY_WAIT_MS`). */
   readonly sqliteBusyWaitMs: number;
-  /** Bytes of answers each surface of a process may remember (`RESPONSE_CACHE_MB`): anonymous calendar reads, entity reads; 0 = none. */
+  /** Bytes of answers each surface of a process may cache (`RESPONSE_CACHE_MB`): anonymous calendar reads, entity reads; 0 = none. */
   readonly responseCacheBytes: number;
   /** How long an HTTP cache (a CDN, a reverse proxy) may reuse an anonymous read (`HTTP_CACHE_MAX_AGE_SECONDS`); 0 = revalidate every time. */
   readonly httpCacheMaxAgeSeconds: number;
-  /** Bytes of anonymous event representations a process may remember per event and language (`EVENT_CACHE_MB`); 0 = none. */
+  /** Bytes of anonymous event representations a process may cache per event and language (`EVENT_CACHE_MB`); 0 = none. */
   readonly eventCacheBytes: number;
   /** The most occurrences one recurring series may have (`RECURRENCE_MAX_OCCURRENCES`); more is a 400. */
   readonly recurrenceMaxOccurrences: number;

@@ -1,7 +1,8 @@
+import { cacheKey } from '../platform/cache/read-cache.ts';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { SwaggerTransform } from '@fastify/swagger';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { RememberedAnswers } from '../platform/http/remembered-answers.ts';
+import type { CachedAnswers } from '../platform/http/cached-answers.ts';
 import Type from 'typebox';
 import { createEntity, deleteEntity, getEntity, listEntities, updateEntity } from './entities.service.ts';
 import type { EntityContext } from './context.ts';
@@ -22,7 +23,7 @@ import {
 
 export interface EntitiesRoutesOptions {
   readonly context: EntityContext;
-  readonly answers: RememberedAnswers;
+  readonly answers: CachedAnswers;
   /** Path segments of the types known at start, offered as choices in the docs UI. */
   readonly segments: readonly string[];
 }
@@ -62,7 +63,7 @@ export async function entitiesRoutes(app: FastifyInstance, { context, answers, s
   const write = { access: 'entities_write', swaggerTransform: specParamNames(segments) } as const;
   const tags = ['entity-management'];
   // A read's answer is a function of its URL, the records and the definitions in use (not of who asks).
-  const readKey = (request: FastifyRequest) => `${context.definitions.current.version}\u0000${request.url}`;
+  const readKey = (request: FastifyRequest) => cacheKey(request.url, context.definitions.current.version);
 
   typed.get('/:entityType', {
     config: read,

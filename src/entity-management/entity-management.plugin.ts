@@ -2,7 +2,8 @@ import type { FastifyInstance } from 'fastify';
 import type { Store } from '../platform/db/database.ts';
 import { revisionOf } from '../platform/db/revisions.ts';
 import { PlatformErrors } from '../platform/errors.ts';
-import { RememberedAnswers } from '../platform/http/remembered-answers.ts';
+import { cacheBudgets, ReadCache } from '../platform/cache/read-cache.ts';
+import { CachedAnswers } from '../platform/http/cached-answers.ts';
 import { actionsRoutes } from './actions/actions.routes.ts';
 import { Definitions } from './definitions.ts';
 import { entitiesRoutes } from './entities.routes.ts';
@@ -14,7 +15,7 @@ import { seedDefinitions } from './seed/definitions.seed.ts';
 
 export interface EntityManagementOptions {
   readonly store: Store;
-  /** RESPONSE_CACHE_MB in bytes: remembered answers to record reads. */
+  /** RESPONSE_CACHE_MB in bytes: answers to record reads cached per revision. */
   readonly responseCacheBytes: number;
 }
 
@@ -35,9 +36,10 @@ export async function entityManagementPlugin(app: FastifyInstance, { store, resp
 
   const types = definitions.current.catalog.mappings.map((mapping) => mapping.type);
   for (const type of types) app.addSchema(toTypeSchema(type));
-  // Record reads are the same for every caller allowed to read: remembered per `entities` revision (ADR 9),
-  // read with the `auth` revision that authenticated the request.
-  const answers = new RememberedAnswers((request) => revisionOf(store.db, request, 'entities'), responseCacheBytes);
+  // Record reads are the same for every caller allowed to read: cached per `entities` revision (ADR 22), read with
+  // the `auth` revision that authenticated the request.
+  const cache = new ReadCache(cacheBudgets(responseCacheBytes));
+  const answers = new CachedAnswers(cache, (request) => revisionOf(store.db, request, 'entities'), responseCacheBytes > 0);
   await app.register(entitiesRoutes, { prefix: '/entity-management', context, answers, segments: types.map((type) => type.segment) });
   await app.register(actionsRoutes, { prefix: '/actions', context });
 

@@ -19,7 +19,7 @@ export const ERROR_STATUS = {
   ACTION_PARAMS_INVALID: 422,
   TOO_MANY_REQUESTS: 429,
   INTERNAL_ERROR: 500,
-  // Another process kept the SQLite write lock too long (with Retry-After): worth sending again, unlike a 500.
+  // Another process held the SQLite write lock too long (with Retry-After): worth sending again, unlike a 500.
   DATABASE_BUSY: 503,
 } as const;
 export type ErrorCode = keyof typeof ERROR_STATUS;

@@ -65,7 +65,7 @@ export const STATUS_OF_KIND = {
 interface Extras {
   readonly data?: Readonly<Record<string, unknown>>;
   readonly headers?: Readonly<Record<string, string>>;
-  /** A 4xx that Node or Fastify chose for a malformed request, kept as it was. */
+  /** A 4xx that Node or Fastify chose for a malformed request, left as it was. */
   readonly status?: number;
 }
 
@@ -163,7 +163,7 @@ export class InternalError extends PlatformError<'Internal'> {
 const DATABASE_BUSY_RETRY_AFTER_SECONDS = 1;
 
 /**
- * Another process kept the database's write lock longer than this process
+ * Another process held the database's write lock longer than this process
  * waits for it (`SQLITE_BUSY_WAIT_MS`); the write changed nothing and may be
  * sent again. A class of its own so that best-effort writes can tell it apart.
  */

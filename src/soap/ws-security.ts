@@ -63,7 +63,7 @@ export async function verifyUsernameToken(
           key: createHash('sha256')
             .update(`${token.username}\0${token.nonce.toString('base64')}`)
             .digest('hex'),
-          // Past Created + window the token is refused as stale, so the nonce need not be kept longer.
+          // Past Created + window the token is refused as stale, so the nonce need not be stored longer.
           expiresAtMs: (createdMs ?? nowMs) + CREATED_WINDOW_MS,
         };
   return { user, nonce };

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Kysely } from 'kysely';
 import { CalendarVersions } from '../../src/calendar/shared/calendar-version.ts';
+import { cacheBudgets, ReadCache } from '../../src/platform/cache/read-cache.ts';
 import { findNextPublication } from '../../src/calendar/shared/publications.repository.ts';
 import { readRevision } from '../../src/platform/db/revisions.ts';
 import type { Database } from '../../src/platform/db/schema.ts';
@@ -26,7 +27,7 @@ describe('the calendar revision and versions', () => {
   let versions: CalendarVersions;
   const versionAt = async (now: Date = new Date()) => {
     await new Promise((resolve) => setImmediate(resolve));
-    versions ??= new CalendarVersions(db(), () => clock);
+    versions ??= new CalendarVersions(db(), new ReadCache(cacheBudgets(0)), () => clock);
     clock = now;
     return versions.of({ calendarVersion: null });
   };

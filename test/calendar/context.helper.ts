@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Language } from '../../src/config/config.ts';
 import { CalendarVersions } from '../../src/calendar/shared/calendar-version.ts';
+import { cacheBudgets, ReadCache } from '../../src/platform/cache/read-cache.ts';
 import { siteOf, type RequestContext } from '../../src/calendar/shared/context.ts';
 import type { AuthUser } from '../../src/platform/auth/authenticate.ts';
 import type { Database } from '../../src/platform/db/schema.ts';
@@ -12,7 +13,7 @@ export function contextFor(
   user: AuthUser | null,
   options: { language?: Language; db?: Kysely<Database>; versions?: CalendarVersions } = {},
 ): RequestContext {
-  const versions = options.versions ?? new CalendarVersions(options.db ?? server.server.store.db);
+  const versions = options.versions ?? new CalendarVersions(options.db ?? server.server.store.db, new ReadCache(cacheBudgets(0)));
   // The slot a request would carry.
   const request = { calendarVersion: null };
   const context: RequestContext = {

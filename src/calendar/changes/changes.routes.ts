@@ -1,6 +1,7 @@
+import { cacheKey } from '../../platform/cache/read-cache.ts';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
-import { isRememberable, requestContext, type CalendarDeps } from '../shared/context.ts';
+import { isCacheable, requestContext, type CalendarDeps } from '../shared/context.ts';
 import { WpErrorSchema } from '../shared/schemas.ts';
 import { ChangesPageSchema, ChangesQuerySchema } from './changes.schemas.ts';
 import type { ChangesService } from './changes.service.ts';
@@ -21,12 +22,12 @@ export async function changesRoutes(
     },
     handler: async (request, reply) => {
       // Not for HTTP caches: a sync answer moves with every write. Anonymous pollers holding one token ask the same
-      // question until the calendar changes, so their answer is remembered per calendar version (ADR 9), and per
-      // hour: a remembered next token was issued at most an hour before it is handed out. A new sync's token is not
-      // remembered: two alike would tell that nothing was written between them, drafts included.
+      // question until the calendar changes, so their answer is cached per calendar version (ADR 22), and per hour:
+      // a cached next token was issued at most an hour before it is handed out. A new sync's token is not cached: two
+      // alike would tell that nothing was written between them, drafts included.
       const hour = Math.floor(Date.now() / 3_600_000);
       const resumes = request.query.sync_token !== undefined || request.query.page_token !== undefined;
-      const key = resumes && isRememberable(request, {}) ? `changes\u0000${hour}\u0000${JSON.stringify(request.query)}` : undefined;
+      const key = resumes && isCacheable(request, {}) ? cacheKey(request.url, hour) : undefined;
       void reply.header('cache-control', 'private, no-store');
       return deps.answers.answer(reply, key, async () => ({ payload: await service.read(request.query, requestContext(request, deps)) }));
     },

@@ -40,7 +40,7 @@ const expired = () =>
     'The sync token has expired or is not one this calendar issued: start a new sync without one.',
   );
 
-/** How long sync tokens stay valid and removals are remembered (`CHANGES_RETENTION_DAYS`), in seconds. */
+/** How long sync tokens stay valid and removals are retained (`CHANGES_RETENTION_DAYS`), in seconds. */
 export function retentionSeconds(config: Pick<Config, 'changesRetentionDays'>): number {
   return config.changesRetentionDays * 86_400;
 }

@@ -22,7 +22,7 @@ const unique = (ids: readonly (number | null)[]): number[] => [...new Set(ids.fi
  * What a page of events embeds — texts, image, venue, organizers,
  * categories and tags — in three rounds whatever the page size: the linked
  * rows (venues, organizers, terms), then every text of every kind in one
- * query and every image in one query (term counts are remembered in the
+ * query and every image in one query (term counts are cached in the
  * version a read answers at, terms.counts.ts), then the representations. On a single event that is
  * 5 statements instead of one per kind and step.
  */

@@ -170,13 +170,10 @@ async function venuesNear(db: Db, filter: MutableFilter, latitude: number, longi
 }
 
 /**
- * Whether a list's total and pages may be carried from version to version by the change log (events.totals.ts,
- * events.pages.ts): a public list without `include`, whose every event the change log names when it changes.
+ * What names a list's events within a calendar version: its whole filter but the instant it is read at (a version
+ * holds across instants: calendar-version.ts).
  */
-export const isCarriable = (filter: EventListFilter): boolean => filter.visibility.kind === 'published' && filter.includeIds === undefined;
-
-/** A carried list's key: its whole filter but the instant it was made at (a version holds across instants). */
-export function carriedKey(filter: EventListFilter): string {
+export function filterKey(filter: EventListFilter): string {
   const { nowUtc: _now, ...rest } = filter;
   return JSON.stringify(rest);
 }

@@ -155,7 +155,7 @@ function recurrenceFields(row: EventRow, seriesRecurrence: string | undefined): 
 
 /**
  * A password-protected event as lists show it to who has not unlocked it
- * (docs/calendar-compatibility.md): content fields replaced, everything else kept.
+ * (docs/calendar-compatibility.md): content fields replaced, everything else left as it was.
  */
 export function stripProtectedEvent(event: EventResponse): EventResponse {
   return {

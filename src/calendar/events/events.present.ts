@@ -4,7 +4,7 @@ import type { PasswordAttempt, PostPasswords } from '../posts/posts.passwords.ts
 import type { CalendarVersion } from '../shared/calendar-version.ts';
 import type { RequestContext } from '../shared/context.ts';
 import { loadEventEmbeds } from './events.embeds.ts';
-import type { RememberedEvent, RememberedEvents } from './events.remembered.ts';
+import type { EventEntry, EventRepresentations } from './events.representations.ts';
 import { publishedEventCounts } from '../terms/terms.counts.ts';
 import { canEdit, utcStamp } from '../posts/posts.access.ts';
 import { eventNotFound } from './events.lookup.ts';
@@ -27,9 +27,9 @@ type Db = Kysely<Database>;
 /** The texts a summary is made of. */
 const SUMMARY_FIELDS = ['title', 'slug'];
 
-/** A remembered event as a single read shows it: the entry, and its representation with the version's term counts. */
-export interface RememberedRead {
-  readonly entry: RememberedEvent;
+/** A cached event as a single read shows it: the entry, and its representation with the version's term counts. */
+export interface KnownRead {
+  readonly entry: EventEntry;
   readonly event: EventResponse;
 }
 
@@ -44,12 +44,12 @@ export class EventPresenter {
   constructor(
     private readonly urls: EventUrls,
     private readonly passwords: PostPasswords,
-    private readonly remembered: RememberedEvents | undefined,
+    readonly representations: EventRepresentations,
   ) {}
 
   /**
    * Representations of a page of events: a fixed number of batch queries whatever the page size, for the
-   * events not remembered (anonymous reads at a version, events.remembered.ts).
+   * events not cached (anonymous reads at a version, events.representations.ts).
    */
   async represent(
     db: Db,
@@ -59,15 +59,14 @@ export class EventPresenter {
     version: CalendarVersion | undefined,
   ): Promise<EventResponse[]> {
     if (rows.length === 0) return [];
-    const remembered = version !== undefined && caller.user === null ? this.remembered : undefined;
-    if (remembered === undefined || version === undefined) return this.made(db, rows, caller, now, version);
-    await remembered.catchUp(version);
-    const known = rows.map((row) => remembered.get(row.id, caller.language));
+    if (version === undefined || caller.user !== null) return this.made(db, rows, caller, now, version);
+    const { representations } = this;
+    const known = rows.map((row) => representations.get(row.id, caller.language));
     const missing = rows.filter((_, index) => known[index] === undefined);
     const made = new Map((await this.made(db, missing, caller, now, version)).map((event) => [event.id, event]));
     const stamp = utcStamp(now);
     for (const row of missing)
-      if (row.status === 'publish' && row.date_utc <= stamp) remembered.remember(row, caller.language, version, made.get(row.id)!);
+      if (row.status === 'publish' && row.date_utc <= stamp) representations.keep(row, caller.language, version, made.get(row.id)!);
     const counts = await publishedEventCounts(
       db,
       known.flatMap((entry) => (entry === undefined ? [] : termIdsOf(entry.event))),
@@ -75,20 +74,18 @@ export class EventPresenter {
     );
     return rows.map((row, index) => {
       const entry = known[index];
-      return entry === undefined ? made.get(row.id)! : remembered.recounted(entry, counts, version);
+      return entry === undefined ? made.get(row.id)! : representations.recounted(entry, caller.language, counts, version);
     });
   }
 
   /**
-   * The rows of `ids`, in that order: a remembered event's from memory (caught up to `version` first, for anonymous
-   * callers), the others in one read. One deleted meanwhile is left out.
+   * The rows of `ids`, in that order: a cached event's from memory (for anonymous callers), the others in one read.
+   * One deleted meanwhile is left out.
    */
-  async rowsOf(db: Db, ids: readonly number[], caller: RequestContext, version: CalendarVersion): Promise<EventRow[]> {
-    const remembered = caller.user === null ? this.remembered : undefined;
-    await remembered?.catchUp(version);
+  async rowsOf(db: Db, ids: readonly number[], caller: RequestContext): Promise<EventRow[]> {
     const rows = new Map<number, EventRow>();
     for (const id of ids) {
-      const row = remembered?.get(id, caller.language)?.row;
+      const row = caller.user === null ? this.representations.get(id, caller.language)?.row : undefined;
       if (row !== undefined) rows.set(id, row);
     }
     const missing = ids.filter((id) => !rows.has(id));
@@ -97,22 +94,19 @@ export class EventPresenter {
   }
 
   /**
-   * The event `id` as an anonymous single read shows it when it is remembered: no statement but the term
-   * counts of the version (none when they are counted already).
+   * The event `id` as an anonymous single read shows it when it is cached: no statement but the term counts of
+   * the version (none when they are counted already).
    */
-  async rememberedRead(db: Db, id: number, caller: RequestContext, version: CalendarVersion): Promise<RememberedRead | undefined> {
-    const remembered = caller.user === null ? this.remembered : undefined;
-    if (remembered === undefined) return undefined;
-    await remembered.catchUp(version);
-    const entry = remembered.get(id, caller.language);
+  async knownRead(db: Db, id: number, caller: RequestContext, version: CalendarVersion): Promise<KnownRead | undefined> {
+    const entry = caller.user === null ? this.representations.get(id, caller.language) : undefined;
     if (entry === undefined) return undefined;
     const counts = await publishedEventCounts(db, termIdsOf(entry.event), version);
-    return { entry, event: remembered.recounted(entry, counts, version) };
+    return { entry, event: this.representations.recounted(entry, caller.language, counts, version) };
   }
 
-  /** The entry remembered from `row` (a single read's own), which keeps the JSON-LD the read makes of it. */
-  rememberedFrom(row: EventRow, caller: RequestContext): RememberedEvent | undefined {
-    const entry = caller.user === null ? this.remembered?.get(row.id, caller.language) : undefined;
+  /** The entry cached from `row` (a single read's own), which keeps the JSON-LD the read makes of it. */
+  entryOf(row: EventRow, caller: RequestContext): EventEntry | undefined {
+    const entry = caller.user === null ? this.representations.get(row.id, caller.language) : undefined;
     return entry?.row === row ? entry : undefined;
   }
 

@@ -4,6 +4,7 @@ import {
   type Insertable,
   type Kysely,
   type Selectable,
+  type SelectQueryBuilder,
   type SqlBool,
   type Expression,
   type Updateable,
@@ -181,16 +182,6 @@ export async function countEvents(db: Db, filter: EventListFilter): Promise<numb
   return Number(row.total);
 }
 
-/** The ids of every event the filter matches (a list's total, carried from version to version: events.totals.ts). */
-export async function listEventIds(db: Db, filter: EventListFilter): Promise<number[]> {
-  const rows = await db
-    .selectFrom('events')
-    .select('events.id')
-    .where((eb) => conditions(eb, filter))
-    .execute();
-  return rows.map((row) => row.id);
-}
-
 /**
  * Where every event the filter matches runs, in list order (local start, publication date, id): what a calendar
  * grid counts and places. On SQLite read from the listing index alone (`events_listing`), without the rows.
@@ -221,70 +212,40 @@ export async function listEvents(
   offset: number,
   order: EventOrder = 'asc',
 ): Promise<EventRow[]> {
-  let query = db
-    .selectFrom('events')
-    .selectAll('events')
-    .where((eb) => conditions(eb, filter));
-  query =
-    filter.includeIds === undefined
-      ? query.orderBy('events.start_local', order).orderBy('events.date', order)
-      : query.orderBy('events.date', order);
-  // The limit bound as an integer: better-sqlite3 binds a JS number as a REAL, and SQLite's planner then ignores the
-  // limit and sorts the whole window (a month of 100k events: 10 ms instead of 0.5 ms, docs/perf.md).
-  return query.orderBy('events.id', order).limit(BigInt(limit)).offset(offset).execute();
+  return pageOf(db.selectFrom('events').selectAll('events'), filter, limit, offset, order).execute();
 }
 
-/** Where an event stands in a list without `include`: by local start, then publication date, then id. */
-export interface ListPosition {
-  readonly id: number;
-  readonly start_local: string;
-  readonly date: string;
-}
-
-/**
- * The first `limit` events a list without `include` shows, as positions: a page with every event before it
- * (events.pages.ts). On SQLite read from the listing index alone, without the rows.
- */
-export async function listEventPositions(db: Db, filter: EventListFilter, limit: number, order: EventOrder): Promise<ListPosition[]> {
-  return db
-    .selectFrom('events')
-    .select(['events.id', 'events.start_local', 'events.date'])
-    .where((eb) => conditions(eb, filter))
-    .orderBy('events.start_local', order)
-    .orderBy('events.date', order)
-    .orderBy('events.id', order)
-    .limit(BigInt(limit))
-    .execute();
-}
-
-/**
- * Does one of `ids` match the filter now, at or before `through` in list order (anywhere when `through` is
- * undefined)? The database compares the positions, by the very collation its lists are ordered by.
- */
-export async function matchesThrough(
+/** The ids on one page of events, in `listEvents`' order: on SQLite read from the listing index alone, without the rows. */
+export async function listEventPageIds(
   db: Db,
   filter: EventListFilter,
-  ids: readonly number[],
-  through: ListPosition | undefined,
+  limit: number,
+  offset: number,
   order: EventOrder,
-): Promise<boolean> {
-  const found = await db
-    .selectFrom('events')
-    .select('events.id')
-    .where((eb) => {
-      const matching = conditions(eb, { ...filter, includeIds: ids });
-      if (through === undefined) return matching;
-      const position = eb.refTuple('events.start_local', 'events.date', 'events.id');
-      const bound = eb.tuple(through.start_local, through.date, through.id);
-      return eb.and([matching, eb(position, order === 'asc' ? '<=' : '>=', bound)]);
-    })
-    .limit(1)
-    .executeTakeFirst();
-  return found !== undefined;
+): Promise<number[]> {
+  const rows = await pageOf(db.selectFrom('events').select('events.id'), filter, limit, offset, order).execute();
+  return rows.map((row) => row.id);
+}
+
+function pageOf<O>(
+  query: SelectQueryBuilder<Database, 'events', O>,
+  filter: EventListFilter,
+  limit: number,
+  offset: number,
+  order: EventOrder,
+) {
+  const matching = query.where((eb) => conditions(eb, filter));
+  const ordered =
+    filter.includeIds === undefined
+      ? matching.orderBy('events.start_local', order).orderBy('events.date', order)
+      : matching.orderBy('events.date', order);
+  // The limit bound as an integer: better-sqlite3 binds a JS number as a REAL, and SQLite's planner then ignores the
+  // limit and sorts the whole window (a month of 100k events: 10 ms instead of 0.5 ms, docs/perf.md).
+  return ordered.orderBy('events.id', order).limit(BigInt(limit)).offset(offset);
 }
 
 /**
- * The most whole days any event spans (column `duration_days`, kept by the
+ * The most whole days any event spans (column `duration_days`, maintained by the
  * database, migration 2026-11-22T0547): one index read.
  */
 export async function findLongestDurationDays(db: Db): Promise<number> {

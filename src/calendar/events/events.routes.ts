@@ -1,10 +1,10 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { isRememberable, requestContext, type CalendarDeps } from '../shared/context.ts';
+import { cacheKey } from '../../platform/cache/read-cache.ts';
+import { isCacheable, requestContext, type CalendarDeps } from '../shared/context.ts';
 import { sentArguments } from '../shared/pagination.ts';
 import { WpErrorSchema } from '../shared/schemas.ts';
 import { sendVersioned } from '../shared/versioned.ts';
-import { eventListAnswer } from './events.list-text.ts';
 import type { EventRef } from './events.lookup.ts';
 import type { EventsService } from './events.service.ts';
 import {
@@ -29,14 +29,14 @@ export async function eventsRoutes(app: FastifyInstance, { deps, service }: { de
   const typed = app.withTypeProvider<TypeBoxTypeProvider>();
   const caller = (request: FastifyRequest) => requestContext(request, deps);
   const errors = { 400: WpErrorSchema, 401: WpErrorSchema, 403: WpErrorSchema, 404: WpErrorSchema, 410: WpErrorSchema };
-  // Anonymous answers are remembered per calendar version (ADR 9), unless a password makes them depend on more
-  // than the key. A list depends on the clock ("today", relative dates) to the second, never finer: the second
-  // is part of its key. Keys start with their route's kind: the feeds share the memory.
+  // Anonymous answers are cached per calendar version (ADR 22), unless a password makes them depend on more than
+  // the key. A list depends on the clock ("today", relative dates) to the second, never finer: the second is
+  // part of its key.
   const { answers } = deps;
   const listKey = (request: FastifyRequest, query: ListEventsQuery, now: Date) =>
-    isRememberable(request, query) ? `list\u0000${Math.floor(now.getTime() / 1000)}\u0000${JSON.stringify(query)}` : undefined;
-  const itemKey = (request: FastifyRequest, ref: EventRef, query: ReadEventQuery) =>
-    isRememberable(request, query) ? `item\u0000${JSON.stringify([ref, query])}` : undefined;
+    isCacheable(request, query) ? cacheKey(request.url, Math.floor(now.getTime() / 1000)) : undefined;
+  const itemKey = (request: FastifyRequest, query: ReadEventQuery) => (isCacheable(request, query) ? cacheKey(request.url) : undefined);
+  const listAnswer = service.representations.listAnswer.bind(service.representations);
 
   typed.get('/events', {
     config: { access: 'public', collection: 'events' },
@@ -50,7 +50,7 @@ export async function eventsRoutes(app: FastifyInstance, { deps, service }: { de
     handler: async (request, reply) => {
       const now = new Date();
       return answers.answer(reply, listKey(request, request.query, now), async () =>
-        eventListAnswer(reply, await service.listEvents(request.query, caller(request), now, { sent: sentArguments(request.url) })),
+        listAnswer(reply, await service.listEvents(request.query, caller(request), now, { sent: sentArguments(request.url) })),
       );
     },
   });
@@ -84,7 +84,7 @@ export async function eventsRoutes(app: FastifyInstance, { deps, service }: { de
         response: { 200: EventSchema, ...errors },
       },
       handler: async (request, reply) =>
-        answers.answer(reply, itemKey(request, refOf(request), request.query), async () => {
+        answers.answer(reply, itemKey(request, request.query), async () => {
           const { item, version } = await service.getEvent(refOf(request), request.query, caller(request));
           return { payload: item, itemVersion: version };
         }),
@@ -131,10 +131,10 @@ export async function eventsRoutes(app: FastifyInstance, { deps, service }: { de
       querystring: InstancesQuerySchema,
       response: { 200: EventListSchema, ...errors },
     },
-    // Never remembered (no key): an answer of its own for each request, its text assembled like a list's.
+    // Never cached (no key): an answer of its own for each request, its text assembled like a list's.
     handler: async (request, reply) =>
       answers.answer(reply, undefined, async () =>
-        eventListAnswer(reply, await service.listInstances(request.params.id, request.query, caller(request), sentArguments(request.url))),
+        listAnswer(reply, await service.listInstances(request.params.id, request.query, caller(request), sentArguments(request.url))),
       ),
   });
 

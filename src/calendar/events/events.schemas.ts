@@ -268,7 +268,7 @@ export const EventSchema = Type.Object({
     Type.Integer({ description: 'The series this occurrence belongs to (absent on single events and series)' }),
   ),
   original_start_date: Type.Optional(
-    Type.String({ description: 'The start the rule gives this occurrence, local (kept when it is moved)' }),
+    Type.String({ description: 'The start the rule gives this occurrence, local (preserved when it is moved)' }),
   ),
   original_start_date_utc: Type.Optional(Type.String({ description: 'The same, in UTC' })),
   json_ld: Type.Optional(Type.Object({}, { additionalProperties: true, description: 'schema.org JSON-LD (single GET only)' })),

@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Config } from '../../config/config.ts';
 import { can } from '../calendar.capabilities.ts';
+import { cacheBudgets, ReadCache } from '../../platform/cache/read-cache.ts';
 import type { Database } from '../../platform/db/schema.ts';
 import { GroupCommit } from '../../platform/db/group-commit.ts';
 import { AppError, PlatformErrors } from '../../platform/errors.ts';
@@ -28,14 +29,13 @@ import {
   seriesLimits,
 } from '../recurrence/recurrence.series.ts';
 import { listEcho, listFilter } from './events.filters.ts';
+import { EventListing } from './events.listing.ts';
 import { costChanges, flagChanges, scheduleOf, textsOf, touchesSchedule, websiteOf } from './events.input.ts';
 import { dayGrid, type EventDays } from './events.days.ts';
-import { EventTotals } from './events.totals.ts';
-import { CarriedPages } from './events.pages.ts';
 import { eventNotFound, eventOf, type EventRef } from './events.lookup.ts';
 import type { EventUrls } from './events.mapper.ts';
 import { detachOccurrence, excludeOccurrence, refreshSeries, refuseSeriesFields, splitAt } from './events.occurrences.ts';
-import type { RememberedEvents } from './events.remembered.ts';
+import { EventRepresentations } from './events.representations.ts';
 import { readErrors, SingleEventReads } from './events.single.ts';
 import { EventPresenter, type EventWithRow } from './events.present.ts';
 import {
@@ -75,8 +75,8 @@ export interface EventsServiceDeps {
   readonly db: Db;
   readonly config: Config;
   readonly passwords: PostPasswords;
-  /** Anonymous representations remembered per event (EVENT_CACHE_MB); none when undefined. */
-  readonly remembered?: RememberedEvents;
+  /** Anonymous representations cached per event (EVENT_CACHE_MB); none cached when absent. */
+  readonly representations?: EventRepresentations;
   readonly now?: () => Date;
 }
 
@@ -94,19 +94,18 @@ export class EventsService {
   private readonly now: () => Date;
   private readonly series: SeriesOccurrences;
   private readonly presenter: EventPresenter;
+  /** What lists are assembled from (their answers' bytes). */
+  readonly representations: EventRepresentations;
   private readonly single: SingleEventReads;
-  private readonly totals: EventTotals;
-  private readonly pages: CarriedPages;
   private readonly writes: GroupCommit;
 
   constructor(private readonly deps: EventsServiceDeps) {
     this.db = deps.db;
     this.series = new SeriesOccurrences(seriesLimits(deps.config));
     this.urls = { baseUrl: deps.config.baseUrl, namespaceUrl: `${deps.config.baseUrl}/${NAMESPACE}` };
-    this.presenter = new EventPresenter(this.urls, deps.passwords, deps.remembered);
+    this.representations = deps.representations ?? new EventRepresentations(new ReadCache(cacheBudgets(0)));
+    this.presenter = new EventPresenter(this.urls, deps.passwords, this.representations);
     this.single = new SingleEventReads(this.db, this.presenter);
-    this.totals = new EventTotals(this.db);
-    this.pages = new CarriedPages(this.db);
     this.writes = new GroupCommit(this.db);
     this.siteZone = deps.config.siteTimezone;
     this.now = deps.now ?? (() => new Date());
@@ -129,7 +128,7 @@ export class EventsService {
     });
   }
 
-  /** A page of events as of `asked` (a remembered list is keyed by its second) or its version's start if later. */
+  /** A page of events as of `asked` (a cached list answer is keyed by its second) or its version's start if later. */
   async listEvents(
     query: ListEventsQuery,
     caller: RequestContext,
@@ -141,15 +140,13 @@ export class EventsService {
     const version = await caller.version();
     const now = version.instantFrom(asked);
     const filter = await listFilter(this.db, this.deps.config, query, caller, now);
-    const total = await this.totals.total(version, filter);
+    const listing = new EventListing(this.db, version, filter);
+    const total = await listing.total();
     const pages = totalPages(total, perPage);
     if (isBeyondLastPage(page, total, perPage)) throw errors.pageNotFound();
     const { limit, offset } = pageWindow(page, perPage);
-    const ids = total === 0 ? [] : await this.pages.ids(version, filter, limit, offset, order);
-    const rows =
-      ids === undefined
-        ? await listEventRows(this.db, filter, limit, offset, order)
-        : await this.presenter.rowsOf(this.db, ids, caller, version);
+    const ids = total === 0 ? [] : await listing.pageIds(limit, offset, order);
+    const rows = await this.presenter.rowsOf(this.db, ids, caller);
     const shown = await this.presenter.listed(this.db, rows, query, caller, now, version);
     const links = archiveLinks(archiveUrl, linkPairs(listEcho(query, perPage, caller.user), query, sent), page, pages);
     return { events: shown.map(({ event }) => event), ...links, total, total_pages: pages };

@@ -8,7 +8,7 @@ import type { Versioned } from '../shared/versioned.ts';
 import { eventIdOf, eventRowOf, type EventRef } from './events.lookup.ts';
 import { toEventJsonLd } from './events.mapper.ts';
 import type { EventPresenter, EventWithRow } from './events.present.ts';
-import type { RememberedEvent } from './events.remembered.ts';
+import type { EventEntry } from './events.representations.ts';
 import type { EventRow } from './events.repository.ts';
 import type { EventResponse, ReadEventQuery } from './events.schemas.ts';
 
@@ -20,7 +20,7 @@ export const readErrors = {
   passwordProtected: () => new AppError(403, 'event-password-protected', 'The requested event is not accessible without a password'),
 };
 
-/** A single read: the event, the version its ETag names, and its remembered entry when there is one. */
+/** A single read: the event, the version its ETag names, and its cached entry when there is one. */
 export interface SingleRead extends EventWithRow {
   /**
    * Only for a caller who may edit the event, who may send it back in If-Match. The version also moves with
@@ -28,7 +28,7 @@ export interface SingleRead extends EventWithRow {
    * answer stays the same, telling them that hidden content changed, so theirs are tagged by their bytes alone.
    */
   readonly version: number | undefined;
-  readonly remembered: RememberedEvent | undefined;
+  readonly entry: EventEntry | undefined;
 }
 
 /** Reads of one event by id or slug, with the refusals of the reference (trashed, not readable, protected). */
@@ -41,12 +41,12 @@ export class SingleEventReads {
   async read(ref: EventRef, query: ReadEventQuery, caller: RequestContext, now: Date): Promise<SingleRead> {
     const id = await eventIdOf(this.db, ref);
     const at = await caller.version();
-    // An anonymous read of a remembered event by id reads no row: had the row changed, the change log would have had it forgotten.
-    const known = 'id' in ref ? await this.presenter.rememberedRead(this.db, id, caller, at) : undefined;
+    // An anonymous read of a cached event by id reads no row: had the row changed, the change log would have had it forgotten.
+    const known = 'id' in ref ? await this.presenter.knownRead(this.db, id, caller, at) : undefined;
     if (known !== undefined) {
       const { row } = known.entry;
       await this.mayRead(row, query, caller, now);
-      return { row, event: known.event, version: undefined, remembered: known.entry };
+      return { row, event: known.event, version: undefined, entry: known.entry };
     }
     // Read before the event: a tag may name an older version than its body (a write would then be refused), never a newer one.
     // Not for an anonymous caller, who edits nothing.
@@ -58,17 +58,15 @@ export class SingleEventReads {
       row,
       event: event as EventResponse,
       version: canEdit(caller.user, row, now) ? version : undefined,
-      remembered: this.presenter.rememberedFrom(row, caller),
+      entry: this.presenter.entryOf(row, caller),
     };
   }
 
-  /** The read with its JSON-LD (made once per remembered event); never for a password-protected post, as the reference. */
-  withJsonLd({ row, event, version, remembered }: SingleRead, caller: RequestContext): Versioned<EventResponse> {
+  /** The read with its JSON-LD (made once per cached event); never for a password-protected post, as the reference. */
+  withJsonLd({ row, event, version, entry }: SingleRead, caller: RequestContext): Versioned<EventResponse> {
     if (row.password_hash !== null) return { item: event, version };
     const jsonLd =
-      remembered === undefined
-        ? toEventJsonLd(row, event, caller.language)
-        : (remembered.jsonLd ??= toEventJsonLd(row, event, caller.language));
+      entry === undefined ? toEventJsonLd(row, event, caller.language) : (entry.jsonLd ??= toEventJsonLd(row, event, caller.language));
     return { item: { ...event, json_ld: jsonLd }, version };
   }
 

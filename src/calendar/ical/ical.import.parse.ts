@@ -6,7 +6,7 @@ import { isValidZoneName } from '../shared/dates.ts';
  * is written. ical.js parses; it reports no line numbers and lets some
  * mistakes through (a bad date becomes another date, an unknown TZID a
  * floating time), so a scan of our own checks the file first, with each
- * content line's physical line number kept across unfolding: any mistake
+ * content line's physical line number preserved across unfolding: any mistake
  * found here is an `IcalSyntaxError` naming its line, and nothing is imported.
  * The scan is linear in the file's length and holds it to `ICAL_LIMITS`
  * before ical.js reads a line of it.
@@ -50,7 +50,7 @@ export interface ContentLine {
   readonly line: number;
   /** Upper-cased. */
   readonly name: string;
-  /** Parameter names upper-cased; values unquoted, as written (lists kept with their commas). */
+  /** Parameter names upper-cased; values unquoted, as written (lists with their commas intact). */
   readonly params: Readonly<Record<string, string>>;
   readonly value: string;
 }

@@ -108,9 +108,9 @@ const GUARDED_BY_PASSWORD = { description: 'DESCRIPTION', venue: 'LOCATION', org
  */
 function withoutUnsaid<T extends Partial<CreateEventBody>>(body: T, draft: Draft, target: repository.ImportTarget | undefined): T {
   if (target === undefined || target.password_hash === null) return body;
-  const kept = { ...body };
-  for (const [field, name] of Object.entries(GUARDED_BY_PASSWORD)) if (!draft.propertyNames.has(name)) delete kept[field as keyof T];
-  return kept;
+  const retained = { ...body };
+  for (const [field, name] of Object.entries(GUARDED_BY_PASSWORD)) if (!draft.propertyNames.has(name)) delete retained[field as keyof T];
+  return retained;
 }
 
 const COORDINATE_TOLERANCE = 0.001;

@@ -1,10 +1,11 @@
+import { cacheKey } from '../../platform/cache/read-cache.ts';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import Type from 'typebox';
 import { EventIdParamsSchema, ReadEventQuerySchema } from '../events/events.schemas.ts';
 import { FeedQuerySchema, refusePages, type FeedQuery } from './ical.schemas.ts';
 import { nowIn } from '../shared/dates.ts';
-import { isRememberable, requestContext, type CalendarDeps } from '../shared/context.ts';
+import { isCacheable, requestContext, type CalendarDeps } from '../shared/context.ts';
 import { WpErrorSchema } from '../shared/schemas.ts';
 import type { IcalService } from './ical.service.ts';
 
@@ -22,20 +23,20 @@ const CalendarTextSchema = {
   content: { 'text/calendar': { schema: Type.String({ description: 'VCALENDAR text, CRLF lines folded at 75 octets' }) } },
 };
 // What can change an anonymous feed without a write: its window starts today, and a date argument may be
-// relative ("now", "+1 week"), so it is remembered for the day, or for the second as lists are.
+// relative ("now", "+1 week"), so it is cached for the day, or for the second as lists are.
 const DATE_ARGUMENTS = ['start_date', 'end_date', 'starts_before', 'starts_after', 'ends_before', 'ends_after'] as const;
 
 /** `/events.ics` and `/events/{id}.ics` (issue 22; docs/calendar-ical.md). */
 export async function icalRoutes(app: FastifyInstance, { deps, service }: { deps: CalendarDeps; service: IcalService }): Promise<void> {
   const typed = app.withTypeProvider<TypeBoxTypeProvider>();
   const errors = { 400: WpErrorSchema, 401: WpErrorSchema, 403: WpErrorSchema, 404: WpErrorSchema, 410: WpErrorSchema };
-  // Pollers ask for the same feeds again and again: anonymous ones are remembered per calendar version (ADR 9).
+  // Pollers ask for the same feeds again and again: anonymous ones are cached per calendar version (ADR 22).
   const { answers } = deps;
   const listKey = (request: FastifyRequest, query: FeedQuery, now: Date) => {
-    if (!isRememberable(request, query)) return undefined;
+    if (!isCacheable(request, query)) return undefined;
     const relative = DATE_ARGUMENTS.some((name) => query[name] !== undefined);
     const clock = relative ? String(Math.floor(now.getTime() / 1000)) : nowIn(deps.config.siteTimezone, now).local.slice(0, 10);
-    return `feed\u0000${clock}\u0000${JSON.stringify(query)}`;
+    return cacheKey(request.url, clock);
   };
   // The ETag, and the 304 to a poller that has the feed, are the calendar's for every read (conditional-get.ts);
   // what HTTP caches may keep, the platform's (cache-control.ts).
@@ -76,9 +77,7 @@ export async function icalRoutes(app: FastifyInstance, { deps, service }: { deps
       response: { 200: CalendarTextSchema, ...errors },
     },
     handler: async (request, reply) => {
-      const key = isRememberable(request, request.query)
-        ? `event feed\u0000${JSON.stringify([request.params.id, request.query])}`
-        : undefined;
+      const key = isCacheable(request, request.query) ? cacheKey(request.url) : undefined;
       return sendCalendar(reply, key, `event-${request.params.id}.ics`, () =>
         service.eventFeed(request.params.id, request.query, requestContext(request, deps)),
       );

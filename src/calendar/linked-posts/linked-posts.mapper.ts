@@ -10,7 +10,7 @@ export interface RepresentationOptions {
   readonly now?: Date;
 }
 
-/** The reference's replacement values for the keys a venue or organizer can have; the name is kept (deviation 11). */
+/** The reference's replacement values for the keys a venue or organizer can have; the name stays (deviation 11). */
 const STRIPPED: Readonly<Record<string, unknown>> = {
   description: '',
   excerpt: '',

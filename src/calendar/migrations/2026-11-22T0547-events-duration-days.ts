@@ -1,6 +1,6 @@
 import { PostgresAdapter, sql, type Kysely } from 'kysely';
 
-// Whole days between an event's local start date and end date, kept by the database itself (bulk
+// Whole days between an event's local start date and end date, maintained by the database itself (bulk
 // loaders need not know it) and indexed: the longest duration is one index read, and bounds how long
 // before today an event still running today can have started, so the default events list starts its
 // index walk there instead of at the oldest event. Frozen: Kysely only.

@@ -1,11 +1,11 @@
 import { PostgresAdapter, sql, type Kysely } from 'kysely';
 
 // One `calendar` revision, bumped by the database itself on every write to a table whose rows a
-// calendar response shows or depends on, in the writing transaction: what processes remember of the
+// calendar response shows or depends on, in the writing transaction: what processes cache of the
 // calendar (term counts, list totals, public responses) is keyed by it, and no write path, present or
 // future, CLI or bulk loader, can forget to bump it. It replaces the `events` revision that event
 // writes bumped in code. Venues and organizers get the (status, date_utc) index events have: the next
-// scheduled publication of any post ends what a revision may be remembered for. Frozen: Kysely only.
+// scheduled publication of any post ends what a revision may be cached for. Frozen: Kysely only.
 
 const TABLES = [
   'events',

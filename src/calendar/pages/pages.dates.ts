@@ -87,14 +87,14 @@ function wall(stamp: string): Date {
 }
 
 /**
- * Texts a page formats, remembered: a month of 500 events formats the same
+ * Texts a page formats, cached: a month of 500 events formats the same
  * few days and times again and again, and each Intl format costs
  * microseconds that add up to milliseconds. Bounded.
  */
 const formatted = new Map<string, string>();
 const MAX_FORMATTED = 10_000;
 
-function remembered(key: string, make: () => string): string {
+function cachedFormat(key: string, make: () => string): string {
   let text = formatted.get(key);
   if (text === undefined) {
     if (formatted.size >= MAX_FORMATTED) formatted.clear();
@@ -105,7 +105,7 @@ function remembered(key: string, make: () => string): string {
 }
 
 const formatOf = (kind: string, options: Intl.DateTimeFormatOptions) => (value: string, language: Language) =>
-  remembered(`${kind}\u0000${language}\u0000${value}`, () => formatter(language, options).format(wall(value)));
+  cachedFormat(`${kind}\u0000${language}\u0000${value}`, () => formatter(language, options).format(wall(value)));
 
 export const formatDay = formatOf('day', { weekday: 'long', day: 'numeric', month: 'long', year: 'numeric' });
 export const formatShortDay = formatOf('short-day', { weekday: 'short', day: 'numeric', month: 'short' });

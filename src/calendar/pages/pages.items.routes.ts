@@ -1,7 +1,7 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../../platform/errors.ts';
-import type { Answer } from '../../platform/http/remembered-answers.ts';
+import type { Answer } from '../../platform/http/cached-answers.ts';
 import { permalinks } from '../shared/wire.ts';
 import { parseDay } from './pages.dates.ts';
 import { eventModel, findOccurrence } from './pages.event.ts';
@@ -65,8 +65,8 @@ export async function pagesItemRoutes(app: FastifyInstance, { pages, views }: { 
     return { answer: await show(item), status: 200 };
   };
   const getProtected = async (request: FastifyRequest, reply: FastifyReply, produce: () => Promise<ItemAnswer>) =>
-    pages.remember(request, reply, async () => (await produce()).answer);
-  // An answer to a password is the reader's own: never remembered (and, a POST, never kept by a cache).
+    pages.send(request, reply, async () => (await produce()).answer);
+  // An answer to a password is the reader's own: never cached (and, a POST, never stored by an HTTP cache either).
   const postPassword = async (reply: FastifyReply, produce: () => Promise<ItemAnswer>) => {
     const { answer, status } = await produce();
     return views.send(reply, answer, status);
@@ -182,7 +182,7 @@ export async function pagesItemRoutes(app: FastifyInstance, { pages, views }: { 
     config,
     schema: { hide: true, querystring: ItemQuerySchema },
     handler: async (request, reply) =>
-      pages.remember(request, reply, async () => {
+      pages.send(request, reply, async () => {
         const page = pages.pageRequest(request, request.query, false);
         const trail = ((request.params as { '*': string })['*'] ?? '').split('/').filter((part) => part !== '');
         const slug = trail[trail.length - 1];
@@ -206,7 +206,7 @@ export async function pagesItemRoutes(app: FastifyInstance, { pages, views }: { 
     config,
     schema: { hide: true, params: SlugParamsSchema, querystring: ItemQuerySchema },
     handler: async (request, reply) =>
-      pages.remember(request, reply, async () => {
+      pages.send(request, reply, async () => {
         if (!isSlugText(request.params.slug)) throw pageNotFound();
         const page = pages.pageRequest(request, request.query, false);
         const { list } = await tags.list(

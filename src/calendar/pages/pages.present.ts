@@ -39,7 +39,7 @@ export class PageLinks {
     private readonly keep: ReadonlyArray<readonly [string, string]> = [],
   ) {}
 
-  /** A page of the site (`path` from the site root), with the kept parameters and `extra`. */
+  /** A page of the site (`path` from the site root), with the parameters it keeps (`keep`) and `extra`. */
   to(path: string, extra: ReadonlyArray<readonly [string, string]> = [], keepFilters = true): string {
     const pairs = [...(keepFilters ? this.keep : []), ...extra];
     if (this.language.explicit) pairs.push(['lang', this.language.language]);

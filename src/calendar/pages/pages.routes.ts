@@ -65,7 +65,7 @@ export async function pagesViewRoutes(app: FastifyInstance, { pages, views }: { 
     config,
     schema: { hide: true, querystring: ViewQuerySchema },
     handler: async (request, reply) =>
-      pages.remember(request, reply, async () => {
+      pages.send(request, reply, async () => {
         const page = pages.pageRequest(request, request.query);
         return month(page, page.today.slice(0, 7), '/events/');
       }),
@@ -75,7 +75,7 @@ export async function pagesViewRoutes(app: FastifyInstance, { pages, views }: { 
     config,
     schema: { hide: true, params: MonthParamsSchema, querystring: ViewQuerySchema },
     handler: async (request, reply) =>
-      pages.remember(request, reply, async () => {
+      pages.send(request, reply, async () => {
         const asked = parseMonth(request.params.month);
         if (asked === undefined) throw badPageArgument('month');
         return month(pages.pageRequest(request, request.query), asked, `/events/month/${asked}/`);
@@ -86,7 +86,7 @@ export async function pagesViewRoutes(app: FastifyInstance, { pages, views }: { 
     config,
     schema: { hide: true, params: DayParamsSchema, querystring: ViewQuerySchema },
     handler: async (request, reply) =>
-      pages.remember(request, reply, async () => {
+      pages.send(request, reply, async () => {
         const asked = parseDay(request.params.day);
         if (asked === undefined) throw badPageArgument('day');
         const page = pages.pageRequest(request, request.query);
@@ -141,7 +141,7 @@ export async function pagesViewRoutes(app: FastifyInstance, { pages, views }: { 
     config,
     schema: { hide: true, querystring: ViewQuerySchema },
     handler: async (request, reply) =>
-      pages.remember(request, reply, async () => {
+      pages.send(request, reply, async () => {
         const page = pages.pageRequest(request, request.query);
         return day(page, page.today, '/events/today/');
       }),
@@ -151,7 +151,7 @@ export async function pagesViewRoutes(app: FastifyInstance, { pages, views }: { 
     config,
     schema: { hide: true, params: DayParamsSchema, querystring: ViewQuerySchema },
     handler: async (request, reply) =>
-      pages.remember(request, reply, async () => {
+      pages.send(request, reply, async () => {
         const asked = parseDay(request.params.day);
         if (asked === undefined) throw badPageArgument('day');
         return day(pages.pageRequest(request, request.query), asked, `/events/${asked}/`);
@@ -162,7 +162,7 @@ export async function pagesViewRoutes(app: FastifyInstance, { pages, views }: { 
     config,
     schema: { hide: true, querystring: ViewQuerySchema },
     handler: async (request, reply) =>
-      pages.remember(request, reply, async () => {
+      pages.send(request, reply, async () => {
         const page = pages.pageRequest(request, request.query);
         const { t, links } = page;
         const past = request.query.past === '1';

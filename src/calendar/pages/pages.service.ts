@@ -1,5 +1,6 @@
+import { cacheKey } from '../../platform/cache/read-cache.ts';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { Answer } from '../../platform/http/remembered-answers.ts';
+import type { Answer } from '../../platform/http/cached-answers.ts';
 import type { Config } from '../../config/config.ts';
 import { AppError } from '../../platform/errors.ts';
 import type { CalendarServices } from '../calendar.services.ts';
@@ -92,13 +93,13 @@ export class PagesService {
   }
 
   /**
-   * Sends the page `produce` renders, remembered per calendar version (ADR 9) with the API's anonymous answers:
+   * Sends the page `produce` renders, cached per calendar version (ADR 22) with the API's anonymous answers:
    * a page depends only on its address, its language and the site's day (pages never act for a caller).
    */
-  async remember(request: FastifyRequest, reply: FastifyReply, produce: () => Promise<Answer>): Promise<FastifyReply> {
+  async send(request: FastifyRequest, reply: FastifyReply, produce: () => Promise<Answer>): Promise<FastifyReply> {
     const language = pageLanguageOf(request, this.config.defaultLanguage).language;
     const today = nowIn(this.config.siteTimezone).local.slice(0, 10);
-    return this.services.deps.answers.answer(reply, `page\u0000${language}\u0000${today}\u0000${request.url}`, produce);
+    return this.services.deps.answers.answer(reply, cacheKey(request.url, language, today), produce);
   }
 
   /**
@@ -151,14 +152,14 @@ export class PagesService {
    */
   async filterChoices(page: PageRequest): Promise<FilterChoices> {
     const { caller, query } = page;
-    // The same for every page of a language until the calendar changes: remembered with the version (ADR 9).
-    // Only lists read whole are kept (as term counts and totals are): a failed read is not remembered for the version.
-    const remembered = (await caller.version()).memo('pages-filter-lists', () => new Map<string, FilterLists>());
-    let lists = remembered.get(caller.language);
-    if (lists === undefined) {
-      lists = await this.filterLists(caller);
-      remembered.set(caller.language, lists);
-    }
+    // The same for every page of a language until the calendar changes: read once per version (ADR 22).
+    const lists = await (
+      await caller.version()
+    ).once(
+      cacheKey('pages-filter-lists', caller.language),
+      () => this.filterLists(caller),
+      (read) => JSON.stringify(read).length,
+    );
     const collator = collatorOf(caller.language);
     const byLabel = (options: Option[]) => options.sort((a, b) => collator.compare(a.label, b.label));
     const termOptions = async (service: 'categories' | 'tags', terms: Term[], current: string | undefined) => {

@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { Eta } from 'eta';
 import type { FastifyReply } from 'fastify';
 import { LANGUAGES } from '../../config/config.ts';
-import type { Answer } from '../../platform/http/remembered-answers.ts';
+import type { Answer } from '../../platform/http/cached-answers.ts';
 import { OG_LOCALE } from './pages.i18n.ts';
 import type { PageRequest } from './pages.service.ts';
 

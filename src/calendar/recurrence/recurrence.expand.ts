@@ -235,7 +235,7 @@ function advanceHour(plan: Plan, cursor: Cursor, filtered: boolean): void {
     days = Math.floor((hour + interval) / 24);
     hour = (hour + interval) % 24;
   } else {
-    // At most 24 steps: reachableHours kept only hours INTERVAL reaches.
+    // At most 24 steps: reachableHours dropped every hour INTERVAL does not reach.
     for (let step = 0; step < 24; step += 1) {
       days += Math.floor((hour + interval) / 24);
       hour = (hour + interval) % 24;

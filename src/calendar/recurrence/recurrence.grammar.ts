@@ -62,7 +62,7 @@ export const MAX_DATES = 1000;
 
 /**
  * The largest INTERVAL of each frequency: one step of at most a century, the
- * span a finite series is kept over (a longer step could never give a second
+ * span a finite series is stored over (a longer step could never give a second
  * occurrence).
  */
 const MAX_INTERVAL: Readonly<Record<Frequency, number>> = {

@@ -20,7 +20,7 @@ export async function findOccurrenceIds(db: Db, seriesId: number): Promise<Map<s
   return new Map(rows.map((row) => [row.original_start_utc, row.id]));
 }
 
-/** New ids for occurrences first generated now, kept for the life of the series. */
+/** New ids for occurrences first generated now, reserved for the life of the series. */
 export async function reserveOccurrenceIds(db: Db, seriesId: number, starts: readonly string[]): Promise<Map<string, number>> {
   const reserved = await reservePostIds(db, 'event', starts.length);
   const ids = new Map(starts.map((start, at) => [start, reserved[at] as number]));

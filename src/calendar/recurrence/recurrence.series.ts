@@ -26,9 +26,9 @@ import { atMostLast, expandRecurrence, type OccurrenceStart, type SeriesStart } 
 import { movedExclusions, splitLines, type SplitLines } from './recurrence.lines.ts';
 
 /**
- * Recurring series kept as rows (ADR 11): after every write to a series,
+ * Recurring series stored as rows (ADR 11): after every write to a series,
  * its occurrences are made again from it — the same ids for the same
- * original starts, its columns, texts and links copied, exceptions kept —
+ * original starts, its columns, texts and links copied, exceptions preserved —
  * so that lists, filters and visibility read occurrences as events.
  */
 
@@ -176,12 +176,12 @@ export class SeriesOccurrences {
       starts.filter((start) => !known.has(start.utc)).map((start) => start.utc),
     );
     const exceptions = await findExceptions(trx, series.id);
-    const kept = new Set(starts.map((start) => start.utc));
+    const retained = new Set(starts.map((start) => start.utc));
     // An exception whose original start the rule no longer gives goes with it.
     await deleteOccurrenceRows(
       trx,
       series.id,
-      [...exceptions].filter(([utc]) => !kept.has(utc)).map(([, id]) => id),
+      [...exceptions].filter(([utc]) => !retained.has(utc)).map(([, id]) => id),
     );
     await deleteOccurrenceRows(trx, series.id, 'generated');
     const times = starts
@@ -268,7 +268,7 @@ export class SeriesOccurrences {
       const start = { local: series.start_local, zone: series.timezone, allDay: series.all_day === 1 };
       if (start.local >= LATEST_SERIES_START) {
         throw new RecurrenceError(
-          `A recurring event starts before ${LATEST_SERIES_START.slice(0, 10)}: its occurrences are kept up to 100 years ahead.`,
+          `A recurring event starts before ${LATEST_SERIES_START.slice(0, 10)}: its occurrences are stored up to 100 years ahead.`,
         );
       }
       const span = storedSpan(recurrence, series, this.limits, now);

@@ -1,10 +1,15 @@
 import type { Kysely } from 'kysely';
+import type { ReadCache } from '../../platform/cache/read-cache.ts';
 import type { Database } from '../../platform/db/schema.ts';
 import { oncePerTurn, revisionOfTurn } from '../../platform/db/revisions.ts';
+import { listEventChangesAbove } from '../changes/changes.repository.ts';
 import { utcStamp } from '../posts/posts.access.ts';
 import { findNextPublication } from './publications.repository.ts';
 
 type Db = Kysely<Database>;
+
+/** More events changed than this since the last catch-up: every representation is made afresh rather than picked out. */
+const MAX_CHANGED = 2_000;
 
 /**
  * A span of time in which nothing the calendar shows can change: from
@@ -12,13 +17,12 @@ type Db = Kysely<Database>;
  * by a write, which bumps the revision, or by the clock, when a scheduled
  * post reaches its date (`until`). Whatever is computed from the database
  * in a version holds for the whole version — a term count, a list total, a
- * public response — so processes may remember it for as long as the version
- * is current (`memo`), and stay exact across processes and over time.
+ * public answer — so it is computed once in it (`once`), and stays exact
+ * across processes and over time.
  */
 export class CalendarVersion {
-  private readonly memos = new Map<string, unknown>();
-
   constructor(
+    private readonly cache: ReadCache,
     readonly revision: number,
     readonly from: string,
     /** The next publication of a scheduled post; null when none is scheduled. */
@@ -32,21 +36,16 @@ export class CalendarVersion {
   /**
    * The instant to compute at in this version: `now`, or the version's start when `now` comes before it. A request
    * reads the clock before its version, and a scheduled publication may fall between the two: what it computes
-   * at the earlier instant would be remembered for a version in which that post is public.
+   * at the earlier instant would be cached for a version in which that post is public.
    */
   instantFrom(now: Date): Date {
     const from = Date.parse(`${this.from.replace(' ', 'T')}Z`);
     return now.getTime() < from ? new Date(from) : now;
   }
 
-  /**
-   * What this version remembers under `name`, made by `create` on first use
-   * and gone with the version. A value computed racing with a write lands in
-   * the version read before it, which that write has ended.
-   */
-  memo<T>(name: string, create: () => T): T {
-    if (!this.memos.has(name)) this.memos.set(name, create());
-    return this.memos.get(name) as T;
+  /** The value `key` (`cacheKey`) names in this version, computed once in it by `produce`; `bytes` says what it weighs. */
+  once<T>(key: string, produce: () => Promise<T>, bytes: (value: T) => number): Promise<T> {
+    return this.cache.once(this, key, produce, bytes);
   }
 }
 
@@ -59,35 +58,61 @@ export interface CalendarVersionHolder {
 }
 
 /**
- * The calendar's versions as requests that only read see them: the
- * revision comes from the event-loop turn's read of every revision (one
- * statement for all requests of the turn, shared with the other surfaces,
- * see `oncePerTurn`), and a request keeps the version it first got, so its
- * remembered answer, list total and term counts agree. The same object for
- * as long as it holds, so memos can be keyed by identity. Writes never use
- * it: they count what they wrote, inside their transaction.
+ * The calendar's versions as requests that only read see them, and the
+ * one routine that brings the cache's item representations up to each.
+ *
+ * The revision comes from the event-loop turn's read of every revision
+ * (one statement for all requests of the turn, shared with the other
+ * surfaces, see `oncePerTurn`), and a request keeps the version it first
+ * got, so its answer, list total and term counts agree. The same object
+ * for as long as it holds. Before a new version is handed out, the
+ * representations of the events changed since the last one are forgotten
+ * (`catchUp`), whatever process wrote. Writes never use a version: they
+ * count what they wrote, inside their transaction.
  */
 export class CalendarVersions {
   private known: CalendarVersion | undefined;
   private readonly ofTurn: () => Promise<CalendarVersion>;
+  private caughtUp: Promise<unknown> = Promise.resolve();
 
   constructor(
     private readonly db: Db,
+    private readonly cache: ReadCache,
     now: () => Date = () => new Date(),
   ) {
     this.ofTurn = oncePerTurn(async () => this.at(await revisionOfTurn(db, 'calendar'), now()));
   }
 
-  /** The version `request` reads at: read once for it, when first asked, and kept in its slot. */
+  /** The version `request` reads at: read once for it, when first asked, and held in its slot. */
   of(request: CalendarVersionHolder): Promise<CalendarVersion> {
     return (request.calendarVersion ??= this.ofTurn());
   }
 
   private async at(revision: number, now: Date): Promise<CalendarVersion> {
     const stamp = utcStamp(now);
-    if (this.known?.holdsAt(revision, stamp) === true) return this.known;
-    const version = new CalendarVersion(revision, stamp, await findNextPublication(this.db, stamp));
-    this.known = version;
+    const known = this.known;
+    if (known?.holdsAt(revision, stamp) === true) return known;
+    const version = new CalendarVersion(this.cache, revision, stamp, await findNextPublication(this.db, stamp));
+    // Catch-ups run one after another; a failed one fails its requests, and the next starts again from where it began.
+    const catchUp = this.caughtUp.catch(() => undefined).then(() => this.catchUp(known, version));
+    this.caughtUp = catchUp;
+    await catchUp;
+    if (this.known === undefined || this.known.revision <= version.revision) this.known = version;
     return version;
+  }
+
+  /**
+   * Forgets the representations of the events changed after `previous` up to `version`. The change log keeps
+   * one entry per event, at its last change, and an event's entry moves there when what it embeds changes (a
+   * venue, an organizer, a term: ADR 13); it is read past `version`, since an event written by then may have
+   * been written again. A scheduled publication passing, a pruned log or too many changes forget everything.
+   */
+  private async catchUp(previous: CalendarVersion | undefined, version: CalendarVersion): Promise<void> {
+    if (previous === undefined) return this.cache.forgetItems([], version.revision);
+    if (previous.until !== null && version.from >= previous.until) return this.cache.forgetItems(undefined, version.revision);
+    if (version.revision <= previous.revision) return;
+    const { changes, floor } = await listEventChangesAbove(this.db, previous.revision, MAX_CHANGED + 1);
+    const complete = changes.length <= MAX_CHANGED && floor <= previous.revision;
+    this.cache.forgetItems(complete ? changes.map((change) => change.id) : undefined, version.revision);
   }
 }

@@ -3,7 +3,7 @@ import { LANGUAGES, type Config, type Language } from '../../config/config.ts';
 import type { AuthUser } from '../../platform/auth/authenticate.ts';
 import type { Store } from '../../platform/db/database.ts';
 import type { PostPasswords } from '../posts/posts.passwords.ts';
-import type { RememberedAnswers } from '../../platform/http/remembered-answers.ts';
+import type { CachedAnswers } from '../../platform/http/cached-answers.ts';
 import type { CalendarVersion, CalendarVersions } from './calendar-version.ts';
 import { preconditionOf, type WritePrecondition } from '../changes/changes.preconditions.ts';
 
@@ -15,12 +15,12 @@ export interface CalendarDeps {
   /** Opens protected posts to reads, with one throttle for every post type. */
   readonly passwords: PostPasswords;
   readonly versions: CalendarVersions;
-  /** Anonymous answers, remembered per calendar version (ADR 9): one budget (RESPONSE_CACHE_MB) for every route. */
-  readonly answers: RememberedAnswers;
+  /** Anonymous answers, cached per calendar version (ADR 22): one budget (RESPONSE_CACHE_MB) for every route. */
+  readonly answers: CachedAnswers;
 }
 
-/** Whether an answer may be remembered: it depends on nothing a key does not say (no caller, no password). */
-export function isRememberable(request: FastifyRequest, query: { readonly password?: string }): boolean {
+/** Whether an answer may be cached: it depends on nothing its key does not say (no caller, no password). */
+export function isCacheable(request: FastifyRequest, query: { readonly password?: string }): boolean {
   return request.user === null && query.password === undefined;
 }
 

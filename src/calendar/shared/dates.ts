@@ -38,7 +38,7 @@ const UTC_OFFSET_ZONE = /^utc([+-])(\d{1,2})(?:(?::(\d{2}))|(?:\.(\d+)))?$/i;
  * IANA zones already validated in this process. `IANAZone.isValidZone` builds
  * an Intl formatter on every call, and every event read resolves its zone
  * (10% of a single event GET's CPU); validity never changes while the
- * process runs. Bounded, as names come from requests (only valid ones are kept).
+ * process runs. Bounded, as names come from requests (only valid ones are stored).
  */
 const knownZones = new Map<string, Zone>();
 const MAX_KNOWN_ZONES = 1000;
@@ -74,7 +74,7 @@ export function isValidZoneName(name: string): boolean {
  * A zone's offset from UTC in minutes at a stored instant. Luxon asks Intl for
  * it on every call (formatToParts: the costliest step of an event's JSON-LD);
  * an offset at a given instant never changes, and events' times recur across
- * requests, so they are remembered (bounded). Not for "now": it never recurs.
+ * requests, so they are cached (bounded). Not for "now": it never recurs.
  */
 const knownOffsets = new Map<Zone, Map<number, number>>();
 const MAX_KNOWN_OFFSETS = 10_000;
@@ -225,7 +225,7 @@ function nowWall(nowMs: number, zone: Zone): Wall {
   return wallOfMillis(nowMs + offsetOf(zone, nowMs) * 60_000);
 }
 
-/** A calendar date plus years and months (the day kept, or the month's last day), then days: luxon's `plus`. */
+/** A calendar date plus years and months (the same day, or the month's last day), then days: luxon's `plus`. */
 function shiftDate(date: CalendarDate, shift: { years?: number; months?: number; days?: number }): CalendarDate {
   const months = date.year * 12 + (date.month - 1) + (shift.years ?? 0) * 12 + (shift.months ?? 0);
   const year = Math.floor(months / 12);

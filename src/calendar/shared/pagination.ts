@@ -80,7 +80,7 @@ const UNREPEATED = ['page', 'password'];
 /**
  * What an archive page's links repeat (issue 37): first the resource's own echo (`echoed`, in its order and with its
  * values: the reference's, deviation 9), then every other argument the request sent (`sent`) but `UNREPEATED`, with
- * its value as validated (`query`: what a remembered answer is keyed by), so that a link lists the same items.
+ * its value as validated (`query`: what a cached answer is keyed by), so that a link lists the same items.
  */
 export function linkPairs(echoed: QueryPairs, query: Readonly<Record<string, unknown>>, sent: readonly string[]): QueryPairs {
   const named = new Set([...UNREPEATED, ...echoed.map(([key]) => key)]);

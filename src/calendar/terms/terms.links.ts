@@ -1,3 +1,4 @@
+import { cacheKey } from '../../platform/cache/read-cache.ts';
 import type { Kysely } from 'kysely';
 import { can } from '../calendar.capabilities.ts';
 import { PlatformErrors } from '../../platform/errors.ts';
@@ -109,18 +110,14 @@ export async function resolveTermFilter(
   param: 'categories' | 'tags',
 ): Promise<number[]> {
   // The same terms name the same ids (children included) while the calendar version holds: a term's write ends it.
-  const remembered = (await ctx.version()).memo('term-filters', () => new Map<string, Promise<number[]>>());
-  const key = `${taxonomy} ${param} ${JSON.stringify(items)}`;
-  let ids = remembered.get(key);
-  if (ids === undefined) {
-    if (remembered.size >= MAX_REMEMBERED_TERM_FILTERS) remembered.clear();
-    const info = taxonomyInfo(taxonomy);
-    ids = resolveExistingTerms(db, info, items, param).then((found) => (info.hierarchical ? repository.withDescendants(db, found) : found));
-    remembered.set(key, ids);
-    // A refused filter (an unknown term) is not kept: it costs no more than asking again.
-    ids.catch(() => remembered.delete(key));
-  }
-  return ids;
+  // A refused filter (an unknown term) is not cached: it costs no more than asking again.
+  const info = taxonomyInfo(taxonomy);
+  return (await ctx.version()).once(
+    cacheKey('term-filter', taxonomy, param, JSON.stringify(items)),
+    async () => {
+      const found = await resolveExistingTerms(db, info, items, param);
+      return info.hierarchical ? repository.withDescendants(db, found) : found;
+    },
+    (ids) => 8 * ids.length,
+  );
 }
-
-const MAX_REMEMBERED_TERM_FILTERS = 500;

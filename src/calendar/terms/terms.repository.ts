@@ -31,7 +31,7 @@ function duePublications(termId: Expression<number>, now: string): RawBuilder<nu
 
 /**
  * The `count` of the term of the query's `terms` row (what `orderby=count` sorts by): its events
- * stored as `publish`, kept by the database in `published_count`, and the scheduled ones whose date has passed;
+ * stored as `publish`, maintained by the database in `published_count`, and the scheduled ones whose date has passed;
  * never a password-protected one, whose terms are stripped (issue 19).
  */
 export function publishedCount(now: string): RawBuilder<number> {

@@ -237,7 +237,7 @@ export interface AttemptOutcome {
 /**
  * Records attempt `attempt` of a delivery, unless it is no longer this
  * worker's (its lease ran out and another worker claimed it again): then
- * `false`, and the newer attempt's result is the one kept.
+ * `false`, and the newer attempt's result is the one recorded.
  */
 export async function recordAttempt(trx: Db, id: number, attempt: number, outcome: AttemptOutcome): Promise<boolean> {
   const result = await trx

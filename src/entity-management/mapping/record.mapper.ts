@@ -23,7 +23,7 @@ export function toFieldValue(type: FieldType, value: unknown): { value: FieldVal
       const number =
         typeof value === 'number' ? value : typeof value === 'string' && NUMBER.test(value.trim()) ? Number(value.trim()) : undefined;
       if (number === undefined) return { problem: 'must be a number' };
-      // `"1e309"` reads as Infinity: stored as JSON it would be null, while the filter and sort index kept Inf.
+      // `"1e309"` reads as Infinity: stored as JSON it would be null, while the filter and sort index held Inf.
       return Number.isFinite(number) ? { value: number } : { problem: 'must be a finite number' };
     }
     case 'boolean':

@@ -1,9 +1,9 @@
 import { PostgresAdapter, sql, type Kysely } from 'kysely';
 
-// Two more revisions kept by the database (as `calendar` is, migration 2026-11-24T0100): `auth`,
-// bumped by every write to users and API tokens, keys what a process remembers of tokens; `entities`,
-// bumped by every write to entity-management records, keys remembered entity answers. A token's
-// `last_used_at` (touched once a minute by its use) is not part of what is remembered: updates of that
+// Two more revisions maintained by the database (as `calendar` is, migration 2026-11-24T0100): `auth`,
+// bumped by every write to users and API tokens, keys what a process caches of tokens; `entities`,
+// bumped by every write to entity-management records, keys cached entity answers. A token's
+// `last_used_at` (touched once a minute by its use) is not part of what is cached: updates of that
 // column alone bump nothing, so a request is not a write to the revisions. Frozen: Kysely only.
 
 const COVERED: Readonly<Record<string, readonly string[]>> = {

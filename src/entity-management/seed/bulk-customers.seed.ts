@@ -54,7 +54,7 @@ const customer = (index: number) => ({
  * Generated customers `BULK0000000`… up to `count` in all, written through the
  * entity-management provider (the API's own write path, so the records and
  * their index rows are what the surface stores), 2,000 per transaction.
- * Customers already there are kept: a second run adds only the missing tail.
+ * Customers already there stay: a second run adds only the missing tail.
  * Returns how many were added.
  */
 export async function seedBulkCustomers(store: Store, count: number, onProgress?: (done: number, total: number) => void): Promise<number> {

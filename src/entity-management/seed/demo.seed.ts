@@ -161,7 +161,7 @@ export interface DemoSeedReport {
 
 /**
  * `almanac seed --demo`: a believable data set, through the provider.
- * Records already there are kept, including ones another process is
+ * Records already there stay, including ones another process is
  * seeding at the same moment (its insert wins, ours counts as existing).
  */
 export async function seedDemoRecords(store: Store): Promise<DemoSeedReport> {

@@ -51,7 +51,7 @@ export function parseAuthorization(header: string): Credentials {
 
 type TokenOwner = NonNullable<Awaited<ReturnType<typeof findActiveTokenOwner>>>;
 
-const MAX_REMEMBERED_TOKENS = 10_000;
+const MAX_CACHED_TOKENS = 10_000;
 
 export class Authenticator {
   /** Live tokens' owners by token hash, as of one `auth` revision (bumped by the database on every user or token write). */
@@ -106,8 +106,8 @@ export class Authenticator {
     const touched = this.touchedMs.get(owner.token_id);
     const lastUsedMs = touched ?? (owner.last_used_at === null ? 0 : Date.parse(owner.last_used_at));
     if (now - lastUsedMs > TOKEN_TOUCH_INTERVAL_MS) {
-      // Remembered here too: the remembered owner still carries the old time until the next revision.
-      if (this.touchedMs.size >= MAX_REMEMBERED_TOKENS) this.touchedMs.clear();
+      // Recorded in this process too: the cached owner still carries the old time until the next revision.
+      if (this.touchedMs.size >= MAX_CACHED_TOKENS) this.touchedMs.clear();
       this.touchedMs.set(owner.token_id, now);
       try {
         await touchToken(this.db, owner.token_id, new Date(now).toISOString());
@@ -120,10 +120,10 @@ export class Authenticator {
   }
 
   /**
-   * The owner of a live token, remembered for as long as the `auth` revision
+   * The owner of a live token, cached for as long as the `auth` revision
    * holds: a revocation, a role change or a removed user in any process bumps
    * it, so the next request sees the change. Unknown tokens are never
-   * remembered (guesses must not fill the memory).
+   * cached (guesses must not fill the memory).
    */
   private async tokenOwner(request: RevisionsHolder, hash: string): Promise<TokenOwner | undefined> {
     const revision = await revisionOf(this.db, request, 'auth');
@@ -133,7 +133,7 @@ export class Authenticator {
     if (known !== undefined) return known;
     const owner = await findActiveTokenOwner(this.db, hash);
     if (owner !== undefined) {
-      if (owners.byHash.size >= MAX_REMEMBERED_TOKENS) owners.byHash.clear();
+      if (owners.byHash.size >= MAX_CACHED_TOKENS) owners.byHash.clear();
       owners.byHash.set(hash, owner);
     }
     return owner;

@@ -34,7 +34,7 @@ const afterTheTurnsRequests = () => new Promise<void>((resolve) => setImmediate(
  * ask (on PostgreSQL its round trip overlaps the dispatch of the turn's other
  * requests), and what it read is handed over once the turn's requests have
  * all been dispatched: they are answered together and their answers leave
- * back to back. On a remembered single-event GET (SQLite) that took the
+ * back to back. On a cached single-event GET (SQLite) that took the
  * server's CPU per request from 46 to 30 µs, most of it the cost of waking
  * the client up for each answer sent alone.
  */
@@ -50,7 +50,7 @@ function revisionsOfTurn(db: Db): Promise<Revisions> {
   return read();
 }
 
-// NaN, never equal to itself, would remember nothing; the migrations create every row.
+// NaN, never equal to itself, would let nothing be cached; the migrations create every row.
 const valueOf = (revisions: Revisions, name: RevisionName) => revisions.get(name) ?? Number.NaN;
 
 /** A revision as of this turn of the event loop, for requests that only read (see `oncePerTurn`). */

@@ -48,9 +48,9 @@ export interface AuthFailureTable {
 }
 
 /**
- * A counter per remembered fact (`auth`, and those surfaces add), bumped by
+ * A counter per kind of cached data (`auth`, and those surfaces add), bumped by
  * database triggers in every transaction that writes the tables it covers:
- * what a process remembers is keyed by it (revisions.ts).
+ * what a process caches is keyed by it (revisions.ts).
  */
 export interface RevisionTable {
   name: string;

@@ -67,7 +67,7 @@ function needsStructure(text: string): boolean {
 
 /**
  * Flat text, the common case, through fast-querystring (Fastify's own, several
- * times faster): the same result qs gives, `__proto__` kept as a key.
+ * times faster): the same result qs gives, `__proto__` preserved as a key.
  */
 function parseFlatText(text: string): Parameters {
   const parsed = parseFlat(text) as Record<string, string | string[]>;

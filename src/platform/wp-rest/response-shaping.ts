@@ -45,7 +45,7 @@ export function pickFields(value: unknown, tree: FieldTree): unknown {
 
 /**
  * `_fields` on an answer: on an archive (`collection` names its list), the
- * fields of each item, the envelope's own keys (links, totals) kept.
+ * fields of each item, the envelope's own keys (links, totals) preserved.
  */
 export function pickAnswerFields(body: unknown, tree: FieldTree, collection: string | undefined): unknown {
   if (collection === undefined || body === null || typeof body !== 'object' || Array.isArray(body)) return pickFields(body, tree);
@@ -72,10 +72,10 @@ export interface Envelope {
 }
 
 export function envelopeOf(body: unknown, status: number, headers: Readonly<Record<string, unknown>>): Envelope {
-  const carried: Record<string, string> = {};
+  const wpHeaders: Record<string, string> = {};
   for (const [name, value] of Object.entries(headers)) {
     const wpName = ENVELOPE_HEADERS[name.toLowerCase()];
-    if (wpName !== undefined && value !== undefined) carried[wpName] = Array.isArray(value) ? value.join(', ') : String(value);
+    if (wpName !== undefined && value !== undefined) wpHeaders[wpName] = Array.isArray(value) ? value.join(', ') : String(value);
   }
-  return { body, status, headers: carried };
+  return { body, status, headers: wpHeaders };
 }

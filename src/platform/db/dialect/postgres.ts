@@ -7,7 +7,7 @@ import { ForeignKeyViolationError, UniqueViolationError } from './errors.ts';
 pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number.parseInt(value, 10));
 pg.types.setTypeParser(pg.types.builtins.NUMERIC, (value) => Number.parseFloat(value));
 
-/** Kysely's migration lock id, kept so that a server of an older version and this one still exclude each other's migrations. */
+/** Kysely's migration lock id, retained so that a server of an older version and this one still exclude each other's migrations. */
 const MIGRATION_LOCK_ID = sql.lit('3853314791062309107');
 
 /**

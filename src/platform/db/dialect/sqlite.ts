@@ -56,14 +56,14 @@ export function createSqliteDb(options: SqliteOptions): {
   return { db: new Kysely<Database>({ dialect }), raw, statementsPrepared: statements.prepared };
 }
 
-/** Distinct SQL texts kept prepared; the application issues a few hundred shapes. */
+/** Distinct SQL texts cached as prepared statements; the application issues a few hundred shapes. */
 const STATEMENT_CACHE_SIZE = 1000;
 
 /**
  * Kysely prepares every statement on every execution; compiling SQL is a
  * tenth of a single-event GET's CPU time (docs/perf.md). Prepared statements
- * are kept by SQL text instead (least recently used out first). SQLite
- * re-prepares a kept statement by itself after a schema change. Sharing one
+ * are cached by SQL text instead (least recently used out first). SQLite
+ * re-prepares a cached statement by itself after a schema change. Sharing one
  * is safe: every query runs to completion (`all`/`run`) before the next starts.
  */
 function reusingStatements(raw: SqliteDatabase.Database): KyselySqliteDatabase & { prepared: () => number } {

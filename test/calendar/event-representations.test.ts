@@ -1,7 +1,7 @@
 /**
- * Events remembered per event and language (issue 26, events.remembered.ts).
- * The reading server remembers no answers (RESPONSE_CACHE_MB=0), so what it
- * shows comes from its remembered events; every write goes through a second
+ * Events kept per event and language (events.representations.ts).
+ * The reading server keeps no answers (RESPONSE_CACHE_MB=0), so what it
+ * shows comes from its kept representations; every write goes through a second
  * server on the same database, as another process of the deployment, so the
  * reader learns of it only from the database's change log.
  */
@@ -9,8 +9,9 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { utcStamp } from '../../src/calendar/posts/posts.access.ts';
-import { RememberedEvents } from '../../src/calendar/events/events.remembered.ts';
-import { CalendarVersion } from '../../src/calendar/shared/calendar-version.ts';
+import { EventRepresentations } from '../../src/calendar/events/events.representations.ts';
+import { CalendarVersion, CalendarVersions } from '../../src/calendar/shared/calendar-version.ts';
+import { ReadCache } from '../../src/platform/cache/read-cache.ts';
 import type { EventResponse } from '../../src/calendar/events/events.schemas.ts';
 import type { EventRow } from '../../src/calendar/events/events.repository.ts';
 import { readRevision } from '../../src/platform/db/revisions.ts';
@@ -20,7 +21,7 @@ import { startSecondServer, startTestServer, writeThrough, type Credentials, typ
 import { EVENTS, makeEvent } from './events.factories.ts';
 import { NS, VENUES } from './venues-organizers.factories.ts';
 
-describe('events remembered per event, across processes', () => {
+describe('event representations kept per event, across processes', () => {
   let reader: TestServer;
   let writer: RunningServer;
   let admin: Credentials;
@@ -47,7 +48,7 @@ describe('events remembered per event, across processes', () => {
 
   async function publishedEvent(fields: Record<string, unknown> = {}): Promise<any> {
     return write('POST', EVENTS, {
-      title: 'Remembered concert',
+      title: 'Kept concert',
       status: 'publish',
       start_date: '2031-03-01 20:00:00',
       end_date: '2031-03-01 22:00:00',
@@ -59,8 +60,8 @@ describe('events remembered per event, across processes', () => {
     const venue = await write('POST', VENUES, { venue: 'Old hall', status: 'publish' });
     const category = await write('POST', `${NS}/categories`, { name: 'Old kind' });
     const event = await publishedEvent({ venue: venue.id, categories: [category.id] });
-    assert.equal((await read(`${EVENTS}/${event.id}`)).title, 'Remembered concert');
-    assert.equal((await listed(event.id)).title, 'Remembered concert');
+    assert.equal((await read(`${EVENTS}/${event.id}`)).title, 'Kept concert');
+    assert.equal((await listed(event.id)).title, 'Kept concert');
 
     await write('POST', `${EVENTS}/${event.id}`, { title: 'Renamed concert' });
     assert.equal((await read(`${EVENTS}/${event.id}`)).title, 'Renamed concert');
@@ -74,7 +75,7 @@ describe('events remembered per event, across processes', () => {
     assert.equal((await read(`${EVENTS}/${event.id}`)).categories[0].name, 'New kind');
   });
 
-  it('tags a remembered single read by its bytes alone, and a write in another process moves both', async () => {
+  it('tags a kept single read by its bytes alone, and a write in another process moves both', async () => {
     const event = await publishedEvent({ title: 'Tagged concert' });
     const tagOf = async () => {
       const response = await reader.request(`${EVENTS}/${event.id}`);
@@ -83,7 +84,7 @@ describe('events remembered per event, across processes', () => {
     };
     const first = await tagOf();
     const again = await tagOf();
-    assert.deepEqual(again, first, 'the remembered read answers the same bytes');
+    assert.deepEqual(again, first, 'the kept read answers the same bytes');
     assert.equal(again.jsonLd.name, 'Tagged concert');
     assert.equal(versionOfEtag(first.tag), undefined, 'an anonymous caller edits nothing: no version');
     await write('POST', `${EVENTS}/${event.id}`, { title: 'Retagged concert' });
@@ -109,7 +110,7 @@ describe('events remembered per event, across processes', () => {
     assert.deepEqual(await ids('categories=filtered-renamed'), [inParent.id, inChild.id].sort());
   });
 
-  it('counts the embedded terms again when another event joins them, the remembered event unchanged', async () => {
+  it('counts the embedded terms again when another event joins them, the kept event unchanged', async () => {
     const category = await write('POST', `${NS}/categories`, { name: 'Counted kind' });
     const event = await publishedEvent({ categories: [category.id] });
     assert.equal((await read(`${EVENTS}/${event.id}`)).categories[0].count, 1);
@@ -160,7 +161,7 @@ describe('events remembered per event, across processes', () => {
   });
 });
 
-describe('RememberedEvents', () => {
+describe('EventRepresentations and the catch-up of calendar versions', () => {
   let server: TestServer;
   before(async () => {
     server = await startTestServer();
@@ -169,70 +170,88 @@ describe('RememberedEvents', () => {
 
   const event = (title: string) => ({ id: 1, title, categories: [], tags: [] }) as unknown as EventResponse;
   const row = { id: 1 } as EventRow;
+  const fresh = () => {
+    const cache = new ReadCache({ versionBytes: 1024 * 1024, itemBytes: 1024 * 1024 });
+    return { cache, representations: new EventRepresentations(cache) };
+  };
+  /** The version a request in a later event-loop turn reads at (versions are read once per turn). */
+  const nextTurn = async (versions: CalendarVersions) => {
+    await new Promise((resolve) => setImmediate(resolve));
+    return versions.of({ calendarVersion: null });
+  };
 
-  it('does not keep what was made at a version older than the one caught up to', async () => {
-    const remembered = new RememberedEvents(server.server.store.db, 1024 * 1024);
+  it('does not keep what was made at a version older than the one caught up to', () => {
+    const { cache, representations } = fresh();
     const from = utcStamp(new Date());
-    const older = new CalendarVersion(1, from, null);
-    const newer = new CalendarVersion(2, from, null);
-    await remembered.catchUp(older);
-    await remembered.catchUp(newer);
-    remembered.remember(row, 'en', older, event('stale'));
-    assert.equal(remembered.get(1, 'en'), undefined, 'a change between the two versions would already have been forgotten');
-    remembered.remember(row, 'en', newer, event('current'));
-    assert.equal(remembered.get(1, 'en')?.event.title, 'current');
-    assert.equal(remembered.get(1, 'it'), undefined);
+    const older = new CalendarVersion(cache, 1, from, null);
+    const newer = new CalendarVersion(cache, 2, from, null);
+    cache.forgetItems([], newer.revision);
+    representations.keep(row, 'en', older, event('stale'));
+    assert.equal(representations.get(1, 'en'), undefined, 'a change between the two versions would already have been forgotten');
+    representations.keep(row, 'en', newer, event('current'));
+    assert.equal(representations.get(1, 'en')?.event.title, 'current');
+    assert.equal(representations.get(1, 'it'), undefined);
   });
 
-  it('shows newer term counts, and keeps them in the entry only at the newest version caught up to', async () => {
-    const remembered = new RememberedEvents(server.server.store.db, 1024 * 1024);
+  it('shows newer term counts, and keeps them in the entry only at the newest version caught up to', () => {
+    const { cache, representations } = fresh();
     const from = utcStamp(new Date());
-    const [older, newer] = [new CalendarVersion(1, from, null), new CalendarVersion(2, from, null)];
-    await remembered.catchUp(older);
+    const [older, newer] = [new CalendarVersion(cache, 1, from, null), new CalendarVersion(cache, 2, from, null)];
     const counted = { ...event('counted'), categories: [{ id: 7, count: 1 }] } as unknown as EventResponse;
-    remembered.remember(row, 'en', older, counted);
-    const entry = remembered.get(1, 'en')!;
-    const kept = entry.event;
-    assert.equal(remembered.recounted(entry, new Map([[7, 1]]), older), kept, 'counts that hold: the same object (its text serves again)');
-    await remembered.catchUp(newer);
-    const atOlder = remembered.recounted(entry, new Map([[7, 2]]), older);
+    representations.keep(row, 'en', older, counted);
+    const entry = representations.get(1, 'en')!;
+    assert.equal(representations.recounted(entry, 'en', new Map([[7, 1]]), older), entry.event, 'counts that hold: the same object');
+    cache.forgetItems([], newer.revision);
+    const atOlder = representations.recounted(entry, 'en', new Map([[7, 2]]), older);
     assert.equal(atOlder.categories[0]!.count, 2);
-    assert.equal(entry.event, kept, 'a read at an older version does not replace the entry');
-    const atNewer = remembered.recounted(entry, new Map([[7, 3]]), newer);
+    assert.equal(representations.get(1, 'en'), entry, 'a read at an older version does not replace the entry');
+    const atNewer = representations.recounted(entry, 'en', new Map([[7, 3]]), newer);
     assert.equal(atNewer.categories[0]!.count, 3);
-    assert.equal(entry.event, atNewer, 'the newest counts take its place');
-    assert.ok(Object.isFrozen(entry.event));
-    assert.equal(remembered.recounted(entry, new Map([[7, 3]]), newer), atNewer);
+    const replaced = representations.get(1, 'en')!;
+    assert.equal(replaced.event, atNewer, 'the newest counts take its place');
+    assert.ok(Object.isFrozen(replaced.event));
+    assert.equal(representations.recounted(replaced, 'en', new Map([[7, 3]]), newer), atNewer);
   });
 
-  it('forgets everything when a scheduled publication passes', async () => {
-    const remembered = new RememberedEvents(server.server.store.db, 1024 * 1024);
-    const version = new CalendarVersion(1, '2030-01-01 00:00:00', '2030-01-01 10:00:00');
-    await remembered.catchUp(version);
-    remembered.remember(row, 'en', version, event('before'));
-    await remembered.catchUp(new CalendarVersion(1, '2030-01-01 09:59:59', '2030-01-01 10:00:00'));
-    assert.equal(remembered.get(1, 'en')?.event.title, 'before', 'still before the publication');
-    await remembered.catchUp(new CalendarVersion(1, '2030-01-01 10:00:00', null));
-    assert.equal(remembered.get(1, 'en'), undefined);
+  it('forgets every representation when a scheduled publication passes', async () => {
+    const admin = await server.admin();
+    const scheduled = await server.request(EVENTS, {
+      method: 'POST',
+      auth: admin,
+      body: { title: 'Later', status: 'future', date: '2099-06-01 10:00:00', start_date: '2099-07-01 10:00', end_date: '2099-07-01 11:00' },
+    });
+    assert.equal(scheduled.status, 201, scheduled.text);
+    const { cache, representations } = fresh();
+    let clock = new Date('2099-05-01T00:00:00Z');
+    const versions = new CalendarVersions(server.server.store.db, cache, () => clock);
+    const version = await nextTurn(versions);
+    representations.keep(row, 'en', version, event('before'));
+    clock = new Date('2099-06-01T09:59:59Z');
+    assert.equal(await nextTurn(versions), version);
+    assert.equal(representations.get(1, 'en')?.event.title, 'before', 'still before the publication');
+    clock = new Date('2099-06-01T10:00:00Z');
+    assert.notEqual(await nextTurn(versions), version);
+    assert.equal(representations.get(1, 'en'), undefined);
+    assert.equal((await server.request(`${EVENTS}/${scheduled.body.id}?force=true`, { method: 'DELETE', auth: admin })).status, 200);
   });
 
-  it('forgets an event changed up to the version it catches up to, though written again since (issue 37)', async () => {
+  it('forgets an event written since the last version, though written again since, and keeps the others (issue 37)', async () => {
     const db = server.server.store.db;
     const admin = await server.admin();
-    const made = await makeEvent(server, admin, { status: 'publish' });
+    const [made, other] = [await makeEvent(server, admin, { status: 'publish' }), await makeEvent(server, admin, { status: 'publish' })];
     const retitle = async (title: string) =>
       assert.equal((await server.request(`${EVENTS}/${made.id}`, { method: 'POST', auth: admin, body: { title } })).status, 200);
-    const current = async () => new CalendarVersion(await readRevision(db, 'calendar'), utcStamp(new Date()), null);
-    const remembered = new RememberedEvents(db, 1024 * 1024);
-    const before = await current();
-    await remembered.catchUp(before);
-    remembered.remember({ id: made.id } as EventRow, 'en', before, event('before both writes'));
+    const { cache, representations } = fresh();
+    const versions = new CalendarVersions(db, cache);
+    const before = await nextTurn(versions);
+    assert.equal(before.revision, await readRevision(db, 'calendar'));
+    representations.keep({ id: made.id } as EventRow, 'en', before, event('before both writes'));
+    representations.keep({ id: other.id } as EventRow, 'en', before, event('untouched'));
     await retitle('First retitle');
-    // The version a read gets once the first write is answered; another process writes again before the read
-    // catches up, which moves the event's entry in the log past that version.
-    const version = await current();
     await retitle('Second retitle');
-    await remembered.catchUp(version);
-    assert.equal(remembered.get(made.id, 'en'), undefined, 'what it showed before the first write is forgotten');
+    const after = await nextTurn(versions);
+    assert.ok(after.revision > before.revision);
+    assert.equal(representations.get(made.id, 'en'), undefined, 'what it showed before the writes is forgotten');
+    assert.equal(representations.get(other.id, 'en')?.event.title, 'untouched');
   });
 });

@@ -4,8 +4,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { Kysely } from 'kysely';
 import { CalendarVersions } from '../../src/calendar/shared/calendar-version.ts';
 import { utcStamp } from '../../src/calendar/posts/posts.access.ts';
-import { Generation } from '../../src/platform/http/remembered-answers.ts';
-import { ByteBoundedMap } from '../../src/platform/memory/byte-bounded-map.ts';
+import { cacheBudgets, ReadCache } from '../../src/platform/cache/read-cache.ts';
 import { readRevision } from '../../src/platform/db/revisions.ts';
 import type { Database } from '../../src/platform/db/schema.ts';
 import { startTestServer, type Credentials, type TestServer } from '../helpers/server.ts';
@@ -22,18 +21,18 @@ async function retitle(db: Kysely<Database>, id: number, title: string): Promise
     .execute();
 }
 
-/** Puts the calendar revision back: a write the revision does not tell about, to see what a server remembered. */
+/** Puts the calendar revision back: a write the revision does not tell about, to see what a server kept. */
 async function setRevision(db: Kysely<Database>, value: number): Promise<void> {
   await db.updateTable('revisions').set({ value }).where('name', '=', 'calendar').execute();
 }
 
-describe('remembered anonymous calendar answers', () => {
+describe('anonymous calendar answers kept per version', () => {
   let server: TestServer;
   let admin: Credentials;
   const db = () => server.server.store.db;
 
   before(async () => {
-    // Its writes bypass the change log on purpose, which the events remembered per event rely on (remembered-events.test.ts).
+    // Its writes bypass the revision on purpose, which the representations kept per event rely on (event-representations.test.ts).
     server = await startTestServer({ EVENT_CACHE_MB: '0' });
     admin = await server.admin();
   });
@@ -156,7 +155,7 @@ describe('remembered anonymous calendar answers', () => {
   });
 
   it('shares one revision read among the calls of one event-loop turn, and reads again in the next', async () => {
-    const versions = new CalendarVersions(db());
+    const versions = new CalendarVersions(db(), new ReadCache(cacheBudgets(0)));
     const first = versions.of({ calendarVersion: null });
     assert.equal(versions.of({ calendarVersion: null }), first, 'one read for the requests of a turn');
     const version = await first;
@@ -168,7 +167,7 @@ describe('remembered anonymous calendar answers', () => {
   });
 });
 
-describe('nothing remembered (RESPONSE_CACHE_MB=0, EVENT_CACHE_MB=0)', () => {
+describe('nothing kept (RESPONSE_CACHE_MB=0, EVENT_CACHE_MB=0)', () => {
   let server: TestServer;
   before(async () => {
     server = await startTestServer({ RESPONSE_CACHE_MB: '0', EVENT_CACHE_MB: '0' });
@@ -177,83 +176,12 @@ describe('nothing remembered (RESPONSE_CACHE_MB=0, EVENT_CACHE_MB=0)', () => {
 
   it('reads the database for every request', async () => {
     const admin = await server.admin();
-    const event = await makeEvent(server, admin, { title: 'Never remembered' });
+    const event = await makeEvent(server, admin, { title: 'Never kept' });
     const db = server.server.store.db;
     const revision = await readRevision(db, 'calendar');
-    assert.equal((await server.request(`${EVENTS}/${event.id}`)).body.title, 'Never remembered');
+    assert.equal((await server.request(`${EVENTS}/${event.id}`)).body.title, 'Never kept');
     await retitle(db, event.id, 'Seen at once');
     await setRevision(db, revision);
     assert.equal((await server.request(`${EVENTS}/${event.id}`)).body.title, 'Seen at once');
-  });
-});
-
-describe('ByteBoundedMap', () => {
-  const entry = (bytes: number) => ({ body: Buffer.alloc(bytes) });
-  const bodyLength = (value: { body: Buffer }) => value.body.length;
-
-  it('keeps entries up to its size, keys included, dropping the oldest first', () => {
-    const map = new ByteBoundedMap(10, bodyLength);
-    map.set('a', entry(3));
-    map.set('b', entry(3));
-    map.set('c', entry(3));
-    assert.equal(map.get('a'), undefined);
-    assert.ok(map.get('b') && map.get('c'));
-    assert.equal(map.size, 2);
-  });
-
-  it('counts a replaced entry once, and refuses an entry larger than the whole budget', () => {
-    const map = new ByteBoundedMap(10, bodyLength);
-    map.set('a', entry(5));
-    map.set('a', entry(5));
-    map.set('b', entry(3));
-    assert.equal(map.size, 2);
-    map.set('huge', entry(7));
-    assert.equal(map.get('huge'), undefined);
-    assert.equal(map.size, 2);
-  });
-
-  it("counts long keys against the budget (a key is the caller's to choose)", () => {
-    const map = new ByteBoundedMap(100, bodyLength);
-    map.set('small', entry(10));
-    map.set(`junk=${'x'.repeat(80)}`, entry(1));
-    assert.equal(map.get('small'), undefined, 'the long key pushed the other entry out');
-    assert.equal(map.size, 1);
-    map.set('y'.repeat(101), entry(0));
-    assert.equal(map.size, 1, 'a key longer than the budget is never kept');
-  });
-});
-
-describe('Generation', () => {
-  it('produces a key once for every request waiting on it, then serves it from memory', async () => {
-    const generation = new Generation(1024);
-    let produced = 0;
-    const produce = async () => {
-      produced += 1;
-      await sleep(10);
-      return { body: Buffer.from('{}'), headers: {}, type: 'application/json' };
-    };
-    const answers = await Promise.all(Array.from({ length: 8 }, () => generation.produceOnce('k', produce)));
-    assert.equal(produced, 1);
-    assert.ok(answers.every((answer) => answer === answers[0]));
-    assert.equal(generation.entries.get('k'), answers[0]);
-  });
-
-  it('gives a failure to every waiting request, remembers nothing, and tries again next time', async () => {
-    const generation = new Generation(1024);
-    let attempts = 0;
-    const failing = async () => {
-      attempts += 1;
-      await sleep(5);
-      throw new Error('no such event');
-    };
-    const results = await Promise.allSettled([generation.produceOnce('k', failing), generation.produceOnce('k', failing)]);
-    assert.deepEqual(
-      results.map((result) => result.status),
-      ['rejected', 'rejected'],
-    );
-    assert.equal(attempts, 1);
-    assert.equal(generation.entries.get('k'), undefined);
-    await assert.rejects(generation.produceOnce('k', failing));
-    assert.equal(attempts, 2);
   });
 });

@@ -1,7 +1,7 @@
 /**
  * Entries up to a total size in bytes, keys included (a key can be as long as
  * a URL, and is the caller's to choose); the oldest go first when a new one
- * does not fit. `bytesOf` says what a value weighs.
+ * does not fit, and `evicted` hears of each entry that leaves.
  */
 export class ByteBoundedMap<V> {
   private readonly entries = new Map<string, { readonly value: V; readonly bytes: number }>();
@@ -9,23 +9,25 @@ export class ByteBoundedMap<V> {
 
   constructor(
     private readonly maxBytes: number,
-    private readonly bytesOf: (value: V) => number,
+    private readonly evicted: (key: string, value: V) => void = () => undefined,
   ) {}
 
   get(key: string): V | undefined {
     return this.entries.get(key)?.value;
   }
 
-  set(key: string, value: V): void {
-    const bytes = Buffer.byteLength(key) + this.bytesOf(value);
+  /** Keeps `value` (weighing `valueBytes`) under `key`; false when it alone exceeds the bound, and is not stored. */
+  set(key: string, value: V, valueBytes: number): boolean {
+    const bytes = Buffer.byteLength(key) + valueBytes;
     this.delete(key);
-    if (bytes > this.maxBytes) return;
+    if (bytes > this.maxBytes) return false;
     this.entries.set(key, { value, bytes });
     this.bytes += bytes;
     for (const oldest of this.entries.keys()) {
       if (this.bytes <= this.maxBytes) break;
       this.delete(oldest);
     }
+    return true;
   }
 
   delete(key: string): void {
@@ -33,11 +35,11 @@ export class ByteBoundedMap<V> {
     if (entry === undefined) return;
     this.entries.delete(key);
     this.bytes -= entry.bytes;
+    this.evicted(key, entry.value);
   }
 
   clear(): void {
-    this.entries.clear();
-    this.bytes = 0;
+    for (const key of [...this.entries.keys()]) this.delete(key);
   }
 
   get size(): number {

@@ -1,0 +1,115 @@
+import { ByteBoundedMap } from './byte-bounded-map.ts';
+
+/**
+ * What a surface keeps of its reads, with one key scheme (`cacheKey`) and
+ * one eviction policy (the oldest first, by bytes), in two lifetimes:
+ *
+ * - **per version**: a value computed in a version of the data (an answer's
+ *   bytes, a list's total, a page's ids) holds for as long as that version
+ *   is current, and is computed once in it, however many requests ask at
+ *   once. A new version starts empty. Budget: `versionBytes`.
+ * - **per item**: a representation of one item (an event in one language)
+ *   holds until the item changes: the surface's catch-up routine names what
+ *   changed (`forgetItems`). Budget: `itemBytes`.
+ *
+ * A budget of 0 keeps nothing of that lifetime; everything is computed.
+ */
+export class ReadCache {
+  private readonly versioned: ByteBoundedMap<unknown>;
+  private readonly items: ByteBoundedMap<ItemEntry>;
+  private readonly keepsItems: boolean;
+  private version: unknown;
+  private readonly inFlight = new Map<string, Promise<unknown>>();
+  /** The keys of the item entries that show each item. */
+  private readonly keysOfItem = new Map<number, Set<string>>();
+  /** The revision the item entries are caught up to: an entry made at an older one may show a change already forgotten. */
+  private itemsRevision = -Infinity;
+
+  constructor(budgets: { readonly versionBytes: number; readonly itemBytes: number }) {
+    this.versioned = new ByteBoundedMap(budgets.versionBytes);
+    this.keepsItems = budgets.itemBytes > 0;
+    this.items = new ByteBoundedMap<ItemEntry>(budgets.itemBytes, (key, { ids }) => this.unindex(key, ids));
+  }
+
+  /**
+   * The value `key` names in `version` (compared with `===`: the same value or object for as long as it holds),
+   * computed by `produce` once in that version; `bytes` says what it weighs. A failed computation is not cached.
+   */
+  once<T>(version: unknown, key: string, produce: () => Promise<T>, bytes: (value: T) => number): Promise<T> {
+    if (version !== this.version) {
+      // A request that read its version before a newer one was seen computes alone, and keeps nothing.
+      if (this.version !== undefined && this.isOlder(version)) return produce();
+      this.version = version;
+      this.versioned.clear();
+      this.inFlight.clear();
+    }
+    const cached = this.versioned.get(key) as T | undefined;
+    if (cached !== undefined) return Promise.resolve(cached);
+    let pending = this.inFlight.get(key) as Promise<T> | undefined;
+    if (pending === undefined) {
+      pending = produce();
+      this.inFlight.set(key, pending);
+      const settled = () => {
+        if (this.inFlight.get(key) === pending) this.inFlight.delete(key);
+      };
+      pending.then((value) => {
+        if (this.version === version && this.inFlight.get(key) === pending) this.versioned.set(key, value, bytes(value));
+        settled();
+      }, settled);
+    }
+    return pending;
+  }
+
+  item<T>(key: string): T | undefined {
+    return this.items.get(key)?.value as T | undefined;
+  }
+
+  /** Keeps `value` under `key` until one of `ids` changes, unless it was made at a revision older than the last caught up to. */
+  keepItem(key: string, ids: readonly number[], value: unknown, bytes: () => number, madeAt: number): void {
+    if (madeAt < this.itemsRevision || !this.keepsItems || !this.items.set(key, { value, ids }, bytes())) return;
+    for (const id of ids) {
+      let keys = this.keysOfItem.get(id);
+      if (keys === undefined) this.keysOfItem.set(id, (keys = new Set()));
+      keys.add(key);
+    }
+  }
+
+  /** Forgets the entries of the items changed up to `revision` (every item when `ids` is undefined: the changes are unknown). */
+  forgetItems(ids: Iterable<number> | undefined, revision: number): void {
+    this.itemsRevision = Math.max(this.itemsRevision, revision);
+    if (ids === undefined) this.items.clear();
+    else for (const id of ids) for (const key of [...(this.keysOfItem.get(id) ?? [])]) this.items.delete(key);
+  }
+
+  /** Versions that carry a revision are ordered by it; others (opaque values) are never older. */
+  private isOlder(version: unknown): boolean {
+    const revisionOf = (value: unknown) =>
+      typeof value === 'number' ? value : ((value as { readonly revision?: number } | null)?.revision ?? Number.NaN);
+    return revisionOf(version) < revisionOf(this.version);
+  }
+
+  private unindex(key: string, ids: readonly number[]): void {
+    for (const id of ids) {
+      const keys = this.keysOfItem.get(id);
+      if (keys?.delete(key) === true && keys.size === 0) this.keysOfItem.delete(id);
+    }
+  }
+}
+
+interface ItemEntry {
+  readonly value: unknown;
+  readonly ids: readonly number[];
+}
+
+/** The one key scheme: what names the resource (a URL, an item kind and id), then everything else that shapes its bytes. */
+export function cacheKey(...parts: readonly (string | number | undefined)[]): string {
+  return JSON.stringify(parts);
+}
+
+/** What a version's reads compute besides answers (totals, pages' ids, term counts) is cached even when no answer is. */
+const MIN_VERSION_BYTES = 1024 * 1024;
+
+/** A surface's budgets: `answerBytes` (RESPONSE_CACHE_MB) for answers and values per version, `itemBytes` for items. */
+export function cacheBudgets(answerBytes: number, itemBytes = 0): { versionBytes: number; itemBytes: number } {
+  return { versionBytes: Math.max(answerBytes, MIN_VERSION_BYTES), itemBytes };
+}
