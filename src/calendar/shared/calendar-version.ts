@@ -74,6 +74,8 @@ export class CalendarVersions {
   private known: CalendarVersion | undefined;
   private readonly ofTurn: () => Promise<CalendarVersion>;
   private caughtUp: Promise<unknown> = Promise.resolve();
+  /** The version being made for a new revision (its catch-up under way). */
+  private pending: { readonly revision: number; readonly version: Promise<CalendarVersion> } | undefined;
 
   constructor(
     private readonly db: Db,
@@ -92,6 +94,23 @@ export class CalendarVersions {
     const stamp = utcStamp(now);
     const known = this.known;
     if (known?.holdsAt(revision, stamp) === true) return known;
+    // Turns that see a new revision while its version is being made share that version: two objects for one
+    // revision would take turns emptying the cache's per-version values.
+    const pending = this.pending;
+    if (pending?.revision === revision) {
+      const version = await pending.version;
+      if (version.holdsAt(revision, stamp)) return version;
+    }
+    const made = this.make(known, revision, stamp);
+    this.pending = { revision, version: made };
+    // A failed one is not shared: the next turn makes it again.
+    made.catch(() => {
+      if (this.pending?.version === made) this.pending = undefined;
+    });
+    return made;
+  }
+
+  private async make(known: CalendarVersion | undefined, revision: number, stamp: string): Promise<CalendarVersion> {
     const version = new CalendarVersion(this.cache, revision, stamp, await findNextPublication(this.db, stamp));
     // Catch-ups run one after another; a failed one fails its requests, and the next starts again from where it began.
     const catchUp = this.caughtUp.catch(() => undefined).then(() => this.catchUp(known, version));

@@ -81,11 +81,11 @@ export class ReadCache {
     else for (const id of ids) for (const key of [...(this.keysOfItem.get(id) ?? [])]) this.items.delete(key);
   }
 
-  /** Versions that carry a revision are ordered by it; others (opaque values) are never older. */
+  /** Versions are ordered by their revision, then by the instant they start from; others (opaque values) are never older. */
   private isOlder(version: unknown): boolean {
-    const revisionOf = (value: unknown) =>
-      typeof value === 'number' ? value : ((value as { readonly revision?: number } | null)?.revision ?? Number.NaN);
-    return revisionOf(version) < revisionOf(this.version);
+    const [revision, from] = orderOf(version);
+    const [currentRevision, currentFrom] = orderOf(this.version);
+    return revision < currentRevision || (revision === currentRevision && from < currentFrom);
   }
 
   private unindex(key: string, ids: readonly number[]): void {
@@ -94,6 +94,13 @@ export class ReadCache {
       if (keys?.delete(key) === true && keys.size === 0) this.keysOfItem.delete(id);
     }
   }
+}
+
+/** A version's place in time: a revision (a number, or an object's `revision`), then its `from` when it has one. */
+function orderOf(version: unknown): [number, string] {
+  if (typeof version === 'number') return [version, ''];
+  const { revision, from } = (version ?? {}) as { readonly revision?: number; readonly from?: string };
+  return [revision ?? Number.NaN, from ?? ''];
 }
 
 interface ItemEntry {
