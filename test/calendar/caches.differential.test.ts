@@ -1,9 +1,10 @@
 /**
  * The caches against none, on one database (issue 37): two processes with every cache on (the default
- * configuration) and one with the answer and event caches off take a seeded random mix of writes of every
+ * configuration), one with the answer and event caches off and `almanac serve --workers 2` (two workers with
+ * caches on behind one port, as operators run it) take a seeded random mix of writes of every
  * kind, each sent through any of them, and after each write every read — lists with their filters and totals,
  * items in both languages, linked posts and terms, a series' instances, `/changes`, the HTML pages and the
- * iCalendar feed — must be answered alike by all three: the same status, bytes and tags. An item written is
+ * iCalendar feed — must be answered alike by all four: the same status, bytes and tags. An item written is
  * read, from every process, as its write answered it; bursts of writes to one event check that a read sent
  * after a write was answered, to any process, never shows an older state of it; at the end a process started
  * afresh must answer every read as the long-running ones do.
@@ -17,6 +18,7 @@ import { after, before, describe, it } from 'node:test';
 import { pruneChangeLog } from '../../src/calendar/changes/changes.service.ts';
 import type { RunningServer } from '../../src/server.ts';
 import { startSecondServer, startTestServer, type TestServer } from '../helpers/server.ts';
+import { startServerProcess, stopServerProcess, type ServerProcess } from '../reliability/support/server-process.ts';
 import { Random, sameEverywhere, seedOf, send, type Process } from './differential.processes.ts';
 import { EVENTS, NS, utcDay, utcStamp, World, type KnownEvent, type Write } from './differential.world.ts';
 
@@ -27,20 +29,25 @@ const CACHES_OFF = { RESPONSE_CACHE_MB: '0', EVENT_CACHE_MB: '0' };
 describe('caches on and off, on one database', () => {
   let first: TestServer;
   const others: RunningServer[] = [];
+  let cluster: ServerProcess;
   let processes: Process[];
   let bearer: string;
 
   before(async () => {
     first = await startTestServer();
     others.push(await startSecondServer(first), await startSecondServer(first, CACHES_OFF));
+    const env = { ...process.env, HOST: '127.0.0.1', PORT: '0', BASE_URL: first.url, DATABASE_URL: first.config.databaseUrl };
+    cluster = await startServerProcess({ ...env, LOG_LEVEL: 'warn' }, undefined, ['--workers', '2']);
     processes = [
       { name: 'A (caches on)', url: first.url },
       { name: 'B (caches on)', url: others[0]!.url },
       { name: 'C (caches off)', url: others[1]!.url },
+      { name: 'D (--workers 2, caches on)', url: cluster.url },
     ];
     bearer = (await first.admin()).bearer;
   });
   after(async () => {
+    if (cluster !== undefined) await stopServerProcess(cluster, 'SIGTERM');
     for (const server of others) await server.close();
     await first.close();
   });
@@ -222,7 +229,7 @@ describe('caches on and off, on one database', () => {
       // A process started now knows nothing the others learned along the way.
       const fresh = await startSecondServer(first);
       try {
-        await compareAll([...processes, { name: 'D (started afresh)', url: fresh.url }], readsOf(token));
+        await compareAll([...processes, { name: 'E (started afresh)', url: fresh.url }], readsOf(token));
       } finally {
         await fresh.close();
       }
