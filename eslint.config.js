@@ -1,6 +1,7 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import layers from './eslint.boundaries.js';
+import cycles from './eslint.cycles.js';
 
 export default tseslint.config(
   { ignores: ['node_modules/', 'dist/', 'data/', 'bench/results/'] },
@@ -29,4 +30,5 @@ export default tseslint.config(
     },
   },
   ...layers,
+  ...cycles,
 );

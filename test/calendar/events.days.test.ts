@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
-import { dayGrid, lastDayOf, type EventSpan } from '../../src/calendar/events/events.days.ts';
+import { dayGrid, lastDayOf } from '../../src/calendar/events/events.days.ts';
+import type { EventSpan } from '../../src/calendar/events/events.repository.ts';
 
 /** The grid of the month, week and day pages (events.days.ts): which events each day shows and counts. */
 

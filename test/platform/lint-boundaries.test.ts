@@ -173,3 +173,38 @@ describe('eslint.config.js', () => {
     assert.equal(config.rules?.['max-lines'], undefined);
   });
 });
+
+describe('no import cycles', () => {
+  const cycles = new ESLint({ cwd: root, overrideConfigFile: 'eslint.cycles.js' });
+  const refusals = async (filePath: string, code: string) => {
+    const [result] = await cycles.lintText(code, { filePath });
+    assert.ok(result);
+    return result.messages.map((message) => message.ruleId);
+  };
+
+  it('refuses an import of a module that imports the file back, through others too, and lets the others through', async () => {
+    // events.service imports events.repository, which imports neither of them back.
+    assert.deepEqual(await refusals('src/calendar/events/events.repository.ts', "import type { X } from './events.service.ts';"), [
+      'cycles/no-import-cycles',
+    ]);
+    // events.routes → events.service → events.repository: a cycle of three.
+    assert.deepEqual(await refusals('src/calendar/events/events.repository.ts', "import { y } from './events.routes.ts';"), [
+      'cycles/no-import-cycles',
+    ]);
+    assert.deepEqual(await refusals('src/calendar/events/events.service.ts', "import { z } from './events.repository.ts';"), []);
+  });
+
+  it('is on in the full configuration, and the sources have no cycle', async () => {
+    const full = new ESLint({ cwd: root });
+    const config = (await full.calculateConfigForFile(path.join(root, 'src/calendar/events/events.service.ts'))) as {
+      rules: Record<string, unknown>;
+    };
+    assert.deepEqual(config.rules['cycles/no-import-cycles'], [2]);
+    const found = (await cycles.lintFiles(['src/**/*.ts'])).flatMap((result) =>
+      result.messages.flatMap((message) =>
+        message.ruleId === 'cycles/no-import-cycles' ? [`${path.relative(root, result.filePath)}: ${message.message}`] : [],
+      ),
+    );
+    assert.deepEqual(found, []);
+  });
+});

@@ -5,7 +5,6 @@ import type { Database } from '../../platform/db/schema.ts';
 import { AppError } from '../../platform/errors.ts';
 import { listedEtags, versionOfEtag } from '../../platform/http/entity-tags.ts';
 import type { ChangeType } from '../calendar.tables.ts';
-import type { RequestContext } from '../shared/context.ts';
 import { findVersion } from './changes.repository.ts';
 
 type Db = Kysely<Database>;
@@ -54,12 +53,17 @@ export const preconditionErrors = {
     new AppError(428, 'rest_precondition_required', "This write must be conditional: send If-Match with the item's ETag (from a GET)."),
 };
 
+/** What a write's precondition is read from: the request context of the write (shared/context.ts). */
+interface Preconditioned {
+  readonly precondition?: WritePrecondition;
+}
+
 /**
  * The error for a write whose item does not exist: a 412 when it sent
  * If-Match (even `*`: there is no current representation to match), else
  * the resource's own not-found error.
  */
-export function missingItem(ctx: RequestContext | undefined, notFound: AppError): AppError {
+export function missingItem(ctx: Preconditioned | undefined, notFound: AppError): AppError {
   return ctx?.precondition?.ifMatch === undefined ? notFound : preconditionErrors.failed('The item does not exist.');
 }
 
@@ -70,7 +74,7 @@ export function missingItem(ctx: RequestContext | undefined, notFound: AppError)
  * version is seen) or waits for this one. Called once per write, after the
  * caller's permission checks and before anything is written.
  */
-export async function checkPrecondition(trx: Db, ctx: RequestContext, type: ChangeType, id: number): Promise<void> {
+export async function checkPrecondition(trx: Db, ctx: Preconditioned, type: ChangeType, id: number): Promise<void> {
   const precondition = ctx.precondition;
   if (precondition === undefined) return;
   const { ifMatch, required } = precondition;

@@ -1,12 +1,6 @@
 import { dayOf, plusCalendar, startOfDay } from '../shared/dates.ts';
 import type { EventSummary } from './events.mapper.ts';
-
-/** Where an event of a list runs: its id and its local start and end stamps (`YYYY-MM-DD hh:mm:ss`). */
-export interface EventSpan {
-  readonly id: number;
-  readonly start_local: string;
-  readonly end_local: string;
-}
+import type { EventSpan } from './events.repository.ts';
 
 /** A calendar grid's days: for each, how many events run on it and the ids of the first of them, in list order. */
 export interface DayGrid {

@@ -16,7 +16,6 @@ import type { EventTable, PostType } from '../calendar.tables.ts';
 import type { Exposure, ListVisibility } from '../posts/posts.access.ts';
 import { exposedIn, translationContains, visibleIn } from '../posts/posts.repository.ts';
 import '../calendar.tables.ts';
-import type { EventSpan } from './events.days.ts';
 
 type Db = Kysely<Database>;
 type Eb = ExpressionBuilder<Database, 'events'>;
@@ -182,6 +181,13 @@ export async function countEvents(db: Db, filter: EventListFilter): Promise<numb
   return Number(row.total);
 }
 
+/** Where an event of a list runs: its id and its local start and end stamps (`YYYY-MM-DD hh:mm:ss`). */
+export interface EventSpan {
+  readonly id: number;
+  readonly start_local: string;
+  readonly end_local: string;
+}
+
 /**
  * Where every event the filter matches runs, in list order (local start, publication date, id): what a calendar
  * grid counts and places. On SQLite read from the listing index alone (`events_listing`), without the rows.
@@ -280,11 +286,6 @@ export async function findEventForWrite(trx: Db, id: number): Promise<EventRow |
 export async function findPostType(db: Db, id: number): Promise<PostType | undefined> {
   const row = await db.selectFrom('post_ids').select('type').where('id', '=', id).executeTakeFirst();
   return row?.type;
-}
-
-export async function reserveEventId(db: Db): Promise<number> {
-  const row = await db.insertInto('post_ids').values({ type: 'event' }).returning('id').executeTakeFirstOrThrow();
-  return row.id;
 }
 
 export async function insertEvent(db: Db, row: NewEventRow): Promise<void> {

@@ -108,7 +108,6 @@ const formatOf = (kind: string, options: Intl.DateTimeFormatOptions) => (value: 
   cachedFormat(`${kind}\u0000${language}\u0000${value}`, () => formatter(language, options).format(wall(value)));
 
 export const formatDay = formatOf('day', { weekday: 'long', day: 'numeric', month: 'long', year: 'numeric' });
-export const formatShortDay = formatOf('short-day', { weekday: 'short', day: 'numeric', month: 'short' });
 const formatMonthDay = formatOf('month', { month: 'long', year: 'numeric' });
 export const formatMonth = (month: string, language: Language) => formatMonthDay(`${month}-01`, language);
 const formatClock = formatOf('time', { hour: '2-digit', minute: '2-digit' });

@@ -21,7 +21,6 @@ export const ViewQuerySchema = Type.Object({
 export type ViewQuery = Static<typeof ViewQuerySchema>;
 
 export const ItemQuerySchema = Type.Object({ lang: Language, page: ViewQuerySchema.properties.page });
-export type ItemQuery = Static<typeof ItemQuerySchema>;
 
 export const PasswordBodySchema = Type.Object({ password: Type.String({ minLength: 1, maxLength: 500 }), lang: Language });
 export type PasswordBody = Static<typeof PasswordBodySchema>;

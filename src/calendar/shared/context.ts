@@ -5,6 +5,7 @@ import type { Store } from '../../platform/db/database.ts';
 import type { PostPasswords } from '../posts/posts.passwords.ts';
 import type { CachedAnswers } from '../../platform/http/cached-answers.ts';
 import type { CalendarVersion, CalendarVersions } from './calendar-version.ts';
+import { fieldOf } from './wire.ts';
 import { preconditionOf, type WritePrecondition } from '../changes/changes.preconditions.ts';
 
 /** What the calendar's services are built with, once, when the plugin registers. */
@@ -69,8 +70,6 @@ export function requestContext(request: FastifyRequest, deps: Pick<CalendarDeps,
 
 /** The validated `translation_language` of the request, or the default language. */
 export function languageOf(request: FastifyRequest, config: Config): Language {
-  const query = request.query as { translation_language?: unknown } | undefined;
-  const body = request.body as { translation_language?: unknown } | undefined;
-  const asked = body?.translation_language ?? query?.translation_language;
+  const asked = fieldOf(request.body, 'translation_language') ?? fieldOf(request.query, 'translation_language');
   return LANGUAGES.find((language) => language === asked) ?? config.defaultLanguage;
 }

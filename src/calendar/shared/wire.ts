@@ -125,3 +125,8 @@ export function isHttpUrl(value: string): boolean {
     return false;
   }
 }
+
+/** A field of a body or query that no route schema has typed yet (a hook shared by routes): its own property, or undefined. */
+export function fieldOf(value: unknown, name: string): unknown {
+  return typeof value === 'object' && value !== null && Object.hasOwn(value, name) ? (value as Record<string, unknown>)[name] : undefined;
+}

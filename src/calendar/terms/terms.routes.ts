@@ -3,7 +3,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { requestContext, type CalendarDeps } from '../shared/context.ts';
 import { archiveHeaders, sentArguments } from '../shared/pagination.ts';
 import { LanguageQuerySchema } from '../shared/schemas.ts';
-import { parsePositiveInt } from '../shared/wire.ts';
+import { fieldOf, parsePositiveInt } from '../shared/wire.ts';
 import {
   CategoryListSchema,
   CategorySchema,
@@ -40,7 +40,7 @@ function taxonomyRoutes(info: TaxonomyInfo) {
      */
     const checkReferences = async (request: FastifyRequest): Promise<void> => {
       const { id } = request.params as { id?: string };
-      const parent = parsePositiveInt((request.body as { parent?: unknown } | undefined)?.parent);
+      const parent = parsePositiveInt(fieldOf(request.body, 'parent'));
       await service.assertReferences(id === undefined || sendsIfMatch(request) ? undefined : Number(id), parent);
     };
 

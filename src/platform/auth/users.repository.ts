@@ -8,10 +8,6 @@ export function findUserByUsername(db: Db, username: string): Promise<UserRow | 
   return db.selectFrom('users').selectAll().where('username', '=', username).executeTakeFirst();
 }
 
-export function findUserById(db: Db, id: number): Promise<UserRow | undefined> {
-  return db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
-}
-
 export function listUsers(db: Db): Promise<UserRow[]> {
   return db.selectFrom('users').selectAll().orderBy('id').execute();
 }
