@@ -99,7 +99,14 @@ function locatedVenue(eb: Eb, filter: EventListFilter) {
 // The event whose texts an event shows: a generated occurrence its series' (events.inherited.ts).
 const TEXTS_OWNER = sql<number>`case when events.parent_id is not null and events.is_exception = 0 then events.parent_id else events.id end`;
 
-function conditions(eb: Eb, filter: EventListFilter): Expression<SqlBool> {
+/**
+ * How a filter on links (terms, organizers) is asked: `walk` (EXISTS per event) suits an ordered walk of the listing
+ * index that stops after a page; `count` (IN the linked ids) suits a count, which SQLite then drives from the
+ * links, looking each event up by id: a category's total over 100k events in 11 ms instead of 30.
+ */
+type LinkProbe = 'walk' | 'count';
+
+function conditions(eb: Eb, filter: EventListFilter, probe: LinkProbe = 'walk'): Expression<SqlBool> {
   const all: Expression<SqlBool>[] = [
     eb('events.hide_from_listings', '=', 0),
     // A series is listed as its occurrences.
@@ -134,29 +141,21 @@ function conditions(eb: Eb, filter: EventListFilter): Expression<SqlBool> {
   }
   for (const ids of [filter.categoryIds, filter.tagIds]) {
     if (ids === undefined) continue;
-    onStripped(
-      eb.exists(
-        eb
-          .selectFrom('event_terms')
-          .select('event_terms.event_id')
-          .whereRef('event_terms.event_id', '=', 'events.id')
-          .where('event_terms.term_id', 'in', ids.length > 0 ? [...ids] : [-1]),
-      ),
-    );
+    const links = eb
+      .selectFrom('event_terms')
+      .select('event_terms.event_id')
+      .where('event_terms.term_id', 'in', ids.length > 0 ? [...ids] : [-1]);
+    onStripped(probe === 'count' ? eb('events.id', 'in', links) : eb.exists(links.whereRef('event_terms.event_id', '=', 'events.id')));
   }
   if (filter.venueIds !== undefined) onStripped(eb('events.venue_id', 'in', [...filter.venueIds]));
   if (filter.nearVenueIds !== undefined)
     onStripped(eb('events.venue_id', 'in', filter.nearVenueIds.length > 0 ? [...filter.nearVenueIds] : [-1]));
   if (filter.organizerIds !== undefined) {
-    onStripped(
-      eb.exists(
-        eb
-          .selectFrom('event_organizers')
-          .select('event_organizers.event_id')
-          .whereRef('event_organizers.event_id', '=', 'events.id')
-          .where('event_organizers.organizer_id', 'in', [...filter.organizerIds]),
-      ),
-    );
+    const links = eb
+      .selectFrom('event_organizers')
+      .select('event_organizers.event_id')
+      .where('event_organizers.organizer_id', 'in', [...filter.organizerIds]);
+    onStripped(probe === 'count' ? eb('events.id', 'in', links) : eb.exists(links.whereRef('event_organizers.event_id', '=', 'events.id')));
   }
   // A stripped flag is absent: not featured, not located.
   if (filter.featured !== undefined) {
@@ -176,7 +175,7 @@ export async function countEvents(db: Db, filter: EventListFilter): Promise<numb
   const row = await db
     .selectFrom('events')
     .select((eb) => eb.fn.countAll<number | string>().as('total'))
-    .where((eb) => conditions(eb, filter))
+    .where((eb) => conditions(eb, filter, 'count'))
     .executeTakeFirstOrThrow();
   return Number(row.total);
 }
