@@ -40,14 +40,14 @@ describe('event list totals', () => {
   after(async () => server.close());
 
   /** Listings over a handle that counts statements, and versions at the database's revision sharing one cache. */
-  const counted = async (versionBytes = 1024 * 1024) => {
+  const counted = async (versionBytes = 1024 * 1024, itemBytes = 0) => {
     const counting = countingStatements(server.server.store.db);
     const revision = await readRevision(server.server.store.db, 'calendar');
-    const cache = new ReadCache({ versionBytes, itemBytes: 0 });
+    const cache = new ReadCache({ versionBytes, itemBytes });
     return {
       counting,
       total: (version: CalendarVersion, filter: EventListFilter) => new EventListing(counting.db, version, filter).total(),
-      versionAt: (from = '2030-01-01 00:00:00', until: string | null = null) => new CalendarVersion(cache, revision, from, until),
+      versionAt: (from = '2030-01-01 00:00:00', until: string | null = null, at = revision) => new CalendarVersion(cache, at, from, until),
     };
   };
 
@@ -83,6 +83,40 @@ describe('event list totals', () => {
     counting.reset();
     assert.equal(await total(version, first), 0);
     assert.equal(counting.count(), 1, 'the oldest total was forgotten, and is counted afresh');
+  });
+
+  it('maintains a public total into later versions from the change log, re-checking by id what changed, never counting again', async () => {
+    const { counting, total, versionAt } = await counted(1024 * 1024, 1024 * 1024);
+    const featured = { ...base, featured: true };
+    assert.equal(await total(versionAt(), featured), 1);
+    assert.equal(counting.count(), 2, 'counted, and its ids read once');
+    const made = await server.request('/calendar/events/v1/events', {
+      method: 'POST',
+      auth: admin,
+      body: {
+        title: 'Featured two',
+        featured: true,
+        status: 'publish',
+        start_date: '2030-06-02 10:00:00',
+        end_date: '2030-06-02 11:00:00',
+      },
+    });
+    assert.equal(made.status, 201, made.text);
+    const afterCreate = await readRevision(server.server.store.db, 'calendar');
+    counting.reset();
+    assert.equal(await total(versionAt(undefined, null, afterCreate), featured), 2);
+    assert.equal(counting.statements().filter((text) => /count\(\*\)/.test(text)).length, 0, 'nothing counted');
+    assert.equal(counting.count(), 2, 'the log since, and the events it names');
+    const unfeatured = await server.request(`/calendar/events/v1/events/${made.body.id}`, {
+      method: 'POST',
+      auth: admin,
+      body: { featured: false },
+    });
+    assert.equal(unfeatured.status, 200, unfeatured.text);
+    assert.equal(await total(versionAt(undefined, null, await readRevision(server.server.store.db, 'calendar')), featured), 1);
+    const deleted = await server.request(`/calendar/events/v1/events/${made.body.id}?force=true`, { method: 'DELETE', auth: admin });
+    assert.equal(deleted.status, 200, deleted.text);
+    assert.equal(await total(versionAt(undefined, null, await readRevision(server.server.store.db, 'calendar')), base), 3);
   });
 
   it('keeps signed-in lists apart from public ones', async () => {

@@ -1,16 +1,34 @@
 import type { Kysely } from 'kysely';
 import { cacheKey } from '../../platform/cache/read-cache.ts';
 import type { Database } from '../../platform/db/schema.ts';
-import type { CalendarVersion } from '../shared/calendar-version.ts';
+import { changedEventsAbove, type CalendarVersion } from '../shared/calendar-version.ts';
 import { filterKey } from './events.filters.ts';
-import { countEvents, listEventPageIds, type EventListFilter, type EventOrder } from './events.repository.ts';
+import { countEvents, listEventIds, listEventPageIds, type EventListFilter, type EventOrder } from './events.repository.ts';
 
 type Db = Kysely<Database>;
+
+/** A public total of at most this many events is maintained incrementally (its ids cached); a larger one is counted. */
+const MAX_MEMBERS = 100_000;
+
+/** The events a public list's total counts, as of a revision: what the next version updates from the change log. */
+interface Members {
+  revision: number;
+  /** null: more than MAX_MEMBERS, counted in each version. */
+  readonly ids: Set<number> | null;
+  /** The update under way: updates of one list run one after another. */
+  busy: Promise<unknown>;
+}
 
 /**
  * A list of events within a calendar version: neither a write nor the clock can change its total or its pages
  * there, so each is read once in it (whatever instant of the version a request reads at), from the listing
- * index alone (migration 2026-11-30T0100).
+ * index (migration 2026-11-30T0100).
+ *
+ * A public list's total is also maintained incrementally across versions, as a materialized view is: its ids are
+ * cached per item (until a scheduled publication or a prune makes the cache forget everything) and brought to the
+ * next version by re-checking, by id, the events the change log names since. After a write, a category's total
+ * over 100k events costs that one look-up instead of a count of its thousands of events (the bench's mixed line:
+ * 225 requests/s counted, 494 maintained). A page is read again in each version: one walk of the listing index.
  */
 export class EventListing {
   private readonly key: string;
@@ -26,7 +44,7 @@ export class EventListing {
   total(): Promise<number> {
     return this.version.once(
       cacheKey('events-total', this.key),
-      () => countEvents(this.db, this.filter),
+      () => this.count(),
       () => 8,
     );
   }
@@ -37,5 +55,41 @@ export class EventListing {
       () => listEventPageIds(this.db, this.filter, limit, offset, order),
       (ids) => 8 * ids.length,
     );
+  }
+
+  private async count(): Promise<number> {
+    const { db, filter, version } = this;
+    if (filter.visibility.kind !== 'published' || filter.includeIds !== undefined) return countEvents(db, filter);
+    const key = cacheKey('events-total-members', this.key);
+    const members = version.cache.item<Members>(key);
+    if (members === undefined) return this.countAfresh(key);
+    if (members.ids === null || members.revision > version.revision) return countEvents(db, filter);
+    const update = members.busy.then(() => this.advance(members, members.ids as Set<number>));
+    members.busy = update.catch(() => undefined);
+    return (await update) ?? this.countAfresh(key);
+  }
+
+  /**
+   * Brings `members` up to now, in place: the events the change log names since its revision are dropped, and
+   * those of them the filter matches now added. Undefined when the log cannot name them all.
+   */
+  private async advance(members: Members, ids: Set<number>): Promise<number | undefined> {
+    if (members.revision >= this.version.revision) return ids.size;
+    const changed = await changedEventsAbove(this.db, members.revision);
+    if (changed === undefined) return undefined;
+    const matching = changed.length === 0 ? [] : await listEventIds(this.db, { ...this.filter, includeIds: changed });
+    for (const id of changed) ids.delete(id);
+    for (const id of matching) ids.add(id);
+    members.revision = this.version.revision;
+    return ids.size;
+  }
+
+  /** Counts the list, and caches its ids (or that it is too large) for the next versions, whatever was caught up to since. */
+  private async countAfresh(key: string): Promise<number> {
+    const total = await countEvents(this.db, this.filter);
+    const ids = total > MAX_MEMBERS || !this.version.cache.keepsItems ? null : new Set(await listEventIds(this.db, this.filter));
+    const members: Members = { revision: this.version.revision, ids, busy: Promise.resolve() };
+    this.version.cache.keepItem(key, [], members, () => 40 * (ids?.size ?? 0) + 64, Number.POSITIVE_INFINITY);
+    return ids?.size ?? total;
   }
 }

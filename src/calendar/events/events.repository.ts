@@ -106,7 +106,9 @@ const TEXTS_OWNER = sql<number>`case when events.parent_id is not null and event
  */
 type LinkProbe = 'walk' | 'count';
 
-function conditions(eb: Eb, filter: EventListFilter, probe: LinkProbe = 'walk'): Expression<SqlBool> {
+function conditions(eb: Eb, filter: EventListFilter, asked: LinkProbe = 'walk'): Expression<SqlBool> {
+  // Ids named by the filter drive any statement: the links are probed per event.
+  const probe = filter.includeIds === undefined ? asked : 'walk';
   const all: Expression<SqlBool>[] = [
     eb('events.hide_from_listings', '=', 0),
     // A series is listed as its occurrences.
@@ -178,6 +180,16 @@ export async function countEvents(db: Db, filter: EventListFilter): Promise<numb
     .where((eb) => conditions(eb, filter, 'count'))
     .executeTakeFirstOrThrow();
   return Number(row.total);
+}
+
+/** The ids of every event the filter matches: a total maintained from version to version (events.listing.ts). */
+export async function listEventIds(db: Db, filter: EventListFilter): Promise<number[]> {
+  const rows = await db
+    .selectFrom('events')
+    .select('events.id')
+    .where((eb) => conditions(eb, filter, 'count'))
+    .execute();
+  return rows.map((row) => row.id);
 }
 
 /** Where an event of a list runs: its id and its local start and end stamps (`YYYY-MM-DD hh:mm:ss`). */

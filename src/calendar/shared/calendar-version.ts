@@ -22,7 +22,8 @@ const MAX_CHANGED = 2_000;
  */
 export class CalendarVersion {
   constructor(
-    private readonly cache: ReadCache,
+    /** The read cache this version's values are computed once in. */
+    readonly cache: ReadCache,
     readonly revision: number,
     readonly from: string,
     /** The next publication of a scheduled post; null when none is scheduled. */
@@ -130,8 +131,16 @@ export class CalendarVersions {
     if (previous === undefined) return this.cache.forgetItems([], version.revision);
     if (previous.until !== null && version.from >= previous.until) return this.cache.forgetItems(undefined, version.revision);
     if (version.revision <= previous.revision) return;
-    const { changes, floor } = await listEventChangesAbove(this.db, previous.revision, MAX_CHANGED + 1);
-    const complete = changes.length <= MAX_CHANGED && floor <= previous.revision;
-    this.cache.forgetItems(complete ? changes.map((change) => change.id) : undefined, version.revision);
+    this.cache.forgetItems(await changedEventsAbove(this.db, previous.revision), version.revision);
   }
+}
+
+/**
+ * The events changed after `revision`, read from the change log past any version (an event has one entry, at its
+ * last change, so one written by then may have been written again since): undefined when the log cannot name them
+ * all (more than MAX_CHANGED, or a prune forgot removals after `revision`).
+ */
+export async function changedEventsAbove(db: Db, revision: number): Promise<number[] | undefined> {
+  const { changes, floor } = await listEventChangesAbove(db, revision, MAX_CHANGED + 1);
+  return changes.length <= MAX_CHANGED && floor <= revision ? [...new Set(changes.map((change) => change.id))] : undefined;
 }

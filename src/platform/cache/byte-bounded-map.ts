@@ -9,7 +9,7 @@ export class ByteBoundedMap<V> {
 
   constructor(
     private readonly maxBytes: number,
-    private readonly evicted: (key: string, value: V) => void = () => undefined,
+    private readonly evicted?: (key: string, value: V) => void,
   ) {}
 
   get(key: string): V | undefined {
@@ -35,11 +35,13 @@ export class ByteBoundedMap<V> {
     if (entry === undefined) return;
     this.entries.delete(key);
     this.bytes -= entry.bytes;
-    this.evicted(key, entry.value);
+    this.evicted?.(key, entry.value);
   }
 
   clear(): void {
-    for (const key of [...this.entries.keys()]) this.delete(key);
+    if (this.evicted !== undefined) for (const [key, { value }] of this.entries) this.evicted(key, value);
+    this.entries.clear();
+    this.bytes = 0;
   }
 
   get size(): number {

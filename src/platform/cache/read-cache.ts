@@ -17,7 +17,8 @@ import { ByteBoundedMap } from './byte-bounded-map.ts';
 export class ReadCache {
   private readonly versioned: ByteBoundedMap<unknown>;
   private readonly items: ByteBoundedMap<ItemEntry>;
-  private readonly keepsItems: boolean;
+  /** Whether item entries are kept at all (an item budget above 0). */
+  readonly keepsItems: boolean;
   private version: unknown;
   private readonly inFlight = new Map<string, Promise<unknown>>();
   /** The keys of the item entries that show each item. */
@@ -108,9 +109,12 @@ interface ItemEntry {
   readonly ids: readonly number[];
 }
 
-/** The one key scheme: what names the resource (a URL, an item kind and id), then everything else that shapes its bytes. */
+/**
+ * The one key scheme: what names the resource (a URL, an item kind and id), then everything else that shapes its
+ * bytes, joined by NUL, which no part holds (Node refuses it in a request target; JSON escapes it).
+ */
 export function cacheKey(...parts: readonly (string | number | undefined)[]): string {
-  return JSON.stringify(parts);
+  return parts.join('\u0000');
 }
 
 /** What a version's reads compute besides answers (totals, pages' ids, term counts) is cached even when no answer is. */
