@@ -29,7 +29,7 @@ import { requestIdOf } from './platform/http/request-id.ts';
 import { markResponse, securityPlugin } from './platform/http/security.plugin.ts';
 import { decorateOpenApiDocument, openApiOptions } from './platform/openapi/openapi.ts';
 import { contractPlugin, declareErrorSchema } from './platform/openapi/contract.ts';
-import { WpErrorSchema } from './calendar/shared/schemas.ts';
+import { WpErrorSchema } from './calendar/common/schemas.ts';
 import { soapCapabilities } from './soap/soap.capabilities.ts';
 import { soapPlugin } from './soap/soap.plugin.ts';
 import { wpRestConventions } from './platform/wp-rest/conventions.plugin.ts';

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Kysely } from 'kysely';
-import { CalendarVersions } from '../../src/calendar/shared/calendar-version.ts';
+import { CalendarVersions } from '../../src/calendar/common/calendar-version.ts';
 import { utcStamp } from '../../src/calendar/posts/posts.access.ts';
 import { cacheBudgets, ReadCache } from '../../src/platform/cache/read-cache.ts';
 import { readRevision } from '../../src/platform/db/revisions.ts';

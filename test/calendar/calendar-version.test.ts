@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Kysely } from 'kysely';
-import { CalendarVersions } from '../../src/calendar/shared/calendar-version.ts';
+import { CalendarVersions } from '../../src/calendar/common/calendar-version.ts';
 import { cacheBudgets, ReadCache } from '../../src/platform/cache/read-cache.ts';
-import { findNextPublication } from '../../src/calendar/shared/publications.repository.ts';
+import { findNextPublication } from '../../src/calendar/common/publications.repository.ts';
 import { readRevision } from '../../src/platform/db/revisions.ts';
 import type { Database } from '../../src/platform/db/schema.ts';
 import { startTestServer, type Credentials, type TestServer } from '../helpers/server.ts';

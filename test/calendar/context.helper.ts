@@ -1,8 +1,8 @@
 import type { Kysely } from 'kysely';
 import type { Language } from '../../src/config/config.ts';
-import { CalendarVersions } from '../../src/calendar/shared/calendar-version.ts';
+import { CalendarVersions } from '../../src/calendar/common/calendar-version.ts';
 import { cacheBudgets, ReadCache } from '../../src/platform/cache/read-cache.ts';
-import { siteOf, type RequestContext } from '../../src/calendar/shared/context.ts';
+import { siteOf, type RequestContext } from '../../src/calendar/common/context.ts';
 import type { AuthUser } from '../../src/platform/auth/authenticate.ts';
 import type { Database } from '../../src/platform/db/schema.ts';
 import type { TestServer } from '../helpers/server.ts';

@@ -5,8 +5,8 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { parseDate } from '../../src/calendar/shared/dates.ts';
-import { readDateText, type DatePhrase } from '../../src/calendar/shared/dates.grammar.ts';
+import { parseDate } from '../../src/calendar/common/dates.ts';
+import { readDateText, type DatePhrase } from '../../src/calendar/common/dates.grammar.ts';
 
 const NOW = new Date('2026-11-22T10:15:30Z'); // a Sunday
 

@@ -11,7 +11,7 @@ import {
   parseDate,
   plusCalendar,
   timezoneAbbr,
-} from '../../src/calendar/shared/dates.ts';
+} from '../../src/calendar/common/dates.ts';
 
 const NOW = new Date('2026-11-22T10:15:30Z'); // a Sunday
 const ZONES = ['UTC', 'Europe/Rome', 'America/New_York', 'Asia/Kolkata', 'Australia/Sydney', 'UTC+5', 'UTC-3:30'];

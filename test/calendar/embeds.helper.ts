@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import { loadEventEmbeds } from '../../src/calendar/events/events.embeds.ts';
 import type { EventEmbeds } from '../../src/calendar/events/events.mapper.ts';
-import type { RequestContext } from '../../src/calendar/shared/context.ts';
+import type { RequestContext } from '../../src/calendar/common/context.ts';
 import type { Database } from '../../src/platform/db/schema.ts';
 
 /** What an event representation embeds, for events by id (ids of no event are left out). */

@@ -10,7 +10,7 @@ import { after, before, describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { utcStamp } from '../../src/calendar/posts/posts.access.ts';
 import { EventRepresentations } from '../../src/calendar/events/events.representations.ts';
-import { CalendarVersion, CalendarVersions } from '../../src/calendar/shared/calendar-version.ts';
+import { CalendarVersion, CalendarVersions } from '../../src/calendar/common/calendar-version.ts';
 import { ReadCache } from '../../src/platform/cache/read-cache.ts';
 import type { EventResponse } from '../../src/calendar/events/events.schemas.ts';
 import type { EventRow } from '../../src/calendar/events/events.repository.ts';

@@ -5,7 +5,7 @@ import { EventListing } from '../../src/calendar/events/events.listing.ts';
 import { ReadCache, cacheBudgets } from '../../src/platform/cache/read-cache.ts';
 import { readRevision } from '../../src/platform/db/revisions.ts';
 import { countingStatements } from '../helpers/statements.ts';
-import { CalendarVersion, CalendarVersions } from '../../src/calendar/shared/calendar-version.ts';
+import { CalendarVersion, CalendarVersions } from '../../src/calendar/common/calendar-version.ts';
 import { EventsService } from '../../src/calendar/events/events.service.ts';
 import { PostPasswords } from '../../src/calendar/posts/posts.passwords.ts';
 import { contextFor } from './context.helper.ts';

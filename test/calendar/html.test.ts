@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
-import { sanitizeContent, sanitizeText, textOfSanitized } from '../../src/calendar/shared/html.ts';
+import { sanitizeContent, sanitizeText, textOfSanitized } from '../../src/calendar/common/html.ts';
 
 // Reads turn stored (already sanitized) content into text without parsing it
 // again: the result must be what sanitize-html itself would give.

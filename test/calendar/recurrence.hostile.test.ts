@@ -12,7 +12,7 @@ import { after, before, describe, it } from 'node:test';
 import { parseRecurrence } from '../../src/calendar/recurrence/recurrence.grammar.ts';
 import { ExpansionBudget } from '../../src/calendar/recurrence/recurrence.budget.ts';
 import { expandRecurrence } from '../../src/calendar/recurrence/recurrence.rules.ts';
-import { isValidZoneName } from '../../src/calendar/shared/dates.ts';
+import { isValidZoneName } from '../../src/calendar/common/dates.ts';
 import { competingWrite } from '../helpers/competing-writer.ts';
 import { startTestServer, type Credentials, type TestResponse, type TestServer } from '../helpers/server.ts';
 import { EVENTS } from './events.factories.ts';

@@ -14,7 +14,7 @@ import { describe, it } from 'node:test';
 import fc from 'fast-check';
 import { parseRecurrence, RecurrenceError } from '../../src/calendar/recurrence/recurrence.grammar.ts';
 import { expandRecurrence, type ExpansionLimits, type OccurrenceStart } from '../../src/calendar/recurrence/recurrence.rules.ts';
-import { isValidZoneName } from '../../src/calendar/shared/dates.ts';
+import { isValidZoneName } from '../../src/calendar/common/dates.ts';
 
 const PYTHON = '/usr/bin/python3';
 const ORACLE = path.resolve('test/calendar/recurrence-oracle.py');

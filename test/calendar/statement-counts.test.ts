@@ -3,7 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import { EventRepresentations } from '../../src/calendar/events/events.representations.ts';
 import { cacheBudgets, ReadCache } from '../../src/platform/cache/read-cache.ts';
 import { EventsService } from '../../src/calendar/events/events.service.ts';
-import { CalendarVersions } from '../../src/calendar/shared/calendar-version.ts';
+import { CalendarVersions } from '../../src/calendar/common/calendar-version.ts';
 import { PostPasswords } from '../../src/calendar/posts/posts.passwords.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 import { countingStatements } from '../helpers/statements.ts';

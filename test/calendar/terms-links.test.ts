@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import type { Kysely } from 'kysely';
 import { after, before, describe, it } from 'node:test';
 import { deleteEvent } from '../../src/calendar/events/events.repository.ts';
-import type { RequestContext } from '../../src/calendar/shared/context.ts';
+import type { RequestContext } from '../../src/calendar/common/context.ts';
 import { resolveTermFilter, resolveTermsForWrite, setEventTerms } from '../../src/calendar/terms/terms.links.ts';
 import type { Role } from '../../src/platform/auth/capabilities.ts';
 import type { Database } from '../../src/platform/db/schema.ts';

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import type { Credentials, TestServer } from '../helpers/server.ts';
-import type { RequestContext } from '../../src/calendar/shared/context.ts';
+import type { RequestContext } from '../../src/calendar/common/context.ts';
 import { contextFor } from './context.helper.ts';
 import type { Role } from '../../src/platform/auth/capabilities.ts';
 

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { renderParagraphs, sanitizeContent, sanitizeText } from '../../src/calendar/shared/html.ts';
-import { imageExtension } from '../../src/calendar/shared/images.ts';
-import { archiveLinks, linkPairs, sentArguments, totalPages } from '../../src/calendar/shared/pagination.ts';
-import { globalId, parseIdList, parseList, parsePositiveInt, parseWpBoolean, permalinks } from '../../src/calendar/shared/wire.ts';
+import { renderParagraphs, sanitizeContent, sanitizeText } from '../../src/calendar/common/html.ts';
+import { imageExtension } from '../../src/calendar/common/images.ts';
+import { archiveLinks, linkPairs, sentArguments, totalPages } from '../../src/calendar/common/pagination.ts';
+import { globalId, parseIdList, parseList, parsePositiveInt, parseWpBoolean, permalinks } from '../../src/calendar/common/wire.ts';
 
 describe('wire primitives', () => {
   it('parses WordPress booleans and nothing else', () => {

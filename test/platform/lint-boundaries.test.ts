@@ -29,7 +29,7 @@ const MIGRATION = 'src/platform/db/migrations/2030-01-01T0000-example.ts';
 describe('surfaces are independent', () => {
   it('refuses a surface importing another surface', async () => {
     assert.deepEqual(await refusedBy(SERVICE, "import { x } from '../../entity-management/errors.ts';"), ['layers/surfaces-independent']);
-    assert.deepEqual(await refusedBy('src/soap/ping.service.ts', "export { x } from '../calendar/shared/dates.ts';"), [
+    assert.deepEqual(await refusedBy('src/soap/ping.service.ts', "export { x } from '../calendar/common/dates.ts';"), [
       'layers/surfaces-independent',
     ]);
     assert.deepEqual(
@@ -39,7 +39,7 @@ describe('surfaces are independent', () => {
   });
 
   it('lets a surface import itself and the platform', async () => {
-    const code = "import { x } from '../shared/dates.ts';\nimport { AppError } from '../../platform/errors.ts';";
+    const code = "import { x } from '../common/dates.ts';\nimport { AppError } from '../../platform/errors.ts';";
     assert.deepEqual(await refusedBy(SERVICE, code), []);
   });
 });

@@ -53,7 +53,7 @@ export const preconditionErrors = {
     new AppError(428, 'rest_precondition_required', "This write must be conditional: send If-Match with the item's ETag (from a GET)."),
 };
 
-/** What a write's precondition is read from: the request context of the write (shared/context.ts). */
+/** What a write's precondition is read from: the request context of the write (common/context.ts). */
 interface Preconditioned {
   readonly precondition?: WritePrecondition;
 }

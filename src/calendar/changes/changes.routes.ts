@@ -1,8 +1,8 @@
 import { cacheKey } from '../../platform/cache/read-cache.ts';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
-import { isCacheable, requestContext, type CalendarDeps } from '../shared/context.ts';
-import { WpErrorSchema } from '../shared/schemas.ts';
+import { isCacheable, requestContext, type CalendarDeps } from '../common/context.ts';
+import { WpErrorSchema } from '../common/schemas.ts';
 import { ChangesPageSchema, ChangesQuerySchema } from './changes.schemas.ts';
 import type { ChangesService } from './changes.service.ts';
 

@@ -1,6 +1,6 @@
 import Type, { type Static } from 'typebox';
-import { TranslationLanguageSchema } from '../shared/schemas.ts';
-import { ListSchema } from '../shared/wire.ts';
+import { TranslationLanguageSchema } from '../common/schemas.ts';
+import { ListSchema } from '../common/wire.ts';
 
 const TOKEN = Type.String({ minLength: 1, maxLength: 1024, pattern: '^[A-Za-z0-9_.-]+$' });
 

@@ -6,8 +6,8 @@ import type { ChangeType } from '../calendar.tables.ts';
 import type { EventsService } from '../events/events.service.ts';
 import type { LinkedPostsService } from '../linked-posts/linked-posts.service.ts';
 import { listVisibility, utcStamp } from '../posts/posts.access.ts';
-import type { RequestContext } from '../shared/context.ts';
-import { invalidParam, parseList } from '../shared/wire.ts';
+import type { RequestContext } from '../common/context.ts';
+import { invalidParam, parseList } from '../common/wire.ts';
 import type { TermsService } from '../terms/terms.service.ts';
 import {
   listHeardChanges,

@@ -2,7 +2,7 @@ import Type, { type Static } from 'typebox';
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { RouteDescriptionSchema, type WpRouteTable } from '../../platform/wp-rest/route-table.ts';
-import { LanguageQuerySchema } from '../shared/schemas.ts';
+import { LanguageQuerySchema } from '../common/schemas.ts';
 
 export interface DiscoveryOptions {
   readonly namespace: string;

@@ -1,4 +1,4 @@
-import { dayOf, plusCalendar, startOfDay } from '../shared/dates.ts';
+import { dayOf, plusCalendar, startOfDay } from '../common/dates.ts';
 import type { EventSummary } from './events.mapper.ts';
 import type { EventSpan } from './events.repository.ts';
 

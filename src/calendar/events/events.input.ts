@@ -1,6 +1,6 @@
-import { endOfDay, fromWallTime, isValidZoneName, startOfDay, type Stamp, type ZonedMoment } from '../shared/dates.ts';
-import { sanitizeContent, sanitizeText } from '../shared/html.ts';
-import { invalidParam, isHttpUrl, parseWpBoolean } from '../shared/wire.ts';
+import { endOfDay, fromWallTime, isValidZoneName, startOfDay, type Stamp, type ZonedMoment } from '../common/dates.ts';
+import { sanitizeContent, sanitizeText } from '../common/html.ts';
+import { invalidParam, isHttpUrl, parseWpBoolean } from '../common/wire.ts';
 import { parseWriteDate } from '../posts/posts.writes.ts';
 import { parseCurrency } from './events.cost.ts';
 import type { EventChanges, EventRow, NewEventRow } from './events.repository.ts';

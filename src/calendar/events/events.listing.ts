@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import { cacheKey } from '../../platform/cache/read-cache.ts';
 import type { Database } from '../../platform/db/schema.ts';
-import { changedEventsAbove, type CalendarVersion } from '../shared/calendar-version.ts';
+import { changedEventsAbove, type CalendarVersion } from '../common/calendar-version.ts';
 import { filterKey } from './events.filters.ts';
 import { countEvents, listEventIds, listEventPageIds, type EventListFilter, type EventOrder } from './events.repository.ts';
 

@@ -4,8 +4,8 @@ import { AppError } from '../../platform/errors.ts';
 import { missingItem } from '../changes/changes.preconditions.ts';
 import { findIdBySlug, findPostType } from '../posts/posts.repository.ts';
 import { sanitizeSlug } from '../posts/posts.slugs.ts';
-import type { RequestContext } from '../shared/context.ts';
-import { invalidParam, MAX_ID } from '../shared/wire.ts';
+import type { RequestContext } from '../common/context.ts';
+import { invalidParam, MAX_ID } from '../common/wire.ts';
 import { findEventById, type EventRow } from './events.repository.ts';
 
 /** The event a request names, by its id or by one of its slugs, and the errors of an event that is not there. */

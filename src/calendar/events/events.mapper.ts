@@ -1,10 +1,10 @@
 import { recurrenceLines } from '../recurrence/recurrence.series.ts';
-import { dateDetails, isoWithOffset, timezoneAbbr, utcStampMillis } from '../shared/dates.ts';
-import { renderParagraphs } from '../shared/html.ts';
-import type { ImageResponse } from '../shared/images.ts';
+import { dateDetails, isoWithOffset, timezoneAbbr, utcStampMillis } from '../common/dates.ts';
+import { renderParagraphs } from '../common/html.ts';
+import type { ImageResponse } from '../common/images.ts';
 import { effectiveStatus } from '../posts/posts.access.ts';
 import type { Translated } from '../posts/posts.texts.ts';
-import { globalId, permalinks } from '../shared/wire.ts';
+import { globalId, permalinks } from '../common/wire.ts';
 import { costValues, formatCost, type CurrencyFacts } from './events.cost.ts';
 import type { EventRow } from './events.repository.ts';
 import type { EmbeddedTerm } from '../terms/terms.schemas.ts';

@@ -5,8 +5,8 @@ import { MAX_DATES, parseRecurrence } from '../recurrence/recurrence.grammar.ts'
 import { withExclusion } from '../recurrence/recurrence.lines.ts';
 import { recurrenceLines, type SeriesOccurrences } from '../recurrence/recurrence.series.ts';
 import { AppError } from '../../platform/errors.ts';
-import { isValidZoneName } from '../shared/dates.ts';
-import { invalidParam } from '../shared/wire.ts';
+import { isValidZoneName } from '../common/dates.ts';
+import { invalidParam } from '../common/wire.ts';
 import { eventNotFound } from './events.lookup.ts';
 import { copyEventTexts } from '../recurrence/recurrence.repository.ts';
 import { deleteTexts } from '../posts/posts.repository.ts';

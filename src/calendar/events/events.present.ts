@@ -1,8 +1,8 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../platform/db/schema.ts';
 import type { PasswordAttempt, PostPasswords } from '../posts/posts.passwords.ts';
-import type { CalendarVersion } from '../shared/calendar-version.ts';
-import type { RequestContext } from '../shared/context.ts';
+import type { CalendarVersion } from '../common/calendar-version.ts';
+import type { RequestContext } from '../common/context.ts';
 import { loadEventEmbeds } from './events.embeds.ts';
 import type { EventEntry, EventRepresentations } from './events.representations.ts';
 import { publishedEventCounts } from '../terms/terms.counts.ts';

@@ -1,10 +1,10 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { cacheKey } from '../../platform/cache/read-cache.ts';
-import { isCacheable, requestContext, type CalendarDeps } from '../shared/context.ts';
-import { sentArguments } from '../shared/pagination.ts';
-import { WpErrorSchema } from '../shared/schemas.ts';
-import { sendVersioned } from '../shared/versioned.ts';
+import { isCacheable, requestContext, type CalendarDeps } from '../common/context.ts';
+import { sentArguments } from '../common/pagination.ts';
+import { WpErrorSchema } from '../common/schemas.ts';
+import { sendVersioned } from '../common/versioned.ts';
 import type { EventRef } from './events.lookup.ts';
 import type { EventsService } from './events.service.ts';
 import {

@@ -1,9 +1,9 @@
 import Type, { type Static, type TObject } from 'typebox';
 import { ModifiedQueryProperties } from '../posts/posts.modified.ts';
 import { POST_STATUSES } from '../posts/posts.access.ts';
-import { LanguageQuerySchema } from '../shared/schemas.ts';
-import { archiveEnvelopeSchema } from '../shared/pagination.ts';
-import { ListSchema, MAX_ID, NO_NUL_PATTERN, SearchSchema, StringOrListSchema, TextSchema, WpBooleanSchema } from '../shared/wire.ts';
+import { LanguageQuerySchema } from '../common/schemas.ts';
+import { archiveEnvelopeSchema } from '../common/pagination.ts';
+import { ListSchema, MAX_ID, NO_NUL_PATTERN, SearchSchema, StringOrListSchema, TextSchema, WpBooleanSchema } from '../common/wire.ts';
 import { CreateOrganizerBodySchema, OrganizerSchema } from '../organizers/organizers.schemas.ts';
 import { EmbeddedTermSchema } from '../terms/terms.schemas.ts';
 import { CreateVenueBodySchema, VenueSchema } from '../venues/venues.schemas.ts';

@@ -11,15 +11,15 @@ import type { PostPasswords } from '../posts/posts.passwords.ts';
 import { deleteSlugs, deleteTexts, reservePostId, upsertTexts } from '../posts/posts.repository.ts';
 import { claimLanguageSlug, claimSlug } from '../posts/posts.slugs.ts';
 import { checkAuthor, newPostDates, passwordHashOf, publicationDates, stampsAt } from '../posts/posts.writes.ts';
-import { NAMESPACE, type RequestContext } from '../shared/context.ts';
-import { resolveImageForWrite } from '../shared/images.ts';
-import { archiveLinks, isBeyondLastPage, linkPairs, pageWindow, totalPages } from '../shared/pagination.ts';
-import { invalidParam, parseWpBoolean } from '../shared/wire.ts';
+import { NAMESPACE, type RequestContext } from '../common/context.ts';
+import { resolveImageForWrite } from '../common/images.ts';
+import { archiveLinks, isBeyondLastPage, linkPairs, pageWindow, totalPages } from '../common/pagination.ts';
+import { invalidParam, parseWpBoolean } from '../common/wire.ts';
 import { resolveTermsForWrite, setEventTerms } from '../terms/terms.links.ts';
 import { resolveVenueForWrite } from '../venues/venues.links.ts';
 import { findVersion } from '../changes/changes.repository.ts';
 import { checkPrecondition, missingItem } from '../changes/changes.preconditions.ts';
-import type { Versioned } from '../shared/versioned.ts';
+import type { Versioned } from '../common/versioned.ts';
 import {
   isOccurrence,
   isSeries,

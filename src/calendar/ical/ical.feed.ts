@@ -3,7 +3,7 @@ import { DateTime } from 'luxon';
 import { tzlib_get_ical_block, tzlib_get_timezones } from 'timezones-ical-library';
 import type { EventResponse } from '../events/events.schemas.ts';
 import { parseLine, type RecurrenceTime } from '../recurrence/recurrence.grammar.ts';
-import { fromInstant, fromWallTime, isValidZoneName, plusCalendar, utcStampMillis } from '../shared/dates.ts';
+import { fromInstant, fromWallTime, isValidZoneName, plusCalendar, utcStampMillis } from '../common/dates.ts';
 import type { OriginalStart } from './ical.repository.ts';
 import { textOfHtml } from './ical.text.ts';
 

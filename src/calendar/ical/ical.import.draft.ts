@@ -1,4 +1,4 @@
-import { fromInstant, fromWallTime } from '../shared/dates.ts';
+import { fromInstant, fromWallTime } from '../common/dates.ts';
 import type { CreateEventBody } from '../events/events.schemas.ts';
 import { splitTextList, unescapeText, type Component, type ContentLine, type ParsedCalendar } from './ical.import.parse.ts';
 import { FileZones, fixedOffsetName, ianaZoneMatching, instantInVtimezone } from './ical.import.zones.ts';

@@ -1,5 +1,5 @@
 import ICAL from 'ical.js';
-import { isValidZoneName } from '../shared/dates.ts';
+import { isValidZoneName } from '../common/dates.ts';
 
 /**
  * Reading an iCalendar file for import (RFC 5545), all of it before anything

@@ -1,10 +1,10 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import Type from 'typebox';
-import { requestContext, type CalendarDeps } from '../shared/context.ts';
-import { LanguageQuerySchema, WpErrorSchema } from '../shared/schemas.ts';
+import { requestContext, type CalendarDeps } from '../common/context.ts';
+import { LanguageQuerySchema, WpErrorSchema } from '../common/schemas.ts';
 import { AppError } from '../../platform/errors.ts';
-import { parseWpBoolean, WpBooleanSchema } from '../shared/wire.ts';
+import { parseWpBoolean, WpBooleanSchema } from '../common/wire.ts';
 import { IcalImport, IcalSyntaxError } from './ical.import.ts';
 
 export const ImportReportSchema = Type.Object({

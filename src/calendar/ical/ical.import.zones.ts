@@ -1,6 +1,6 @@
 import { ExpansionBudget, EXPANSION_STEPS } from '../recurrence/recurrence.budget.ts';
 import { RecurrenceError } from '../recurrence/recurrence.grammar.ts';
-import { instantOfWall, isValidZoneName, resolveZone } from '../shared/dates.ts';
+import { instantOfWall, isValidZoneName, resolveZone } from '../common/dates.ts';
 import { ICAL_LIMITS, IcalSyntaxError, type Component } from './ical.import.parse.ts';
 import { countBefore, DAY_MS, readObservance, startOfYear, wallMillis, type Observance } from './ical.import.observances.ts';
 

@@ -4,9 +4,9 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import Type from 'typebox';
 import { EventIdParamsSchema, ReadEventQuerySchema } from '../events/events.schemas.ts';
 import { FeedQuerySchema, refusePages, type FeedQuery } from './ical.schemas.ts';
-import { nowIn } from '../shared/dates.ts';
-import { isCacheable, requestContext, type CalendarDeps } from '../shared/context.ts';
-import { WpErrorSchema } from '../shared/schemas.ts';
+import { nowIn } from '../common/dates.ts';
+import { isCacheable, requestContext, type CalendarDeps } from '../common/context.ts';
+import { WpErrorSchema } from '../common/schemas.ts';
 import type { IcalService } from './ical.service.ts';
 
 const CALENDAR_TYPE = 'text/calendar; charset=utf-8';

@@ -1,6 +1,6 @@
 import Type, { type Static } from 'typebox';
 import { ListEventsQuerySchema } from '../events/events.schemas.ts';
-import { invalidParam } from '../shared/wire.ts';
+import { invalidParam } from '../common/wire.ts';
 
 /** `/events.ics` takes the filters of `/events`; it has no pages: one feed, up to ICAL_MAX_EVENTS. */
 export const FeedQuerySchema = Type.Omit(ListEventsQuerySchema, ['page', 'per_page']);

@@ -6,7 +6,7 @@ import type { EventsService } from '../events/events.service.ts';
 import type { ListEventsQuery, ReadEventQuery } from '../events/events.schemas.ts';
 import type { FeedQuery } from './ical.schemas.ts';
 import { isOccurrence, isSeries, recurrenceLines } from '../recurrence/recurrence.series.ts';
-import type { RequestContext } from '../shared/context.ts';
+import type { RequestContext } from '../common/context.ts';
 import { toICalendar, type FeedComponent } from './ical.feed.ts';
 import { findExceptionStarts, findImportedUids, type OriginalStart } from './ical.repository.ts';
 import { ownEventUid } from './ical.uid.ts';

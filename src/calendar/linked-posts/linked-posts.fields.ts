@@ -1,5 +1,5 @@
-import { sanitizeText } from '../shared/html.ts';
-import { invalidParam, isHttpUrl } from '../shared/wire.ts';
+import { sanitizeText } from '../common/html.ts';
+import { invalidParam, isHttpUrl } from '../common/wire.ts';
 
 /**
  * Validation of the contact fields venues and organizers share: plain-text

@@ -1,9 +1,9 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../platform/db/schema.ts';
 import { AppError } from '../../platform/errors.ts';
-import type { RequestContext } from '../shared/context.ts';
+import type { RequestContext } from '../common/context.ts';
 import { canRead } from '../posts/posts.access.ts';
-import { invalidParam, parsePositiveInt } from '../shared/wire.ts';
+import { invalidParam, parsePositiveInt } from '../common/wire.ts';
 import type { LinkedPostKind, LinkedPostRow } from './linked-posts.kind.ts';
 import { findMatchingPost, findPosts } from './linked-posts.repository.ts';
 import { presentPostsWith, unlockedWithoutPassword, type PostAssets } from './linked-posts.present.ts';

@@ -1,10 +1,10 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../platform/db/schema.ts';
 import { loadTranslations, type Translated } from '../posts/posts.texts.ts';
-import type { RequestContext, Site } from '../shared/context.ts';
-import { renderParagraphs, textOfSanitized } from '../shared/html.ts';
-import { loadImages, type ImageResponse } from '../shared/images.ts';
-import { globalId, permalinks } from '../shared/wire.ts';
+import type { RequestContext, Site } from '../common/context.ts';
+import { renderParagraphs, textOfSanitized } from '../common/html.ts';
+import { loadImages, type ImageResponse } from '../common/images.ts';
+import { globalId, permalinks } from '../common/wire.ts';
 import type { LinkedPostKind, LinkedPostRow } from './linked-posts.kind.ts';
 import { toLinkedPostResponse } from './linked-posts.mapper.ts';
 

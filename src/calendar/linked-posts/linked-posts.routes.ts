@@ -1,10 +1,10 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Static, TObject } from 'typebox';
-import { NAMESPACE, requestContext, type CalendarDeps } from '../shared/context.ts';
-import { WpErrorSchema } from '../shared/schemas.ts';
-import { archiveHeaders, sentArguments } from '../shared/pagination.ts';
-import { parseWpBoolean } from '../shared/wire.ts';
+import { NAMESPACE, requestContext, type CalendarDeps } from '../common/context.ts';
+import { WpErrorSchema } from '../common/schemas.ts';
+import { archiveHeaders, sentArguments } from '../common/pagination.ts';
+import { parseWpBoolean } from '../common/wire.ts';
 import type { LinkedPostKind } from './linked-posts.kind.ts';
 import {
   DeleteQuerySchema,
@@ -16,7 +16,7 @@ import {
 } from './linked-posts.schemas.ts';
 import { LinkedPostsService, type Target } from './linked-posts.service.ts';
 import { sendsIfMatch } from '../changes/changes.preconditions.ts';
-import { sendVersioned } from '../shared/versioned.ts';
+import { sendVersioned } from '../common/versioned.ts';
 import type { PostWriteInput } from './linked-posts.writes.ts';
 
 /** A body schema whose every accepted value is a `PostWriteInput`, checked when a kind's routes are built (else `never`). */

@@ -2,8 +2,8 @@ import Type, { type TProperties } from 'typebox';
 import { InKeyOrder } from '../../platform/openapi/contract.ts';
 import { POST_STATUSES } from '../posts/posts.access.ts';
 import { ModifiedQueryProperties } from '../posts/posts.modified.ts';
-import { LanguageQuerySchema } from '../shared/schemas.ts';
-import { ListSchema, SearchSchema, WpBooleanSchema } from '../shared/wire.ts';
+import { LanguageQuerySchema } from '../common/schemas.ts';
+import { ListSchema, SearchSchema, WpBooleanSchema } from '../common/wire.ts';
 import type { LinkedPostKind } from './linked-posts.kind.ts';
 
 /** Largest `per_page`; larger values are capped, as the reference does. */

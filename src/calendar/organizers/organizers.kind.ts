@@ -1,6 +1,6 @@
 import type { LinkedPostKind, MetaValues } from '../linked-posts/linked-posts.kind.ts';
 import { textField, websiteField } from '../linked-posts/linked-posts.fields.ts';
-import { invalidParam } from '../shared/wire.ts';
+import { invalidParam } from '../common/wire.ts';
 import { organizerJsonLd, organizerMetaFields } from './organizers.mapper.ts';
 import { organizerIdsLinkedTo, unlinkOrganizerFromEvents } from './organizers.repository.ts';
 

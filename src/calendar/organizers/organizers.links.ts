@@ -4,7 +4,7 @@ import type { LinkedPostRow } from '../linked-posts/linked-posts.kind.ts';
 import { assertPostsReadable, linkEntries, presentEmbedded, resolveLinkEntry } from '../linked-posts/linked-posts.links.ts';
 import type { PostAssets } from '../linked-posts/linked-posts.present.ts';
 import { canRead } from '../posts/posts.access.ts';
-import type { RequestContext } from '../shared/context.ts';
+import type { RequestContext } from '../common/context.ts';
 import { organizerKind } from './organizers.kind.ts';
 import { findOrganizersOfEvents, replaceEventOrganizers } from './organizers.repository.ts';
 

@@ -1,6 +1,6 @@
 import type { EventResponse } from '../events/events.schemas.ts';
-import { isoWithOffset, utcStampMillis } from '../shared/dates.ts';
-import { permalinks } from '../shared/wire.ts';
+import { isoWithOffset, utcStampMillis } from '../common/dates.ts';
+import { permalinks } from '../common/wire.ts';
 import { addDays, formatDay, formatTime } from './pages.dates.ts';
 import { addressOf, eventJsonLdForSearch, googleCalendarLink, jsonForScript, mapLink, plainText, safeHtml } from './pages.present.ts';
 import { pageNotFound, type PageRequest, type PagesService } from './pages.service.ts';

@@ -2,7 +2,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../../platform/errors.ts';
 import type { Answer } from '../../platform/http/cached-answers.ts';
-import { permalinks } from '../shared/wire.ts';
+import { permalinks } from '../common/wire.ts';
 import { parseDay } from './pages.dates.ts';
 import { eventModel, findOccurrence } from './pages.event.ts';
 import { addressOf, mapLink, plainText, safeHtml } from './pages.present.ts';

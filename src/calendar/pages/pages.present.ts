@@ -1,8 +1,8 @@
 import type { Language } from '../../config/config.ts';
 import type { EventSummary } from '../events/events.mapper.ts';
 import type { EventResponse } from '../events/events.schemas.ts';
-import { isoWithOffset, utcStampMillis } from '../shared/dates.ts';
-import { sanitizeContent } from '../shared/html.ts';
+import { isoWithOffset, utcStampMillis } from '../common/dates.ts';
+import { sanitizeContent } from '../common/html.ts';
 import { formatDay, formatTime } from './pages.dates.ts';
 import type { PageLanguage } from './pages.i18n.ts';
 

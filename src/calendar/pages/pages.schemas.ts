@@ -1,6 +1,6 @@
 import Type, { type Static } from 'typebox';
 import { LANGUAGES } from '../../config/config.ts';
-import { MAX_ID, SearchSchema } from '../shared/wire.ts';
+import { MAX_ID, SearchSchema } from '../common/wire.ts';
 
 /** The query strings of the public pages: validated by their routes (a bad value is a 400 page). */
 

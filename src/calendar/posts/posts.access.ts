@@ -1,7 +1,7 @@
 import type { AuthUser } from '../../platform/auth/authenticate.ts';
 import { can, type CalendarCapability } from '../calendar.capabilities.ts';
 import type { PostStatus } from '../calendar.tables.ts';
-import { invalidParam, parseList } from '../shared/wire.ts';
+import { invalidParam, parseList } from '../common/wire.ts';
 
 /**
  * Who may read, list, edit and delete a post (event, venue or organizer),

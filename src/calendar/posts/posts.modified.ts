@@ -1,6 +1,6 @@
 import Type from 'typebox';
-import { parseDate, type Stamp } from '../shared/dates.ts';
-import { invalidParam } from '../shared/wire.ts';
+import { parseDate, type Stamp } from '../common/dates.ts';
+import { invalidParam } from '../common/wire.ts';
 
 /**
  * `modified_after` and `modified_before`, WordPress's list arguments (5.7)

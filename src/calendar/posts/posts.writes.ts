@@ -4,8 +4,8 @@ import { can } from '../calendar.capabilities.ts';
 import { hashPassword } from '../../platform/auth/passwords.ts';
 import type { Database } from '../../platform/db/schema.ts';
 import { PlatformErrors } from '../../platform/errors.ts';
-import { fromInstant, nowIn, parseDate, type Stamp, type ZonedMoment } from '../shared/dates.ts';
-import { invalidParam, MAX_ID } from '../shared/wire.ts';
+import { fromInstant, nowIn, parseDate, type Stamp, type ZonedMoment } from '../common/dates.ts';
+import { invalidParam, MAX_ID } from '../common/wire.ts';
 import { utcStamp } from './posts.access.ts';
 import { userExists } from './posts.repository.ts';
 

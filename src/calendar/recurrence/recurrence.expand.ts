@@ -1,6 +1,6 @@
 import type { Rule } from './recurrence.grammar.ts';
 import type { ExpansionBudget } from './recurrence.budget.ts';
-import { wallOfMillis } from '../shared/dates.ts';
+import { wallOfMillis } from '../common/dates.ts';
 import { DAY_MS, dateOfDay, dayNumber, FREQUENCY_RANK, planOf, weekdayOfDay, type Plan, type Wall } from './recurrence.plan.ts';
 import { YearInfo } from './recurrence.year.ts';
 

@@ -1,4 +1,4 @@
-import { fromInstant, isValidZoneName, utcStampMillis, type Stamp } from '../shared/dates.ts';
+import { fromInstant, isValidZoneName, utcStampMillis, type Stamp } from '../common/dates.ts';
 import { MAX_LINE_LENGTH, parseLine, parseRecurrence, RecurrenceError, type Recurrence } from './recurrence.grammar.ts';
 import { atWall, expandRecurrence, occurrenceOf, type SeriesStart } from './recurrence.rules.ts';
 

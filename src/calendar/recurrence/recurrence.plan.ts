@@ -1,4 +1,4 @@
-import { wallOfMillis } from '../shared/dates.ts';
+import { wallOfMillis } from '../common/dates.ts';
 import { RecurrenceError, type Rule, type Weekday } from './recurrence.grammar.ts';
 
 /**

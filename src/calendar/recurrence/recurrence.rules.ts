@@ -1,4 +1,4 @@
-import { fromInstant, fromWallMillis, fromWallTime, plusCalendar, type Stamp } from '../shared/dates.ts';
+import { fromInstant, fromWallMillis, fromWallTime, plusCalendar, type Stamp } from '../common/dates.ts';
 import { ExpansionBudget } from './recurrence.budget.ts';
 import { expandRule } from './recurrence.expand.ts';
 import { RecurrenceError, type Recurrence, type RecurrenceTime } from './recurrence.grammar.ts';

@@ -4,7 +4,7 @@ import { can } from '../calendar.capabilities.ts';
 import { PlatformErrors } from '../../platform/errors.ts';
 import type { Database } from '../../platform/db/schema.ts';
 import type { Taxonomy } from '../calendar.tables.ts';
-import type { RequestContext } from '../shared/context.ts';
+import type { RequestContext } from '../common/context.ts';
 import type { TextsByType } from '../posts/posts.texts.ts';
 import { toEmbeddedTerm } from './terms.mapper.ts';
 import * as repository from './terms.repository.ts';

@@ -1,6 +1,6 @@
-import { permalinks } from '../shared/wire.ts';
+import { permalinks } from '../common/wire.ts';
 import type { TaxonomyInfo } from './terms.taxonomy.ts';
-import { archiveLinks, type ArchiveLinks, type QueryPairs } from '../shared/pagination.ts';
+import { archiveLinks, type ArchiveLinks, type QueryPairs } from '../common/pagination.ts';
 import type { EmbeddedTerm, Term, TermList } from './terms.schemas.ts';
 
 /** A term with everything its representations need, in the requested language. */

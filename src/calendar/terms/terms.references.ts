@@ -2,13 +2,13 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../platform/db/schema.ts';
 import type { Taxonomy } from '../calendar.tables.ts';
 import { sanitizeSlug } from '../posts/posts.slugs.ts';
-import { sanitizeText } from '../shared/html.ts';
-import { invalidParam, parseList, parsePositiveInt } from '../shared/wire.ts';
+import { sanitizeText } from '../common/html.ts';
+import { invalidParam, parseList, parsePositiveInt } from '../common/wire.ts';
 import * as repository from './terms.repository.ts';
 import type { TermRow } from './terms.repository.ts';
 import type { TaxonomyInfo } from './terms.taxonomy.ts';
 import { missingItem } from '../changes/changes.preconditions.ts';
-import type { RequestContext } from '../shared/context.ts';
+import type { RequestContext } from '../common/context.ts';
 
 /** How arguments name terms: by id, slug or name, in any language (deviations 13 and 18). */
 

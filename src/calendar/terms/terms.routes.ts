@@ -1,9 +1,9 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { requestContext, type CalendarDeps } from '../shared/context.ts';
-import { archiveHeaders, sentArguments } from '../shared/pagination.ts';
-import { LanguageQuerySchema } from '../shared/schemas.ts';
-import { fieldOf, parsePositiveInt } from '../shared/wire.ts';
+import { requestContext, type CalendarDeps } from '../common/context.ts';
+import { archiveHeaders, sentArguments } from '../common/pagination.ts';
+import { LanguageQuerySchema } from '../common/schemas.ts';
+import { fieldOf, parsePositiveInt } from '../common/wire.ts';
 import {
   CategoryListSchema,
   CategorySchema,
@@ -17,7 +17,7 @@ import {
 } from './terms.schemas.ts';
 import type { TermsService } from './terms.service.ts';
 import { sendsIfMatch } from '../changes/changes.preconditions.ts';
-import { sendVersioned } from '../shared/versioned.ts';
+import { sendVersioned } from '../common/versioned.ts';
 import { CATEGORIES, TAGS, type TaxonomyInfo } from './terms.taxonomy.ts';
 
 /** The archive, create, read, update and delete routes of one taxonomy. */

@@ -1,7 +1,7 @@
 import { ModifiedQueryProperties } from '../posts/posts.modified.ts';
 import Type, { type Static } from 'typebox';
-import { LanguageQuerySchema } from '../shared/schemas.ts';
-import { ListSchema, NO_NUL_PATTERN, SearchSchema, WpBooleanSchema } from '../shared/wire.ts';
+import { LanguageQuerySchema } from '../common/schemas.ts';
+import { ListSchema, NO_NUL_PATTERN, SearchSchema, WpBooleanSchema } from '../common/wire.ts';
 import { CATEGORIES, TAGS, type TaxonomyInfo } from './terms.taxonomy.ts';
 
 /** Longest term name WordPress stores. */

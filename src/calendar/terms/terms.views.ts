@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../platform/db/schema.ts';
 import type { Taxonomy } from '../calendar.tables.ts';
 import { loadTextsOfTypes, type TextsByType, type Translated } from '../posts/posts.texts.ts';
-import type { RequestContext } from '../shared/context.ts';
+import type { RequestContext } from '../common/context.ts';
 import type { TermView } from './terms.mapper.ts';
 import * as repository from './terms.repository.ts';
 import type { TermRow } from './terms.repository.ts';

@@ -1,6 +1,6 @@
 import type { LinkedPostKind, MetaValues } from '../linked-posts/linked-posts.kind.ts';
 import { textField, websiteField } from '../linked-posts/linked-posts.fields.ts';
-import { invalidParam, parseWpBoolean } from '../shared/wire.ts';
+import { invalidParam, parseWpBoolean } from '../common/wire.ts';
 import { venueAlwaysFields, venueJsonLd, venueMetaFields } from './venues.mapper.ts';
 import { unlinkVenueFromEvents, venueIdsLinkedTo } from './venues.repository.ts';
 

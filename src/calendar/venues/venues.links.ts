@@ -3,8 +3,8 @@ import type { Database } from '../../platform/db/schema.ts';
 import type { LinkedPostRow } from '../linked-posts/linked-posts.kind.ts';
 import { assertPostsReadable, findEmbeddable, linkEntries, presentEmbedded, resolveLinkEntry } from '../linked-posts/linked-posts.links.ts';
 import type { PostAssets } from '../linked-posts/linked-posts.present.ts';
-import type { RequestContext } from '../shared/context.ts';
-import { invalidParam } from '../shared/wire.ts';
+import type { RequestContext } from '../common/context.ts';
+import { invalidParam } from '../common/wire.ts';
 import { venueKind } from './venues.kind.ts';
 
 type Db = Kysely<Database>;

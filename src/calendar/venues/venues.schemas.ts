@@ -1,6 +1,6 @@
 import Type from 'typebox';
 import { GlobalIdProperties, JsonLdSchema, PostWriteProperties, representationHead } from '../linked-posts/linked-posts.schemas.ts';
-import { WpBooleanSchema } from '../shared/wire.ts';
+import { WpBooleanSchema } from '../common/wire.ts';
 
 /** A coordinate: a number in range, or `""`/`null` to clear (both coordinates are set or cleared together). */
 function coordinate(name: string, limit: number) {

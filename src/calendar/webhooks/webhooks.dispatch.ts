@@ -7,8 +7,8 @@ import { listHeardChanges, readLogState, recordDuePublications, type HeardChange
 import type { ChangesService } from '../changes/changes.service.ts';
 import { CHANGE_TYPES, encodeToken } from '../changes/changes.tokens.ts';
 import { utcStamp } from '../posts/posts.access.ts';
-import type { CalendarVersions } from '../shared/calendar-version.ts';
-import type { RequestContext, Site } from '../shared/context.ts';
+import type { CalendarVersions } from '../common/calendar-version.ts';
+import type { RequestContext, Site } from '../common/context.ts';
 import {
   activeWebhooks,
   findAnnounced,

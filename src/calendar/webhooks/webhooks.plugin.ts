@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ChangesService } from '../changes/changes.service.ts';
 import { retentionSeconds } from '../changes/changes.service.ts';
-import type { CalendarDeps } from '../shared/context.ts';
+import type { CalendarDeps } from '../common/context.ts';
 import type { DeliverySettings } from './webhooks.delivery.ts';
 import { WebhookDispatcher } from './webhooks.dispatch.ts';
 import { webhooksRoutes } from './webhooks.routes.ts';

@@ -1,7 +1,7 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import { archiveHeaders } from '../shared/pagination.ts';
-import { WpErrorSchema } from '../shared/schemas.ts';
+import { archiveHeaders } from '../common/pagination.ts';
+import { WpErrorSchema } from '../common/schemas.ts';
 import Type from 'typebox';
 import type { Page } from './webhooks.service.ts';
 import type { WebhooksService } from './webhooks.service.ts';

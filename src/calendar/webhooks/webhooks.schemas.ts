@@ -1,6 +1,6 @@
 import Type, { type Static, type TSchema } from 'typebox';
 import { CHANGE_TYPES } from '../changes/changes.tokens.ts';
-import { StringOrListSchema, TextSchema, WpBooleanSchema } from '../shared/wire.ts';
+import { StringOrListSchema, TextSchema, WpBooleanSchema } from '../common/wire.ts';
 
 /** What a subscription may ask for: a change of one item type, or everything. */
 export const WEBHOOK_ACTIONS = ['created', 'updated', 'deleted'] as const;

@@ -4,9 +4,9 @@ import type { Database } from '../../platform/db/schema.ts';
 import { checkTargetUrl } from '../../platform/http/outbound.ts';
 import { AppError } from '../../platform/errors.ts';
 import type { AuthUser } from '../../platform/auth/authenticate.ts';
-import { invalidParam, parseList, parseWpBoolean } from '../shared/wire.ts';
+import { invalidParam, parseList, parseWpBoolean } from '../common/wire.ts';
 import { utcStamp } from '../posts/posts.access.ts';
-import { totalPages } from '../shared/pagination.ts';
+import { totalPages } from '../common/pagination.ts';
 import { deliver, leaseMs, type DeliverySettings } from './webhooks.delivery.ts';
 import {
   deleteWebhook,
