@@ -49,7 +49,7 @@ export async function buildBundle(out = DIST) {
   const { build } = await import('esbuild');
   const staging = `${out}.${process.pid}.tmp`;
   rmSync(staging, { recursive: true, force: true });
-  const common = { platform: 'node', format: 'esm', target: 'node20', logLevel: 'warning' };
+  const common = { platform: 'node', format: 'esm', target: 'node22', logLevel: 'warning' };
   await build({
     ...common,
     entryPoints: [path.join(SOURCES, 'cli/main.ts')],
