@@ -1,5 +1,6 @@
-// The layer rules of docs/architecture.md ("Rules the linter enforces"), and
-// its limit on the length of a source file, as ESLint configuration.
+// The layer rules of docs/architecture.md ("Rules the linter enforces"), its
+// limit on the length of a route-registration function and its warning on the
+// length of a source file, as ESLint configuration.
 // eslint.config.js spreads this array; test/platform/lint-boundaries.test.ts
 // lints snippets with it alone.
 import { builtinRules } from 'eslint/use-at-your-own-risk';
@@ -25,8 +26,11 @@ const layers = {
 };
 
 const SURFACES = ['calendar', 'entity-management', 'soap'];
-// Counted as `wc -l` counts a file that ends with a newline: blank lines and comments too (issue 20).
+// Counted as `wc -l` counts a file that ends with a newline: blank lines and comments too (issue 20). A warning:
+// a file is split where its jobs part, never at a line count.
 const MAX_SOURCE_LINES = 400;
+// Code lines only. A registration function declares its routes and names their handlers (issue 38).
+const MAX_REGISTRATION_LINES = 60;
 const SEE = '(docs/architecture.md, "Rules the linter enforces")';
 
 // Matches a relative import that climbs to src/ and enters one of `folders`;
@@ -126,9 +130,14 @@ export default [
     },
   },
   {
-    name: 'layers: no source file over 400 lines',
+    name: 'layers: a source file over 400 lines is a warning',
     files: ['src/**/*.ts'],
-    rules: { 'max-lines': ['error', { max: MAX_SOURCE_LINES, skipBlankLines: false, skipComments: false }] },
+    rules: { 'max-lines': ['warn', { max: MAX_SOURCE_LINES, skipBlankLines: false, skipComments: false }] },
+  },
+  {
+    name: 'layers: route handlers in functions of their own',
+    files: ['src/**/*.routes.ts', 'src/**/*.plugin.ts'],
+    rules: { 'max-lines-per-function': ['error', { max: MAX_REGISTRATION_LINES, skipBlankLines: true, skipComments: true }] },
   },
   {
     name: 'layers: SQL only in repositories',

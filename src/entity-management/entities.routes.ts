@@ -3,8 +3,9 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { SwaggerTransform } from '@fastify/swagger';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { CachedAnswers } from '../platform/http/cached-answers.ts';
+import type { Handler } from '../platform/http/route-handler.ts';
 import Type from 'typebox';
-import { createEntity, deleteEntity, getEntity, listEntities, updateEntity } from './entities.service.ts';
+import * as entities from './entities.service.ts';
 import type { EntityContext } from './context.ts';
 import { envelope } from './envelope.ts';
 import {
@@ -57,150 +58,155 @@ const DeletedEnvelope = EnvelopeSchema(Type.Null(), {
 });
 
 /** One route per verb for every entity type; the type is data, resolved per request. */
-export async function entitiesRoutes(app: FastifyInstance, { context, answers, segments }: EntitiesRoutesOptions): Promise<void> {
+export async function entitiesRoutes(app: FastifyInstance, options: EntitiesRoutesOptions): Promise<void> {
   const typed = app.withTypeProvider<TypeBoxTypeProvider>();
-  const read = { access: 'entities_read', swaggerTransform: specParamNames(segments) } as const;
-  const write = { access: 'entities_write', swaggerTransform: specParamNames(segments) } as const;
-  const tags = ['entity-management'];
-  // A read's answer is a function of its URL, the records and the definitions in use (not of who asks).
-  const readKey = (request: FastifyRequest) => cacheKey(request.url, context.definitions.current.version);
+  const read = { access: 'entities_read', swaggerTransform: specParamNames(options.segments) } as const;
+  const write = { access: 'entities_write', swaggerTransform: specParamNames(options.segments) } as const;
+  const { context } = options;
+  typed.get('/:entityType', { config: read, schema: listEntitiesSchema, handler: listEntities(options) });
+  typed.post('/:entityType', { config: write, schema: createEntitySchema, handler: createEntity(context) });
+  typed.put('/:entityType', { config: write, schema: updateEntitySchema, handler: updateEntity(context) });
+  typed.delete('/:entityType', { config: write, schema: deleteEntitySchema, handler: deleteEntity(context) });
+  typed.get('/:entityType/:entityKey', { config: read, schema: getEntityByIdSchema, handler: getEntityById(options) });
+  typed.put('/:entityType/:entityKey', { config: write, schema: updateEntityByKeySchema, handler: updateEntityByKey(context) });
+  typed.delete('/:entityType/:entityKey', { config: write, schema: deleteEntityByKeySchema, handler: deleteEntityByKey(context) });
+}
 
-  typed.get('/:entityType', {
-    config: read,
-    schema: {
-      operationId: 'listEntities',
-      tags,
-      summary: 'List records of a type',
-      description:
-        'Paged, sorted (`sort`, `-` for descending), projected (`fields`) and filtered: `filter[FieldName]=value` ' +
-        '(exact match, repeatable over fields; `filter[key]` too) and `q` (substring of any text field). ' +
-        'The total is in the first message’s `meta` and in `X-Total-Count`.',
-      security: SECURITY,
-      params: TypeParamsSchema,
-      querystring: ListEntitiesQuerySchema,
-      response: { 200: ListEnvelope, ...errorResponses(400, 401, 403, 404, 429) },
-    },
-    handler: async (request, reply) =>
-      answers.answer(reply, readKey(request), async () => {
-        const { query } = request;
-        const { records, meta } = await listEntities(context, request.params.entityType, {
-          page: query.page,
-          perPage: query.per_page,
-          fields: query.fields,
-          sort: query.sort,
-          q: query.q,
-          filters: Object.entries(query.filter ?? {}),
-        });
-        return {
-          payload: envelope(records, { level: 'info', code: 'OK', text: `${records.length} of ${meta.total} records`, meta }),
-          headers: { 'x-total-count': String(meta.total) },
-        };
-      }),
-  });
+const tags = ['entity-management'];
 
-  typed.post('/:entityType', {
-    config: write,
-    schema: {
-      operationId: 'createEntity',
-      tags,
-      summary: 'Create a record (key required)',
-      security: SECURITY,
-      params: TypeParamsSchema,
-      body: EntityBodySchema,
-      response: { 201: RecordEnvelope, ...errorResponses(400, 401, 403, 404, 409, 413, 429) },
-    },
-    handler: async (request, reply) => {
-      const record = await createEntity(context, request.params.entityType, request.body);
-      void reply.code(201);
-      return envelope(record, { level: 'info', code: 'CREATED', text: `Record ${String(record.key)} created` });
-    },
-  });
+/** A read's answer is a function of its URL, the records and the definitions in use (not of who asks). */
+function readKey(request: FastifyRequest, context: EntityContext): string {
+  return cacheKey(request.url, context.definitions.current.version);
+}
 
-  typed.put('/:entityType', {
-    config: write,
-    schema: {
-      operationId: 'updateEntity',
-      tags,
-      summary: 'Update the record whose key is in the body (partial merge)',
-      security: SECURITY,
-      params: TypeParamsSchema,
-      body: EntityBodySchema,
-      response: { 200: RecordEnvelope, ...errorResponses(400, 401, 403, 404, 413, 429) },
-    },
-    handler: async (request) => {
-      const record = await updateEntity(context, request.params.entityType, undefined, request.body);
-      return envelope(record, { level: 'info', code: 'UPDATED', text: `Record ${String(record.key)} updated` });
-    },
-  });
+const listEntitiesSchema = {
+  operationId: 'listEntities',
+  tags,
+  summary: 'List records of a type',
+  description:
+    'Paged, sorted (`sort`, `-` for descending), projected (`fields`) and filtered: `filter[FieldName]=value` ' +
+    '(exact match, repeatable over fields; `filter[key]` too) and `q` (substring of any text field). ' +
+    'The total is in the first message’s `meta` and in `X-Total-Count`.',
+  security: SECURITY,
+  params: TypeParamsSchema,
+  querystring: ListEntitiesQuerySchema,
+  response: { 200: ListEnvelope, ...errorResponses(400, 401, 403, 404, 429) },
+};
+function listEntities({ context, answers }: EntitiesRoutesOptions): Handler<typeof listEntitiesSchema> {
+  return async (request, reply) =>
+    answers.answer(reply, readKey(request, context), async () => {
+      const { query } = request;
+      const { records, meta } = await entities.listEntities(context, request.params.entityType, {
+        page: query.page,
+        perPage: query.per_page,
+        fields: query.fields,
+        sort: query.sort,
+        q: query.q,
+        filters: Object.entries(query.filter ?? {}),
+      });
+      return {
+        payload: envelope(records, { level: 'info', code: 'OK', text: `${records.length} of ${meta.total} records`, meta }),
+        headers: { 'x-total-count': String(meta.total) },
+      };
+    });
+}
 
-  typed.delete('/:entityType', {
-    config: write,
-    schema: {
-      operationId: 'deleteEntity',
-      tags,
-      summary: 'Delete the record given by the query parameter entity-key',
-      security: SECURITY,
-      params: TypeParamsSchema,
-      querystring: DeleteEntityQuerySchema,
-      response: { 200: DeletedEnvelope, ...errorResponses(400, 401, 403, 404, 429) },
-    },
-    handler: async (request) => {
-      const key = request.query['entity-key'];
-      await deleteEntity(context, request.params.entityType, key);
-      return envelope(null, { level: 'info', code: 'DELETED', text: `Record ${key} deleted` });
-    },
-  });
+const createEntitySchema = {
+  operationId: 'createEntity',
+  tags,
+  summary: 'Create a record (key required)',
+  security: SECURITY,
+  params: TypeParamsSchema,
+  body: EntityBodySchema,
+  response: { 201: RecordEnvelope, ...errorResponses(400, 401, 403, 404, 409, 413, 429) },
+};
+function createEntity(context: EntityContext): Handler<typeof createEntitySchema> {
+  return async (request, reply) => {
+    const record = await entities.createEntity(context, request.params.entityType, request.body);
+    void reply.code(201);
+    return envelope(record, { level: 'info', code: 'CREATED', text: `Record ${String(record.key)} created` });
+  };
+}
 
-  typed.get('/:entityType/:entityKey', {
-    config: read,
-    schema: {
-      operationId: 'getEntityById',
-      tags,
-      summary: 'One record by key, optionally restricted to some fields',
-      security: SECURITY,
-      params: KeyParamsSchema,
-      querystring: GetEntityQuerySchema,
-      response: { 200: RecordEnvelope, ...errorResponses(400, 401, 403, 404, 429) },
-    },
-    handler: async (request, reply) =>
-      answers.answer(reply, readKey(request), async () => {
-        const record = await getEntity(context, request.params.entityType, request.params.entityKey, request.query.fields);
-        return { payload: envelope(record, { level: 'info', code: 'OK', text: '1 record' }) };
-      }),
-  });
+const updateEntitySchema = {
+  operationId: 'updateEntity',
+  tags,
+  summary: 'Update the record whose key is in the body (partial merge)',
+  security: SECURITY,
+  params: TypeParamsSchema,
+  body: EntityBodySchema,
+  response: { 200: RecordEnvelope, ...errorResponses(400, 401, 403, 404, 413, 429) },
+};
+function updateEntity(context: EntityContext): Handler<typeof updateEntitySchema> {
+  return async (request) => {
+    const record = await entities.updateEntity(context, request.params.entityType, undefined, request.body);
+    return envelope(record, { level: 'info', code: 'UPDATED', text: `Record ${String(record.key)} updated` });
+  };
+}
 
-  typed.put('/:entityType/:entityKey', {
-    config: write,
-    schema: {
-      operationId: 'updateEntityByKey',
-      tags,
-      summary: 'Update a record by key (partial merge; a different body key is KEY_MISMATCH)',
-      security: SECURITY,
-      params: KeyParamsSchema,
-      body: EntityBodySchema,
-      response: { 200: RecordEnvelope, ...errorResponses(400, 401, 403, 404, 413, 429) },
-    },
-    handler: async (request) => {
-      const { entityType, entityKey } = request.params;
-      const record = await updateEntity(context, entityType, entityKey, request.body);
-      return envelope(record, { level: 'info', code: 'UPDATED', text: `Record ${entityKey} updated` });
-    },
-  });
+const deleteEntitySchema = {
+  operationId: 'deleteEntity',
+  tags,
+  summary: 'Delete the record given by the query parameter entity-key',
+  security: SECURITY,
+  params: TypeParamsSchema,
+  querystring: DeleteEntityQuerySchema,
+  response: { 200: DeletedEnvelope, ...errorResponses(400, 401, 403, 404, 429) },
+};
+function deleteEntity(context: EntityContext): Handler<typeof deleteEntitySchema> {
+  return async (request) => {
+    const key = request.query['entity-key'];
+    await entities.deleteEntity(context, request.params.entityType, key);
+    return envelope(null, { level: 'info', code: 'DELETED', text: `Record ${key} deleted` });
+  };
+}
 
-  typed.delete('/:entityType/:entityKey', {
-    config: write,
-    schema: {
-      operationId: 'deleteEntityByKey',
-      tags,
-      summary: 'Delete a record by key',
-      security: SECURITY,
-      params: KeyParamsSchema,
-      response: { 200: DeletedEnvelope, ...errorResponses(400, 401, 403, 404, 429) },
-    },
-    handler: async (request) => {
-      const { entityType, entityKey } = request.params;
-      await deleteEntity(context, entityType, entityKey);
-      return envelope(null, { level: 'info', code: 'DELETED', text: `Record ${entityKey} deleted` });
-    },
-  });
+const getEntityByIdSchema = {
+  operationId: 'getEntityById',
+  tags,
+  summary: 'One record by key, optionally restricted to some fields',
+  security: SECURITY,
+  params: KeyParamsSchema,
+  querystring: GetEntityQuerySchema,
+  response: { 200: RecordEnvelope, ...errorResponses(400, 401, 403, 404, 429) },
+};
+function getEntityById({ context, answers }: EntitiesRoutesOptions): Handler<typeof getEntityByIdSchema> {
+  return async (request, reply) =>
+    answers.answer(reply, readKey(request, context), async () => {
+      const record = await entities.getEntity(context, request.params.entityType, request.params.entityKey, request.query.fields);
+      return { payload: envelope(record, { level: 'info', code: 'OK', text: '1 record' }) };
+    });
+}
+
+const updateEntityByKeySchema = {
+  operationId: 'updateEntityByKey',
+  tags,
+  summary: 'Update a record by key (partial merge; a different body key is KEY_MISMATCH)',
+  security: SECURITY,
+  params: KeyParamsSchema,
+  body: EntityBodySchema,
+  response: { 200: RecordEnvelope, ...errorResponses(400, 401, 403, 404, 413, 429) },
+};
+function updateEntityByKey(context: EntityContext): Handler<typeof updateEntityByKeySchema> {
+  return async (request) => {
+    const { entityType, entityKey } = request.params;
+    const record = await entities.updateEntity(context, entityType, entityKey, request.body);
+    return envelope(record, { level: 'info', code: 'UPDATED', text: `Record ${entityKey} updated` });
+  };
+}
+
+const deleteEntityByKeySchema = {
+  operationId: 'deleteEntityByKey',
+  tags,
+  summary: 'Delete a record by key',
+  security: SECURITY,
+  params: KeyParamsSchema,
+  response: { 200: DeletedEnvelope, ...errorResponses(400, 401, 403, 404, 429) },
+};
+function deleteEntityByKey(context: EntityContext): Handler<typeof deleteEntityByKeySchema> {
+  return async (request) => {
+    const { entityType, entityKey } = request.params;
+    await entities.deleteEntity(context, entityType, entityKey);
+    return envelope(null, { level: 'info', code: 'DELETED', text: `Record ${entityKey} deleted` });
+  };
 }

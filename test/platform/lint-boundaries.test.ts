@@ -25,6 +25,7 @@ async function refusedBy(filePath: string, code: string): Promise<Array<string |
 
 const SERVICE = 'src/calendar/events/events.service.ts';
 const MIGRATION = 'src/platform/db/migrations/2030-01-01T0000-example.ts';
+const ROUTES = 'src/calendar/events/events.routes.ts';
 
 describe('surfaces are independent', () => {
   it('refuses a surface importing another surface', async () => {
@@ -147,23 +148,58 @@ describe('no source file over 400 lines', () => {
   it('lets a src file of 400 lines through', async () => {
     assert.deepEqual(await refusedBy(SERVICE, fileOf(400)), []);
   });
+
+  it('warns, and does not fail the lint', async () => {
+    const [result] = await boundaries.lintText(fileOf(401), { filePath: SERVICE });
+    assert.deepEqual(
+      result?.messages.map((message) => [message.ruleId, message.severity]),
+      [['max-lines', 1]],
+    );
+    assert.equal(result?.errorCount, 0);
+  });
+});
+
+describe('route handlers in functions of their own', () => {
+  /** A registration function of `count` code lines, with a comment and a blank line after each. */
+  const registrationOf = (count: number) =>
+    [
+      'export async function routes(app) {',
+      ...Array.from({ length: count - 2 }, (_, index) => `  app.get('/r${index}', handler);\n  // Why.\n`),
+      '}',
+      '',
+    ].join('\n');
+
+  it('refuses a registration function of 61 lines, blank lines and comments not counted', async () => {
+    assert.deepEqual(await refusedBy(ROUTES, registrationOf(61)), ['max-lines-per-function']);
+    assert.deepEqual(await refusedBy('src/calendar/calendar.plugin.ts', registrationOf(61)), ['max-lines-per-function']);
+  });
+
+  it('lets a registration function of 60 lines through', async () => {
+    assert.deepEqual(await refusedBy(ROUTES, registrationOf(60)), []);
+  });
+
+  it('leaves functions elsewhere alone', async () => {
+    assert.deepEqual(await refusedBy(SERVICE, registrationOf(61)), []);
+  });
 });
 
 describe('eslint.config.js', () => {
   it('turns every layer rule on where it applies', async () => {
     const full = new ESLint({ cwd: root });
-    const expected: Record<string, string> = {
-      'layers/surfaces-independent': SERVICE,
-      'layers/platform-knows-no-surface': 'src/platform/http/x.ts',
-      'layers/routes-without-repositories': 'src/calendar/events/events.routes.ts',
-      'layers/migrations-frozen': MIGRATION,
-      'layers/sql-imports-in-repositories': SERVICE,
-      'layers/sql-calls-in-repositories': SERVICE,
-      'max-lines': SERVICE,
+    // Severities: 2 an error, 1 a warning.
+    const expected: Record<string, [string, number]> = {
+      'layers/surfaces-independent': [SERVICE, 2],
+      'layers/platform-knows-no-surface': ['src/platform/http/x.ts', 2],
+      'layers/routes-without-repositories': [ROUTES, 2],
+      'layers/migrations-frozen': [MIGRATION, 2],
+      'layers/sql-imports-in-repositories': [SERVICE, 2],
+      'layers/sql-calls-in-repositories': [SERVICE, 2],
+      'max-lines': [SERVICE, 1],
+      'max-lines-per-function': [ROUTES, 2],
     };
-    for (const [rule, filePath] of Object.entries(expected)) {
+    for (const [rule, [filePath, severity]] of Object.entries(expected)) {
       const config = await full.calculateConfigForFile(path.join(root, filePath));
-      assert.equal(config.rules?.[rule]?.[0], 2, `${rule} on ${filePath}`);
+      assert.equal(config.rules?.[rule]?.[0], severity, `${rule} on ${filePath}`);
     }
   });
 

@@ -1,5 +1,7 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
+import type { Answer } from '../../platform/http/cached-answers.ts';
+import type { Handler } from '../../platform/http/route-handler.ts';
 import {
   addDays,
   addMonths,
@@ -21,170 +23,178 @@ const MONTH_DAY_MAX = 4;
 const WEEK_DAY_MAX = 10;
 const DAY_PAGE_MAX = 500;
 
-/** The calendar's views: month (the default), week, day and list, with navigation, search and filters. */
-export async function pagesViewRoutes(app: FastifyInstance, { pages, views }: { pages: PagesService; views: PageViews }): Promise<void> {
-  const typed = app.withTypeProvider<TypeBoxTypeProvider>();
-  const config = { access: 'public' as const };
+/** What the pages' handlers work with: the service they read through and the templates they render. */
+export interface PageRoutesOptions {
+  readonly pages: PagesService;
+  readonly views: PageViews;
+}
 
-  const month = async (page: PageRequest, month: string, path: string) => {
-    const { t, links, language } = page;
-    const weeks = monthWeeks(month);
-    const first = weeks[0]![0]!;
-    const last = weeks[weeks.length - 1]![6]!;
-    const [days, filters] = await Promise.all([pages.eventsByDay(page, first, last, MONTH_DAY_MAX), pages.filterChoices(page)]);
-    const heading = formatMonth(month, language.language);
-    const model = {
-      heading,
-      weekdays: weeks[0]!.map((day) => ({
-        long: formatWeekdayName(day, language.language),
-        short: formatWeekdayShort(day, language.language),
+const config = { access: 'public' as const };
+const viewSchema = { hide: true, querystring: ViewQuerySchema };
+const monthSchema = { hide: true, params: MonthParamsSchema, querystring: ViewQuerySchema };
+const daySchema = { hide: true, params: DayParamsSchema, querystring: ViewQuerySchema };
+
+/** The calendar's views: month (the default), week, day and list, with navigation, search and filters. */
+export async function pagesViewRoutes(app: FastifyInstance, options: PageRoutesOptions): Promise<void> {
+  const typed = app.withTypeProvider<TypeBoxTypeProvider>();
+  typed.get('/events', { config, schema: viewSchema, handler: thisMonthPage(options) });
+  typed.get('/events/month/:month', { config, schema: monthSchema, handler: monthPage(options) });
+  typed.get('/events/week/:day', { config, schema: daySchema, handler: weekPage(options) });
+  typed.get('/events/today', { config, schema: viewSchema, handler: todayPage(options) });
+  typed.get('/events/:day(^\\d{4}-\\d{2}-\\d{2}$)', { config, schema: daySchema, handler: dayPage(options) });
+  typed.get('/events/list', { config, schema: viewSchema, handler: listPage(options) });
+}
+
+async function renderMonth({ pages, views }: PageRoutesOptions, page: PageRequest, month: string, path: string): Promise<Answer> {
+  const { t, links, language } = page;
+  const weeks = monthWeeks(month);
+  const first = weeks[0]![0]!;
+  const last = weeks[weeks.length - 1]![6]!;
+  const [days, filters] = await Promise.all([pages.eventsByDay(page, first, last, MONTH_DAY_MAX), pages.filterChoices(page)]);
+  const heading = formatMonth(month, language.language);
+  const model = {
+    heading,
+    weekdays: weeks[0]!.map((day) => ({
+      long: formatWeekdayName(day, language.language),
+      short: formatWeekdayShort(day, language.language),
+    })),
+    weeks: weeks.map((week) =>
+      week.map((day) => ({
+        day,
+        number: Number(day.slice(8)),
+        label: formatDay(day, language.language),
+        inMonth: day.startsWith(month),
+        today: day === page.today,
+        href: links.to(`/events/${day}/`),
+        ...days.get(day)!,
       })),
-      weeks: weeks.map((week) =>
-        week.map((day) => ({
+    ),
+    pager: {
+      previous: { href: links.to(`/events/month/${addMonths(month, -1)}/`), label: t.previousMonth },
+      today: { href: links.to(`/events/month/${page.today.slice(0, 7)}/`), label: t.today },
+      next: { href: links.to(`/events/month/${addMonths(month, 1)}/`), label: t.nextMonth },
+    },
+    filters,
+    action: links.to(path, [], false),
+  };
+  return views.render(page, { title: heading, path, current: 'month' }, 'month', model);
+}
+
+function thisMonthPage(options: PageRoutesOptions): Handler<typeof viewSchema> {
+  const { pages } = options;
+  return async (request, reply) =>
+    pages.send(request, reply, async () => {
+      const page = pages.pageRequest(request, request.query);
+      return renderMonth(options, page, page.today.slice(0, 7), '/events/');
+    });
+}
+
+function monthPage(options: PageRoutesOptions): Handler<typeof monthSchema> {
+  const { pages } = options;
+  return async (request, reply) =>
+    pages.send(request, reply, async () => {
+      const asked = parseMonth(request.params.month);
+      if (asked === undefined) throw badPageArgument('month');
+      return renderMonth(options, pages.pageRequest(request, request.query), asked, `/events/month/${asked}/`);
+    });
+}
+
+function weekPage({ pages, views }: PageRoutesOptions): Handler<typeof daySchema> {
+  return async (request, reply) =>
+    pages.send(request, reply, async () => {
+      const asked = parseDay(request.params.day);
+      if (asked === undefined) throw badPageArgument('day');
+      const page = pages.pageRequest(request, request.query);
+      const { t, links, language } = page;
+      const first = weekStart(asked);
+      const last = addDays(first, 6);
+      const [days, filters] = await Promise.all([pages.eventsByDay(page, first, last, WEEK_DAY_MAX), pages.filterChoices(page)]);
+      const heading = `${t.weekOf} ${formatDay(first, language.language)}`;
+      const path = `/events/week/${first}/`;
+      const model = {
+        heading,
+        days: [...days].map(([day, shown]) => ({
           day,
-          number: Number(day.slice(8)),
           label: formatDay(day, language.language),
-          inMonth: day.startsWith(month),
           today: day === page.today,
           href: links.to(`/events/${day}/`),
-          ...days.get(day)!,
+          ...shown,
         })),
-      ),
-      pager: {
-        previous: { href: links.to(`/events/month/${addMonths(month, -1)}/`), label: t.previousMonth },
-        today: { href: links.to(`/events/month/${page.today.slice(0, 7)}/`), label: t.today },
-        next: { href: links.to(`/events/month/${addMonths(month, 1)}/`), label: t.nextMonth },
-      },
-      filters,
-      action: links.to(path, [], false),
-    };
-    return views.render(page, { title: heading, path, current: 'month' }, 'month', model);
+        pager: {
+          previous: { href: links.to(`/events/week/${addDays(first, -7)}/`), label: t.previousWeek },
+          today: { href: links.to(`/events/week/${page.today}/`), label: t.today },
+          next: { href: links.to(`/events/week/${addDays(first, 7)}/`), label: t.nextWeek },
+        },
+        filters,
+        action: links.to(path, [], false),
+      };
+      return views.render(page, { title: heading, path, current: 'week' }, 'week', model);
+    });
+}
+
+async function renderDay({ pages, views }: PageRoutesOptions, page: PageRequest, day: string, path: string): Promise<Answer> {
+  const { t, links, language } = page;
+  const [days, filters] = await Promise.all([pages.eventsByDay(page, day, day, DAY_PAGE_MAX), pages.filterChoices(page)]);
+  const heading = formatDay(day, language.language);
+  const { events, more } = days.get(day)!;
+  const model = {
+    heading,
+    events,
+    truncated: more > 0,
+    pager: {
+      previous: { href: links.to(`/events/${addDays(day, -1)}/`), label: t.previousDay },
+      today: { href: links.to('/events/today/'), label: t.today },
+      next: { href: links.to(`/events/${addDays(day, 1)}/`), label: t.nextDay },
+    },
+    filters,
+    action: links.to(path, [], false),
   };
+  return views.render(page, { title: heading, path, current: 'day' }, 'day', model);
+}
 
-  typed.get('/events', {
-    config,
-    schema: { hide: true, querystring: ViewQuerySchema },
-    handler: async (request, reply) =>
-      pages.send(request, reply, async () => {
-        const page = pages.pageRequest(request, request.query);
-        return month(page, page.today.slice(0, 7), '/events/');
-      }),
-  });
+function todayPage(options: PageRoutesOptions): Handler<typeof viewSchema> {
+  const { pages } = options;
+  return async (request, reply) =>
+    pages.send(request, reply, async () => {
+      const page = pages.pageRequest(request, request.query);
+      return renderDay(options, page, page.today, '/events/today/');
+    });
+}
 
-  typed.get('/events/month/:month', {
-    config,
-    schema: { hide: true, params: MonthParamsSchema, querystring: ViewQuerySchema },
-    handler: async (request, reply) =>
-      pages.send(request, reply, async () => {
-        const asked = parseMonth(request.params.month);
-        if (asked === undefined) throw badPageArgument('month');
-        return month(pages.pageRequest(request, request.query), asked, `/events/month/${asked}/`);
-      }),
-  });
+function dayPage(options: PageRoutesOptions): Handler<typeof daySchema> {
+  const { pages } = options;
+  return async (request, reply) =>
+    pages.send(request, reply, async () => {
+      const asked = parseDay(request.params.day);
+      if (asked === undefined) throw badPageArgument('day');
+      return renderDay(options, pages.pageRequest(request, request.query), asked, `/events/${asked}/`);
+    });
+}
 
-  typed.get('/events/week/:day', {
-    config,
-    schema: { hide: true, params: DayParamsSchema, querystring: ViewQuerySchema },
-    handler: async (request, reply) =>
-      pages.send(request, reply, async () => {
-        const asked = parseDay(request.params.day);
-        if (asked === undefined) throw badPageArgument('day');
-        const page = pages.pageRequest(request, request.query);
-        const { t, links, language } = page;
-        const first = weekStart(asked);
-        const last = addDays(first, 6);
-        const [days, filters] = await Promise.all([pages.eventsByDay(page, first, last, WEEK_DAY_MAX), pages.filterChoices(page)]);
-        const heading = `${t.weekOf} ${formatDay(first, language.language)}`;
-        const path = `/events/week/${first}/`;
-        const model = {
-          heading,
-          days: [...days].map(([day, shown]) => ({
-            day,
-            label: formatDay(day, language.language),
-            today: day === page.today,
-            href: links.to(`/events/${day}/`),
-            ...shown,
-          })),
-          pager: {
-            previous: { href: links.to(`/events/week/${addDays(first, -7)}/`), label: t.previousWeek },
-            today: { href: links.to(`/events/week/${page.today}/`), label: t.today },
-            next: { href: links.to(`/events/week/${addDays(first, 7)}/`), label: t.nextWeek },
-          },
-          filters,
-          action: links.to(path, [], false),
-        };
-        return views.render(page, { title: heading, path, current: 'week' }, 'week', model);
-      }),
-  });
-
-  const day = async (page: PageRequest, day: string, path: string) => {
-    const { t, links, language } = page;
-    const [days, filters] = await Promise.all([pages.eventsByDay(page, day, day, DAY_PAGE_MAX), pages.filterChoices(page)]);
-    const heading = formatDay(day, language.language);
-    const { events, more } = days.get(day)!;
-    const model = {
-      heading,
-      events,
-      truncated: more > 0,
-      pager: {
-        previous: { href: links.to(`/events/${addDays(day, -1)}/`), label: t.previousDay },
-        today: { href: links.to('/events/today/'), label: t.today },
-        next: { href: links.to(`/events/${addDays(day, 1)}/`), label: t.nextDay },
-      },
-      filters,
-      action: links.to(path, [], false),
-    };
-    return views.render(page, { title: heading, path, current: 'day' }, 'day', model);
-  };
-
-  typed.get('/events/today', {
-    config,
-    schema: { hide: true, querystring: ViewQuerySchema },
-    handler: async (request, reply) =>
-      pages.send(request, reply, async () => {
-        const page = pages.pageRequest(request, request.query);
-        return day(page, page.today, '/events/today/');
-      }),
-  });
-
-  typed.get('/events/:day(^\\d{4}-\\d{2}-\\d{2}$)', {
-    config,
-    schema: { hide: true, params: DayParamsSchema, querystring: ViewQuerySchema },
-    handler: async (request, reply) =>
-      pages.send(request, reply, async () => {
-        const asked = parseDay(request.params.day);
-        if (asked === undefined) throw badPageArgument('day');
-        return day(pages.pageRequest(request, request.query), asked, `/events/${asked}/`);
-      }),
-  });
-
-  typed.get('/events/list', {
-    config,
-    schema: { hide: true, querystring: ViewQuerySchema },
-    handler: async (request, reply) =>
-      pages.send(request, reply, async () => {
-        const page = pages.pageRequest(request, request.query);
-        const { t, links } = page;
-        const past = request.query.past === '1';
-        const [list, filters] = await Promise.all([pages.eventList(page), pages.filterChoices(page)]);
-        const pastPair: Array<readonly [string, string]> = past ? [['past', '1']] : [];
-        const pageLink = (number: number) =>
-          links.to('/events/list/', [...pastPair, ...(number > 1 ? [['page', String(number)] as const] : [])]);
-        const model = {
-          heading: past ? t.past : t.upcoming,
-          events: list.cards,
-          pager: {
-            previous: list.page > 1 ? { href: pageLink(list.page - 1), label: t.previousPage } : undefined,
-            next: list.page < list.pages ? { href: pageLink(list.page + 1), label: t.nextPage } : undefined,
-          },
-          position: list.pages > 1 ? `${t.page} ${list.page} ${t.of} ${list.pages}` : '',
-          toggle: { href: links.to('/events/list/', past ? [] : [['past', '1']]), label: past ? t.showUpcoming : t.showPast },
-          filters,
-          action: links.to('/events/list/', [], false),
-          past,
-        };
-        const path = `/events/list/${past ? '?past=1' : ''}`;
-        return views.render(page, { title: model.heading, path, current: 'list' }, 'list', model);
-      }),
-  });
+function listPage({ pages, views }: PageRoutesOptions): Handler<typeof viewSchema> {
+  return async (request, reply) =>
+    pages.send(request, reply, async () => {
+      const page = pages.pageRequest(request, request.query);
+      const { t, links } = page;
+      const past = request.query.past === '1';
+      const [list, filters] = await Promise.all([pages.eventList(page), pages.filterChoices(page)]);
+      const pastPair: Array<readonly [string, string]> = past ? [['past', '1']] : [];
+      const pageLink = (number: number) =>
+        links.to('/events/list/', [...pastPair, ...(number > 1 ? [['page', String(number)] as const] : [])]);
+      const model = {
+        heading: past ? t.past : t.upcoming,
+        events: list.cards,
+        pager: {
+          previous: list.page > 1 ? { href: pageLink(list.page - 1), label: t.previousPage } : undefined,
+          next: list.page < list.pages ? { href: pageLink(list.page + 1), label: t.nextPage } : undefined,
+        },
+        position: list.pages > 1 ? `${t.page} ${list.page} ${t.of} ${list.pages}` : '',
+        toggle: { href: links.to('/events/list/', past ? [] : [['past', '1']]), label: past ? t.showUpcoming : t.showPast },
+        filters,
+        action: links.to('/events/list/', [], false),
+        past,
+      };
+      const path = `/events/list/${past ? '?past=1' : ''}`;
+      return views.render(page, { title: model.heading, path, current: 'list' }, 'list', model);
+    });
 }

@@ -1,5 +1,6 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
+import type { Handler } from '../../platform/http/route-handler.ts';
 import Type from 'typebox';
 import { envelope } from '../envelope.ts';
 import {
@@ -13,105 +14,104 @@ import {
   errorResponses,
 } from '../schemas.ts';
 import type { EntityContext } from '../context.ts';
-import { getAction, listActions, reloadActions, runAction } from './actions.service.ts';
+import * as service from './actions.service.ts';
 
 const tags = ['entity-management actions'];
 
 export async function actionsRoutes(app: FastifyInstance, { context }: { context: EntityContext }): Promise<void> {
   const typed = app.withTypeProvider<TypeBoxTypeProvider>();
+  typed.get('/', { config: { access: 'entities_read' }, schema: actionsSchema, handler: actions(context) });
+  typed.get('/:code', { config: { access: 'entities_read' }, schema: actionSchema, handler: action(context) });
+  // Reading is enough to reach the action; a command with write steps also needs write rights (checked on run).
+  typed.post('/:code/run', { config: { access: 'entities_read' }, schema: runActionSchema, handler: runAction(context) });
+  typed.post('/reload', { config: { access: 'actions_reload' }, schema: reloadActionsSchema, handler: reloadActions(context) });
+}
 
-  typed.get('/', {
-    config: { access: 'entities_read' },
-    schema: {
-      operationId: 'actions',
-      tags,
-      summary: 'The loaded actions, each with its command',
-      security: SECURITY,
-      response: {
-        200: EnvelopeSchema(Type.Array(ActionSchema), {
-          messages: [{ level: 'info', code: 'OK', text: '5 actions' }],
-          payload: [ACTION_EXAMPLE],
-        }),
-        ...errorResponses(401, 403, 429),
-      },
-    },
-    handler: async () => {
-      const actions = listActions(context);
-      return envelope(actions, { level: 'info', code: 'OK', text: `${actions.length} actions` });
-    },
-  });
+const actionsSchema = {
+  operationId: 'actions',
+  tags,
+  summary: 'The loaded actions, each with its command',
+  security: SECURITY,
+  response: {
+    200: EnvelopeSchema(Type.Array(ActionSchema), {
+      messages: [{ level: 'info', code: 'OK', text: '5 actions' }],
+      payload: [ACTION_EXAMPLE],
+    }),
+    ...errorResponses(401, 403, 429),
+  },
+};
+function actions(context: EntityContext): Handler<typeof actionsSchema> {
+  return async () => {
+    const loaded = service.listActions(context);
+    return envelope(loaded, { level: 'info', code: 'OK', text: `${loaded.length} actions` });
+  };
+}
 
-  typed.get('/:code', {
-    config: { access: 'entities_read' },
-    schema: {
-      operationId: 'action',
-      tags,
-      summary: 'One action with its command',
-      security: SECURITY,
-      params: ActionCodeParamsSchema,
-      response: {
-        200: EnvelopeSchema(ActionSchema, { messages: [{ level: 'info', code: 'OK', text: '1 action' }], payload: ACTION_EXAMPLE }),
-        ...errorResponses(400, 401, 403, 404, 429),
-      },
-    },
-    handler: async (request) => envelope(getAction(context, request.params.code), { level: 'info', code: 'OK', text: '1 action' }),
-  });
+const actionSchema = {
+  operationId: 'action',
+  tags,
+  summary: 'One action with its command',
+  security: SECURITY,
+  params: ActionCodeParamsSchema,
+  response: {
+    200: EnvelopeSchema(ActionSchema, { messages: [{ level: 'info', code: 'OK', text: '1 action' }], payload: ACTION_EXAMPLE }),
+    ...errorResponses(400, 401, 403, 404, 429),
+  },
+};
+function action(context: EntityContext): Handler<typeof actionSchema> {
+  return async (request) => envelope(service.getAction(context, request.params.code), { level: 'info', code: 'OK', text: '1 action' });
+}
 
-  typed.post('/:code/run', {
-    // Reading is enough to reach the action; a command with write steps also needs write rights (checked on run).
-    config: { access: 'entities_read' },
-    schema: {
-      operationId: 'runAction',
-      tags,
-      summary: "Run an action's command with a JSON object of parameters",
-      description:
-        'Parameters are checked against the declaration (422 ACTION_PARAMS_INVALID); all steps run in one transaction ' +
-        '(409 ACTION_FAILED when a step fails: nothing changed). The payload has one property per named step.',
-      security: SECURITY,
-      params: ActionCodeParamsSchema,
-      body: RunActionBodySchema,
-      response: {
-        200: EnvelopeSchema(Type.Record(Type.String(), Type.Unknown()), {
-          messages: [{ level: 'info', code: 'OK', text: 'CUSTOMERS_BY_CITY done' }],
-          payload: { customers: [{ key: 'C0001', CompanyName: 'Meccanica Rossi S.p.A.', CityCodeDescription: 'Brescia' }] },
-        }),
-        ...errorResponses(400, 401, 403, 404, 409, 413, 422, 429),
-      },
-    },
-    handler: async (request) => {
-      const { code } = request.params;
-      const payload = await runAction(context, code, request.user?.role ?? null, request.body);
-      return envelope(payload, { level: 'info', code: 'OK', text: `${code} done` });
-    },
-  });
+const runActionSchema = {
+  operationId: 'runAction',
+  tags,
+  summary: "Run an action's command with a JSON object of parameters",
+  description:
+    'Parameters are checked against the declaration (422 ACTION_PARAMS_INVALID); all steps run in one transaction ' +
+    '(409 ACTION_FAILED when a step fails: nothing changed). The payload has one property per named step.',
+  security: SECURITY,
+  params: ActionCodeParamsSchema,
+  body: RunActionBodySchema,
+  response: {
+    200: EnvelopeSchema(Type.Record(Type.String(), Type.Unknown()), {
+      messages: [{ level: 'info', code: 'OK', text: 'CUSTOMERS_BY_CITY done' }],
+      payload: { customers: [{ key: 'C0001', CompanyName: 'Meccanica Rossi S.p.A.', CityCodeDescription: 'Brescia' }] },
+    }),
+    ...errorResponses(400, 401, 403, 404, 409, 413, 422, 429),
+  },
+};
+function runAction(context: EntityContext): Handler<typeof runActionSchema> {
+  return async (request) => {
+    const { code } = request.params;
+    const payload = await service.runAction(context, code, request.user?.role ?? null, request.body);
+    return envelope(payload, { level: 'info', code: 'OK', text: `${code} done` });
+  };
+}
 
-  typed.post('/reload', {
-    config: { access: 'actions_reload' },
-    schema: {
-      operationId: 'reloadActions',
-      tags,
-      summary: 'Reload the action list from the back-end (administrators)',
-      description:
-        'All or nothing: when a definition is broken it is reported in `errors` (warning RELOAD_REFUSED) and the old list stays.',
-      security: SECURITY,
-      response: {
-        200: EnvelopeSchema(ReloadSchema, {
-          messages: [{ level: 'info', code: 'OK', text: '5 actions loaded' }],
-          payload: { loaded: 5, version: 2, errors: [] },
-        }),
-        ...errorResponses(401, 403, 429),
-      },
-    },
-    handler: async () => {
-      const reloaded = await reloadActions(context);
-      const outcome = { ...reloaded, errors: [...reloaded.errors] };
-      return outcome.errors.length === 0
-        ? envelope(outcome, { level: 'info', code: 'OK', text: `${outcome.loaded} actions loaded` })
-        : envelope(outcome, {
-            level: 'warning',
-            code: 'RELOAD_REFUSED',
-            text: `${outcome.errors.length} broken definition(s); the previous ${outcome.loaded} actions stay loaded`,
-          });
-    },
-  });
+const reloadActionsSchema = {
+  operationId: 'reloadActions',
+  tags,
+  summary: 'Reload the action list from the back-end (administrators)',
+  description: 'All or nothing: when a definition is broken it is reported in `errors` (warning RELOAD_REFUSED) and the old list stays.',
+  security: SECURITY,
+  response: {
+    200: EnvelopeSchema(ReloadSchema, {
+      messages: [{ level: 'info', code: 'OK', text: '5 actions loaded' }],
+      payload: { loaded: 5, version: 2, errors: [] },
+    }),
+    ...errorResponses(401, 403, 429),
+  },
+};
+function reloadActions(context: EntityContext): Handler<typeof reloadActionsSchema> {
+  return async () => {
+    const reloaded = await service.reloadActions(context);
+    const outcome = { ...reloaded, errors: [...reloaded.errors] };
+    return outcome.errors.length === 0
+      ? envelope(outcome, { level: 'info', code: 'OK', text: `${outcome.loaded} actions loaded` })
+      : envelope(outcome, {
+          level: 'warning',
+          code: 'RELOAD_REFUSED',
+          text: `${outcome.errors.length} broken definition(s); the previous ${outcome.loaded} actions stay loaded`,
+        });
+  };
 }
