@@ -74,7 +74,7 @@ describe('event list totals', () => {
     assert.equal(counting.count(), 1, 'one count shared by the version');
   });
 
-  it('keeps what its bytes allow, however many distinct filters are asked (a search of new words each time)', async () => {
+  it('caches what its bytes allow, however many distinct filters are asked (a search of new words each time)', async () => {
     const { counting, total, versionAt } = await counted(4096);
     const version = versionAt();
     const first = { ...base, search: { words: ['first'], languages: ['en'] } };

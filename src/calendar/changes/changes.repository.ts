@@ -320,7 +320,7 @@ export async function pruneRemovals(trx: Db, before: string): Promise<{ pruned: 
     .executeTakeFirst();
   const lastSeq = last?.seq === null || last?.seq === undefined ? 0 : Number(last.seq);
   // A new revision, so that no process answers from before the prune: what it cached of a version (a page
-  // of changes for a token now expired) holds no longer, and its caches catch up past a floor that moved. Taken
+  // of changes for a token now expired) holds no longer, and the moved floor invalidates every item. Taken
   // before the rows, in the order every calendar write takes its locks.
   if (lastSeq > 0) await nextSeq(trx);
   const deleted = await trx.deleteFrom('calendar_changes').where(removed).executeTakeFirst();

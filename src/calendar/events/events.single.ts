@@ -41,7 +41,7 @@ export class SingleEventReads {
   async read(ref: EventRef, query: ReadEventQuery, caller: RequestContext, now: Date): Promise<SingleRead> {
     const id = await eventIdOf(this.db, ref);
     const at = await caller.version();
-    // An anonymous read of a cached event by id reads no row: had the row changed, the change log would have had it forgotten.
+    // An anonymous read of a cached event by id reads no row: had the row changed, the change log would have invalidated it.
     const known = 'id' in ref ? await this.presenter.knownRead(this.db, id, caller, at) : undefined;
     if (known !== undefined) {
       const { row } = known.entry;
