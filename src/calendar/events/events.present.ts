@@ -104,7 +104,7 @@ export class EventPresenter {
     return { entry, event: this.representations.recounted(entry, caller.language, counts, version) };
   }
 
-  /** The entry cached from `row` (a single read's own), which keeps the JSON-LD the read makes of it. */
+  /** The entry cached from `row` (a single read's own), which caches the JSON-LD the read computes from it. */
   entryOf(row: EventRow, caller: RequestContext): EventEntry | undefined {
     const entry = caller.user === null ? this.representations.get(row.id, caller.language) : undefined;
     return entry?.row === row ? entry : undefined;

@@ -62,7 +62,7 @@ export class SingleEventReads {
     };
   }
 
-  /** The read with its JSON-LD (made once per cached event); never for a password-protected post, as the reference. */
+  /** The read with its JSON-LD (computed once per cached event); never for a password-protected post, as the reference. */
   withJsonLd({ row, event, version, entry }: SingleRead, caller: RequestContext): Versioned<EventResponse> {
     if (row.password_hash !== null) return { item: event, version };
     const jsonLd =
