@@ -61,7 +61,7 @@ describe('a prune of the change log in another process', () => {
     await writeThrough(writer, admin, 'DELETE', `${EVENTS}/${gone.id}?force=true`, {});
     assert.equal(await changes(`sync_token=${sync}`), 200);
     assert.equal(await changes(`sync_token=${sync}`), 200, 'cached for the version');
-    // `almanac changes prune --older-than 1m` a minute later: the removal the token has yet to hear of is forgotten.
+    // `almanac changes prune --older-than 1m` a minute later: the removal the token has yet to hear of is pruned.
     const { pruned } = await pruneChangeLog(writer.store.db, 60, new Date(Date.now() + 120_000));
     assert.ok(pruned >= 1, 'the removal was pruned');
     assert.equal(await changes(`sync_token=${sync}`), 410);

@@ -107,7 +107,7 @@ describe('list totals and pages maintained across versions', () => {
     }
   }
 
-  /** Each public list's total against a count made afresh (a service that never maintained a total) and the events it shows. */
+  /** Each public list's total against a count computed afresh (a service that never maintained a total) and the events it shows. */
   async function check(label: string): Promise<void> {
     const fresh = new EventsService({
       db: reader.server.store.db,

@@ -305,7 +305,7 @@ const TABLE_OF: Readonly<Record<ChangeType, 'events' | 'venues' | 'organizers' |
  * Forgets the removals recorded before `before` (a UTC stamp): the rows of
  * items that no longer exist. Tokens from before the last of them expire
  * (the floor), as their clients could miss a removal; the rows of items
- * that exist are their versions and stay. Returns how many were forgotten.
+ * that exist are their versions and stay. Returns how many were deleted.
  */
 export async function pruneRemovals(trx: Db, before: string): Promise<{ pruned: number; floor: number }> {
   const gone = (Object.entries(TABLE_OF) as [ChangeType, (typeof TABLE_OF)[ChangeType]][]).map(
