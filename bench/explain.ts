@@ -1,6 +1,6 @@
 /**
  * Query plans of the hot read paths, as the server really issues them when
- * it must compute an answer (RESPONSE_CACHE_MB=0: nothing remembered): seeds
+ * it must compute an answer (RESPONSE_CACHE_MB=0: nothing cached): seeds
  * a fresh database, builds the app in-process over a store that logs every
  * statement, sends each read scenario once and records it (the first
  * request of a calendar version, so list totals are counted too; times

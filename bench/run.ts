@@ -134,12 +134,9 @@ const P50_SCALING_LIMIT = 1.5;
 /** The default list over events of which a tenth are recurring series, against the plain list (issue 21). */
 const SERIES_P50_LIMIT = 1.5;
 const SERIES_SHARE = 10;
-const SERIES_LISTS = { remembered: 'event-list-series', computed: 'event-list-series-computed' } as const satisfies Record<
-  ListMode,
-  string
->;
+const SERIES_LISTS = { cached: 'event-list-series', computed: 'event-list-series-computed' } as const satisfies Record<ListMode, string>;
 const DEFAULT_BODY_BYTES = 2_000;
-const LIST_MODES = ['remembered', 'computed'] as const;
+const LIST_MODES = ['cached', 'computed'] as const;
 type ListMode = (typeof LIST_MODES)[number];
 
 /** A scenario's figures and those of the baseline rounds it alternated with. */
@@ -198,9 +195,9 @@ class BenchRun {
     return total;
   }
 
-  /** Almanac as `npm start` runs it; `remembering: false` turns remembered answers off (RESPONSE_CACHE_MB=0). */
-  startAlmanac({ remembering = true, workers = 1 } = {}): Promise<ServerProcess> {
-    const env = { ...this.env, ...(remembering ? {} : { RESPONSE_CACHE_MB: '0' }), WEB_CONCURRENCY: String(workers) };
+  /** Almanac as `npm start` runs it; `caching: false` turns cached answers off (RESPONSE_CACHE_MB=0). */
+  startAlmanac({ caching = true, workers = 1 } = {}): Promise<ServerProcess> {
+    const env = { ...this.env, ...(caching ? {} : { RESPONSE_CACHE_MB: '0' }), WEB_CONCURRENCY: String(workers) };
     return startServerProcess('almanac', pinned(this.cpu.server, process.execPath, npmStartArgs()), env);
   }
 
@@ -400,8 +397,8 @@ async function main(): Promise<number> {
   let peakRss: number | undefined;
   let bodyBytes = DEFAULT_BODY_BYTES;
   let sized = false;
-  // The default list by event count, as served (remembered answers) and computed on every request.
-  const lists: Record<ListMode, Record<number, Measured>> = { remembered: {}, computed: {} };
+  // The default list by event count, as served (cached answers) and computed on every request.
+  const lists: Record<ListMode, Record<number, Measured>> = { cached: {}, computed: {} };
   // The same list once a tenth of the large run's events are series.
   const seriesLists: Partial<Record<ListMode, Measured>> = {};
   let seriesSeed: SeriesSeed | undefined;
@@ -431,7 +428,7 @@ async function main(): Promise<number> {
     // 2. The default list at the small size, for the p50 scaling figure.
     const measureListAt = async (size: number) => {
       for (const mode of LIST_MODES) {
-        const server = await run.startAlmanac({ remembering: mode === 'remembered' });
+        const server = await run.startAlmanac({ caching: mode === 'cached' });
         servers.push(server);
         const among = seriesSeed === undefined ? '' : ` (${compact(seriesSeed.series)} series among them)`;
         const label = `default list p50 @ ${size.toLocaleString('en')} events${among}, ${mode}`;
@@ -451,7 +448,7 @@ async function main(): Promise<number> {
     servers.push(server);
     for (const scenario of scenarios(server.url, fixtures, bearer, entity.fixture ?? entity.note ?? 'no entity records')) {
       const measured = await run.measure(scenario, baselineUrl);
-      if (scenario.name === 'event-list' && measured !== undefined) lists.remembered[events] = measured;
+      if (scenario.name === 'event-list' && measured !== undefined) lists.cached[events] = measured;
     }
     const mix = mixedScenario(server.url, fixtures, bearer);
     const mixed = await run.measure(mix, baselineUrl);
@@ -481,8 +478,8 @@ async function main(): Promise<number> {
       await run.measure({ ...scenario, name: 'mixed-workers-2', title: `${scenario.title} (2 workers)` }, baselineUrl);
       await stopAll();
     }
-    // The same reads with no answers remembered: what each request costs when it must be computed.
-    const computing = await run.startAlmanac({ remembering: false });
+    // The same reads with no answers cached: what each request costs when it must be computed.
+    const computing = await run.startAlmanac({ caching: false });
     servers.push(computing);
     for (const scenario of computedScenarios(computing.url, fixtures)) {
       const measured = await run.measure(scenario, baselineUrl);
@@ -526,13 +523,10 @@ async function main(): Promise<number> {
       seriesSeed = await run.convertToSeries(events);
       const title = `default list (10/page), ${compact(events)} events: ${compact(seriesSeed.series)} series, ${seriesSeed.occurrences.toLocaleString('en')} occurrences`;
       for (const mode of LIST_MODES) {
-        const server = await run.startAlmanac({ remembering: mode === 'remembered' });
+        const server = await run.startAlmanac({ caching: mode === 'cached' });
         servers.push(server);
         const name = SERIES_LISTS[mode];
-        const measured = await run.measure(
-          listScenario(server.url, name, mode === 'remembered' ? title : `${title}, computed`),
-          baselineUrl,
-        );
+        const measured = await run.measure(listScenario(server.url, name, mode === 'cached' ? title : `${title}, computed`), baselineUrl);
         if (measured !== undefined) seriesLists[mode] = measured;
         const rss = server.peakRss();
         if (run.wants(name) && rss !== undefined) seriesPeakRss[mode] = rss;
@@ -578,7 +572,7 @@ async function main(): Promise<number> {
           title,
           value: 'n/a',
           target,
-          note: `the plain list was not measured: add ${mode === 'remembered' ? 'event-list' : 'event-list-computed'} to --only`,
+          note: `the plain list was not measured: add ${mode === 'cached' ? 'event-list' : 'event-list-computed'} to --only`,
         });
         continue;
       }
@@ -592,12 +586,12 @@ async function main(): Promise<number> {
         note: `p50 ${series.result.p50Ms.toFixed(2)} ÷ ${plain.result.p50Ms.toFixed(2)} ms = ${(series.result.p50Ms / plain.result.p50Ms).toFixed(2)}×; baseline p50 in the same rounds ${series.baseline.p50Ms.toFixed(2)} and ${plain.baseline.p50Ms.toFixed(2)} ms; ${seriesSeed.series} series (${seriesSeed.occurrences} occurrences) written in ${seriesSeed.seconds.toFixed(0)} s`,
       });
     }
-    if (seriesPeakRss.remembered !== undefined || seriesPeakRss.computed !== undefined) {
+    if (seriesPeakRss.cached !== undefined || seriesPeakRss.computed !== undefined) {
       const mb = (bytes: number | undefined) => (bytes === undefined ? '—' : `${Math.round(bytes / MB)} MB`);
       run.rows.push({
         name: 'peak-rss-series',
         title: `server peak RSS, default list under load over ${compact(seriesSeed?.events ?? 0)} events with series`,
-        value: `${mb(seriesPeakRss.remembered)} / ${mb(seriesPeakRss.computed)}`,
+        value: `${mb(seriesPeakRss.cached)} / ${mb(seriesPeakRss.computed)}`,
         target: '—',
         note: 'as served / computed (each a server of its own)',
       });

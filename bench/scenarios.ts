@@ -61,7 +61,7 @@ export function scenarios(baseUrl: string, fixtures: Fixtures, bearer: string, e
       expectedStatus: 304,
     },
     {
-      // A mirror polling for what changed: the items are computed for each request (a sync is never remembered).
+      // A mirror polling for what changed: the items are computed for each request (a sync is never cached).
       name: 'changes',
       title: `sync: GET /changes, ${SYNC_BEHIND} changes behind`,
       request: { method: 'GET', url: `${calendar}/changes?sync_token=${fixtures.syncToken}` },
@@ -171,8 +171,8 @@ export function scenarios(baseUrl: string, fixtures: Fixtures, bearer: string, e
 }
 
 /**
- * Calendar reads against a server that remembers nothing (RESPONSE_CACHE_MB=0): every request
- * does the real work — queries, embeds, serialization. Reported beside the remembered ones, no target.
+ * Calendar reads against a server that caches nothing (RESPONSE_CACHE_MB=0): every request
+ * does the real work — queries, embeds, serialization. Reported beside the cached ones, no target.
  */
 export function computedScenarios(baseUrl: string, fixtures: Fixtures): Scenario[] {
   const computed = (scenario: Scenario): Scenario => ({
@@ -192,7 +192,7 @@ const MIX_SIZE = 1000;
  * A calendar as people use it (issue 26): 95% anonymous reads spread over
  * many URLs — single events across the whole table, list pages 1–20,
  * filtered lists, in either language — and 5% Bearer writes, creates and
- * partial updates, each of which makes every remembered answer stale.
+ * partial updates, each of which makes every cached answer stale.
  * Drawn once, from a fixed seed, so every run sends the same mix.
  */
 export function mixedScenario(baseUrl: string, fixtures: Fixtures, bearer: string): Scenario {

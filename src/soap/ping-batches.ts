@@ -6,7 +6,7 @@ import { insertPings, type NewPingRow } from './pings.repository.ts';
 /**
  * Group commit: pings are written by one statement per batch, which commits
  * them all at once, and each is acknowledged only after that commit. A batch
- * is what arrived in the current turn of the event loop, or, while a batch is
+ * is what arrived in the current tick of the event loop, or, while a batch is
  * being committed (a round trip to PostgreSQL), everything that arrived
  * meanwhile. A commit costs about the same for one row or fifty (the WAL
  * pages it appends, the round trip, PostgreSQL's flush to disk), so under

@@ -51,7 +51,7 @@ export class PingService {
       username: user?.username ?? null,
       client_address: address,
     };
-    // A nonce and its ping commit together or not at all; other pings commit with those of their turn.
+    // A nonce and its ping commit together or not at all; other pings commit with those of their tick.
     if (nonce === undefined) {
       await this.batches.write(ping);
       return;

@@ -78,7 +78,7 @@ test('seeds events with venues, organizers, terms, translations and slugs, and r
   assert.equal(new Set(links.map((link) => link.event_id)).size, 200, 'every event has a category');
 
   const revision = await db.selectFrom('revisions').select('value').where('name', '=', 'calendar').executeTakeFirstOrThrow();
-  assert.ok(Number(revision.value) > 0, 'the calendar revision is bumped, so running servers forget what they remembered');
+  assert.ok(Number(revision.value) > 0, 'the calendar revision is bumped, so running servers invalidate what they cached');
 
   const termsBefore = terms.length;
   const venuesBefore = venues.length;

@@ -1,5 +1,5 @@
 /**
- * What a process carries from version to version stays exact after a prune of the change log, and an
+ * What a process caches across versions stays exact after a prune of the change log, and an
  * anonymous answer's ETag moves only with its bytes (issue 36, defects 7 and 8).
  */
 import assert from 'node:assert/strict';
@@ -28,7 +28,7 @@ describe('a prune of the change log in another process', () => {
   const publish = (title: string, day: string) =>
     writeThrough(writer, admin, 'POST', EVENTS, { title, status: 'publish', start_date: `${day} 20:00:00`, end_date: `${day} 22:00:00` });
 
-  it('forgets a deleted event whose removal it never read: lists, totals, pages and single reads', async () => {
+  it('invalidates a deleted event whose removal it never read: lists, totals, pages and single reads', async () => {
     const kept = await publish('Kept concert', '2033-05-02');
     const gone = await publish('Deleted concert', '2033-05-03');
     const window = `${EVENTS}?start_date=2033-05-01&end_date=2033-05-31`;
@@ -36,7 +36,7 @@ describe('a prune of the change log in another process', () => {
       const response = await reader.request(`${window}${query}`);
       return { status: response.status, total: response.headers.get('x-wp-total'), ids: response.body.events?.map((e: any) => e.id) };
     };
-    // Read alone first, so that single reads have it remembered; then listed.
+    // Read alone first, so that single reads have it cached; then listed.
     for (let read = 0; read < 2; read += 1) assert.equal((await reader.request(`${EVENTS}/${gone.id}`)).status, 200);
     assert.deepEqual(await list(), { status: 200, total: '2', ids: [kept.id, gone.id] });
     assert.deepEqual(await list('&per_page=1&page=2'), { status: 200, total: '2', ids: [gone.id] });
@@ -54,14 +54,14 @@ describe('a prune of the change log in another process', () => {
     assert.deepEqual(seen, { list: { status: 200, total: '1', ids: [kept.id] }, pageAfterTheLast: 404, singleRead: 404 });
   });
 
-  it('expires a sync token at once in a process that remembered its answer, as a process started now does (issue 37)', async () => {
+  it('expires a sync token at once in a process that cached its answer, as a process started now does (issue 37)', async () => {
     const changes = async (query: string) => (await reader.request(`${NS}/changes?${query}`)).status;
     const sync = (await reader.request(`${NS}/changes`)).body.next_sync_token as string;
     const gone = await publish('Deleted recital', '2033-06-03');
     await writeThrough(writer, admin, 'DELETE', `${EVENTS}/${gone.id}?force=true`, {});
     assert.equal(await changes(`sync_token=${sync}`), 200);
-    assert.equal(await changes(`sync_token=${sync}`), 200, 'remembered for the version');
-    // `almanac changes prune --older-than 1m` a minute later: the removal the token has yet to hear of is forgotten.
+    assert.equal(await changes(`sync_token=${sync}`), 200, 'cached for the version');
+    // `almanac changes prune --older-than 1m` a minute later: the removal the token has yet to hear of is pruned.
     const { pruned } = await pruneChangeLog(writer.store.db, 60, new Date(Date.now() + 120_000));
     assert.ok(pruned >= 1, 'the removal was pruned');
     assert.equal(await changes(`sync_token=${sync}`), 410);

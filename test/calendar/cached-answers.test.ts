@@ -21,39 +21,39 @@ async function retitle(db: Kysely<Database>, id: number, title: string): Promise
     .execute();
 }
 
-/** Puts the calendar revision back: a write the revision does not tell about, to see what a server kept. */
+/** Puts the calendar revision back: a write the revision does not tell about, to see what a server cached. */
 async function setRevision(db: Kysely<Database>, value: number): Promise<void> {
   await db.updateTable('revisions').set({ value }).where('name', '=', 'calendar').execute();
 }
 
-describe('anonymous calendar answers kept per version', () => {
+describe('anonymous calendar answers cached per version', () => {
   let server: TestServer;
   let admin: Credentials;
   const db = () => server.server.store.db;
 
   before(async () => {
-    // Its writes bypass the revision on purpose, which the representations kept per event rely on (event-representations.test.ts).
+    // Its writes bypass the revision on purpose, which the representations cached per event rely on (event-representations.test.ts).
     server = await startTestServer({ EVENT_CACHE_MB: '0' });
     admin = await server.admin();
   });
   after(async () => server.close());
 
-  it('serves a remembered answer while the revision holds, and the fresh one as soon as it moves', async () => {
-    const event = await makeEvent(server, admin, { title: 'Remembered title' });
+  it('serves a cached answer while the revision holds, and the fresh one as soon as it moves', async () => {
+    const event = await makeEvent(server, admin, { title: 'Cached title' });
     const revision = await readRevision(db(), 'calendar');
-    assert.equal((await server.request(`${EVENTS}/${event.id}`)).body.title, 'Remembered title');
+    assert.equal((await server.request(`${EVENTS}/${event.id}`)).body.title, 'Cached title');
     await retitle(db(), event.id, 'Changed behind its back');
     await setRevision(db(), revision);
-    const remembered = await server.request(`${EVENTS}/${event.id}`);
-    assert.equal(remembered.body.title, 'Remembered title', 'the answer came from memory');
-    assert.equal(remembered.headers.get('content-type'), 'application/json; charset=utf-8');
-    assert.equal(remembered.headers.get('content-language'), 'en');
-    assert.ok(remembered.headers.get('x-request-id'));
+    const cached = await server.request(`${EVENTS}/${event.id}`);
+    assert.equal(cached.body.title, 'Cached title', 'the answer came from the cache');
+    assert.equal(cached.headers.get('content-type'), 'application/json; charset=utf-8');
+    assert.equal(cached.headers.get('content-language'), 'en');
+    assert.ok(cached.headers.get('x-request-id'));
     await setRevision(db(), revision + 1);
     assert.equal((await server.request(`${EVENTS}/${event.id}`)).body.title, 'Changed behind its back');
   });
 
-  it('remembers each language and each list query apart, with the list headers', async () => {
+  it('caches each language and each list query apart, with the list headers', async () => {
     const event = await makeEvent(server, admin, { title: 'Bilingual' });
     const italian = await server.request(`${EVENTS}/${event.id}?translation_language=it`, {
       method: 'POST',
@@ -103,7 +103,7 @@ describe('anonymous calendar answers kept per version', () => {
     }
   });
 
-  it('never remembers an answer unlocked by a password', async () => {
+  it('never caches an answer unlocked by a password', async () => {
     const event = await makeEvent(server, admin, { title: 'Locked', description: 'Secret plans', password: 'sesame' });
     for (let round = 0; round < 2; round += 1) {
       assert.equal((await server.request(`${EVENTS}/${event.id}?password=sesame`)).body.description, '<p>Secret plans</p>');
@@ -122,7 +122,7 @@ describe('anonymous calendar answers kept per version', () => {
     assert.equal((await server.request(`${EVENTS}?include=${event.id}&password=sesame`)).body.events[0].title, 'Locked, renamed');
   });
 
-  it('remembers anonymous iCalendar feeds as text, and never what a signed-in caller or a password gets', async () => {
+  it('caches anonymous iCalendar feeds as text, and never what a signed-in caller or a password gets', async () => {
     const event = await makeEvent(server, admin, { title: 'Feed title', status: 'publish' });
     const feeds = [`${EVENTS}.ics`, `${EVENTS}/${event.id}.ics`];
     for (const feed of feeds) assert.match((await server.request(feed)).text, /SUMMARY[^:]*:Feed title\r\n/);
@@ -130,11 +130,11 @@ describe('anonymous calendar answers kept per version', () => {
     await retitle(db(), event.id, 'Feed renamed');
     await setRevision(db(), revision);
     for (const feed of feeds) {
-      const remembered = await server.request(feed);
-      assert.match(remembered.text, /SUMMARY[^:]*:Feed title\r\n/, `${feed} came from memory`);
-      assert.equal(remembered.headers.get('content-type'), 'text/calendar; charset=utf-8');
-      assert.match(remembered.headers.get('cache-control') ?? '', /^public/);
-      assert.match((await server.request(feed, { auth: admin })).text, /SUMMARY[^:]*:Feed renamed\r\n/, 'signed in: made afresh');
+      const cached = await server.request(feed);
+      assert.match(cached.text, /SUMMARY[^:]*:Feed title\r\n/, `${feed} came from the cache`);
+      assert.equal(cached.headers.get('content-type'), 'text/calendar; charset=utf-8');
+      assert.match(cached.headers.get('cache-control') ?? '', /^public/);
+      assert.match((await server.request(feed, { auth: admin })).text, /SUMMARY[^:]*:Feed renamed\r\n/, 'signed in: computed afresh');
     }
     await setRevision(db(), revision + 1);
     for (const feed of feeds) assert.match((await server.request(feed)).text, /SUMMARY[^:]*:Feed renamed\r\n/);
@@ -154,10 +154,10 @@ describe('anonymous calendar answers kept per version', () => {
     assert.equal(await listed(), 1);
   });
 
-  it('shares one revision read among the calls of one event-loop turn, and reads again in the next', async () => {
+  it('shares one revision read among the calls of one event-loop tick, and reads again in the next', async () => {
     const versions = new CalendarVersions(db(), new ReadCache(cacheBudgets(0)));
     const first = versions.of({ calendarVersion: null });
-    assert.equal(versions.of({ calendarVersion: null }), first, 'one read for the requests of a turn');
+    assert.equal(versions.of({ calendarVersion: null }), first, 'one read for the requests of a tick');
     const version = await first;
     await setRevision(db(), version.revision + 1);
     await new Promise((resolve) => setImmediate(resolve));
@@ -167,7 +167,7 @@ describe('anonymous calendar answers kept per version', () => {
   });
 });
 
-describe('nothing kept (RESPONSE_CACHE_MB=0, EVENT_CACHE_MB=0)', () => {
+describe('nothing cached (RESPONSE_CACHE_MB=0, EVENT_CACHE_MB=0)', () => {
   let server: TestServer;
   before(async () => {
     server = await startTestServer({ RESPONSE_CACHE_MB: '0', EVENT_CACHE_MB: '0' });
@@ -176,10 +176,10 @@ describe('nothing kept (RESPONSE_CACHE_MB=0, EVENT_CACHE_MB=0)', () => {
 
   it('reads the database for every request', async () => {
     const admin = await server.admin();
-    const event = await makeEvent(server, admin, { title: 'Never kept' });
+    const event = await makeEvent(server, admin, { title: 'Never cached' });
     const db = server.server.store.db;
     const revision = await readRevision(db, 'calendar');
-    assert.equal((await server.request(`${EVENTS}/${event.id}`)).body.title, 'Never kept');
+    assert.equal((await server.request(`${EVENTS}/${event.id}`)).body.title, 'Never cached');
     await retitle(db, event.id, 'Seen at once');
     await setRevision(db, revision);
     assert.equal((await server.request(`${EVENTS}/${event.id}`)).body.title, 'Seen at once');

@@ -216,7 +216,7 @@ describe('caches on and off, on one database', () => {
         // Every eighth step a burst of writes to one event; now and then a prune.
         if (step % 8 === 0) await burst();
         else if (random.chance(0.03)) {
-          // `almanac changes prune --older-than 0`: every removal forgotten, which caches cannot learn from the log.
+          // `almanac changes prune --older-than 0`: every removal pruned, which caches cannot learn from the log.
           log.push(`prune: ${JSON.stringify(await pruneChangeLog(first.server.store.db, 0, new Date(Date.now() + 1000)))}`);
         } else {
           const next = world.next();

@@ -22,7 +22,7 @@ describe('the calendar revision and versions', () => {
   });
   after(async () => server.close());
 
-  /** The version a new request reads at `now`, in a later event-loop turn than any read before (versions are read once per turn). */
+  /** The version a new request reads at `now`, in a later event-loop tick than any read before (versions are read once per tick). */
   let clock = new Date();
   let versions: CalendarVersions;
   const versionAt = async (now: Date = new Date()) => {

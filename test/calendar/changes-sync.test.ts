@@ -241,7 +241,7 @@ describe('incremental sync', () => {
     const { pruned } = await pruneChangeLog(server.server.store.db, 0, new Date(Date.now() + 2000));
     assert.ok(pruned >= 1);
     const expired = await server.request(`${CHANGES}?sync_token=${beforeRemoval}`);
-    assert.equal(expired.status, 410, 'the removal it would need is forgotten');
+    assert.equal(expired.status, 410, 'the removal it would need is pruned');
     assert.equal((await server.request(`${CHANGES}?sync_token=${keeper.token}`)).status, 200, 'a token from after it still works');
   });
 });

@@ -1,7 +1,7 @@
 /**
- * Events kept per event and language (events.representations.ts).
- * The reading server keeps no answers (RESPONSE_CACHE_MB=0), so what it
- * shows comes from its kept representations; every write goes through a second
+ * Events cached per event and language (events.representations.ts).
+ * The reading server caches no answers (RESPONSE_CACHE_MB=0), so what it
+ * shows comes from its cached representations; every write goes through a second
  * server on the same database, as another process of the deployment, so the
  * reader learns of it only from the database's change log.
  */
@@ -21,7 +21,7 @@ import { startSecondServer, startTestServer, writeThrough, type Credentials, typ
 import { EVENTS, makeEvent } from './events.factories.ts';
 import { NS, VENUES } from './venues-organizers.factories.ts';
 
-describe('event representations kept per event, across processes', () => {
+describe('event representations cached per event, across processes', () => {
   let reader: TestServer;
   let writer: RunningServer;
   let admin: Credentials;
@@ -48,7 +48,7 @@ describe('event representations kept per event, across processes', () => {
 
   async function publishedEvent(fields: Record<string, unknown> = {}): Promise<any> {
     return write('POST', EVENTS, {
-      title: 'Kept concert',
+      title: 'Cached concert',
       status: 'publish',
       start_date: '2031-03-01 20:00:00',
       end_date: '2031-03-01 22:00:00',
@@ -60,8 +60,8 @@ describe('event representations kept per event, across processes', () => {
     const venue = await write('POST', VENUES, { venue: 'Old hall', status: 'publish' });
     const category = await write('POST', `${NS}/categories`, { name: 'Old kind' });
     const event = await publishedEvent({ venue: venue.id, categories: [category.id] });
-    assert.equal((await read(`${EVENTS}/${event.id}`)).title, 'Kept concert');
-    assert.equal((await listed(event.id)).title, 'Kept concert');
+    assert.equal((await read(`${EVENTS}/${event.id}`)).title, 'Cached concert');
+    assert.equal((await listed(event.id)).title, 'Cached concert');
 
     await write('POST', `${EVENTS}/${event.id}`, { title: 'Renamed concert' });
     assert.equal((await read(`${EVENTS}/${event.id}`)).title, 'Renamed concert');
@@ -75,7 +75,7 @@ describe('event representations kept per event, across processes', () => {
     assert.equal((await read(`${EVENTS}/${event.id}`)).categories[0].name, 'New kind');
   });
 
-  it('tags a kept single read by its bytes alone, and a write in another process moves both', async () => {
+  it('tags a cached single read by its bytes alone, and a write in another process moves both', async () => {
     const event = await publishedEvent({ title: 'Tagged concert' });
     const tagOf = async () => {
       const response = await reader.request(`${EVENTS}/${event.id}`);
@@ -84,7 +84,7 @@ describe('event representations kept per event, across processes', () => {
     };
     const first = await tagOf();
     const again = await tagOf();
-    assert.deepEqual(again, first, 'the kept read answers the same bytes');
+    assert.deepEqual(again, first, 'the cached read answers the same bytes');
     assert.equal(again.jsonLd.name, 'Tagged concert');
     assert.equal(versionOfEtag(first.tag), undefined, 'an anonymous caller edits nothing: no version');
     await write('POST', `${EVENTS}/${event.id}`, { title: 'Retagged concert' });
@@ -110,7 +110,7 @@ describe('event representations kept per event, across processes', () => {
     assert.deepEqual(await ids('categories=filtered-renamed'), [inParent.id, inChild.id].sort());
   });
 
-  it('counts the embedded terms again when another event joins them, the kept event unchanged', async () => {
+  it('counts the embedded terms again when another event joins them, the cached event unchanged', async () => {
     const category = await write('POST', `${NS}/categories`, { name: 'Counted kind' });
     const event = await publishedEvent({ categories: [category.id] });
     assert.equal((await read(`${EVENTS}/${event.id}`)).categories[0].count, 1);
@@ -161,7 +161,7 @@ describe('event representations kept per event, across processes', () => {
   });
 });
 
-describe('EventRepresentations and the catch-up of calendar versions', () => {
+describe('EventRepresentations and the invalidation of calendar versions', () => {
   let server: TestServer;
   before(async () => {
     server = await startTestServer();
@@ -174,34 +174,34 @@ describe('EventRepresentations and the catch-up of calendar versions', () => {
     const cache = new ReadCache({ versionBytes: 1024 * 1024, itemBytes: 1024 * 1024 });
     return { cache, representations: new EventRepresentations(cache) };
   };
-  /** The version a request in a later event-loop turn reads at (versions are read once per turn). */
-  const nextTurn = async (versions: CalendarVersions) => {
+  /** The version a request in a later event-loop tick reads at (versions are read once per tick). */
+  const nextTick = async (versions: CalendarVersions) => {
     await new Promise((resolve) => setImmediate(resolve));
     return versions.of({ calendarVersion: null });
   };
 
-  it('does not keep what was made at a version older than the one caught up to', () => {
+  it('does not cache what was computed at a version older than the one invalidated up to', () => {
     const { cache, representations } = fresh();
     const from = utcStamp(new Date());
     const older = new CalendarVersion(cache, 1, from, null);
     const newer = new CalendarVersion(cache, 2, from, null);
-    cache.forgetItems([], newer.revision);
-    representations.keep(row, 'en', older, event('stale'));
-    assert.equal(representations.get(1, 'en'), undefined, 'a change between the two versions would already have been forgotten');
-    representations.keep(row, 'en', newer, event('current'));
+    cache.invalidateItems([], newer.revision);
+    representations.set(row, 'en', older, event('stale'));
+    assert.equal(representations.get(1, 'en'), undefined, 'a change between the two versions would already have been invalidated');
+    representations.set(row, 'en', newer, event('current'));
     assert.equal(representations.get(1, 'en')?.event.title, 'current');
     assert.equal(representations.get(1, 'it'), undefined);
   });
 
-  it('shows newer term counts, and keeps them in the entry only at the newest version caught up to', () => {
+  it('shows newer term counts, and caches them in the entry only at the newest version invalidated up to', () => {
     const { cache, representations } = fresh();
     const from = utcStamp(new Date());
     const [older, newer] = [new CalendarVersion(cache, 1, from, null), new CalendarVersion(cache, 2, from, null)];
     const counted = { ...event('counted'), categories: [{ id: 7, count: 1 }] } as unknown as EventResponse;
-    representations.keep(row, 'en', older, counted);
+    representations.set(row, 'en', older, counted);
     const entry = representations.get(1, 'en')!;
     assert.equal(representations.recounted(entry, 'en', new Map([[7, 1]]), older), entry.event, 'counts that hold: the same object');
-    cache.forgetItems([], newer.revision);
+    cache.invalidateItems([], newer.revision);
     const atOlder = representations.recounted(entry, 'en', new Map([[7, 2]]), older);
     assert.equal(atOlder.categories[0]!.count, 2);
     assert.equal(representations.get(1, 'en'), entry, 'a read at an older version does not replace the entry');
@@ -213,7 +213,7 @@ describe('EventRepresentations and the catch-up of calendar versions', () => {
     assert.equal(representations.recounted(replaced, 'en', new Map([[7, 3]]), newer), atNewer);
   });
 
-  it('forgets every representation when a scheduled publication passes', async () => {
+  it('invalidates every representation when a scheduled publication passes', async () => {
     const admin = await server.admin();
     const scheduled = await server.request(EVENTS, {
       method: 'POST',
@@ -224,18 +224,18 @@ describe('EventRepresentations and the catch-up of calendar versions', () => {
     const { cache, representations } = fresh();
     let clock = new Date('2099-05-01T00:00:00Z');
     const versions = new CalendarVersions(server.server.store.db, cache, () => clock);
-    const version = await nextTurn(versions);
-    representations.keep(row, 'en', version, event('before'));
+    const version = await nextTick(versions);
+    representations.set(row, 'en', version, event('before'));
     clock = new Date('2099-06-01T09:59:59Z');
-    assert.equal(await nextTurn(versions), version);
+    assert.equal(await nextTick(versions), version);
     assert.equal(representations.get(1, 'en')?.event.title, 'before', 'still before the publication');
     clock = new Date('2099-06-01T10:00:00Z');
-    assert.notEqual(await nextTurn(versions), version);
+    assert.notEqual(await nextTick(versions), version);
     assert.equal(representations.get(1, 'en'), undefined);
     assert.equal((await server.request(`${EVENTS}/${scheduled.body.id}?force=true`, { method: 'DELETE', auth: admin })).status, 200);
   });
 
-  it('forgets an event written since the last version, though written again since, and keeps the others (issue 37)', async () => {
+  it('invalidates an event written since the last version, though written again since, and keeps the others (issue 37)', async () => {
     const db = server.server.store.db;
     const admin = await server.admin();
     const [made, other] = [await makeEvent(server, admin, { status: 'publish' }), await makeEvent(server, admin, { status: 'publish' })];
@@ -243,15 +243,15 @@ describe('EventRepresentations and the catch-up of calendar versions', () => {
       assert.equal((await server.request(`${EVENTS}/${made.id}`, { method: 'POST', auth: admin, body: { title } })).status, 200);
     const { cache, representations } = fresh();
     const versions = new CalendarVersions(db, cache);
-    const before = await nextTurn(versions);
+    const before = await nextTick(versions);
     assert.equal(before.revision, await readRevision(db, 'calendar'));
-    representations.keep({ id: made.id } as EventRow, 'en', before, event('before both writes'));
-    representations.keep({ id: other.id } as EventRow, 'en', before, event('untouched'));
+    representations.set({ id: made.id } as EventRow, 'en', before, event('before both writes'));
+    representations.set({ id: other.id } as EventRow, 'en', before, event('untouched'));
     await retitle('First retitle');
     await retitle('Second retitle');
-    const after = await nextTurn(versions);
+    const after = await nextTick(versions);
     assert.ok(after.revision > before.revision);
-    assert.equal(representations.get(made.id, 'en'), undefined, 'what it showed before the writes is forgotten');
+    assert.equal(representations.get(made.id, 'en'), undefined, 'what it showed before the writes is invalidated');
     assert.equal(representations.get(other.id, 'en')?.event.title, 'untouched');
   });
 });

@@ -2,8 +2,8 @@
  * Event lists sent as text assembled from each event's (events.list-text.ts): the bytes are what the route's
  * response schema makes of the whole page, whether the event's text was made for this answer or kept from an
  * earlier one, and the tag (made from the events' digests) is the same for the same bytes in every process.
- * The first server remembers no answers, so each of its lists is assembled anew; the second, on the same
- * database, remembers them, as another process of a deployment would.
+ * The first server caches no answers, so each of its lists is assembled anew; the second, on the same
+ * database, caches them, as another process of a deployment would.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
@@ -18,7 +18,7 @@ const TRICKY = 'Quotes " and \\ back, </script> & \u00e8\u00e9 \u{1F3B6} \u2028 
 
 describe('event lists assembled from their events’ texts', () => {
   let computing: TestServer;
-  let remembering: RunningServer;
+  let caching: RunningServer;
   let admin: Credentials;
   let series: number;
   let tricky: number;
@@ -26,13 +26,13 @@ describe('event lists assembled from their events’ texts', () => {
 
   before(async () => {
     computing = await startTestServer({ RESPONSE_CACHE_MB: '0' });
-    remembering = await startSecondServer(computing);
+    caching = await startSecondServer(computing);
     admin = await computing.admin();
     // What the schema alone makes of a page: the bytes every answer is held to.
     reference.post('/', { schema: { response: { 200: EventListSchema } } }, async (request) => request.body);
     await reference.ready();
     const create = (fields: Record<string, unknown>) =>
-      writeThrough(remembering, admin, 'POST', EVENTS, {
+      writeThrough(caching, admin, 'POST', EVENTS, {
         status: 'publish',
         start_date: '2032-05-01 20:00:00',
         end_date: '2032-05-01 22:00:00',
@@ -49,7 +49,7 @@ describe('event lists assembled from their events’ texts', () => {
       end_date: '2032-05-03 10:00:00',
     });
     const italian = await create({ title: 'Concert', start_date: '2032-05-04 21:00:00', end_date: '2032-05-04 23:00:00' });
-    await writeThrough(remembering, admin, 'POST', `${EVENTS}/${italian.id}?translation_language=it`, { title: 'Concerto è' });
+    await writeThrough(caching, admin, 'POST', `${EVENTS}/${italian.id}?translation_language=it`, { title: 'Concerto è' });
     series = (
       await create({
         title: 'Weekly',
@@ -61,7 +61,7 @@ describe('event lists assembled from their events’ texts', () => {
   });
   after(async () => {
     await reference.close();
-    await remembering.close();
+    await caching.close();
     await computing.close();
   });
 
@@ -87,18 +87,18 @@ describe('event lists assembled from their events’ texts', () => {
       assert.ok(JSON.parse(first.text).events.length > 0, `${path} lists events`);
       assert.equal(first.text, await schemaText(first.text), `${path}: the schema's bytes`);
       const again = await read(computing.url, path);
-      const remembered = await read(remembering.url, path);
-      for (const other of [again, remembered]) {
+      const cached = await read(caching.url, path);
+      for (const other of [again, cached]) {
         assert.equal(other.text, first.text, `${path}: the same bytes`);
         assert.equal(other.etag, first.etag, `${path}: the same tag`);
       }
-      const revalidated = await read(remembering.url, path, { 'if-none-match': first.etag ?? '' });
+      const revalidated = await read(caching.url, path, { 'if-none-match': first.etag ?? '' });
       assert.equal(revalidated.status, 304, `${path}: the other process knows the tag`);
     }
   });
 
   it('tags a list reshaped by _fields or _envelope as sent, and an item reshaped with its version, in either process', async () => {
-    for (const base of [computing.url, remembering.url]) {
+    for (const base of [computing.url, caching.url]) {
       const whole = await read(base, LISTS[0]!);
       const fields = await read(base, `${LISTS[0]}&_fields=id`);
       const envelope = await read(base, `${LISTS[0]}&_envelope=1`);
@@ -128,7 +128,7 @@ describe('event lists assembled from their events’ texts', () => {
   it('changes bytes and tag when one event on the page or a count it shows changes', async () => {
     const before = await read(computing.url, LISTS[0]!);
     const led = (JSON.parse(before.text).events as any[]).find((event) => event.title === 'Led');
-    await writeThrough(remembering, admin, 'POST', `${EVENTS}/${led.id}`, { title: 'Led anew' });
+    await writeThrough(caching, admin, 'POST', `${EVENTS}/${led.id}`, { title: 'Led anew' });
     const edited = await read(computing.url, LISTS[0]!);
     assert.match(edited.text, /"title":"Led anew"/);
     assert.notEqual(edited.etag, before.etag);
@@ -137,7 +137,7 @@ describe('event lists assembled from their events’ texts', () => {
     // Another event joins the category: the events that show it show its new count, the rest as they were.
     const kind = (text: string) => (JSON.parse(text).events as any[]).find((event) => event.id === tricky).categories[0];
     const count = kind(edited.text).count as number;
-    await writeThrough(remembering, admin, 'POST', EVENTS, {
+    await writeThrough(caching, admin, 'POST', EVENTS, {
       title: 'Joins',
       status: 'publish',
       start_date: '2040-01-01 10:00:00',
@@ -148,6 +148,6 @@ describe('event lists assembled from their events’ texts', () => {
     assert.equal(kind(recounted.text).count, count + 1);
     assert.notEqual(recounted.etag, edited.etag);
     assert.equal(recounted.text, await schemaText(recounted.text));
-    assert.equal((await read(remembering.url, LISTS[0]!)).text, recounted.text, 'the other process shows the same');
+    assert.equal((await read(caching.url, LISTS[0]!)).text, recounted.text, 'the other process shows the same');
   });
 });

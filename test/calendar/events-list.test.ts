@@ -516,7 +516,7 @@ describe('GET /events', () => {
       assert.ok(
         many.page.events.every((event: any) => event.venue.id > 0 && event.organizer.length === 1 && event.categories.length === 1),
       );
-      // Not more for twelve events than for one; fewer when the first page left term counts remembered (terms.counts.ts).
+      // Not more for twelve events than for one; fewer when the first page left term counts cached (terms.counts.ts).
       assert.ok(many.queries <= one.queries, `${one.queries} queries for one event, ${many.queries} for twelve`);
       assert.ok(one.queries <= 14, `${one.queries} queries`);
       // Italian costs no extra query: every language of the page's texts comes in the same batch.

@@ -1,6 +1,6 @@
 /**
- * List totals and pages carried from version to version (issue 26,
- * events.totals.ts, events.pages.ts) as a property: whatever another process
+ * List totals maintained incrementally from version to version and pages
+ * read again in each (issue 26, events.listing.ts) as a property: whatever another process
  * writes — creates in and out of the default window, date, status, flag,
  * category and venue changes, retitles, trash and deletion — the total of
  * every public list this process reads is the number of events the list
@@ -44,7 +44,7 @@ const operation = fc.oneof(
   { weight: 1, arbitrary: fc.record({ op: fc.constant('trash' as const), pick, force: fc.boolean() }) },
 );
 
-describe('list totals and pages carried across versions', () => {
+describe('list totals and pages maintained across versions', () => {
   let reader: TestServer;
   let writer: RunningServer;
   let admin: Credentials;
@@ -107,7 +107,7 @@ describe('list totals and pages carried across versions', () => {
     }
   }
 
-  /** Each public list's total against a count made afresh (a service that never carried a total) and the events it shows. */
+  /** Each public list's total against a count computed afresh (a service that never maintained a total) and the events it shows. */
   async function check(label: string): Promise<void> {
     const fresh = new EventsService({
       db: reader.server.store.db,
@@ -132,7 +132,7 @@ describe('list totals and pages carried across versions', () => {
       assert.equal(response.body.total, counted.total, `${label}: total of ?${query}`);
       assert.equal(response.body.total, response.body.events.length, `${label}: events of ?${query}`);
       assert.equal(response.headers.get('x-wp-total'), String(counted.total));
-      // Its pages, carried across the writes as well (events.pages.ts), against pages read afresh.
+      // Its pages, across the writes as well (events.listing.ts), against pages read afresh.
       for (let page = 1; (page - 1) * PER_PAGE < counted.total && page <= 3; page++) {
         const pageQuery = new URLSearchParams({ ...list, per_page: String(PER_PAGE), page: String(page) }).toString();
         const paged = await reader.request(`${EVENTS}?${pageQuery}`);

@@ -74,7 +74,7 @@ describe('event list totals', () => {
     assert.equal(counting.count(), 1, 'one count shared by the version');
   });
 
-  it('keeps what its bytes allow, however many distinct filters are asked (a search of new words each time)', async () => {
+  it('caches what its bytes allow, however many distinct filters are asked (a search of new words each time)', async () => {
     const { counting, total, versionAt } = await counted(4096);
     const version = versionAt();
     const first = { ...base, search: { words: ['first'], languages: ['en'] } };
@@ -82,7 +82,7 @@ describe('event list totals', () => {
     for (let index = 0; index < 500; index += 1) await total(version, { ...base, search: { words: [`w${index}`], languages: ['en'] } });
     counting.reset();
     assert.equal(await total(version, first), 0);
-    assert.equal(counting.count(), 1, 'the oldest total was forgotten, and is counted afresh');
+    assert.equal(counting.count(), 1, 'the oldest total was evicted, and is counted afresh');
   });
 
   it('maintains a public total into later versions from the change log, re-checking by id what changed, never counting again', async () => {

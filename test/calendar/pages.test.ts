@@ -322,7 +322,7 @@ describe('calendar pages', () => {
     const root = await fetch(`${server.url}/no-such-page/`);
     assert.equal(root.status, 404);
     assert.match(root.headers.get('content-type') ?? '', /^application\/json/);
-    // Pages are remembered per calendar version and tagged: a reader who has the page gets a 304.
+    // Pages are cached per calendar version and tagged: a reader who has the page gets a 304.
     const first = await page('/events/list/');
     const etag = first.headers.get('etag');
     assert.ok(etag);

@@ -67,23 +67,23 @@ describe('statements per request', () => {
     const createPlain = counting.count();
     counting.reset();
     const anonymous = () => contextFor(server, null, { versions });
-    // Each list in a turn of the event loop of its own, as requests far apart: it reads the revisions once.
-    const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
-    await nextTurn();
+    // Each list in a tick of the event loop of its own, as requests far apart: it reads the revisions once.
+    const nextTick = () => new Promise((resolve) => setImmediate(resolve));
+    await nextTick();
     const listed = await service.listEvents(
       { page: 1, per_page: 10, start_date: '2030-01-01', end_date: '2030-12-31' } as any,
       anonymous(),
     );
     const listCold = counting.count();
-    await nextTurn();
+    await nextTick();
     counting.reset();
     await service.listEvents({ page: 1, per_page: 10, start_date: '2030-01-01', end_date: '2030-12-31' } as any, anonymous());
     const listWarm = counting.count();
     assert.equal(listed.total, 3);
     const counts = { createFull, createVenue, createPlain, listCold, listWarm };
     // A write reads the version it gave its item, for the ETag of its answer (issue 23): one statement more than measured before.
-    // A public page read afresh reads its events' places from the listing index, then the rows of those not remembered
-    // (events.pages.ts): one statement more, each cheaper than the rows of the whole walk, and none once the page is carried.
+    // A public page read afresh reads its events' ids from the listing index, then the rows of those not cached
+    // (events.listing.ts): one statement more, each cheaper than the rows of the whole walk, and none again in the version.
     const budgets = { createFull: 32, createVenue: 15, createPlain: 9, listCold: 10, listWarm: 6 };
     for (const [path, budget] of Object.entries(budgets)) {
       assert.ok(
@@ -178,17 +178,17 @@ describe('statements per request', () => {
     );
   });
 
-  it('reads a kept event with no statement but the revision of its turn, and lists kept events in two more', async () => {
+  it('reads a cached event with no statement but the revision of its tick, and lists cached events in two more', async () => {
     const { counting, service, editor, versions } = await countedService(true);
     const { item: event } = await service.createEvent(
       { title: 'Kept', status: 'publish', start_date: '2032-01-01 10:00:00', end_date: '2032-01-01 11:00:00', categories: ['Kept'] } as any,
       editor,
     );
     const anonymous = () => contextFor(server, null, { versions });
-    const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
+    const nextTick = () => new Promise((resolve) => setImmediate(resolve));
     const query = { page: 1, per_page: 10, start_date: '2032-01-01', end_date: '2032-01-02' } as any;
     const measure = async (read: () => Promise<unknown>) => {
-      await nextTurn();
+      await nextTick();
       counting.reset();
       await read();
       return counting.count();
@@ -197,10 +197,10 @@ describe('statements per request', () => {
     const singleWarm = await measure(() => service.getEvent({ id: event.id }, {} as any, anonymous()));
     await measure(() => service.listEvents(query, anonymous()));
     const listWarm = await measure(() => service.listEvents(query, anonymous()));
-    // Cold: the revision, the change log's catch-up, the version, the row, the embeds; warm: the revision alone.
-    assert.equal(singleWarm, 1, `a kept single read: ${singleWarm} statements (cold ${singleCold})`);
-    // The revision and the list's date bound (max duration): the total and page are the version's, its events kept.
-    assert.ok(listWarm <= 2, `a list of kept events: ${listWarm} statements`);
+    // Cold: the revision, the change log's invalidation read, the version, the row, the embeds; warm: the revision alone.
+    assert.equal(singleWarm, 1, `a cached single read: ${singleWarm} statements (cold ${singleCold})`);
+    // The revision and the list's date bound (max duration): the total and page are the version's, its events cached.
+    assert.ok(listWarm <= 2, `a list of cached events: ${listWarm} statements`);
   });
 
   it('reads a public page again in the version after a write, from the index, updates its total by id, and reads no cached row', async () => {
@@ -233,9 +233,9 @@ describe('statements per request', () => {
     assert.equal(reads(/count\(\*\)/), 0, 'and counts nothing');
     const updates = counting.statements().filter((text) => /select "events"\."id" from "events" .*"events"\."id" in \(/.test(text));
     assert.equal(updates.length, 1, 'the total re-checks the events the log names since, by id');
-    assert.equal(reads(/from "calendar_changes"/), 2, 'the catch-up of the version and the total each read the log once');
+    assert.equal(reads(/from "calendar_changes"/), 2, 'the invalidation of the version and the total each read the log once');
     assert.equal((await service.listEvents(query, anonymous())).total, 4, `the event created is counted (${later})`);
-    assert.equal(reads(/select "events"\.\* from "events"/), 0, 'the events on it are kept');
+    assert.equal(reads(/select "events"\.\* from "events"/), 0, 'the events on it are cached');
     const earliest = await create('Earliest', '05');
     assert.deepEqual(await listed(), [earliest, first]);
   });

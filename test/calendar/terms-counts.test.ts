@@ -14,7 +14,7 @@ function daysAhead(days: number, hour = 10): string {
   return `${date.toISOString().slice(0, 10)} ${String(hour).padStart(2, '0')}:00`;
 }
 
-// Term counts are remembered per process (terms.counts.ts): these tests write
+// Term counts are cached per process (terms.counts.ts): these tests write
 // through the database the way another server process would, never through
 // this server's routes, and expect the counts to follow at once.
 describe('term counts across processes and over time', () => {
@@ -54,7 +54,7 @@ describe('term counts across processes and over time', () => {
     const tag = await createTerm('tags', unique('Tag'));
     const first = await createEvent({ categories: [category], tags: [tag] });
     const second = await createEvent({ categories: [category] });
-    // Read once so that the counts are remembered.
+    // Read once so that the counts are cached.
     assert.equal(await countOf('categories', category), 2);
     assert.equal(await embeddedCount(first, tag), 1);
     const listed = await server.request(`${NS}/tags?include=${tag}`);

@@ -25,9 +25,9 @@ const operationArb: fc.Arbitrary<Operation> = fc.oneof(
   fc.record({ kind: fc.constant('delete' as const), event: index }),
 );
 
-// The database keeps terms.published_count (migration 2026-11-24T0300) whoever writes: these writes are
+// The database maintains terms.published_count (migration 2026-11-24T0300) whoever writes: these writes are
 // plain SQL, as another program's would be, and the stored counts must always equal a recount.
-describe('published counts kept by the database', () => {
+describe('published counts maintained by the database', () => {
   let server: TestServer;
   const db = (): Kysely<Database> => server.server.store.db;
 

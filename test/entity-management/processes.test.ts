@@ -54,7 +54,7 @@ describe('entity-management definitions across processes', () => {
     assert.equal(ran.status, 200, ran.text);
   });
 
-  it('a record written through one process is read at once through the other, which remembered it', async () => {
+  it('a record written through one process is read at once through the other, which had cached it', async () => {
     const customer = makeCustomer({ CityCodeDescription: 'Cremona' });
     assert.equal((await first.request(`${ENTITIES}/customers`, { method: 'POST', auth: admin, body: customer })).status, 201);
     const read = async () => (await onSecond(`${ENTITIES}/customers/${String(customer.key)}?fields=CompanyName`)).body.payload.CompanyName;

@@ -21,7 +21,7 @@ describe('entity-management records', () => {
   };
   const list = (query: string) => server.request(`${ENTITIES}/customers?${query}`, { auth: editor });
 
-  describe('remembered reads', () => {
+  describe('cached reads', () => {
     it('serves a read from memory while the entities revision holds, and afresh once it moves', async () => {
       const db = server.server.store.db;
       const customer = await create('customers', makeCustomer());

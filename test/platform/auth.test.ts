@@ -72,7 +72,7 @@ describe('authentication', () => {
     assert.equal(response.body.code, 'invalid_token');
   });
 
-  it('follows a role change or a removed user written by another process at once, even for a remembered token', async () => {
+  it('follows a role change or a removed user written by another process at once, even for a cached token', async () => {
     const user = await server.createUser('editor');
     const create = () =>
       server.request('/calendar/events/v1/categories', { method: 'POST', auth: user, body: { name: `Role probe ${Math.random()}` } });

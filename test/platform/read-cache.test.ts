@@ -57,7 +57,7 @@ describe('ReadCache', () => {
     assert.equal(produced, 2, 'a new version computes again');
   });
 
-  it('gives a failure to every waiting request, keeps nothing, and tries again next time', async () => {
+  it('gives a failure to every waiting request, caches nothing, and tries again next time', async () => {
     const cache = new ReadCache(cacheBudgets(1024));
     let attempts = 0;
     const failing = async (): Promise<number> => {
@@ -76,7 +76,7 @@ describe('ReadCache', () => {
     assert.equal(attempts, 2);
   });
 
-  it('lets a request of an older version compute alone, keeping nothing, and the newer version keep its own', async () => {
+  it('lets a request of an older version compute alone, caching nothing, and the newer version cache its own', async () => {
     const cache = new ReadCache(cacheBudgets(1024));
     const [older, newer] = [version(1), version(2)];
     assert.equal(
@@ -108,25 +108,25 @@ describe('ReadCache', () => {
     );
   });
 
-  it('forgets item entries by the ids they show, and refuses one made before the revision caught up to', () => {
+  it('invalidates item entries by the ids they show, and refuses one computed before the revision invalidated up to', () => {
     const cache = new ReadCache({ versionBytes: 0, itemBytes: 1024 });
-    cache.forgetItems([], 5);
-    cache.keepItem('a', [1], 'one', () => 8, 5);
-    cache.keepItem('b', [1, 2], 'one and two', () => 8, 6);
-    cache.keepItem('c', [3], 'three', () => 8, 5);
-    cache.keepItem('stale', [4], 'four', () => 8, 4);
+    cache.invalidateItems([], 5);
+    cache.setItem('a', [1], 'one', () => 8, 5);
+    cache.setItem('b', [1, 2], 'one and two', () => 8, 6);
+    cache.setItem('c', [3], 'three', () => 8, 5);
+    cache.setItem('stale', [4], 'four', () => 8, 4);
     assert.equal(cache.item('stale'), undefined);
-    cache.forgetItems([2], 7);
+    cache.invalidateItems([2], 7);
     assert.deepEqual([cache.item('a'), cache.item('b'), cache.item('c')], ['one', undefined, 'three']);
-    cache.keepItem('late', [5], 'five', () => 8, 6);
-    assert.equal(cache.item('late'), undefined, 'made at 6, after the catch-up to 7');
-    cache.forgetItems(undefined, 8);
+    cache.setItem('late', [5], 'five', () => 8, 6);
+    assert.equal(cache.item('late'), undefined, 'computed at 6, after the invalidation up to 7');
+    cache.invalidateItems(undefined, 8);
     assert.deepEqual([cache.item('a'), cache.item('c')], [undefined, undefined]);
   });
 
-  it('keeps no item without an item budget, never weighing it', () => {
+  it('caches no item without an item budget, never weighing it', () => {
     const cache = new ReadCache(cacheBudgets(1024));
-    cache.keepItem('a', [1], 'one', () => assert.fail('weighed'), 1);
+    cache.setItem('a', [1], 'one', () => assert.fail('weighed'), 1);
     assert.equal(cache.item('a'), undefined);
   });
 

@@ -14,17 +14,17 @@ before(async () => {
 after(async () => close());
 
 const request = (): RevisionsHolder => ({ revisions: null });
-const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
+const nextTick = () => new Promise((resolve) => setImmediate(resolve));
 
-test('a request keeps the revisions first read for it; requests asking in one turn share one statement', async () => {
+test('a request keeps the revisions first read for it; requests asking in one tick share one statement', async () => {
   const counting = countingStatements(store.db);
   const first = request();
   const second = request();
   const [auth, alsoAuth] = await Promise.all([revisionOf(counting.db, first, 'auth'), revisionOf(counting.db, second, 'auth')]);
   assert.equal(auth, await readRevision(store.db, 'auth'));
   assert.equal(alsoAuth, auth);
-  await nextTurn();
-  // A later turn, for the same request: its `entities` comes from the same read, no statement.
+  await nextTick();
+  // A later tick, for the same request: its `entities` comes from the same read, no statement.
   assert.equal(await revisionOf(counting.db, first, 'entities'), await readRevision(store.db, 'entities'));
   assert.equal(counting.count(), 1);
 });
@@ -32,21 +32,21 @@ test('a request keeps the revisions first read for it; requests asking in one tu
 test('a request that first asks after a write sees it; one that asked before keeps what it read', async () => {
   const early = request();
   const before = await revisionOf(store.db, early, 'auth');
-  await nextTurn();
+  await nextTick();
   await addUser(store.db, store.translateError, { username: 'revision-probe', password: 'probe-password-1', role: 'subscriber' });
   const late = request();
   assert.ok((await revisionOf(store.db, late, 'auth')) > before, 'the write is seen');
   assert.equal(await revisionOf(store.db, early, 'auth'), before);
 });
 
-test("a turn's revisions are handed over once the turn's requests have all been dispatched, together", async () => {
+test("a tick's revisions are handed over once the tick's requests have all been dispatched, together", async () => {
   const counting = countingStatements(store.db);
   let delivered = false;
   const first = revisionOf(counting.db, request(), 'auth').then((revision) => {
     delivered = true;
     return revision;
   });
-  // Requests dispatched later in the same turn ask after many microtasks; on SQLite the statement is done by now.
+  // Requests dispatched later in the same tick ask after many microtasks; on SQLite the statement is done by now.
   for (let hop = 0; hop < 50; hop++) await Promise.resolve();
   assert.equal(delivered, false);
   const later = revisionOf(counting.db, request(), 'auth');

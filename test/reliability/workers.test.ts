@@ -5,7 +5,7 @@
  * own, so the primary hands them to the workers in turn; the pid in each
  * request's log line says which worker served it. Every consistency promise
  * the README makes holds across the workers: revoked tokens, role changes,
- * remembered anonymous answers and their ETags, the failed-login lockout, SOAP
+ * cached anonymous answers and their ETags, the failed-login lockout, SOAP
  * nonces; the rate limit is per process, as documented. A worker killed with
  * SIGKILL is replaced; SIGTERM on the primary stops everything and exits 0.
  */
@@ -192,7 +192,7 @@ describe(`almanac serve --workers 2 on ${where}`, () => {
     assert.ok(!workers.has(server.process.pid), 'the primary serves no request');
   });
 
-  it('a write through one worker is in the next remembered anonymous read through either: list, single event, ETag', async () => {
+  it('a write through one worker is in the next cached anonymous read through either: list, single event, ETag', async () => {
     const created = await call(
       server,
       'POST',
@@ -204,7 +204,7 @@ describe(`almanac serve --workers 2 on ${where}`, () => {
     const single = `${CALENDAR}/events/${id}`;
     const list = `${CALENDAR}/events`;
     const titleIn = (answer: Answer) => (answer.json as { events: { id: number; title: string }[] }).events.find((e) => e.id === id)?.title;
-    // Each worker answers twice, so the second answer is a remembered one.
+    // Each worker answers twice, so the second answer is a cached one.
     const before = new Set<string>();
     for (let round = 0; round < 2; round++) {
       for (const answer of await onBothWorkers(

@@ -305,7 +305,7 @@ const TABLE_OF: Readonly<Record<ChangeType, 'events' | 'venues' | 'organizers' |
  * Forgets the removals recorded before `before` (a UTC stamp): the rows of
  * items that no longer exist. Tokens from before the last of them expire
  * (the floor), as their clients could miss a removal; the rows of items
- * that exist are their versions and stay. Returns how many were forgotten.
+ * that exist are their versions and stay. Returns how many were deleted.
  */
 export async function pruneRemovals(trx: Db, before: string): Promise<{ pruned: number; floor: number }> {
   const gone = (Object.entries(TABLE_OF) as [ChangeType, (typeof TABLE_OF)[ChangeType]][]).map(
@@ -320,7 +320,7 @@ export async function pruneRemovals(trx: Db, before: string): Promise<{ pruned: 
     .executeTakeFirst();
   const lastSeq = last?.seq === null || last?.seq === undefined ? 0 : Number(last.seq);
   // A new revision, so that no process answers from before the prune: what it cached of a version (a page
-  // of changes for a token now expired) holds no longer, and its caches catch up past a floor that moved. Taken
+  // of changes for a token now expired) holds no longer, and the moved floor invalidates every item. Taken
   // before the rows, in the order every calendar write takes its locks.
   if (lastSeq > 0) await nextSeq(trx);
   const deleted = await trx.deleteFrom('calendar_changes').where(removed).executeTakeFirst();

@@ -1,14 +1,14 @@
 import type { Kysely } from 'kysely';
 import type { ReadCache } from '../../platform/cache/read-cache.ts';
 import type { Database } from '../../platform/db/schema.ts';
-import { oncePerTurn, revisionOfTurn } from '../../platform/db/revisions.ts';
+import { oncePerTick, revisionOfTick } from '../../platform/db/revisions.ts';
 import { listEventChangesAbove } from '../changes/changes.repository.ts';
 import { utcStamp } from '../posts/posts.access.ts';
 import { findNextPublication } from './publications.repository.ts';
 
 type Db = Kysely<Database>;
 
-/** More events changed than this since the last catch-up: every representation is made afresh rather than picked out. */
+/** More events changed than this since the last invalidation: every representation is invalidated rather than picked out. */
 const MAX_CHANGED = 2_000;
 
 /**
@@ -60,22 +60,23 @@ export interface CalendarVersionHolder {
 
 /**
  * The calendar's versions as requests that only read see them, and the
- * one routine that brings the cache's item representations up to each.
+ * one invalidation routine of the cache's item representations.
  *
- * The revision comes from the event-loop turn's read of every revision
- * (one statement for all requests of the turn, shared with the other
- * surfaces, see `oncePerTurn`), and a request keeps the version it first
+ * The revision comes from the event-loop tick's read of every revision
+ * (one statement for all requests of the tick, shared with the other
+ * surfaces, see `oncePerTick`), and a request keeps the version it first
  * got, so its answer, list total and term counts agree. The same object
  * for as long as it holds. Before a new version is handed out, the
- * representations of the events changed since the last one are forgotten
- * (`catchUp`), whatever process wrote. Writes never use a version: they
+ * representations of the events changed since the last one are invalidated
+ * (`invalidate`), whatever process wrote. Writes never use a version: they
  * count what they wrote, inside their transaction.
  */
 export class CalendarVersions {
   private known: CalendarVersion | undefined;
-  private readonly ofTurn: () => Promise<CalendarVersion>;
-  private caughtUp: Promise<unknown> = Promise.resolve();
-  /** The version being made for a new revision (its catch-up under way). */
+  private readonly ofTick: () => Promise<CalendarVersion>;
+  /** The last invalidation started: each runs after the one before. */
+  private invalidation: Promise<unknown> = Promise.resolve();
+  /** The version being made for a new revision (its invalidation under way). */
   private pending: { readonly revision: number; readonly version: Promise<CalendarVersion> } | undefined;
 
   constructor(
@@ -83,19 +84,19 @@ export class CalendarVersions {
     private readonly cache: ReadCache,
     now: () => Date = () => new Date(),
   ) {
-    this.ofTurn = oncePerTurn(async () => this.at(await revisionOfTurn(db, 'calendar'), now()));
+    this.ofTick = oncePerTick(async () => this.at(await revisionOfTick(db, 'calendar'), now()));
   }
 
   /** The version `request` reads at: read once for it, when first asked, and held in its slot. */
   of(request: CalendarVersionHolder): Promise<CalendarVersion> {
-    return (request.calendarVersion ??= this.ofTurn());
+    return (request.calendarVersion ??= this.ofTick());
   }
 
   private async at(revision: number, now: Date): Promise<CalendarVersion> {
     const stamp = utcStamp(now);
     const known = this.known;
     if (known?.holdsAt(revision, stamp) === true) return known;
-    // Turns that see a new revision while its version is being made share that version: two objects for one
+    // Ticks that see a new revision while its version is being made share that version: two objects for one
     // revision would take turns emptying the cache's per-version values.
     const pending = this.pending;
     if (pending?.revision === revision) {
@@ -104,7 +105,7 @@ export class CalendarVersions {
     }
     const made = this.make(known, revision, stamp);
     this.pending = { revision, version: made };
-    // A failed one is not shared: the next turn makes it again.
+    // A failed one is not shared: the next tick makes it again.
     made.catch(() => {
       if (this.pending?.version === made) this.pending = undefined;
     });
@@ -113,32 +114,32 @@ export class CalendarVersions {
 
   private async make(known: CalendarVersion | undefined, revision: number, stamp: string): Promise<CalendarVersion> {
     const version = new CalendarVersion(this.cache, revision, stamp, await findNextPublication(this.db, stamp));
-    // Catch-ups run one after another; a failed one fails its requests, and the next starts again from where it began.
-    const catchUp = this.caughtUp.catch(() => undefined).then(() => this.catchUp(known, version));
-    this.caughtUp = catchUp;
-    await catchUp;
+    // Invalidations run one after another; a failed one fails its requests, and the next starts again from where it began.
+    const invalidation = this.invalidation.catch(() => undefined).then(() => this.invalidate(known, version));
+    this.invalidation = invalidation;
+    await invalidation;
     if (this.known === undefined || this.known.revision <= version.revision) this.known = version;
     return version;
   }
 
   /**
-   * Forgets the representations of the events changed after `previous` up to `version`. The change log keeps
+   * Invalidates the representations of the events changed after `previous` up to `version`. The change log keeps
    * one entry per event, at its last change, and an event's entry moves there when what it embeds changes (a
    * venue, an organizer, a term: ADR 13); it is read past `version`, since an event written by then may have
-   * been written again. A scheduled publication passing, a pruned log or too many changes forget everything.
+   * been written again. A scheduled publication passing, a pruned log or too many changes invalidate everything.
    */
-  private async catchUp(previous: CalendarVersion | undefined, version: CalendarVersion): Promise<void> {
-    if (previous === undefined) return this.cache.forgetItems([], version.revision);
-    if (previous.until !== null && version.from >= previous.until) return this.cache.forgetItems(undefined, version.revision);
+  private async invalidate(previous: CalendarVersion | undefined, version: CalendarVersion): Promise<void> {
+    if (previous === undefined) return this.cache.invalidateItems([], version.revision);
+    if (previous.until !== null && version.from >= previous.until) return this.cache.invalidateItems(undefined, version.revision);
     if (version.revision <= previous.revision) return;
-    this.cache.forgetItems(await changedEventsAbove(this.db, previous.revision), version.revision);
+    this.cache.invalidateItems(await changedEventsAbove(this.db, previous.revision), version.revision);
   }
 }
 
 /**
  * The events changed after `revision`, read from the change log past any version (an event has one entry, at its
  * last change, so one written by then may have been written again since): undefined when the log cannot name them
- * all (more than MAX_CHANGED, or a prune forgot removals after `revision`).
+ * all (more than MAX_CHANGED, or a prune deleted removals after `revision`).
  */
 export async function changedEventsAbove(db: Db, revision: number): Promise<number[] | undefined> {
   const { changes, floor } = await listEventChangesAbove(db, revision, MAX_CHANGED + 1);

@@ -25,7 +25,7 @@ interface Members {
  * index (migration 2026-11-30T0100).
  *
  * A public list's total is also maintained incrementally across versions, as a materialized view is: its ids are
- * cached per item (until a scheduled publication or a prune makes the cache forget everything) and brought to the
+ * cached per item (until a scheduled publication or a prune invalidates everything) and brought to the
  * next version by re-checking, by id, the events the change log names since. After a write, a category's total
  * over 100k events costs that one look-up instead of a count of its thousands of events (the bench's mixed line:
  * 225 requests/s counted, 494 maintained). A page is read again in each version: one walk of the listing index.
@@ -84,12 +84,12 @@ export class EventListing {
     return ids.size;
   }
 
-  /** Counts the list, and caches its ids (or that it is too large) for the next versions, whatever was caught up to since. */
+  /** Counts the list, and caches its ids (or that it is too large) for the next versions, whatever was invalidated since. */
   private async countAfresh(key: string): Promise<number> {
     const total = await countEvents(this.db, this.filter);
-    const ids = total > MAX_MEMBERS || !this.version.cache.keepsItems ? null : new Set(await listEventIds(this.db, this.filter));
+    const ids = total > MAX_MEMBERS || !this.version.cache.cachesItems ? null : new Set(await listEventIds(this.db, this.filter));
     const members: Members = { revision: this.version.revision, ids, busy: Promise.resolve() };
-    this.version.cache.keepItem(key, [], members, () => 40 * (ids?.size ?? 0) + 64, Number.POSITIVE_INFINITY);
+    this.version.cache.setItem(key, [], members, () => 40 * (ids?.size ?? 0) + 64, Number.POSITIVE_INFINITY);
     return ids?.size ?? total;
   }
 }

@@ -59,14 +59,14 @@ export class EventPresenter {
     version: CalendarVersion | undefined,
   ): Promise<EventResponse[]> {
     if (rows.length === 0) return [];
-    if (version === undefined || caller.user !== null) return this.made(db, rows, caller, now, version);
+    if (version === undefined || caller.user !== null) return this.computed(db, rows, caller, now, version);
     const { representations } = this;
     const known = rows.map((row) => representations.get(row.id, caller.language));
     const missing = rows.filter((_, index) => known[index] === undefined);
-    const made = new Map((await this.made(db, missing, caller, now, version)).map((event) => [event.id, event]));
+    const computed = new Map((await this.computed(db, missing, caller, now, version)).map((event) => [event.id, event]));
     const stamp = utcStamp(now);
     for (const row of missing)
-      if (row.status === 'publish' && row.date_utc <= stamp) representations.keep(row, caller.language, version, made.get(row.id)!);
+      if (row.status === 'publish' && row.date_utc <= stamp) representations.set(row, caller.language, version, computed.get(row.id)!);
     const counts = await publishedEventCounts(
       db,
       known.flatMap((entry) => (entry === undefined ? [] : termIdsOf(entry.event))),
@@ -74,7 +74,7 @@ export class EventPresenter {
     );
     return rows.map((row, index) => {
       const entry = known[index];
-      return entry === undefined ? made.get(row.id)! : representations.recounted(entry, caller.language, counts, version);
+      return entry === undefined ? computed.get(row.id)! : representations.recounted(entry, caller.language, counts, version);
     });
   }
 
@@ -104,13 +104,14 @@ export class EventPresenter {
     return { entry, event: this.representations.recounted(entry, caller.language, counts, version) };
   }
 
-  /** The entry cached from `row` (a single read's own), which keeps the JSON-LD the read makes of it. */
+  /** The entry cached from `row` (a single read's own), which caches the JSON-LD the read computes from it. */
   entryOf(row: EventRow, caller: RequestContext): EventEntry | undefined {
     const entry = caller.user === null ? this.representations.get(row.id, caller.language) : undefined;
     return entry?.row === row ? entry : undefined;
   }
 
-  private async made(
+  /** Representations computed from the database, not the cache: their embeds in a fixed number of batch queries. */
+  private async computed(
     db: Db,
     rows: readonly EventRow[],
     caller: RequestContext,

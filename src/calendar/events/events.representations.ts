@@ -9,18 +9,18 @@ import type { EmbeddedTerm } from '../terms/terms.schemas.ts';
 import type { EventRow } from './events.repository.ts';
 import { EventSchema, type EventList, type EventResponse } from './events.schemas.ts';
 
-/** An event's JSON text as the list's response schema serializes it, in UTF-8, and its digest. */
-interface EventText {
+/** An event's fragment: its JSON text as the list's response schema serializes it, in UTF-8, and its digest. */
+interface EventFragment {
   readonly bytes: Buffer;
   readonly digest: string;
 }
 
-/** An event as anonymous readers are shown it, with the row it was made from, and its text and JSON-LD once made. */
+/** An event as anonymous readers are shown it, with the row it was computed from, and its fragment and JSON-LD once computed. */
 export interface EventEntry {
   readonly row: EventRow;
   /** Frozen: shared by every answer that shows it. */
   readonly event: EventResponse;
-  text: EventText | undefined;
+  fragment: EventFragment | undefined;
   jsonLd: Record<string, unknown> | undefined;
 }
 
@@ -33,12 +33,12 @@ const ITEM_SCHEMA: Readonly<Record<string, unknown>> = { ...EventSchema };
 
 /**
  * Events as anonymous readers are shown them, per event and language: the
- * per-item lifetime of the calendar's `ReadCache`, which forgets an event
+ * per-item lifetime of the calendar's `ReadCache`, invalidated for an event
  * when the change log names it (calendar-version.ts). The change log names
  * every change of what a representation shows but term counts, which move
  * when other events change: a read checks them against its version's
- * (`recounted`). An event's JSON text and digest are made once, so a list
- * is assembled from its events' bytes (`listAnswer`).
+ * (`recounted`). An event's fragment (its JSON text and digest) is computed once,
+ * so a list is assembled from its events' fragments (`listAnswer`).
  */
 export class EventRepresentations {
   /** The entry each cached representation belongs to. */
@@ -50,11 +50,11 @@ export class EventRepresentations {
     return this.cache.item<EventEntry>(cacheKey('event', id, language));
   }
 
-  /** Keeps `event`, made from `row` at `version`. It weighs its JSON text four times (objects, row, text, JSON-LD). */
-  keep(row: EventRow, language: Language, version: CalendarVersion, event: EventResponse): void {
-    const entry: EventEntry = { row, event: Object.freeze(event), text: undefined, jsonLd: undefined };
+  /** Caches `event`, computed from `row` at `version`. It weighs its JSON text four times (objects, row, text, JSON-LD). */
+  set(row: EventRow, language: Language, version: CalendarVersion, event: EventResponse): void {
+    const entry: EventEntry = { row, event: Object.freeze(event), fragment: undefined, jsonLd: undefined };
     this.entries.set(entry.event, entry);
-    this.cache.keepItem(cacheKey('event', row.id, language), [row.id], entry, () => 4 * JSON.stringify(event).length, version.revision);
+    this.cache.setItem(cacheKey('event', row.id, language), [row.id], entry, () => 4 * JSON.stringify(event).length, version.revision);
   }
 
   /**
@@ -68,19 +68,19 @@ export class EventRepresentations {
     if (event.categories.every(holds) && event.tags.every(holds)) return event;
     const recount = (term: EmbeddedTerm): EmbeddedTerm => ({ ...term, count: current(term) });
     const fresh = { ...event, categories: event.categories.map(recount), tags: event.tags.map(recount) };
-    this.keep(entry.row, language, version, fresh);
+    this.set(entry.row, language, version, fresh);
     return fresh;
   }
 
   /**
-   * A page of events as the answer sent: its bytes assembled from each event's (the envelope serialized without
-   * them), byte for byte what the route's response schema makes of the whole page, and tagged from the events'
+   * A page of events as the answer sent: its bytes assembled from the events' fragments (the envelope serialized
+   * without them), byte for byte what the route's response schema makes of the whole page, and tagged from the events'
    * digests (entity-tags.ts). A cached event is serialized, encoded and hashed once, not with every page that shows it.
    */
   listAnswer(reply: FastifyReply, list: EventList): Answer {
     const envelope = String(reply.serialize({ ...list, events: [] }));
     if (!envelope.startsWith(`${HEAD}]`)) throw new Error('An event list is serialized with its events first.');
-    const events = list.events.map((event) => this.textOf(reply, event));
+    const events = list.events.map((event) => this.fragmentOf(reply, event));
     const parts = [
       HEAD_BYTES,
       ...events.flatMap(({ bytes }, index) => (index === 0 ? [bytes] : [COMMA, bytes])),
@@ -90,15 +90,15 @@ export class EventRepresentations {
     return { payload: Buffer.concat(parts), type: JSON_TYPE, headers: { ...archiveHeaders(list.total, list.total_pages, list), etag } };
   }
 
-  private textOf(reply: FastifyReply, event: EventResponse): EventText {
+  private fragmentOf(reply: FastifyReply, event: EventResponse): EventFragment {
     const entry = this.entries.get(event);
-    if (entry?.text !== undefined) return entry.text;
+    if (entry?.fragment !== undefined) return entry.fragment;
     const text = reply.serializeInput(event, ITEM_SCHEMA);
     if (entry === undefined) return { bytes: Buffer.from(text), digest: digestOf(text) };
     // A buffer of its own: one cut from Node's shared pool would keep the whole pool slab alive with it.
     const bytes = Buffer.allocUnsafeSlow(Buffer.byteLength(text));
     bytes.write(text);
-    entry.text = { bytes, digest: digestOf(bytes) };
-    return entry.text;
+    entry.fragment = { bytes, digest: digestOf(bytes) };
+    return entry.fragment;
   }
 }

@@ -41,7 +41,7 @@ export class SingleEventReads {
   async read(ref: EventRef, query: ReadEventQuery, caller: RequestContext, now: Date): Promise<SingleRead> {
     const id = await eventIdOf(this.db, ref);
     const at = await caller.version();
-    // An anonymous read of a cached event by id reads no row: had the row changed, the change log would have had it forgotten.
+    // An anonymous read of a cached event by id reads no row: had the row changed, the change log would have invalidated it.
     const known = 'id' in ref ? await this.presenter.knownRead(this.db, id, caller, at) : undefined;
     if (known !== undefined) {
       const { row } = known.entry;
@@ -62,7 +62,7 @@ export class SingleEventReads {
     };
   }
 
-  /** The read with its JSON-LD (made once per cached event); never for a password-protected post, as the reference. */
+  /** The read with its JSON-LD (computed once per cached event); never for a password-protected post, as the reference. */
   withJsonLd({ row, event, version, entry }: SingleRead, caller: RequestContext): Versioned<EventResponse> {
     if (row.password_hash !== null) return { item: event, version };
     const jsonLd =

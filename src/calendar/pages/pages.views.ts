@@ -74,7 +74,7 @@ export class PageViews {
     return { payload: html, type: HTML, headers: { 'content-language': language.language, vary: 'Accept-Language' } };
   }
 
-  /** Sends a rendered page with `status` (a page no cache may keep: errors, a password's answer). */
+  /** Sends a rendered page with `status` (a page no cache may store: errors, a password's answer). */
   send(reply: FastifyReply, answer: Answer, status: number): FastifyReply {
     return reply
       .code(status)

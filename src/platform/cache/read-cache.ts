@@ -1,7 +1,7 @@
 import { ByteBoundedMap } from './byte-bounded-map.ts';
 
 /**
- * What a surface keeps of its reads, with one key scheme (`cacheKey`) and
+ * What a surface caches of its reads, with one key scheme (`cacheKey`) and
  * one eviction policy (the oldest first, by bytes), in two lifetimes:
  *
  * - **per version**: a value computed in a version of the data (an answer's
@@ -9,26 +9,26 @@ import { ByteBoundedMap } from './byte-bounded-map.ts';
  *   is current, and is computed once in it, however many requests ask at
  *   once. A new version starts empty. Budget: `versionBytes`.
  * - **per item**: a representation of one item (an event in one language)
- *   holds until the item changes: the surface's catch-up routine names what
- *   changed (`forgetItems`). Budget: `itemBytes`.
+ *   holds until the item changes: the surface's invalidation routine names
+ *   what changed (`invalidateItems`). Budget: `itemBytes`.
  *
- * A budget of 0 keeps nothing of that lifetime; everything is computed.
+ * A budget of 0 caches nothing of that lifetime; everything is computed.
  */
 export class ReadCache {
   private readonly versioned: ByteBoundedMap<unknown>;
   private readonly items: ByteBoundedMap<ItemEntry>;
-  /** Whether item entries are kept at all (an item budget above 0). */
-  readonly keepsItems: boolean;
+  /** Whether item entries are cached at all (an item budget above 0). */
+  readonly cachesItems: boolean;
   private version: unknown;
   private readonly inFlight = new Map<string, Promise<unknown>>();
   /** The keys of the item entries that show each item. */
   private readonly keysOfItem = new Map<number, Set<string>>();
-  /** The revision the item entries are caught up to: an entry made at an older one may show a change already forgotten. */
-  private itemsRevision = -Infinity;
+  /** The revision item entries are invalidated up to: an entry computed at an older one may show a change already invalidated. */
+  private invalidatedUpTo = -Infinity;
 
   constructor(budgets: { readonly versionBytes: number; readonly itemBytes: number }) {
     this.versioned = new ByteBoundedMap(budgets.versionBytes);
-    this.keepsItems = budgets.itemBytes > 0;
+    this.cachesItems = budgets.itemBytes > 0;
     this.items = new ByteBoundedMap<ItemEntry>(budgets.itemBytes, (key, { ids }) => this.unindex(key, ids));
   }
 
@@ -38,7 +38,7 @@ export class ReadCache {
    */
   once<T>(version: unknown, key: string, produce: () => Promise<T>, bytes: (value: T) => number): Promise<T> {
     if (version !== this.version) {
-      // A request that read its version before a newer one was seen computes alone, and keeps nothing.
+      // A request that read its version before a newer one was seen computes alone, and caches nothing.
       if (this.version !== undefined && this.isOlder(version)) return produce();
       this.version = version;
       this.versioned.clear();
@@ -65,9 +65,9 @@ export class ReadCache {
     return this.items.get(key)?.value as T | undefined;
   }
 
-  /** Keeps `value` under `key` until one of `ids` changes, unless it was made at a revision older than the last caught up to. */
-  keepItem(key: string, ids: readonly number[], value: unknown, bytes: () => number, madeAt: number): void {
-    if (madeAt < this.itemsRevision || !this.keepsItems || !this.items.set(key, { value, ids }, bytes())) return;
+  /** Caches `value` under `key` until one of `ids` changes, unless it was computed at a revision older than the last invalidated. */
+  setItem(key: string, ids: readonly number[], value: unknown, bytes: () => number, computedAt: number): void {
+    if (computedAt < this.invalidatedUpTo || !this.cachesItems || !this.items.set(key, { value, ids }, bytes())) return;
     for (const id of ids) {
       let keys = this.keysOfItem.get(id);
       if (keys === undefined) this.keysOfItem.set(id, (keys = new Set()));
@@ -75,9 +75,9 @@ export class ReadCache {
     }
   }
 
-  /** Forgets the entries of the items changed up to `revision` (every item when `ids` is undefined: the changes are unknown). */
-  forgetItems(ids: Iterable<number> | undefined, revision: number): void {
-    this.itemsRevision = Math.max(this.itemsRevision, revision);
+  /** Invalidates the entries of the items changed up to `revision` (every item when `ids` is undefined: the changes are unknown). */
+  invalidateItems(ids: Iterable<number> | undefined, revision: number): void {
+    this.invalidatedUpTo = Math.max(this.invalidatedUpTo, revision);
     if (ids === undefined) this.items.clear();
     else for (const id of ids) for (const key of [...(this.keysOfItem.get(id) ?? [])]) this.items.delete(key);
   }

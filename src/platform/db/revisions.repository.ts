@@ -9,7 +9,7 @@ export async function findRevision(db: Db, name: string): Promise<number> {
   return Number(rows[0]?.value);
 }
 
-// Read for every turn of the event loop that serves requests: a constant statement, not rebuilt each time.
+// Read in every tick of the event loop that serves requests: a constant statement, not rebuilt each time.
 const LIST_REVISIONS = sql<{ name: string; value: number | string }>`select name, value from revisions`;
 
 /** Every revision by name. */

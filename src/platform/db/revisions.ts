@@ -23,29 +23,29 @@ export async function readRevision(db: Db, name: RevisionName): Promise<number> 
 
 type Revisions = ReadonlyMap<string, number>;
 
-const turnReads = new WeakMap<Db, () => Promise<Revisions>>();
+const tickReads = new WeakMap<Db, () => Promise<Revisions>>();
 
 /** Resolves in the check phase: after the poll phase has dispatched every request that reached the server. */
-const afterTheTurnsRequests = () => new Promise<void>((resolve) => setImmediate(resolve));
+const afterTheTicksRequests = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /**
- * Every revision, read by one statement per turn of the event loop and
- * handle, for all who ask (`oncePerTurn`). The statement starts at the first
- * ask (on PostgreSQL its round trip overlaps the dispatch of the turn's other
- * requests), and what it read is handed over once the turn's requests have
+ * Every revision, read by one statement per tick of the event loop and
+ * handle, for all who ask (`oncePerTick`). The statement starts at the first
+ * ask (on PostgreSQL its round trip overlaps the dispatch of the tick's other
+ * requests), and what it read is handed over once the tick's requests have
  * all been dispatched: they are answered together and their answers leave
  * back to back. On a cached single-event GET (SQLite) that took the
  * server's CPU per request from 46 to 30 µs, most of it the cost of waking
  * the client up for each answer sent alone.
  */
-function revisionsOfTurn(db: Db): Promise<Revisions> {
-  let read = turnReads.get(db);
+function revisionsOfTick(db: Db): Promise<Revisions> {
+  let read = tickReads.get(db);
   if (read === undefined) {
-    read = oncePerTurn(async () => {
-      const [revisions] = await Promise.all([listRevisions(db), afterTheTurnsRequests()]);
+    read = oncePerTick(async () => {
+      const [revisions] = await Promise.all([listRevisions(db), afterTheTicksRequests()]);
       return revisions;
     });
-    turnReads.set(db, read);
+    tickReads.set(db, read);
   }
   return read();
 }
@@ -53,9 +53,9 @@ function revisionsOfTurn(db: Db): Promise<Revisions> {
 // NaN, never equal to itself, would let nothing be cached; the migrations create every row.
 const valueOf = (revisions: Revisions, name: RevisionName) => revisions.get(name) ?? Number.NaN;
 
-/** A revision as of this turn of the event loop, for requests that only read (see `oncePerTurn`). */
-export async function revisionOfTurn(db: Db, name: RevisionName): Promise<number> {
-  return valueOf(await revisionsOfTurn(db), name);
+/** A revision as of this tick of the event loop, for requests that only read (see `oncePerTick`). */
+export async function revisionOfTick(db: Db, name: RevisionName): Promise<number> {
+  return valueOf(await revisionsOfTick(db), name);
 }
 
 /** A request, which keeps the revisions read for it (the platform decorates every request with the slot). */
@@ -66,31 +66,31 @@ export interface RevisionsHolder {
 /**
  * A revision as of `request`, for requests that only read: every revision
  * is read once for the request, when it first asks (it has arrived by
- * then), by the statement of that turn. An authenticated read needs
- * `auth` in its hook and its surface's revision in its handler, a turn or
+ * then), by the statement of that tick. An authenticated read needs
+ * `auth` in its hook and its surface's revision in its handler, a tick or
  * more later: one round trip serves both.
  */
 export async function revisionOf(db: Db, request: RevisionsHolder, name: RevisionName): Promise<number> {
-  request.revisions ??= revisionsOfTurn(db);
+  request.revisions ??= revisionsOfTick(db);
   return valueOf(await request.revisions, name);
 }
 
 /**
- * `read`, shared by every call made in one turn of the event loop: for
+ * `read`, shared by every call made in one tick of the event loop: for
  * what requests look up as they arrive (a revision, a version). That is as
- * exact as a read per request: the requests dispatched in a turn all reached
- * the server before the turn began (libuv polls their sockets first), and
+ * exact as a read per request: the requests dispatched in a tick all reached
+ * the server before the tick began (libuv polls their sockets first), and
  * the shared read runs after that, so it sees every write committed before
  * any of them arrived; a request that arrives later is dispatched in a later
- * turn, after a new read. (libuv polls again within a turn only when 1024
- * sockets were ready at once.) Under load this is one read per turn instead
- * of one per request. Code that writes and then reads in one turn must not
+ * tick, after a new read. (libuv polls again within a tick only when 1024
+ * sockets were ready at once.) Under load this is one read per tick instead
+ * of one per request. Code that writes and then reads in one tick must not
  * use it: it could get what was read before its own write. Nor code run
  * by a timer (before the poll) or by `setImmediate` (its read would be
- * shared into the next turn's poll): either could share its read with
+ * shared into the next tick's poll): either could share its read with
  * requests that arrived after it began.
  */
-export function oncePerTurn<T>(read: () => Promise<T>): () => Promise<T> {
+export function oncePerTick<T>(read: () => Promise<T>): () => Promise<T> {
   let pending: Promise<T> | undefined;
   return () => {
     if (pending === undefined) {

@@ -4,7 +4,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 /**
  * What HTTP caches (RFC 9111) may do with each answer, decided in one place
  * so that a CDN or a reverse proxy can take the anonymous read load and
- * never keeps what is someone's own:
+ * never stores what is someone's own:
  *
  * - an anonymous read (GET or HEAD answered 2xx/3xx) is `public` for
  *   `HTTP_CACHE_MAX_AGE_SECONDS`, and may be served that long again while a

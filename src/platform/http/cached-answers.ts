@@ -27,9 +27,9 @@ function toBuffer(serialized: string | ArrayBuffer | Buffer): Buffer {
 
 /**
  * A surface's answers to reads, serialized once per version of the data
- * they are made from (the per-version lifetime of its `ReadCache`):
+ * they are computed from (the per-version lifetime of its `ReadCache`):
  * `currentVersion` tells which version a request reads (a revision the
- * database bumps on every write, read once per event-loop turn; the
+ * database bumps on every write, read once per event-loop tick; the
  * calendar adds the clock), so an answer is exact across processes and
  * over time. Requests for a key being produced wait for it.
  *

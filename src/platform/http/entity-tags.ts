@@ -22,7 +22,7 @@ export function digestOf(body: string | Buffer): string {
 
 /**
  * The strong tag of a representation assembled from parts (a page of items): `"<sha1>"` of its parts'
- * digests, in order. It changes with any byte of any part, and an item's digest is made once, not with
+ * digests, in order. It changes with any byte of any part, and an item's digest is computed once, not with
  * every page that shows it.
  */
 export function etagOfParts(digests: readonly string[]): string {

@@ -49,7 +49,7 @@ export function markResponse(request: FastifyRequest, reply: FastifyReply): void
 /**
  * Security headers suitable for an API and the request id on every response,
  * set as the request arrives (a route may replace them: the docs UI sets its
- * own CSP); CORS per `CORS_ORIGINS`. What caches may keep of each answer is
+ * own CSP); CORS per `CORS_ORIGINS`. What caches may store of each answer is
  * cache-control.ts's.
  */
 export const securityPlugin = fp<{ corsOrigins: readonly string[] }>(

@@ -3,7 +3,7 @@ import { PostgresAdapter, sql, type Kysely } from 'kysely';
 /**
  * Tables and columns that legitimately change on a refused request: failed
  * logins are counted (lockout), tokens record their last use, and SOAP
- * WS-Security nonces are remembered whatever the outcome (replay protection).
+ * WS-Security nonces are recorded whatever the outcome (replay protection).
  */
 const VOLATILE_TABLES = new Set(['auth_failures', 'soap_nonces', 'kysely_migration', 'kysely_migration_lock']);
 const VOLATILE_COLUMNS = new Set(['api_tokens.last_used_at']);
