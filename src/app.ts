@@ -132,6 +132,7 @@ export async function buildApp({ config, store, logger, background }: AppDepende
         prefix: '/apiservice/api/services',
         store,
         responseCacheBytes: config.responseCacheBytes,
+        background,
       });
       await api.register(soapPlugin, { config, store, authenticator, background });
       // The calendar's public pages, at the site root (their own error pages and Content-Security-Policy).
