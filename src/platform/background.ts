@@ -56,13 +56,16 @@ class Rounds implements PeriodicHandle {
   private run(): Promise<boolean> {
     clearTimeout(this.timer);
     if (!this.owner.running) return Promise.resolve(false);
-    const round = this.task.run().then(
-      (more) => more === true,
-      (error: unknown) => {
-        this.log.warn({ err: error, task: this.task.name }, 'background round failed; trying again at its next time');
-        return false;
-      },
-    );
+    // Called from a promise, so that a `run` that throws instead of rejecting fails as a round too.
+    const round = Promise.resolve()
+      .then(() => this.task.run())
+      .then(
+        (more) => more === true,
+        (error: unknown) => {
+          this.log.warn({ err: error, task: this.task.name }, 'background round failed; trying again at its next time');
+          return false;
+        },
+      );
     this.current = round;
     void round.then((more) => {
       this.current = undefined;
