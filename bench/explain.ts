@@ -15,6 +15,7 @@
 import { parseArgs } from 'node:util';
 import { Kysely, PostgresDialect, SqliteDialect, sql, type LogEvent } from 'kysely';
 import { buildApp } from '../src/app.ts';
+import { BackgroundWork } from '../src/platform/background.ts';
 import { seedDemoEvents } from '../src/calendar/seed/demo-events.ts';
 import { convertDemoEventsToSeries } from '../src/calendar/seed/demo-series.ts';
 import { seriesLimits } from '../src/calendar/recurrence/recurrence.series.ts';
@@ -111,7 +112,8 @@ async function main(): Promise<void> {
     // PostgreSQL plans from fresh statistics, as autovacuum would have them; SQLite has none unless ANALYZE is run, as in production.
     if (store.dialect === 'postgres') await sql`analyze`.execute(store.db);
     const fixtures = await loadFixtures(store);
-    const app = await buildApp({ config, store, logger: createLogger('silent') });
+    const logger = createLogger('silent');
+    const app = await buildApp({ config, store, logger, background: new BackgroundWork(logger) });
     const { filter } = fixtures;
     const paths: Record<string, string> = {
       'single event GET by id': `/calendar/events/v1/events/${fixtures.eventId}`,

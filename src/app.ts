@@ -14,6 +14,7 @@ import { accessPlugin } from './platform/auth/access.plugin.ts';
 import { Authenticator } from './platform/auth/authenticate.ts';
 import { CapabilityRegistry, platformCapabilities } from './platform/auth/capabilities.ts';
 import { FailureThrottle } from './platform/auth/throttle.ts';
+import type { BackgroundWork } from './platform/background.ts';
 import type { Store } from './platform/db/database.ts';
 import { PlatformErrors } from './platform/errors.ts';
 import { lazyChildLogger, RequestLogController } from './platform/logger.ts';
@@ -48,10 +49,12 @@ export interface AppDependencies {
   readonly config: Config;
   readonly store: Store;
   readonly logger: Logger;
+  /** The process's periodic and background work: the surfaces add theirs, the caller starts and stops it. */
+  readonly background: BackgroundWork;
 }
 
 /** Builds the whole service. No side effects until the caller listens. */
-export async function buildApp({ config, store, logger }: AppDependencies): Promise<FastifyInstance> {
+export async function buildApp({ config, store, logger, background }: AppDependencies): Promise<FastifyInstance> {
   const app = Fastify({
     loggerInstance: logger as FastifyBaseLogger,
     genReqId: requestIdOf,
@@ -113,7 +116,7 @@ export async function buildApp({ config, store, logger }: AppDependencies): Prom
   app.setNotFoundHandler(async (request, reply) => sendWpError(PlatformErrors.noRoute(), request, reply));
 
   // Built once: the API's routes and the public pages read through the same services.
-  const services = buildCalendarServices(config, store);
+  const services = buildCalendarServices(config, store, background);
   await app.register(
     async (api) => {
       // The WordPress-shaped part: the index and the calendar namespace, with WordPress's REST conventions.
@@ -129,8 +132,9 @@ export async function buildApp({ config, store, logger }: AppDependencies): Prom
         prefix: '/apiservice/api/services',
         store,
         responseCacheBytes: config.responseCacheBytes,
+        background,
       });
-      await api.register(soapPlugin, { config, store, authenticator });
+      await api.register(soapPlugin, { config, store, authenticator, background });
       // The calendar's public pages, at the site root (their own error pages and Content-Security-Policy).
       await api.register(pagesPlugin, { config, services });
     },

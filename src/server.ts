@@ -3,6 +3,7 @@ import type { DestinationStream } from 'pino';
 import { buildApp } from './app.ts';
 import type { Config } from './config/config.ts';
 import { ensureFirstAdministrator } from './platform/auth/users.service.ts';
+import { BackgroundWork } from './platform/background.ts';
 import { createDb, migrateToLatest, type Store } from './platform/db/database.ts';
 import { MIGRATION_FOLDERS } from './migrations.ts';
 import { createLogger } from './platform/logger.ts';
@@ -12,10 +13,12 @@ export const SHUTDOWN_GRACE_MS = 10_000;
 export interface RunningServer {
   readonly app: FastifyInstance;
   readonly store: Store;
+  /** Its periodic and background work: `drain()` resolves once everything it would do now is done. */
+  readonly background: BackgroundWork;
   readonly url: string;
   /** The address it listens on, as `listen` gave it. */
   readonly address: string;
-  /** Stops accepting, finishes requests in flight (bounded), closes the database. */
+  /** Stops accepting, finishes requests in flight (bounded) and the background work under way, closes the database. */
   readonly close: () => Promise<void>;
 }
 
@@ -70,8 +73,10 @@ export async function startServer(
   const logger = createLogger(config.logLevel, logDestination);
   const store = openStore(config);
   const admin: FirstAdministrator = prepared ? { created: false } : await prepareDatabase(store, config);
-  const app = await buildApp({ config, store, logger });
+  const background = new BackgroundWork(logger);
+  const app = await buildApp({ config, store, logger, background });
   const address = await app.listen({ host: config.host, port: config.port });
+  background.start();
   const url = publicUrl(config, address);
   printBanner(print, address, url, admin);
 
@@ -83,10 +88,11 @@ export async function startServer(
         await app.close();
       } finally {
         clearTimeout(timer);
+        await background.stop();
         await store.close();
       }
     })());
-  return { app, store, url, address, close };
+  return { app, store, background, url, address, close };
 }
 
 /** Exits 0 after a graceful shutdown on SIGTERM or SIGINT. */

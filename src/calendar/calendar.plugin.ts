@@ -1,5 +1,5 @@
 import { answerConditionally } from '../platform/http/conditional-get.ts';
-import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
+import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import { withHookFirst } from '../platform/http/route-hooks.ts';
 import type { Config } from '../config/config.ts';
 import type { Store } from '../platform/db/database.ts';
@@ -10,7 +10,7 @@ import { icalRoutes } from './ical/ical.routes.ts';
 import { discoveryRoutes } from './discovery/discovery.routes.ts';
 import { sendWpError } from './errors.ts';
 import { WpErrorSchema } from './common/schemas.ts';
-import { languageOf, NAMESPACE } from './common/context.ts';
+import { languageOf, NAMESPACE, type CalendarDeps } from './common/context.ts';
 import type { CalendarServices } from './calendar.services.ts';
 import type { CalendarVersionHolder } from './common/calendar-version.ts';
 import { SeriesOccurrences, seriesLimits } from './recurrence/recurrence.series.ts';
@@ -96,7 +96,7 @@ export async function calendarPlugin(app: FastifyInstance, { config, store, tabl
   await app.register(eventsRoutes, { deps, service: events });
   await app.register(icalRoutes, { deps, service: ical });
   await app.register(venuesRoutes, { deps, service: venues });
-  maintainOverTime(app, store, config);
+  maintainOverTime(app.log, deps);
   await app.register(organizersRoutes, { deps, service: organizers });
   await app.register(categoryRoutes, { deps, service: categories });
   await app.register(tagRoutes, { deps, service: tags });
@@ -115,31 +115,22 @@ const MAINTAIN_EVERY_MS = 60 * 60 * 1000;
  * their horizon, and the change log forgets removals older than
  * CHANGES_RETENTION_DAYS.
  */
-function maintainOverTime(app: FastifyInstance, store: Store, config: Config): void {
+function maintainOverTime(log: FastifyBaseLogger, { background, store, config }: CalendarDeps): void {
   const series = new SeriesOccurrences(seriesLimits(config));
-  let running: Promise<void> = Promise.resolve();
-  const maintain = () => {
-    const now = new Date();
-    running = Promise.all([
-      series.extendDue(store.db, now).then(
-        (count) => {
-          if (count > 0) app.log.info({ series: count }, 'recurring series extended');
-        },
-        (error: unknown) => app.log.warn({ err: error }, 'could not extend recurring series'),
-      ),
-      pruneChangeLog(store.db, retentionSeconds(config), now).then(
-        ({ pruned, floor }) => {
-          if (pruned > 0) app.log.info({ pruned, floor }, 'change log pruned');
-        },
-        (error: unknown) => app.log.warn({ err: error }, 'could not prune the change log'),
-      ),
-    ]).then(() => undefined);
-  };
-  const timer = setInterval(maintain, MAINTAIN_EVERY_MS);
-  timer.unref();
-  app.addHook('onReady', async () => maintain());
-  app.addHook('onClose', async () => {
-    clearInterval(timer);
-    await running;
+  background.every({
+    name: 'extend recurring series',
+    everyMs: MAINTAIN_EVERY_MS,
+    run: async () => {
+      const count = await series.extendDue(store.db, new Date());
+      if (count > 0) log.info({ series: count }, 'recurring series extended');
+    },
+  });
+  background.every({
+    name: 'prune the change log',
+    everyMs: MAINTAIN_EVERY_MS,
+    run: async () => {
+      const { pruned, floor } = await pruneChangeLog(store.db, retentionSeconds(config), new Date());
+      if (pruned > 0) log.info({ pruned, floor }, 'change log pruned');
+    },
   });
 }

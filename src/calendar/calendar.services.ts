@@ -1,4 +1,5 @@
 import type { Config } from '../config/config.ts';
+import type { BackgroundWork } from '../platform/background.ts';
 import type { Store } from '../platform/db/database.ts';
 import { cacheBudgets, ReadCache } from '../platform/cache/read-cache.ts';
 import { CachedAnswers } from '../platform/http/cached-answers.ts';
@@ -25,20 +26,21 @@ export interface CalendarServices {
   readonly tags: TermsService;
 }
 
-export function buildCalendarServices(config: Config, store: Store): CalendarServices {
+export function buildCalendarServices(config: Config, store: Store, background: BackgroundWork): CalendarServices {
   const namespaceUrl = `${config.baseUrl}/${NAMESPACE}`;
   const cache = new ReadCache(cacheBudgets(config.responseCacheBytes, config.eventCacheBytes));
   const versions = new CalendarVersions(store.db, cache);
   const deps: CalendarDeps = {
     config,
     store,
+    background,
     site: siteOf(config),
     passwords: new PostPasswords(store.db, config),
     versions,
     answers: new CachedAnswers(cache, (request) => versions.of(request), config.responseCacheBytes > 0, true),
   };
   const representations = new EventRepresentations(cache);
-  const events = new EventsService({ db: store.db, config, passwords: deps.passwords, representations });
+  const events = new EventsService({ db: store.db, config, passwords: deps.passwords, representations, background });
   const termDeps = { db: store.db, translateError: store.translateError, namespaceUrl, baseUrl: config.baseUrl };
   return {
     deps,

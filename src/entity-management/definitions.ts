@@ -123,15 +123,6 @@ export class Definitions {
     });
   }
 
-  /** Polls for newer definitions; the caller clears the timer on close. */
-  watch(intervalMs: number = DEFINITIONS_POLL_MS): NodeJS.Timeout {
-    const timer = setInterval(() => {
-      this.refresh().catch((error: unknown) => this.log.warn({ err: error }, 'could not check entity definitions'));
-    }, intervalMs);
-    timer.unref();
-    return timer;
-  }
-
   private serialized<T>(work: () => Promise<T>): Promise<T> {
     const next = this.queue.then(work, work);
     this.queue = next.catch(() => undefined);

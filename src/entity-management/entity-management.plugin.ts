@@ -1,11 +1,12 @@
 import type { FastifyInstance } from 'fastify';
+import type { BackgroundWork } from '../platform/background.ts';
 import type { Store } from '../platform/db/database.ts';
 import { revisionOf } from '../platform/db/revisions.ts';
 import { PlatformErrors } from '../platform/errors.ts';
 import { cacheBudgets, ReadCache } from '../platform/cache/read-cache.ts';
 import { CachedAnswers } from '../platform/http/cached-answers.ts';
 import { actionsRoutes } from './actions/actions.routes.ts';
-import { Definitions } from './definitions.ts';
+import { Definitions, DEFINITIONS_POLL_MS } from './definitions.ts';
 import { entitiesRoutes } from './entities.routes.ts';
 import { sendEnvelopeError } from './envelope.ts';
 import { sqlBackend } from './provider/sql/sql-provider.ts';
@@ -17,6 +18,8 @@ export interface EntityManagementOptions {
   readonly store: Store;
   /** RESPONSE_CACHE_MB in bytes: answers to record reads cached per revision. */
   readonly responseCacheBytes: number;
+  /** Runs the poll for definitions reloaded by other processes. */
+  readonly background: BackgroundWork;
 }
 
 /**
@@ -25,7 +28,10 @@ export interface EntityManagementOptions {
  * actions, renders every error in the `{messages, payload}` envelope, and
  * follows definition changes made by other processes.
  */
-export async function entityManagementPlugin(app: FastifyInstance, { store, responseCacheBytes }: EntityManagementOptions): Promise<void> {
+export async function entityManagementPlugin(
+  app: FastifyInstance,
+  { store, responseCacheBytes, background }: EntityManagementOptions,
+): Promise<void> {
   await seedDefinitions(store);
   const definitions = await Definitions.load(store.db, app.log);
   const context = { backend: sqlBackend(store), definitions };
@@ -43,6 +49,5 @@ export async function entityManagementPlugin(app: FastifyInstance, { store, resp
   await app.register(entitiesRoutes, { prefix: '/entity-management', context, answers, segments: types.map((type) => type.segment) });
   await app.register(actionsRoutes, { prefix: '/actions', context });
 
-  const timer = definitions.watch();
-  app.addHook('onClose', async () => clearInterval(timer));
+  background.every({ name: 'follow entity definitions', everyMs: DEFINITIONS_POLL_MS, run: () => definitions.refresh() });
 }

@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../platform/db/schema.ts';
-import { TurnBatches } from '../platform/turn-batches.ts';
+import type { BackgroundWork } from '../platform/background.ts';
+import { GroupCommitQueue } from '../platform/group-commit-queue.ts';
 import { insertPings, type NewPingRow } from './pings.repository.ts';
 
 /**
@@ -13,13 +14,13 @@ import { insertPings, type NewPingRow } from './pings.repository.ts';
  * load a ping costs a share of one.
  */
 export class PingBatches {
-  private readonly batches: TurnBatches<NewPingRow, void>;
+  private readonly batches: GroupCommitQueue<NewPingRow, void>;
 
-  constructor(db: Kysely<Database>) {
-    this.batches = new TurnBatches<NewPingRow, void>(async (pings) => {
+  constructor(db: Kysely<Database>, background?: BackgroundWork) {
+    this.batches = new GroupCommitQueue<NewPingRow, void>(async (pings) => {
       await insertPings(db, pings);
       return pings.map(() => ({ value: undefined }));
-    });
+    }, background);
   }
 
   /** Resolves once the ping is committed; rejects, having stored nothing, if its batch could not be. */

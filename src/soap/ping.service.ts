@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { AuthUser, Authenticator } from '../platform/auth/authenticate.ts';
+import type { BackgroundWork } from '../platform/background.ts';
 import type { Database } from '../platform/db/schema.ts';
 import { SoapErrors } from './faults.ts';
 import { insertNonce, pruneNonces } from './nonces.repository.ts';
@@ -14,6 +15,8 @@ export interface PingServiceOptions {
   readonly soapAuth: 'optional' | 'required';
   /** `SOAP_SECRET_KEY`: enables PasswordDigest. */
   readonly serverKey: string | undefined;
+  /** The server's, which waits for the pings' group commits on shutdown. */
+  readonly background?: BackgroundWork;
 }
 
 export interface ReceivedPing {
@@ -31,7 +34,7 @@ export class PingService {
   private readonly batches: PingBatches;
 
   constructor(private readonly options: PingServiceOptions) {
-    this.batches = new PingBatches(options.db);
+    this.batches = new PingBatches(options.db, options.background);
   }
 
   /** Resolves once the ping is committed; throws the fault otherwise, having stored nothing. */

@@ -6,7 +6,7 @@ import { AppError } from '../../src/platform/errors.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 import { contextFor } from './context.helper.ts';
 
-/** Event writes asked for in one turn of the event loop share one commit (platform/db/group-commit.ts). */
+/** Event writes asked for in one tick of the event loop share one commit (platform/db/group-commit.ts). */
 describe('event writes sent together', () => {
   let server: TestServer;
   before(async () => {

@@ -86,8 +86,14 @@ export class Receiver {
     return JSON.stringify(this.events());
   }
 
-  async close(): Promise<void> {
+  /** Drops the requests it holds without an answer, as a receiver that crashed would. */
+  release(): void {
     for (const response of this.hanging) response.destroy();
+    this.hanging.clear();
+  }
+
+  async close(): Promise<void> {
+    this.release();
     this.server.closeAllConnections();
     await new Promise((resolve) => this.server.close(resolve));
   }

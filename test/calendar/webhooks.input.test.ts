@@ -13,7 +13,7 @@ import { after, before, describe, it } from 'node:test';
 import { startTestServer, type Credentials, type TestServer } from '../helpers/server.ts';
 import { EVENTS, makeEvent } from './events.factories.ts';
 import { NS } from './venues-organizers.factories.ts';
-import { eventually, Receiver, signedBy, sleep, verifyWithReference } from './webhook.receiver.ts';
+import { eventually, Receiver, signedBy, verifyWithReference } from './webhook.receiver.ts';
 
 const WEBHOOKS = `${NS}/webhooks`;
 const TIMEOUT_MS = 1500;
@@ -328,7 +328,7 @@ describe('webhooks under hostile input', () => {
     assert.ok(!listed.body.some((delivery: any) => delivery.id === ping.body.id), 'nor lists it');
     assert.deepEqual(await snapshot(), before);
     const sent = receiver.received.length;
-    await sleep(300);
+    await server.drain();
     assert.equal(receiver.received.length, sent, 'nothing was sent again');
   });
 
@@ -377,7 +377,7 @@ describe('webhooks under hostile input', () => {
     const guessed = await server.request(`${WEBHOOKS}/${webhook.id}`, { method: 'DELETE', auth: wrong });
     assert.equal(guessed.status, 401, guessed.text);
     assert.deepEqual(await snapshot(), before, 'no refused caller changed a subscription or made a delivery');
-    await sleep(200);
+    await server.drain();
     assert.equal(receiver.received.length, sent, 'no refused caller made a request go out');
   });
 
@@ -559,7 +559,7 @@ describe('webhooks made after items were published', () => {
     // Published while nobody listens: the dispatcher skips these changes.
     const early = await makeEvent(server, admin, { status: 'publish' });
     const renamed = await makeEvent(server, admin, { status: 'publish' });
-    await sleep(200);
+    await server.drain();
     const created = await server.request(WEBHOOKS, { method: 'POST', auth: admin, body: { url: receiver.url } });
     assert.equal(created.status, 201, created.text);
     const trashed = await server.request(`${EVENTS}/${early.id}`, { method: 'DELETE', auth: admin });
@@ -568,7 +568,7 @@ describe('webhooks made after items were published', () => {
     assert.equal(changed.status, 200, changed.text);
     const marker = await makeEvent(server, admin, { status: 'publish' });
     await eventually(() => (receiver.received.some((entry) => entry.body?.data?.id === marker.id) ? true : undefined), 'the marker');
-    await sleep(300);
+    await server.drain();
     const heard = receiver.events();
     assert.ok(heard.includes(`event.deleted ${early.id}`), `a subscriber hears that a public event left: ${JSON.stringify(heard)}`);
     assert.ok(heard.includes(`event.updated ${renamed.id}`), `and that a public event changed: ${JSON.stringify(heard)}`);

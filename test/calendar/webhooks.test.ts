@@ -134,7 +134,7 @@ describe('webhooks', () => {
   it('announces what anonymous readers see, signed per Standard Webhooks, with a sync token to read it', async (t) => {
     const { receiver, webhook } = await subscribe(t);
     const draft = await makeEvent(server, admin, { status: 'draft', title: 'Secret draft' });
-    await sleep(300);
+    await server.drain();
     assert.deepEqual(about(receiver, draft.id), [], 'a draft is not announced');
 
     await write(`${EVENTS}/${draft.id}`, 'POST', { status: 'publish' });
@@ -184,7 +184,7 @@ describe('webhooks', () => {
     const event = await makeEvent(server, admin, { status: 'publish', venue: venue.id });
     await write(`${NS}/venues/${venue.id}`, 'POST', { venue: 'Renamed hall' });
     await eventually(() => (about(receiver, venue.id).length > 0 ? true : undefined), 'venue.created');
-    await sleep(400);
+    await server.drain();
     assert.deepEqual(receiver.events(), [`venue.created ${venue.id}`], `not the event ${event.id} nor the venue's update`);
   });
 
@@ -193,7 +193,7 @@ describe('webhooks', () => {
     receiver.script.push(500, { status: 503, headers: { 'retry-after': '1' } });
     const event = await makeEvent(server, admin, { status: 'publish' });
     await eventually(() => (about(receiver, event.id).length >= 3 ? true : undefined), 'three attempts');
-    await sleep(400);
+    await server.drain();
     const attempts = about(receiver, event.id);
     assert.deepEqual(
       attempts.map((entry) => entry.status),
@@ -226,6 +226,8 @@ describe('webhooks', () => {
   it('keeps delivering to others while one receiver hangs', async (t) => {
     const slow = await subscribe(t);
     slow.receiver.otherwise = 'hang';
+    // Not held until the timeout after the test: the next tests wait for the attempts under way.
+    t.after(() => slow.receiver.release());
     const fast = await subscribe(t);
     const first = await makeEvent(server, admin, { status: 'publish' });
     await eventually(
@@ -262,9 +264,12 @@ describe('webhooks', () => {
     const stopped = await disabledOf(failing.webhook.id, 'disabled after 3 failures');
     assert.match(stopped.disabled_reason, /^3 failed attempts in a row; the last at .*: status 500/);
     assert.equal(stopped.failure_count, 3);
-    await sleep(400);
+    const pendingOf = async () => (await deliveries(failing.webhook.id)).find((entry: any) => entry.item?.id === second.id);
+    // Past the time its retry would have been made, had the subscription stayed active.
+    await sleep(Date.parse((await pendingOf()).next_attempt) - Date.now());
+    await server.drain();
     assert.equal(about(failing.receiver, second.id).length, 3, 'nothing is sent while disabled');
-    const pending = (await deliveries(failing.webhook.id)).find((entry: any) => entry.item?.id === second.id);
+    const pending = await pendingOf();
     assert.equal(pending.status, 'pending', 'kept for when it is enabled again');
 
     failing.receiver.otherwise = 200;
@@ -336,7 +341,9 @@ describe('webhooks', () => {
     assert.equal(failed.body.status, 'failed');
     assert.equal(failed.body.response_status, 500);
     const count = receiver.received.length;
-    await sleep(400);
+    // Past the first retry's wait (at most WEBHOOK_RETRY_BASE_MS), had it been one.
+    await sleep(Number(FAST.WEBHOOK_RETRY_BASE_MS));
+    await server.drain();
     assert.equal(receiver.received.length, count, 'a ping is not retried');
     assert.equal((await server.request(`${WEBHOOKS}/${webhook.id}`, { auth: admin })).body.active, true);
   });
@@ -404,7 +411,7 @@ describe('webhooks refuse private addresses unless allowed', () => {
     assert.equal(ping.body.response_status, null);
     assert.ok(ping.body.error.startsWith(`refused: ${name} resolves to ${address}`), ping.body.error);
     await makeEvent(server, admin, { status: 'publish' });
-    await sleep(500);
+    await server.drain();
     assert.equal(receiver.received.length, 0, 'nothing reached the private address');
     const logged = (await server.request(`${WEBHOOKS}/${named.body.id}/deliveries`, { auth: admin })).body;
     assert.ok(

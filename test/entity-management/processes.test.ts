@@ -49,6 +49,8 @@ describe('entity-management definitions across processes', () => {
     assert.equal((await onSecond(`${ACTIONS}/OPEN_TODOS`)).status, 404);
     const reloaded = await first.request(`${ACTIONS}/reload`, { method: 'POST', auth: admin });
     assert.equal(reloaded.body.messages[0].code, 'OK');
+    // The second process looks for newer definitions now rather than at its next poll.
+    await second.background.drain();
     assert.ok(await eventually(async () => (await onSecond(`${ACTIONS}/OPEN_TODOS`)).status === 200));
     const ran = await first.request(`${second.url}${ACTIONS}/OPEN_TODOS/run`, { method: 'POST', body: {}, auth: admin });
     assert.equal(ran.status, 200, ran.text);
@@ -78,7 +80,8 @@ describe('entity-management definitions across processes', () => {
     const refused = await first.request(`${ACTIONS}/reload`, { method: 'POST', auth: admin });
     assert.equal(refused.body.messages[0].code, 'RELOAD_REFUSED');
     const before = (await onSecond(ACTIONS)).body.payload.length;
-    await sleep(4_000);
+    // The second process has looked for newer definitions since the refused reload.
+    await second.background.drain();
     assert.equal((await onSecond(ACTIONS)).body.payload.length, before);
     assert.equal((await onSecond(`${ACTIONS}/HALF_BAKED`)).status, 404);
   });

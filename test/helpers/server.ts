@@ -60,6 +60,8 @@ export interface TestServer {
   /** Creates a user with that role (a factory: call it inside the test). */
   createUser(role: Role, username?: string): Promise<Credentials>;
   admin(): Promise<Credentials>;
+  /** Resolves once the server has done all the background work due now: changes dispatched, due webhook attempts made and recorded. */
+  drain(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -211,6 +213,9 @@ export async function startTestServer(env: Record<string, string> = {}): Promise
         return credentialsFor(row.id, ADMIN.username, ADMIN.password);
       })();
       return adminCredentials;
+    },
+    drain() {
+      return server.background.drain();
     },
     async close() {
       await server.close();

@@ -32,7 +32,7 @@ describe('group commit', () => {
   const committed = async (username: string): Promise<boolean> =>
     (await reader.db.selectFrom('users').select('id').where('username', '=', username).executeTakeFirst()) !== undefined;
 
-  it('runs the writes of one turn in one transaction and answers each once it is committed', async () => {
+  it('runs the writes of one tick in one transaction and answers each once it is committed', async () => {
     const writes = new GroupCommit(store.db);
     const transactions = new Set<Kysely<Database>>();
     const write = () =>
@@ -51,12 +51,12 @@ describe('group commit', () => {
       answered.map((answer) => answer.visible),
       [true, true, true],
     );
-    // A write of a later turn has a transaction of its own.
+    // A write of a later tick has a transaction of its own.
     await write();
     assert.equal(transactions.size, 2);
   });
 
-  it('undoes a write that fails alone, even after a failed statement, and commits the others of its turn', async () => {
+  it('undoes a write that fails alone, even after a failed statement, and commits the others of its tick', async () => {
     const writes = new GroupCommit(store.db);
     const taken = `group-taken-${(users += 1)}`;
     const thrown = `group-thrown-${users}`;
@@ -88,7 +88,7 @@ describe('group commit', () => {
     );
   });
 
-  it('rolls back a write alone in its turn that fails, and goes on with the next', async () => {
+  it('rolls back a write alone in its tick that fails, and goes on with the next', async () => {
     const writes = new GroupCommit(store.db);
     const username = `group-alone-${(users += 1)}`;
     await assert.rejects(

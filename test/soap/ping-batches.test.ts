@@ -24,7 +24,7 @@ describe('group commit of pings', () => {
     assert.deepEqual([...logged].sort(), [...inputs].sort());
   });
 
-  it('writes the pings of one turn with one statement, in arrival order', async () => {
+  it('writes the pings of one tick with one statement, in arrival order', async () => {
     const counting = countingStatements(server.server.store.db);
     const batches = new PingBatches(counting.db);
     await Promise.all(['one', 'two', 'three'].map((input) => batches.write(ping(`ordered-${input}`))));

@@ -1,6 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import { LANGUAGES, type Config, type Language } from '../../config/config.ts';
 import type { AuthUser } from '../../platform/auth/authenticate.ts';
+import type { BackgroundWork } from '../../platform/background.ts';
 import type { Store } from '../../platform/db/database.ts';
 import type { PostPasswords } from '../posts/posts.passwords.ts';
 import type { CachedAnswers } from '../../platform/http/cached-answers.ts';
@@ -12,6 +13,8 @@ import { preconditionOf, type WritePrecondition } from '../changes/changes.preco
 export interface CalendarDeps {
   readonly config: Config;
   readonly store: Store;
+  /** The server's periodic and background work (maintenance, webhook deliveries, group commits). */
+  readonly background: BackgroundWork;
   readonly site: Site;
   /** Opens protected posts to reads, with one throttle for every post type. */
   readonly passwords: PostPasswords;

@@ -11,7 +11,7 @@ import type { PostPasswords } from '../posts/posts.passwords.ts';
 import { deleteSlugs, deleteTexts, reservePostId, upsertTexts } from '../posts/posts.repository.ts';
 import { claimLanguageSlug, claimSlug } from '../posts/posts.slugs.ts';
 import { checkAuthor, newPostDates, passwordHashOf, publicationDates, stampsAt } from '../posts/posts.writes.ts';
-import { NAMESPACE, type RequestContext } from '../common/context.ts';
+import { NAMESPACE, type CalendarDeps, type RequestContext } from '../common/context.ts';
 import { resolveImageForWrite } from '../common/images.ts';
 import { archiveLinks, isBeyondLastPage, linkPairs, pageWindow, totalPages } from '../common/pagination.ts';
 import { invalidParam, parseWpBoolean } from '../common/wire.ts';
@@ -71,7 +71,7 @@ type ListOptions = { readonly archiveUrl?: string; readonly order?: EventOrder; 
 // The end of the default window of a series' instances: every stored occurrence.
 const LAST_DAY = '9999-12-31';
 
-export interface EventsServiceDeps {
+export interface EventsServiceDeps extends Partial<Pick<CalendarDeps, 'background'>> {
   readonly db: Db;
   readonly config: Config;
   readonly passwords: PostPasswords;
@@ -106,7 +106,7 @@ export class EventsService {
     this.representations = deps.representations ?? new EventRepresentations(new ReadCache(cacheBudgets(0)));
     this.presenter = new EventPresenter(this.urls, deps.passwords, this.representations);
     this.single = new SingleEventReads(this.db, this.presenter);
-    this.writes = new GroupCommit(this.db);
+    this.writes = new GroupCommit(this.db, deps.background);
     this.siteZone = deps.config.siteTimezone;
     this.now = deps.now ?? (() => new Date());
   }

@@ -13,14 +13,14 @@ const CONCURRENCY = 8;
 
 /**
  * Webhooks (issue 24): the administrators' routes, and this process's
- * delivery worker (unless WEBHOOK_DELIVERY is off), which runs from when the
- * server is ready until it closes.
+ * delivery worker (unless WEBHOOK_DELIVERY is off), whose rounds the
+ * server's `BackgroundWork` runs from when the server is ready until it closes.
  */
 export async function webhooksPlugin(
   app: FastifyInstance,
   { deps, changes }: { deps: CalendarDeps; changes: ChangesService },
 ): Promise<void> {
-  const { config, store, site, versions } = deps;
+  const { config, store, site, versions, background } = deps;
   const settings: DeliverySettings = {
     allow: config.webhookAllowHosts,
     timeoutMs: config.webhookTimeoutMs,
@@ -30,15 +30,14 @@ export async function webhooksPlugin(
   };
   await app.register(webhooksRoutes, { service: new WebhooksService(store.db, settings) });
   if (!config.webhookDelivery) return;
-  const worker = new WebhookWorker({
+  new WebhookWorker({
     db: store.db,
     settings,
     dispatcher: new WebhookDispatcher({ db: store.db, config, site, versions, changes }),
     log: app.log.child({ component: 'webhooks' }),
+    background,
     pollMs: config.webhookPollMs,
     concurrency: CONCURRENCY,
     keepLogMs: retentionSeconds(config) * 1000,
   });
-  app.addHook('onReady', async () => worker.start());
-  app.addHook('onClose', async () => worker.stop());
 }

@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
-import { TurnBatches, type BatchOutcome } from '../turn-batches.ts';
+import type { BackgroundWork } from '../background.ts';
+import { GroupCommitQueue, type BatchOutcome } from '../group-commit-queue.ts';
 import type { Database } from './schema.ts';
 import { inSavepoint } from './savepoints.repository.ts';
 
@@ -8,17 +9,20 @@ type Work = (trx: Db) => Promise<unknown>;
 
 /**
  * Group commit for writes that each need a transaction of their own (a create, an update): the
- * writes that arrive in one turn of the event loop run one after the other in one transaction,
+ * writes that arrive in one tick of the event loop run one after the other in one transaction,
  * each in a savepoint, so that one that fails is undone alone; each is answered only after the
  * shared commit. A commit costs about the same for one write or sixteen (the WAL pages it appends,
  * PostgreSQL's flush), so under load a write pays a share of one. A write must not ask its own
  * `GroupCommit` for another: it would wait for the batch it is part of.
  */
 export class GroupCommit {
-  private readonly batches: TurnBatches<Work, unknown>;
+  private readonly batches: GroupCommitQueue<Work, unknown>;
 
-  constructor(private readonly db: Db) {
-    this.batches = new TurnBatches((works) => this.commit(works));
+  constructor(
+    private readonly db: Db,
+    background?: BackgroundWork,
+  ) {
+    this.batches = new GroupCommitQueue((works) => this.commit(works), background);
   }
 
   /** Resolves with what `work` returned once its writes are committed; rejects, having written nothing, if it threw or the commit failed. */
