@@ -22,6 +22,7 @@ import { cacheControlPlugin } from './platform/http/cache-control.ts';
 import { healthRoutes } from './platform/http/health.routes.ts';
 import { indexRoutes } from './platform/http/index.routes.ts';
 import { finiteNumbersPlugin } from './platform/http/finite-numbers.ts';
+import { compileOncePerSchema, serializersOncePerSchema } from './platform/http/compile-once.ts';
 import { parseQuerystring } from './platform/http/querystring.ts';
 import { parametersPlugin } from './platform/http/parameters.plugin.ts';
 import { requestTarget } from './platform/http/request-target.ts';
@@ -82,8 +83,9 @@ export async function buildApp({ config, store, logger, background }: AppDepende
     ajv: {
       // Scalars are coerced between types, never into or out of arrays: a list parameter declares both forms.
       customOptions: { allErrors: true, coerceTypes: true, removeAdditional: true, useDefaults: true },
-      plugins: [finiteNumbersPlugin],
+      plugins: [finiteNumbersPlugin, compileOncePerSchema],
     },
+    schemaController: { compilersFactory: { buildSerializer: serializersOncePerSchema() } },
   });
 
   const throttle = new FailureThrottle(store.db, 'login', {
