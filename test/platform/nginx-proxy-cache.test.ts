@@ -7,7 +7,7 @@
  * signed-in caller, a cookie or a password gets.
  */
 import assert from 'node:assert/strict';
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -15,11 +15,10 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { after, before, describe, it } from 'node:test';
 import { freePort, startTestServer, type Credentials, type TestServer } from '../helpers/server.ts';
 import { EVENTS, makeEvent } from '../calendar/events.factories.ts';
+import { requireProgram } from '../helpers/programs.ts';
 
 const NGINX = process.env.NGINX_PATH ?? '/usr/sbin/nginx';
-const nginxMissing = spawnSync(NGINX, ['-v'], { stdio: 'ignore' }).status !== 0;
-const NGINX_SKIP = nginxMissing && `skipped: Debian's nginx is not installed (apt-get install nginx-light)`;
-if (NGINX_SKIP) console.log(`# nginx proxy cache tests ${NGINX_SKIP}`);
+requireProgram(NGINX, ['-v'], "Debian's nginx is not installed (apt-get install nginx-light)");
 
 const CONFIG = path.resolve('deploy/nginx/almanac.conf');
 const MAX_AGE = 2;
@@ -60,7 +59,7 @@ interface Proxied {
   readonly cache: string | null;
 }
 
-describe('nginx proxy_cache in front (deploy/nginx/almanac.conf)', { skip: NGINX_SKIP }, () => {
+describe('nginx proxy_cache in front (deploy/nginx/almanac.conf)', () => {
   let server: TestServer;
   let admin: Credentials;
   let directory: string;
