@@ -18,7 +18,7 @@ import { commandLineCaller, IcalImport, IcalSyntaxError } from '../calendar/ical
 import { PostPasswords } from '../calendar/posts/posts.passwords.ts';
 import { pruneChangeLog, retentionSeconds } from '../calendar/changes/changes.service.ts';
 import { UsersService } from '../platform/auth/users.service.ts';
-import { issueWsSecuritySecret } from '../soap/ws-secrets.service.ts';
+import { WsSecretsService } from '../soap/ws-secrets.service.ts';
 
 class UsageError extends Error {}
 
@@ -275,7 +275,9 @@ const COMMANDS: Record<string, Command> = {
     options: { username: { type: 'string' }, ...json },
     run: async (options, config) => {
       const username = required(options, 'username');
-      const secret = await withStore(config, (store) => issueWsSecuritySecret(store.db, config.soapSecretKey, username));
+      const secret = await withStore(config, (store) =>
+        new WsSecretsService({ db: store.db, serverKey: config.soapSecretKey }).issue(username),
+      );
       out(options.json === true ? JSON.stringify({ username, secret }) : `secret=${secret}`);
     },
   },
