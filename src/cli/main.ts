@@ -16,7 +16,7 @@ import { progressBar } from './progress.ts';
 import { readFile } from 'node:fs/promises';
 import { commandLineCaller, IcalImport, IcalSyntaxError } from '../calendar/ical/ical.import.ts';
 import { PostPasswords } from '../calendar/posts/posts.passwords.ts';
-import { pruneChangeLog, retentionSeconds } from '../calendar/changes/changes.service.ts';
+import { pruneChangeLog, retentionSeconds } from '../calendar/changes/changes.retention.ts';
 import { UsersService } from '../platform/auth/users.service.ts';
 import { WsSecretsService } from '../soap/ws-secrets.service.ts';
 
