@@ -21,7 +21,7 @@ import { convertDemoEventsToSeries } from '../src/calendar/seed/demo-series.ts';
 import { seriesLimits } from '../src/calendar/recurrence/recurrence.series.ts';
 import { progressBar } from '../src/cli/progress.ts';
 import { loadConfig } from '../src/config/config.ts';
-import { addUser, createToken } from '../src/platform/auth/users.service.ts';
+import { UsersService } from '../src/platform/auth/users.service.ts';
 import { migrateToLatest, type Store } from '../src/platform/db/database.ts';
 import { MIGRATION_FOLDERS } from '../src/migrations.ts';
 import { createPostgresDb, translatePostgresError } from '../src/platform/db/dialect/postgres.ts';
@@ -98,7 +98,8 @@ async function main(): Promise<void> {
   const store = loggingStore(database.url, recorded);
   try {
     await migrateToLatest(store.db, MIGRATION_FOLDERS);
-    await addUser(store.db, store.translateError, { username: 'admin', password: 'explain-admin-1', role: 'administrator' });
+    const users = new UsersService(store);
+    await users.add({ username: 'admin', password: 'explain-admin-1', role: 'administrator' });
     await seedDemoEvents(store, { events, siteTimezone: 'UTC', onProgress: progressBar('events') });
     const config = loadConfig({
       DATABASE_URL: database.url,
@@ -108,7 +109,7 @@ async function main(): Promise<void> {
     });
     if (series > 0) await convertDemoEventsToSeries(store, { series, limits: seriesLimits(config), onProgress: progressBar('series') });
     const entity = (await seedEntities(store, entities)).fixture;
-    const { token } = await createToken(store.db, 'admin', 'explain');
+    const { token } = await users.createToken('admin', 'explain');
     // PostgreSQL plans from fresh statistics, as autovacuum would have them; SQLite has none unless ANALYZE is run, as in production.
     if (store.dialect === 'postgres') await sql`analyze`.execute(store.db);
     const fixtures = await loadFixtures(store);

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { DestinationStream } from 'pino';
 import { buildApp } from './app.ts';
 import type { Config } from './config/config.ts';
-import { ensureFirstAdministrator } from './platform/auth/users.service.ts';
+import { UsersService } from './platform/auth/users.service.ts';
 import { BackgroundWork } from './platform/background.ts';
 import { createDb, migrateToLatest, type Store } from './platform/db/database.ts';
 import { MIGRATION_FOLDERS } from './migrations.ts';
@@ -22,12 +22,12 @@ export interface RunningServer {
   readonly close: () => Promise<void>;
 }
 
-type FirstAdministrator = Awaited<ReturnType<typeof ensureFirstAdministrator>>;
+type FirstAdministrator = Awaited<ReturnType<UsersService['ensureFirstAdministrator']>>;
 
 /** Migrates the database and creates the first administrator: once per start, before any process listens. */
 export async function prepareDatabase(store: Store, config: Config): Promise<FirstAdministrator> {
   await migrateToLatest(store.db, MIGRATION_FOLDERS);
-  return ensureFirstAdministrator(store.db, store.translateError, config.adminUser, config.adminPassword);
+  return new UsersService(store).ensureFirstAdministrator(config.adminUser, config.adminPassword);
 }
 
 export function openStore(config: Config): Store {

@@ -19,7 +19,8 @@ import { categoryRoutes, tagRoutes } from './terms/terms.routes.ts';
 import { venuesRoutes } from './venues/venues.routes.ts';
 import { icalImportRoutes } from './ical/ical.import.routes.ts';
 import { changesRoutes } from './changes/changes.routes.ts';
-import { ChangesService, pruneChangeLog, retentionSeconds } from './changes/changes.service.ts';
+import { pruneChangeLog, retentionSeconds } from './changes/changes.retention.ts';
+import { ChangesService } from './changes/changes.service.ts';
 import { webhooksPlugin } from './webhooks/webhooks.plugin.ts';
 
 export { NAMESPACE };

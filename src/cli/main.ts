@@ -16,18 +16,9 @@ import { progressBar } from './progress.ts';
 import { readFile } from 'node:fs/promises';
 import { commandLineCaller, IcalImport, IcalSyntaxError } from '../calendar/ical/ical.import.ts';
 import { PostPasswords } from '../calendar/posts/posts.passwords.ts';
-import { pruneChangeLog, retentionSeconds } from '../calendar/changes/changes.service.ts';
-import {
-  addUser,
-  createToken,
-  listAllUsers,
-  listApiTokens,
-  removeUser,
-  revokeApiToken,
-  setPassword,
-  setRole,
-} from '../platform/auth/users.service.ts';
-import { issueWsSecuritySecret } from '../soap/ws-secrets.service.ts';
+import { pruneChangeLog, retentionSeconds } from '../calendar/changes/changes.retention.ts';
+import { UsersService } from '../platform/auth/users.service.ts';
+import { WsSecretsService } from '../soap/ws-secrets.service.ts';
 
 class UsageError extends Error {}
 
@@ -71,6 +62,11 @@ async function withStore<T>(config: Config, work: (store: Store) => Promise<T>):
     await migrateToLatest(store.db, MIGRATION_FOLDERS);
     return work(store);
   });
+}
+
+/** Runs `work` with the users service over the migrated database. */
+function withUsers<T>(config: Config, work: (users: UsersService) => Promise<T>): Promise<T> {
+  return withStore(config, (store) => work(new UsersService(store)));
 }
 
 const json = { json: { type: 'boolean' } } as const;
@@ -149,8 +145,8 @@ const COMMANDS: Record<string, Command> = {
       ...json,
     },
     run: async (options, config) => {
-      const user = await withStore(config, (store) =>
-        addUser(store.db, store.translateError, {
+      const user = await withUsers(config, (users) =>
+        users.add({
           username: required(options, 'username'),
           password: required(options, 'password'),
           role: required(options, 'role'),
@@ -165,7 +161,7 @@ const COMMANDS: Record<string, Command> = {
     usage: 'almanac users list [--json]',
     options: { ...json },
     run: async (options, config) => {
-      const users = await withStore(config, (store) => listAllUsers(store.db));
+      const users = await withUsers(config, (users) => users.list());
       if (options.json === true) out(JSON.stringify(users));
       else for (const user of users) out(`${user.id}\t${user.username}\t${user.role}\t${user.email}`);
     },
@@ -174,7 +170,7 @@ const COMMANDS: Record<string, Command> = {
     usage: 'almanac users passwd --username U --password P',
     options: { username: { type: 'string' }, password: { type: 'string' } },
     run: async (options, config) => {
-      await withStore(config, (store) => setPassword(store.db, required(options, 'username'), required(options, 'password')));
+      await withUsers(config, (users) => users.setPassword(required(options, 'username'), required(options, 'password')));
       out('password changed');
     },
   },
@@ -182,7 +178,7 @@ const COMMANDS: Record<string, Command> = {
     usage: 'almanac users role --username U --role R',
     options: { username: { type: 'string' }, role: { type: 'string' } },
     run: async (options, config) => {
-      await withStore(config, (store) => setRole(store.db, required(options, 'username'), required(options, 'role')));
+      await withUsers(config, (users) => users.setRole(required(options, 'username'), required(options, 'role')));
       out('role changed');
     },
   },
@@ -190,7 +186,7 @@ const COMMANDS: Record<string, Command> = {
     usage: 'almanac users remove --username U',
     options: { username: { type: 'string' } },
     run: async (options, config) => {
-      await withStore(config, (store) => removeUser(store.db, required(options, 'username')));
+      await withUsers(config, (users) => users.remove(required(options, 'username')));
       out('user removed');
     },
   },
@@ -198,7 +194,7 @@ const COMMANDS: Record<string, Command> = {
     usage: 'almanac tokens create --username U [--name N] [--json]   (prints the token once)',
     options: { username: { type: 'string' }, name: { type: 'string' }, ...json },
     run: async (options, config) => {
-      const token = await withStore(config, (store) => createToken(store.db, required(options, 'username'), optional(options, 'name')));
+      const token = await withUsers(config, (users) => users.createToken(required(options, 'username'), optional(options, 'name')));
       out(options.json === true ? JSON.stringify(token) : `id=${token.id} token=${token.token}`);
     },
   },
@@ -206,7 +202,7 @@ const COMMANDS: Record<string, Command> = {
     usage: 'almanac tokens list [--username U] [--json]',
     options: { username: { type: 'string' }, ...json },
     run: async (options, config) => {
-      const tokens = await withStore(config, (store) => listApiTokens(store.db, optional(options, 'username')));
+      const tokens = await withUsers(config, (users) => users.listTokens(optional(options, 'username')));
       if (options.json === true) out(JSON.stringify(tokens));
       else for (const t of tokens) out(`${t.id}\t${t.username}\t${t.name}\t${t.revoked_at === null ? 'active' : 'revoked'}`);
     },
@@ -217,7 +213,7 @@ const COMMANDS: Record<string, Command> = {
     run: async (options, config) => {
       const id = required(options, 'id');
       if (!/^\d+$/.test(id)) throw new UsageError('--id must be a number');
-      await withStore(config, (store) => revokeApiToken(store.db, Number(id)));
+      await withUsers(config, (users) => users.revokeToken(Number(id)));
       out('token revoked');
     },
   },
@@ -279,7 +275,9 @@ const COMMANDS: Record<string, Command> = {
     options: { username: { type: 'string' }, ...json },
     run: async (options, config) => {
       const username = required(options, 'username');
-      const secret = await withStore(config, (store) => issueWsSecuritySecret(store.db, config.soapSecretKey, username));
+      const secret = await withStore(config, (store) =>
+        new WsSecretsService({ db: store.db, serverKey: config.soapSecretKey }).issue(username),
+      );
       out(options.json === true ? JSON.stringify({ username, secret }) : `secret=${secret}`);
     },
   },

@@ -5,8 +5,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { CachedAnswers } from '../platform/http/cached-answers.ts';
 import type { Handler } from '../platform/http/route-handler.ts';
 import Type from 'typebox';
-import * as entities from './entities.service.ts';
-import type { EntityContext } from './context.ts';
+import type { EntitiesService } from './entities.service.ts';
 import { envelope } from './envelope.ts';
 import {
   DeleteEntityQuerySchema,
@@ -23,7 +22,7 @@ import {
 } from './schemas.ts';
 
 export interface EntitiesRoutesOptions {
-  readonly context: EntityContext;
+  readonly service: EntitiesService;
   readonly answers: CachedAnswers;
   /** Path segments of the types known at start, offered as choices in the docs UI. */
   readonly segments: readonly string[];
@@ -62,21 +61,21 @@ export async function entitiesRoutes(app: FastifyInstance, options: EntitiesRout
   const typed = app.withTypeProvider<TypeBoxTypeProvider>();
   const read = { access: 'entities_read', swaggerTransform: specParamNames(options.segments) } as const;
   const write = { access: 'entities_write', swaggerTransform: specParamNames(options.segments) } as const;
-  const { context } = options;
+  const { service } = options;
   typed.get('/:entityType', { config: read, schema: listEntitiesSchema, handler: listEntities(options) });
-  typed.post('/:entityType', { config: write, schema: createEntitySchema, handler: createEntity(context) });
-  typed.put('/:entityType', { config: write, schema: updateEntitySchema, handler: updateEntity(context) });
-  typed.delete('/:entityType', { config: write, schema: deleteEntitySchema, handler: deleteEntity(context) });
+  typed.post('/:entityType', { config: write, schema: createEntitySchema, handler: createEntity(service) });
+  typed.put('/:entityType', { config: write, schema: updateEntitySchema, handler: updateEntity(service) });
+  typed.delete('/:entityType', { config: write, schema: deleteEntitySchema, handler: deleteEntity(service) });
   typed.get('/:entityType/:entityKey', { config: read, schema: getEntityByIdSchema, handler: getEntityById(options) });
-  typed.put('/:entityType/:entityKey', { config: write, schema: updateEntityByKeySchema, handler: updateEntityByKey(context) });
-  typed.delete('/:entityType/:entityKey', { config: write, schema: deleteEntityByKeySchema, handler: deleteEntityByKey(context) });
+  typed.put('/:entityType/:entityKey', { config: write, schema: updateEntityByKeySchema, handler: updateEntityByKey(service) });
+  typed.delete('/:entityType/:entityKey', { config: write, schema: deleteEntityByKeySchema, handler: deleteEntityByKey(service) });
 }
 
 const tags = ['entity-management'];
 
 /** A read's answer is a function of its URL, the records and the definitions in use (not of who asks). */
-function readKey(request: FastifyRequest, context: EntityContext): string {
-  return cacheKey(request.url, context.definitions.current.version);
+function readKey(request: FastifyRequest, service: EntitiesService): string {
+  return cacheKey(request.url, service.definitionsVersion());
 }
 
 const listEntitiesSchema = {
@@ -92,11 +91,11 @@ const listEntitiesSchema = {
   querystring: ListEntitiesQuerySchema,
   response: { 200: ListEnvelope, ...errorResponses(400, 401, 403, 404, 429) },
 };
-function listEntities({ context, answers }: EntitiesRoutesOptions): Handler<typeof listEntitiesSchema> {
+function listEntities({ service, answers }: EntitiesRoutesOptions): Handler<typeof listEntitiesSchema> {
   return async (request, reply) =>
-    answers.answer(reply, readKey(request, context), async () => {
+    answers.answer(reply, readKey(request, service), async () => {
       const { query } = request;
-      const { records, meta } = await entities.listEntities(context, request.params.entityType, {
+      const { records, meta } = await service.list(request.params.entityType, {
         page: query.page,
         perPage: query.per_page,
         fields: query.fields,
@@ -120,9 +119,9 @@ const createEntitySchema = {
   body: EntityBodySchema,
   response: { 201: RecordEnvelope, ...errorResponses(400, 401, 403, 404, 409, 413, 429) },
 };
-function createEntity(context: EntityContext): Handler<typeof createEntitySchema> {
+function createEntity(service: EntitiesService): Handler<typeof createEntitySchema> {
   return async (request, reply) => {
-    const record = await entities.createEntity(context, request.params.entityType, request.body);
+    const record = await service.create(request.params.entityType, request.body);
     void reply.code(201);
     return envelope(record, { level: 'info', code: 'CREATED', text: `Record ${String(record.key)} created` });
   };
@@ -137,9 +136,9 @@ const updateEntitySchema = {
   body: EntityBodySchema,
   response: { 200: RecordEnvelope, ...errorResponses(400, 401, 403, 404, 413, 429) },
 };
-function updateEntity(context: EntityContext): Handler<typeof updateEntitySchema> {
+function updateEntity(service: EntitiesService): Handler<typeof updateEntitySchema> {
   return async (request) => {
-    const record = await entities.updateEntity(context, request.params.entityType, undefined, request.body);
+    const record = await service.update(request.params.entityType, undefined, request.body);
     return envelope(record, { level: 'info', code: 'UPDATED', text: `Record ${String(record.key)} updated` });
   };
 }
@@ -153,10 +152,10 @@ const deleteEntitySchema = {
   querystring: DeleteEntityQuerySchema,
   response: { 200: DeletedEnvelope, ...errorResponses(400, 401, 403, 404, 429) },
 };
-function deleteEntity(context: EntityContext): Handler<typeof deleteEntitySchema> {
+function deleteEntity(service: EntitiesService): Handler<typeof deleteEntitySchema> {
   return async (request) => {
     const key = request.query['entity-key'];
-    await entities.deleteEntity(context, request.params.entityType, key);
+    await service.delete(request.params.entityType, key);
     return envelope(null, { level: 'info', code: 'DELETED', text: `Record ${key} deleted` });
   };
 }
@@ -170,10 +169,10 @@ const getEntityByIdSchema = {
   querystring: GetEntityQuerySchema,
   response: { 200: RecordEnvelope, ...errorResponses(400, 401, 403, 404, 429) },
 };
-function getEntityById({ context, answers }: EntitiesRoutesOptions): Handler<typeof getEntityByIdSchema> {
+function getEntityById({ service, answers }: EntitiesRoutesOptions): Handler<typeof getEntityByIdSchema> {
   return async (request, reply) =>
-    answers.answer(reply, readKey(request, context), async () => {
-      const record = await entities.getEntity(context, request.params.entityType, request.params.entityKey, request.query.fields);
+    answers.answer(reply, readKey(request, service), async () => {
+      const record = await service.get(request.params.entityType, request.params.entityKey, request.query.fields);
       return { payload: envelope(record, { level: 'info', code: 'OK', text: '1 record' }) };
     });
 }
@@ -187,10 +186,10 @@ const updateEntityByKeySchema = {
   body: EntityBodySchema,
   response: { 200: RecordEnvelope, ...errorResponses(400, 401, 403, 404, 413, 429) },
 };
-function updateEntityByKey(context: EntityContext): Handler<typeof updateEntityByKeySchema> {
+function updateEntityByKey(service: EntitiesService): Handler<typeof updateEntityByKeySchema> {
   return async (request) => {
     const { entityType, entityKey } = request.params;
-    const record = await entities.updateEntity(context, entityType, entityKey, request.body);
+    const record = await service.update(entityType, entityKey, request.body);
     return envelope(record, { level: 'info', code: 'UPDATED', text: `Record ${entityKey} updated` });
   };
 }
@@ -203,10 +202,10 @@ const deleteEntityByKeySchema = {
   params: KeyParamsSchema,
   response: { 200: DeletedEnvelope, ...errorResponses(400, 401, 403, 404, 429) },
 };
-function deleteEntityByKey(context: EntityContext): Handler<typeof deleteEntityByKeySchema> {
+function deleteEntityByKey(service: EntitiesService): Handler<typeof deleteEntityByKeySchema> {
   return async (request) => {
     const { entityType, entityKey } = request.params;
-    await entities.deleteEntity(context, entityType, entityKey);
+    await service.delete(entityType, entityKey);
     return envelope(null, { level: 'info', code: 'DELETED', text: `Record ${entityKey} deleted` });
   };
 }

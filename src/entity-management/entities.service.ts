@@ -17,10 +17,6 @@ export interface ListRequest {
 
 const CONTROL_CHARACTER = /\p{Cc}/u;
 
-function resolve(context: EntityContext, typeName: string): EntityMapping {
-  return context.definitions.current.catalog.resolve(typeName);
-}
-
 /** `fields` as sent (comma-separated or repeated) → field codes; `undefined` for all fields. */
 function projectionOf(mapping: EntityMapping, fields: string | readonly string[] | undefined): string[] | undefined {
   if (fields === undefined) return undefined;
@@ -63,40 +59,6 @@ function criteriaOf(mapping: EntityMapping, filters: ListRequest['filters']): { 
   return key === undefined ? { filters: result } : { key, filters: result };
 }
 
-export async function listEntities(
-  context: EntityContext,
-  typeName: string,
-  request: ListRequest,
-): Promise<{ records: WireRecord[]; meta: ListMeta }> {
-  const mapping = resolve(context, typeName);
-  const query: ReadQuery = {
-    ...criteriaOf(mapping, request.filters),
-    fields: projectionOf(mapping, request.fields),
-    sort: sortOf(mapping, request.sort),
-    search: request.q,
-    page: request.page,
-    perPage: request.perPage,
-  };
-  const { records, total } = await context.backend.reader.read(mapping.type.code, query);
-  return {
-    records: records.map((record) => toWireRecord(mapping, record)),
-    meta: { page: request.page, per_page: request.perPage, total, total_pages: Math.ceil(total / request.perPage) },
-  };
-}
-
-export async function getEntity(
-  context: EntityContext,
-  typeName: string,
-  key: string,
-  fields: string | readonly string[] | undefined,
-): Promise<WireRecord> {
-  const mapping = resolve(context, typeName);
-  const query: ReadQuery = { key, perPage: 1, fields: projectionOf(mapping, fields) };
-  const [record] = (await context.backend.reader.read(mapping.type.code, query)).records;
-  if (record === undefined) throw EntityErrors.recordNotFound(key);
-  return toWireRecord(mapping, record);
-}
-
 function bodyKey(body: Readonly<Record<string, unknown>>): string | undefined {
   const key = body.key;
   if (key === undefined) return undefined;
@@ -106,33 +68,67 @@ function bodyKey(body: Readonly<Record<string, unknown>>): string | undefined {
   return key;
 }
 
-export async function createEntity(context: EntityContext, typeName: string, body: Readonly<Record<string, unknown>>): Promise<WireRecord> {
-  const mapping = resolve(context, typeName);
-  const key = bodyKey(body);
-  if (key === undefined) throw EntityErrors.invalidParameter({ key: 'is required' });
-  const record = { key, values: toInternalValues(mapping, body) };
-  const created = await context.backend.transaction((provider) => provider.write(mapping.type.code, 'create', record));
-  return toWireRecord(mapping, created ?? record);
-}
+/** The records of every entity type: reads and writes by readable names, through the back-end of the definitions in use. */
+export class EntitiesService {
+  constructor(private readonly context: EntityContext) {}
 
-/** `pathKey` is absent on `PUT /{type}`, where the body's key names the record. */
-export async function updateEntity(
-  context: EntityContext,
-  typeName: string,
-  pathKey: string | undefined,
-  body: Readonly<Record<string, unknown>>,
-): Promise<WireRecord> {
-  const mapping = resolve(context, typeName);
-  const sentKey = bodyKey(body);
-  if (pathKey !== undefined && sentKey !== undefined && sentKey !== pathKey) throw EntityErrors.keyMismatch(pathKey, sentKey);
-  const key = pathKey ?? sentKey;
-  if (key === undefined) throw EntityErrors.invalidParameter({ key: 'is required' });
-  const record = { key, values: toInternalValues(mapping, body) };
-  const updated = await context.backend.transaction((provider) => provider.write(mapping.type.code, 'update', record));
-  return toWireRecord(mapping, updated ?? record);
-}
+  /** The version of the definitions in use: a read's answer depends on it. */
+  definitionsVersion(): number {
+    return this.context.definitions.current.version;
+  }
 
-export async function deleteEntity(context: EntityContext, typeName: string, key: string): Promise<void> {
-  const mapping = resolve(context, typeName);
-  await context.backend.transaction((provider) => provider.write(mapping.type.code, 'delete', { key, values: {} }));
+  async list(typeName: string, request: ListRequest): Promise<{ records: WireRecord[]; meta: ListMeta }> {
+    const mapping = this.resolve(typeName);
+    const query: ReadQuery = {
+      ...criteriaOf(mapping, request.filters),
+      fields: projectionOf(mapping, request.fields),
+      sort: sortOf(mapping, request.sort),
+      search: request.q,
+      page: request.page,
+      perPage: request.perPage,
+    };
+    const { records, total } = await this.context.backend.reader.read(mapping.type.code, query);
+    return {
+      records: records.map((record) => toWireRecord(mapping, record)),
+      meta: { page: request.page, per_page: request.perPage, total, total_pages: Math.ceil(total / request.perPage) },
+    };
+  }
+
+  async get(typeName: string, key: string, fields: string | readonly string[] | undefined): Promise<WireRecord> {
+    const mapping = this.resolve(typeName);
+    const query: ReadQuery = { key, perPage: 1, fields: projectionOf(mapping, fields) };
+    const [record] = (await this.context.backend.reader.read(mapping.type.code, query)).records;
+    if (record === undefined) throw EntityErrors.recordNotFound(key);
+    return toWireRecord(mapping, record);
+  }
+
+  async create(typeName: string, body: Readonly<Record<string, unknown>>): Promise<WireRecord> {
+    const mapping = this.resolve(typeName);
+    const key = bodyKey(body);
+    if (key === undefined) throw EntityErrors.invalidParameter({ key: 'is required' });
+    const record = { key, values: toInternalValues(mapping, body) };
+    const created = await this.context.backend.transaction((provider) => provider.write(mapping.type.code, 'create', record));
+    return toWireRecord(mapping, created ?? record);
+  }
+
+  /** `pathKey` is absent on `PUT /{type}`, where the body's key names the record. */
+  async update(typeName: string, pathKey: string | undefined, body: Readonly<Record<string, unknown>>): Promise<WireRecord> {
+    const mapping = this.resolve(typeName);
+    const sentKey = bodyKey(body);
+    if (pathKey !== undefined && sentKey !== undefined && sentKey !== pathKey) throw EntityErrors.keyMismatch(pathKey, sentKey);
+    const key = pathKey ?? sentKey;
+    if (key === undefined) throw EntityErrors.invalidParameter({ key: 'is required' });
+    const record = { key, values: toInternalValues(mapping, body) };
+    const updated = await this.context.backend.transaction((provider) => provider.write(mapping.type.code, 'update', record));
+    return toWireRecord(mapping, updated ?? record);
+  }
+
+  async delete(typeName: string, key: string): Promise<void> {
+    const mapping = this.resolve(typeName);
+    await this.context.backend.transaction((provider) => provider.write(mapping.type.code, 'delete', { key, values: {} }));
+  }
+
+  private resolve(typeName: string): EntityMapping {
+    return this.context.definitions.current.catalog.resolve(typeName);
+  }
 }

@@ -6,8 +6,10 @@ import { PlatformErrors } from '../platform/errors.ts';
 import { cacheBudgets, ReadCache } from '../platform/cache/read-cache.ts';
 import { CachedAnswers } from '../platform/http/cached-answers.ts';
 import { actionsRoutes } from './actions/actions.routes.ts';
+import { ActionsService } from './actions/actions.service.ts';
 import { Definitions, DEFINITIONS_POLL_MS } from './definitions.ts';
 import { entitiesRoutes } from './entities.routes.ts';
+import { EntitiesService } from './entities.service.ts';
 import { sendEnvelopeError } from './envelope.ts';
 import { sqlBackend } from './provider/sql/sql-provider.ts';
 import { ErrorEnvelopeSchema, toTypeSchema } from './schemas.ts';
@@ -46,8 +48,13 @@ export async function entityManagementPlugin(
   // the `auth` revision that authenticated the request.
   const cache = new ReadCache(cacheBudgets(responseCacheBytes));
   const answers = new CachedAnswers(cache, (request) => revisionOf(store.db, request, 'entities'), responseCacheBytes > 0);
-  await app.register(entitiesRoutes, { prefix: '/entity-management', context, answers, segments: types.map((type) => type.segment) });
-  await app.register(actionsRoutes, { prefix: '/actions', context });
+  await app.register(entitiesRoutes, {
+    prefix: '/entity-management',
+    service: new EntitiesService(context),
+    answers,
+    segments: types.map((type) => type.segment),
+  });
+  await app.register(actionsRoutes, { prefix: '/actions', service: new ActionsService(context) });
 
   background.every({ name: 'follow entity definitions', everyMs: DEFINITIONS_POLL_MS, run: () => definitions.refresh() });
 }

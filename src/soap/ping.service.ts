@@ -7,14 +7,15 @@ import { insertNonce, pruneNonces } from './nonces.repository.ts';
 import { PingBatches } from './ping-batches.ts';
 import type { PingRequest } from './ping-request.ts';
 import { countPings, insertPing, listPings } from './pings.repository.ts';
+import type { WsSecretsService } from './ws-secrets.service.ts';
 import { verifyUsernameToken } from './ws-security.ts';
 
 export interface PingServiceOptions {
   readonly db: Kysely<Database>;
   readonly authenticator: Authenticator;
   readonly soapAuth: 'optional' | 'required';
-  /** `SOAP_SECRET_KEY`: enables PasswordDigest. */
-  readonly serverKey: string | undefined;
+  /** Checks PasswordDigest tokens. */
+  readonly secrets: WsSecretsService;
   /** The server's, which waits for the pings' group commits on shutdown. */
   readonly background?: BackgroundWork;
 }

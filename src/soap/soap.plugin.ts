@@ -6,6 +6,7 @@ import type { Store } from '../platform/db/database.ts';
 import { pingServiceRoutes } from './ping-service.routes.ts';
 import { PingService } from './ping.service.ts';
 import { pingsRoutes } from './pings.routes.ts';
+import { WsSecretsService } from './ws-secrets.service.ts';
 
 const PREFIX = '/soap';
 
@@ -23,7 +24,7 @@ export async function soapPlugin(app: FastifyInstance, { config, store, authenti
     db: store.db,
     authenticator,
     soapAuth: config.soapAuth,
-    serverKey: config.soapSecretKey,
+    secrets: new WsSecretsService({ db: store.db, serverKey: config.soapSecretKey }),
     background,
   });
   await app.register(pingServiceRoutes, { prefix: PREFIX, service, endpointUrl: `${config.baseUrl}${PREFIX}/PingService` });

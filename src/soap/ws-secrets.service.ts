@@ -34,34 +34,47 @@ function sameText(a: string, b: string): boolean {
   return left.length === right.length && timingSafeEqual(left, right);
 }
 
-/**
- * Issues a new PasswordDigest secret for the user, replacing any previous
- * one. The caller shows it once; it cannot be listed later.
- */
-export async function issueWsSecuritySecret(db: Db, serverKey: string | undefined, username: string): Promise<string> {
-  if (serverKey === undefined) {
-    throw new AppError(400, 'soap_secret_key_missing', 'Set SOAP_SECRET_KEY (32+ characters) to enable WS-Security PasswordDigest.');
-  }
-  const user = await findUserByUsername(db, username);
-  if (user === undefined) throw new AppError(404, 'unknown_user', `No user named "${username}".`);
-  const salt = randomBytes(16).toString('base64url');
-  await upsertWsSecret(db, user.id, salt, new Date().toISOString());
-  return deriveSecret(serverKey, user.id, salt);
+export interface WsSecretsServiceOptions {
+  readonly db: Db;
+  /** `SOAP_SECRET_KEY`: enables PasswordDigest. */
+  readonly serverKey: string | undefined;
 }
 
-/** Verifies a PasswordDigest token against the user's WS-Security secret; Nonce and Created are required. */
-export async function verifyPasswordDigest(db: Db, serverKey: string | undefined, token: UsernameToken): Promise<AuthUser> {
-  const { nonce, created } = token;
-  if (nonce === undefined || created === undefined) {
-    throw SoapErrors.failedAuthentication('A PasswordDigest token needs a Nonce and a Created time.');
+/** The users' WS-Security PasswordDigest secrets: issued by the command line, checked on every digest token. */
+export class WsSecretsService {
+  constructor(private readonly options: WsSecretsServiceOptions) {}
+
+  /**
+   * Issues a new PasswordDigest secret for the user, replacing any previous
+   * one. The caller shows it once; it cannot be listed later.
+   */
+  async issue(username: string): Promise<string> {
+    const { db, serverKey } = this.options;
+    if (serverKey === undefined) {
+      throw new AppError(400, 'soap_secret_key_missing', 'Set SOAP_SECRET_KEY (32+ characters) to enable WS-Security PasswordDigest.');
+    }
+    const user = await findUserByUsername(db, username);
+    if (user === undefined) throw new AppError(404, 'unknown_user', `No user named "${username}".`);
+    const salt = randomBytes(16).toString('base64url');
+    await upsertWsSecret(db, user.id, salt, new Date().toISOString());
+    return deriveSecret(serverKey, user.id, salt);
   }
-  if (serverKey === undefined) throw SoapErrors.failedAuthentication('PasswordDigest is not enabled on this server.');
-  const owner = await findWsSecretOwner(db, token.username);
-  // An unknown user is checked against a throwaway secret, so both failures look and last the same.
-  const secret = owner === undefined ? randomBytes(32).toString('base64url') : deriveSecret(serverKey, owner.id, owner.salt);
-  const valid = sameText(token.password, passwordDigest(nonce, created, secret));
-  if (owner === undefined || !valid || !isRole(owner.role)) {
-    throw SoapErrors.failedAuthentication('The username or password is incorrect.');
+
+  /** Verifies a PasswordDigest token against the user's WS-Security secret; Nonce and Created are required. */
+  async verifyDigest(token: UsernameToken): Promise<AuthUser> {
+    const { db, serverKey } = this.options;
+    const { nonce, created } = token;
+    if (nonce === undefined || created === undefined) {
+      throw SoapErrors.failedAuthentication('A PasswordDigest token needs a Nonce and a Created time.');
+    }
+    if (serverKey === undefined) throw SoapErrors.failedAuthentication('PasswordDigest is not enabled on this server.');
+    const owner = await findWsSecretOwner(db, token.username);
+    // An unknown user is checked against a throwaway secret, so both failures look and last the same.
+    const secret = owner === undefined ? randomBytes(32).toString('base64url') : deriveSecret(serverKey, owner.id, owner.salt);
+    const valid = sameText(token.password, passwordDigest(nonce, created, secret));
+    if (owner === undefined || !valid || !isRole(owner.role)) {
+      throw SoapErrors.failedAuthentication('The username or password is incorrect.');
+    }
+    return { id: owner.id, username: owner.username, displayName: owner.display_name, role: owner.role };
   }
-  return { id: owner.id, username: owner.username, displayName: owner.display_name, role: owner.role };
 }

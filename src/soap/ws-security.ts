@@ -1,10 +1,8 @@
 import { createHash } from 'node:crypto';
-import type { Kysely } from 'kysely';
 import type { AuthUser, Authenticator } from '../platform/auth/authenticate.ts';
-import type { Database } from '../platform/db/schema.ts';
 import { SoapErrors } from './faults.ts';
 import type { UsernameToken } from './username-token.ts';
-import { verifyPasswordDigest } from './ws-secrets.service.ts';
+import type { WsSecretsService } from './ws-secrets.service.ts';
 
 /** How far `wsu:Created` may be from the server clock, either way (docs/soap.md). */
 const CREATED_WINDOW_MS = 5 * 60_000;
@@ -13,9 +11,8 @@ const CREATED_WINDOW_MS = 5 * 60_000;
 const DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:Z|[+-]\d{2}:\d{2})$/;
 
 export interface WsSecurityOptions {
-  readonly db: Kysely<Database>;
   readonly authenticator: Authenticator;
-  readonly serverKey: string | undefined;
+  readonly secrets: WsSecretsService;
 }
 
 /** A nonce to record before the call is accepted; a second use within its lifetime is a replay. */
@@ -55,7 +52,7 @@ export async function verifyUsernameToken(
   const user =
     token.passwordType === 'text'
       ? await options.authenticator.verifyPassword(token.username, token.password, address)
-      : await verifyPasswordDigest(options.db, options.serverKey, token);
+      : await options.secrets.verifyDigest(token);
   const nonce =
     token.nonce === undefined
       ? undefined

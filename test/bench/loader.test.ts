@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { DateTime } from 'luxon';
 import { seedDemoEvents } from '../../src/calendar/seed/demo-events.ts';
-import { addUser } from '../../src/platform/auth/users.service.ts';
+import { UsersService } from '../../src/platform/auth/users.service.ts';
 import { createDb, migrateToLatest, type Store } from '../../src/platform/db/database.ts';
 import { MIGRATION_FOLDERS } from '../../src/migrations.ts';
 import { freshDatabase } from '../helpers/server.ts';
@@ -16,7 +16,7 @@ before(async () => {
   drop = database.drop;
   store = createDb(database.url);
   await migrateToLatest(store.db, MIGRATION_FOLDERS);
-  adminId = (await addUser(store.db, store.translateError, { username: 'admin', password: 'admin-password-1', role: 'administrator' })).id;
+  adminId = (await new UsersService(store).add({ username: 'admin', password: 'admin-password-1', role: 'administrator' })).id;
 });
 after(async () => {
   await store.close();

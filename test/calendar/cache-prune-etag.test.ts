@@ -4,7 +4,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { pruneChangeLog } from '../../src/calendar/changes/changes.service.ts';
+import { pruneChangeLog } from '../../src/calendar/changes/changes.retention.ts';
 import type { RunningServer } from '../../src/server.ts';
 import { startSecondServer, startTestServer, writeThrough, type Credentials, type TestServer } from '../helpers/server.ts';
 import { EVENTS, makeEvent } from './events.factories.ts';

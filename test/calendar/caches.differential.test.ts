@@ -15,7 +15,7 @@
 import assert from 'node:assert/strict';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { after, before, describe, it } from 'node:test';
-import { pruneChangeLog } from '../../src/calendar/changes/changes.service.ts';
+import { pruneChangeLog } from '../../src/calendar/changes/changes.retention.ts';
 import type { RunningServer } from '../../src/server.ts';
 import { startSecondServer, startTestServer, type TestServer } from '../helpers/server.ts';
 import { startServerProcess, stopServerProcess, type ServerProcess } from '../reliability/support/server-process.ts';

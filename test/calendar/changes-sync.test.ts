@@ -237,7 +237,7 @@ describe('incremental sync', () => {
     const keeper = new SyncClient(server);
     await keeper.start();
     // The prune CLI's work, with no age limit.
-    const { pruneChangeLog } = await import('../../src/calendar/changes/changes.service.ts');
+    const { pruneChangeLog } = await import('../../src/calendar/changes/changes.retention.ts');
     const { pruned } = await pruneChangeLog(server.server.store.db, 0, new Date(Date.now() + 2000));
     assert.ok(pruned >= 1);
     const expired = await server.request(`${CHANGES}?sync_token=${beforeRemoval}`);

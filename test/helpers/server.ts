@@ -6,7 +6,7 @@ import { createServer } from 'node:net';
 import { Writable } from 'node:stream';
 import pg from 'pg';
 import { loadConfig, type Config } from '../../src/config/config.ts';
-import { addUser, createToken } from '../../src/platform/auth/users.service.ts';
+import { UsersService } from '../../src/platform/auth/users.service.ts';
 import type { Role } from '../../src/platform/auth/capabilities.ts';
 import { createDb, type Store } from '../../src/platform/db/database.ts';
 import { startServer, type RunningServer } from '../../src/server.ts';
@@ -141,6 +141,7 @@ export async function startTestServer(env: Record<string, string> = {}): Promise
     },
   });
   const server = await startServer(config, { print: () => undefined, logDestination });
+  const users = new UsersService(server.store);
   const url = config.baseUrl;
   let adminCredentials: Promise<Credentials> | undefined;
   let counter = 0;
@@ -148,7 +149,7 @@ export async function startTestServer(env: Record<string, string> = {}): Promise
   let contract: Promise<Contract> | undefined;
 
   const credentialsFor = async (id: number, username: string, password: string): Promise<Credentials> => {
-    const { token } = await createToken(server.store.db, username, 'test');
+    const { token } = await users.createToken(username, 'test');
     secrets.add(password).add(token);
     return {
       id,
@@ -204,7 +205,7 @@ export async function startTestServer(env: Record<string, string> = {}): Promise
       counter += 1;
       const name = username ?? `${role}-${counter}`;
       const password = `pw-${name}-${randomBytes(4).toString('hex')}`;
-      const user = await addUser(server.store.db, server.store.translateError, { username: name, password, role });
+      const user = await users.add({ username: name, password, role });
       return credentialsFor(user.id, name, password);
     },
     admin() {

@@ -99,10 +99,11 @@ describe('authentication', () => {
   it('rejects a revoked token', async () => {
     const user = await server.createUser('editor');
     assert.equal((await server.request('/', { auth: user })).status, 200);
-    const { revokeApiToken, listApiTokens } = await import('../../src/platform/auth/users.service.ts');
-    const [token] = await listApiTokens(server.server.store.db, user.username);
+    const { UsersService } = await import('../../src/platform/auth/users.service.ts');
+    const users = new UsersService(server.server.store);
+    const [token] = await users.listTokens(user.username);
     assert.ok(token);
-    await revokeApiToken(server.server.store.db, token.id);
+    await users.revokeToken(token.id);
     const response = await server.request('/', { auth: user });
     assert.equal(response.status, 401);
     assert.equal(response.body.code, 'invalid_token');

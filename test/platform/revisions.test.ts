@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { addUser } from '../../src/platform/auth/users.service.ts';
+import { UsersService } from '../../src/platform/auth/users.service.ts';
 import type { Store } from '../../src/platform/db/database.ts';
 import { readRevision, revisionOf, type RevisionsHolder } from '../../src/platform/db/revisions.ts';
 import { countingStatements } from '../helpers/statements.ts';
@@ -33,7 +33,7 @@ test('a request that first asks after a write sees it; one that asked before kee
   const early = request();
   const before = await revisionOf(store.db, early, 'auth');
   await nextTick();
-  await addUser(store.db, store.translateError, { username: 'revision-probe', password: 'probe-password-1', role: 'subscriber' });
+  await new UsersService(store).add({ username: 'revision-probe', password: 'probe-password-1', role: 'subscriber' });
   const late = request();
   assert.ok((await revisionOf(store.db, late, 'auth')) > before, 'the write is seen');
   assert.equal(await revisionOf(store.db, early, 'auth'), before);

@@ -5,7 +5,7 @@ import { after, before, describe, it } from 'node:test';
 import { loadConfig } from '../../src/config/config.ts';
 import { startServer } from '../../src/server.ts';
 import { NS } from '../../src/soap/namespaces.ts';
-import { issueWsSecuritySecret } from '../../src/soap/ws-secrets.service.ts';
+import { WsSecretsService } from '../../src/soap/ws-secrets.service.ts';
 import { startTestServer, type Credentials, type TestServer } from '../helpers/server.ts';
 import { assertFault, assertFaultStoresNothing, envelope, pingBody, postSoap, SECRET_KEY, securityHeader } from './soap-fixtures.ts';
 
@@ -16,7 +16,7 @@ describe('SOAP PingService faults', () => {
   before(async () => {
     server = await startTestServer({ SOAP_SECRET_KEY: SECRET_KEY });
     editor = await server.createUser('editor');
-    secret = await issueWsSecuritySecret(server.server.store.db, SECRET_KEY, editor.username);
+    secret = await new WsSecretsService({ db: server.server.store.db, serverKey: SECRET_KEY }).issue(editor.username);
   });
   after(async () => server.close());
 

@@ -5,7 +5,7 @@ import { after, before, describe, it } from 'node:test';
 import { promisify } from 'node:util';
 import { createClientAsync, WSSecurity, type Client } from 'soap';
 import { NS } from '../../src/soap/namespaces.ts';
-import { issueWsSecuritySecret } from '../../src/soap/ws-secrets.service.ts';
+import { WsSecretsService } from '../../src/soap/ws-secrets.service.ts';
 import { startTestServer, type Credentials, type TestServer } from '../helpers/server.ts';
 import { envelope, listPings, pingBody, postSoap, SECRET_KEY } from './soap-fixtures.ts';
 import { requireProgram } from '../helpers/programs.ts';
@@ -24,7 +24,7 @@ describe('SOAP PingService interoperability', () => {
   before(async () => {
     server = await startTestServer({ SOAP_SECRET_KEY: SECRET_KEY });
     user = await server.createUser('subscriber');
-    secret = await issueWsSecuritySecret(server.server.store.db, SECRET_KEY, user.username);
+    secret = await new WsSecretsService({ db: server.server.store.db, serverKey: SECRET_KEY }).issue(user.username);
     wsdlUrl = `${server.url}/soap/PingService?wsdl`;
   });
   after(async () => server.close());

@@ -11,7 +11,6 @@ import { invalidParam, parseList } from '../common/wire.ts';
 import type { TermsService } from '../terms/terms.service.ts';
 import {
   listHeardChanges,
-  pruneRemovals,
   readLogState,
   recordDuePublications,
   type ChangeCursor,
@@ -19,6 +18,7 @@ import {
   type LogState,
 } from './changes.repository.ts';
 import { DEFAULT_PER_PAGE, type ChangeEntry, type ChangesPage, type ChangesQuery } from './changes.schemas.ts';
+import { retentionSeconds } from './changes.retention.ts';
 import { CHANGE_TYPES, decodeToken, encodeToken, type SyncPosition, type SyncScope } from './changes.tokens.ts';
 
 type Db = Kysely<Database>;
@@ -39,11 +39,6 @@ const expired = () =>
     'rest_sync_token_expired',
     'The sync token has expired or is not one this calendar issued: start a new sync without one.',
   );
-
-/** How long sync tokens stay valid and removals are retained (`CHANGES_RETENTION_DAYS`), in seconds. */
-export function retentionSeconds(config: Pick<Config, 'changesRetentionDays'>): number {
-  return config.changesRetentionDays * 86_400;
-}
 
 /**
  * Incremental sync (issue 23): what changed since a client last synced,
@@ -193,10 +188,4 @@ function checkScope(position: SyncPosition, query: ChangesQuery, ctx: RequestCon
   if (query.translation_language !== undefined && query.translation_language !== position.language) {
     throw invalidParam('translation_language', `The ${name} syncs in ${position.language}: start a new sync for another language.`);
   }
-}
-
-/** Forgets the removals older than `olderThanSeconds` (CLI `almanac changes prune`, and the server every hour with CHANGES_RETENTION_DAYS). */
-export async function pruneChangeLog(db: Db, olderThanSeconds: number, now = new Date()): Promise<{ pruned: number; floor: number }> {
-  const before = utcStamp(new Date(now.getTime() - olderThanSeconds * 1000));
-  return db.transaction().execute((trx) => pruneRemovals(trx, before));
 }

@@ -12,7 +12,7 @@ import { findExceptionStarts, findImportedUids, type OriginalStart } from './ica
 import { ownEventUid } from './ical.uid.ts';
 
 /** How often calendar apps are asked to poll (REFRESH-INTERVAL, X-PUBLISHED-TTL). */
-export const REFRESH_SECONDS = 3600;
+const REFRESH_SECONDS = 3600;
 
 // Every occurrence a series has: the window of a series' own feed.
 const ALL_TIME = { start_date: '1970-01-01', end_date: '9999-12-31' } as const;

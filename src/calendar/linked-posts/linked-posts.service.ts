@@ -81,7 +81,7 @@ export interface ListResult extends ArchiveLinks {
 }
 
 /** Search words: runs of letters, digits and dashes (the reference's, extended to every alphabet). */
-export function searchFragments(search: string | undefined): string[] {
+function searchFragments(search: string | undefined): string[] {
   const text = (search ?? '').toLowerCase();
   return boundedSearchWords(
     text.split(/[^\p{L}\p{N}-]+/u).filter((fragment) => fragment !== ''),

@@ -3,7 +3,8 @@ import { isoWithOffset, utcStampMillis } from '../common/dates.ts';
 import { permalinks } from '../common/wire.ts';
 import { addDays, formatDay, formatTime } from './pages.dates.ts';
 import { addressOf, eventJsonLdForSearch, googleCalendarLink, jsonForScript, mapLink, plainText, safeHtml } from './pages.present.ts';
-import { pageNotFound, type PageRequest, type PagesService } from './pages.service.ts';
+import { pageNotFound } from './pages.errors.ts';
+import type { PageRequest, PagesService } from './pages.service.ts';
 import type { PageHead } from './pages.views.ts';
 
 /** The event page: what it shows, and what it says of itself (canonical URL, Open Graph, JSON-LD). */

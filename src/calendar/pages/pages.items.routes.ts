@@ -7,7 +7,9 @@ import { permalinks } from '../common/wire.ts';
 import { parseDay } from './pages.dates.ts';
 import { eventModel, findOccurrence } from './pages.event.ts';
 import { addressOf, mapLink, plainText, safeHtml } from './pages.present.ts';
-import { pageNotFound, termsOf, type PageRequest, type PagesService } from './pages.service.ts';
+import { termsOf } from '../terms/terms.mapper.ts';
+import { pageNotFound } from './pages.errors.ts';
+import type { PageRequest, PagesService } from './pages.service.ts';
 import {
   isSlugText,
   ItemQuerySchema,

@@ -5,7 +5,8 @@ import { answerConditionally } from '../../platform/http/conditional-get.ts';
 import type { CalendarServices } from '../calendar.services.ts';
 import { pagesItemRoutes } from './pages.items.routes.ts';
 import { pagesViewRoutes } from './pages.routes.ts';
-import { pageNotFound, PagesService } from './pages.service.ts';
+import { pageNotFound } from './pages.errors.ts';
+import { PagesService } from './pages.service.ts';
 import { PAGE_CSP, PageViews, STYLESHEET_PATH } from './pages.views.ts';
 
 /** The first segments of the pages' paths. */

@@ -14,7 +14,8 @@ import {
   parseMonth,
   weekStart,
 } from './pages.dates.ts';
-import { badPageArgument, type PagesService, type PageRequest } from './pages.service.ts';
+import { badPageArgument } from './pages.errors.ts';
+import type { PagesService, PageRequest } from './pages.service.ts';
 import { DayParamsSchema, MonthParamsSchema, ViewQuerySchema } from './pages.schemas.ts';
 import type { PageViews } from './pages.views.ts';
 

@@ -13,6 +13,9 @@ import { cardOf, PageLinks, plainText, type EventCard } from './pages.present.ts
 import type { ViewQuery } from './pages.schemas.ts';
 import type { Term } from '../terms/terms.schemas.ts';
 import { addDays, daysBetween } from './pages.dates.ts';
+import { pageNotFound } from './pages.errors.ts';
+import { filterPairs, listFilters } from './pages.filters.ts';
+import { termsOf } from '../terms/terms.mapper.ts';
 
 /** The events a grid's day shows: the first ones (the day's page shows more), and how many more it has. */
 export interface DayEvents {
@@ -20,9 +23,9 @@ export interface DayEvents {
   readonly more: number;
 }
 
-export const LIST_PER_PAGE = 10;
+const LIST_PER_PAGE = 10;
 /** Most choices of each list of the filter form (the APIs' largest page), besides the current one. */
-export const FILTER_LIST_MAX = 50;
+const FILTER_LIST_MAX = 50;
 
 /** The request a page answers: its reader (anonymous), language, words, links and day. */
 export interface PageRequest {
@@ -58,11 +61,6 @@ interface FilterLists {
   readonly venues: ReadonlyArray<Record<string, unknown>>;
   readonly organizers: ReadonlyArray<Record<string, unknown>>;
 }
-
-/** 404 of the pages: what does not exist and what an anonymous reader may not see look alike. */
-export const pageNotFound = () => new AppError(404, 'page-not-found', 'Page not found');
-export const badPageArgument = (name: string) =>
-  new AppError(400, 'rest_invalid_param', `Invalid parameter(s): ${name}`, { params: { [name]: 'Invalid parameter.' } });
 
 /**
  * The public pages' reads: the calendar's own services called as an anonymous reader (the same visibility as
@@ -217,27 +215,4 @@ function collatorOf(language: string): Intl.Collator {
   let collator = collators.get(language);
   if (collator === undefined) collators.set(language, (collator = new Intl.Collator(language)));
   return collator;
-}
-
-/** The terms of a term archive (`categories` or `tags`). */
-export function termsOf(list: object, key: 'categories' | 'tags'): Term[] {
-  return ((list as Record<string, unknown>)[key] as Term[] | undefined) ?? [];
-}
-
-/** The filters of a view as the events list takes them: its own query handling (unknown terms and ids are its 400s). */
-export function listFilters(query: ViewQuery): ListEventsQuery {
-  return {
-    ...(query.search === undefined ? {} : { search: query.search }),
-    ...(query.category === undefined ? {} : { categories: query.category }),
-    ...(query.tag === undefined ? {} : { tags: query.tag }),
-    ...(query.venue === undefined ? {} : { venue: String(query.venue) }),
-    ...(query.organizer === undefined ? {} : { organizer: String(query.organizer) }),
-  };
-}
-
-/** The filters a view's links keep. */
-export function filterPairs(query: ViewQuery): Array<readonly [string, string]> {
-  return (['search', 'category', 'tag', 'venue', 'organizer'] as const)
-    .filter((name) => query[name] !== undefined)
-    .map((name) => [name, String(query[name])] as const);
 }

@@ -88,3 +88,8 @@ export function toTermList(
   const links: ArchiveLinks = { ...archiveLinks(base, paging.pairs, paging.page, paging.totalPages), rest_url: base };
   return { list: { ...links, total: paging.total, total_pages: paging.totalPages, [info.collection]: [...terms] }, links };
 }
+
+/** The terms of a term archive (`categories` or `tags`). */
+export function termsOf(list: object, key: 'categories' | 'tags'): Term[] {
+  return ((list as Record<string, unknown>)[key] as Term[] | undefined) ?? [];
+}

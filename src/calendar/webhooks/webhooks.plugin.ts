@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { ChangesService } from '../changes/changes.service.ts';
-import { retentionSeconds } from '../changes/changes.service.ts';
+import { retentionSeconds } from '../changes/changes.retention.ts';
 import type { CalendarDeps } from '../common/context.ts';
 import type { DeliverySettings } from './webhooks.delivery.ts';
 import { WebhookDispatcher } from './webhooks.dispatch.ts';

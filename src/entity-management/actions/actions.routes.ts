@@ -13,18 +13,17 @@ import {
   SECURITY,
   errorResponses,
 } from '../schemas.ts';
-import type { EntityContext } from '../context.ts';
-import * as service from './actions.service.ts';
+import type { ActionsService } from './actions.service.ts';
 
 const tags = ['entity-management actions'];
 
-export async function actionsRoutes(app: FastifyInstance, { context }: { context: EntityContext }): Promise<void> {
+export async function actionsRoutes(app: FastifyInstance, { service }: { service: ActionsService }): Promise<void> {
   const typed = app.withTypeProvider<TypeBoxTypeProvider>();
-  typed.get('/', { config: { access: 'entities_read' }, schema: actionsSchema, handler: actions(context) });
-  typed.get('/:code', { config: { access: 'entities_read' }, schema: actionSchema, handler: action(context) });
+  typed.get('/', { config: { access: 'entities_read' }, schema: actionsSchema, handler: actions(service) });
+  typed.get('/:code', { config: { access: 'entities_read' }, schema: actionSchema, handler: action(service) });
   // Reading is enough to reach the action; a command with write steps also needs write rights (checked on run).
-  typed.post('/:code/run', { config: { access: 'entities_read' }, schema: runActionSchema, handler: runAction(context) });
-  typed.post('/reload', { config: { access: 'actions_reload' }, schema: reloadActionsSchema, handler: reloadActions(context) });
+  typed.post('/:code/run', { config: { access: 'entities_read' }, schema: runActionSchema, handler: runAction(service) });
+  typed.post('/reload', { config: { access: 'actions_reload' }, schema: reloadActionsSchema, handler: reloadActions(service) });
 }
 
 const actionsSchema = {
@@ -40,9 +39,9 @@ const actionsSchema = {
     ...errorResponses(401, 403, 429),
   },
 };
-function actions(context: EntityContext): Handler<typeof actionsSchema> {
+function actions(service: ActionsService): Handler<typeof actionsSchema> {
   return async () => {
-    const loaded = service.listActions(context);
+    const loaded = service.list();
     return envelope(loaded, { level: 'info', code: 'OK', text: `${loaded.length} actions` });
   };
 }
@@ -58,8 +57,8 @@ const actionSchema = {
     ...errorResponses(400, 401, 403, 404, 429),
   },
 };
-function action(context: EntityContext): Handler<typeof actionSchema> {
-  return async (request) => envelope(service.getAction(context, request.params.code), { level: 'info', code: 'OK', text: '1 action' });
+function action(service: ActionsService): Handler<typeof actionSchema> {
+  return async (request) => envelope(service.get(request.params.code), { level: 'info', code: 'OK', text: '1 action' });
 }
 
 const runActionSchema = {
@@ -80,10 +79,10 @@ const runActionSchema = {
     ...errorResponses(400, 401, 403, 404, 409, 413, 422, 429),
   },
 };
-function runAction(context: EntityContext): Handler<typeof runActionSchema> {
+function runAction(service: ActionsService): Handler<typeof runActionSchema> {
   return async (request) => {
     const { code } = request.params;
-    const payload = await service.runAction(context, code, request.user?.role ?? null, request.body);
+    const payload = await service.run(code, request.user?.role ?? null, request.body);
     return envelope(payload, { level: 'info', code: 'OK', text: `${code} done` });
   };
 }
@@ -102,9 +101,9 @@ const reloadActionsSchema = {
     ...errorResponses(401, 403, 429),
   },
 };
-function reloadActions(context: EntityContext): Handler<typeof reloadActionsSchema> {
+function reloadActions(service: ActionsService): Handler<typeof reloadActionsSchema> {
   return async () => {
-    const reloaded = await service.reloadActions(context);
+    const reloaded = await service.reload();
     const outcome = { ...reloaded, errors: [...reloaded.errors] };
     return outcome.errors.length === 0
       ? envelope(outcome, { level: 'info', code: 'OK', text: `${outcome.loaded} actions loaded` })

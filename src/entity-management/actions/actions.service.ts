@@ -34,28 +34,33 @@ function findAction(actions: ReadonlyMap<string, Action>, code: string): Action 
   return action;
 }
 
-export function listActions(context: EntityContext): ActionView[] {
-  return [...context.definitions.current.actions.values()].map(toActionView);
-}
+/** The stored actions: listed and run on the definitions in use, reloaded from the back-end. */
+export class ActionsService {
+  constructor(private readonly context: EntityContext) {}
 
-export function getAction(context: EntityContext, code: string): ActionView {
-  return toActionView(findAction(context.definitions.current.actions, code));
-}
-
-/**
- * Runs an action on the definitions current when it starts (a reload meanwhile
- * does not touch it). The caller needs the rights of the command's steps.
- */
-export async function runAction(context: EntityContext, code: string, role: Role | null, body: unknown): Promise<Record<string, unknown>> {
-  const snapshot = context.definitions.current;
-  const action = findAction(snapshot.actions, code);
-  if (!can(role, action.capability)) {
-    throw EntityErrors.forbidden(`Running ${code} changes records: it needs an editor or an administrator`);
+  list(): ActionView[] {
+    return [...this.context.definitions.current.actions.values()].map(toActionView);
   }
-  const params = toRunParams(action.params, body);
-  return toActionPayload(snapshot.catalog, await runCommand(context.backend, action, params));
-}
 
-export function reloadActions(context: EntityContext): Promise<ReloadOutcome> {
-  return context.definitions.reload();
+  get(code: string): ActionView {
+    return toActionView(findAction(this.context.definitions.current.actions, code));
+  }
+
+  /**
+   * Runs an action on the definitions current when it starts (a reload meanwhile
+   * does not touch it). The caller needs the rights of the command's steps.
+   */
+  async run(code: string, role: Role | null, body: unknown): Promise<Record<string, unknown>> {
+    const snapshot = this.context.definitions.current;
+    const action = findAction(snapshot.actions, code);
+    if (!can(role, action.capability)) {
+      throw EntityErrors.forbidden(`Running ${code} changes records: it needs an editor or an administrator`);
+    }
+    const params = toRunParams(action.params, body);
+    return toActionPayload(snapshot.catalog, await runCommand(this.context.backend, action, params));
+  }
+
+  reload(): Promise<ReloadOutcome> {
+    return this.context.definitions.reload();
+  }
 }

@@ -1,4 +1,4 @@
-import { createToken, revokeApiToken } from '../../../src/platform/auth/users.service.ts';
+import { UsersService } from '../../../src/platform/auth/users.service.ts';
 import type { Role } from '../../../src/platform/auth/capabilities.ts';
 import type { Credentials, TestServer } from '../../helpers/server.ts';
 
@@ -33,8 +33,9 @@ export async function castOf(server: TestServer): Promise<Cast> {
     contributor: await server.createUser('contributor'),
     subscriber: await server.createUser('subscriber'),
   } as const;
-  const revoked = await createToken(server.server.store.db, users.editor.username, 'revoked');
-  await revokeApiToken(server.server.store.db, revoked.id);
+  const accounts = new UsersService(server.server.store);
+  const revoked = await accounts.createToken(users.editor.username, 'revoked');
+  await accounts.revokeToken(revoked.id);
   const wrongPassword = `Basic ${Buffer.from(`${users.editor.username}:not-the-password`).toString('base64')}`;
   return {
     users,
