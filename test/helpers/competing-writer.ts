@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import SqliteDatabase from 'better-sqlite3';
+import { SqliteDatabase } from '../../src/platform/db/dialect/sqlite-driver.ts';
 import pg from 'pg';
 import type { TestServer } from './server.ts';
 

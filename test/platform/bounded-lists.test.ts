@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import SqliteDatabase from 'better-sqlite3';
+import { SqliteDatabase } from '../../src/platform/db/dialect/sqlite-driver.ts';
 import fc from 'fast-check';
 import { CompiledQuery } from 'kysely';
 import { boundListShapes, listBucket } from '../../src/platform/db/bounded-lists.ts';

@@ -16,7 +16,7 @@ import { createInterface } from 'node:readline';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import Database from 'better-sqlite3';
+import { SQLITE_DRIVER_PACKAGE, SqliteDatabase as Database } from '../../src/platform/db/dialect/sqlite-driver.ts';
 import { sql, type Kysely } from 'kysely';
 import { createSqliteDb, retryWhileBusy } from '../../src/platform/db/dialect/sqlite.ts';
 import type { Database as Schema } from '../../src/platform/db/schema.ts';
@@ -30,7 +30,7 @@ const SQLITE_ONLY = dialect === 'postgres' ? 'SQLite only: PostgreSQL lock waits
 
 /** Takes the write lock of the file in argv and keeps it until told on stdin (or its stdin closes), or for argv's milliseconds. */
 const HOLDER = `
-const Database = require('better-sqlite3');
+const Database = require(${JSON.stringify(SQLITE_DRIVER_PACKAGE)});
 const [file, holdMs] = process.argv.slice(1);
 const db = new Database(file);
 db.exec('BEGIN IMMEDIATE');
@@ -267,8 +267,8 @@ describe('retryWhileBusy', () => {
 
 describe('the SQLite store while another connection holds the write lock', () => {
   let directory: string;
-  let store: { db: Kysely<Schema>; raw: Database.Database };
-  let other: Database.Database;
+  let store: { db: Kysely<Schema>; raw: Database };
+  let other: Database;
   before(() => {
     directory = mkdtempSync(path.join(tmpdir(), 'almanac-busy-'));
     const file = path.join(directory, `${randomBytes(4).toString('hex')}.db`);

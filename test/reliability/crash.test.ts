@@ -9,7 +9,7 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { after, describe, it } from 'node:test';
-import Database from 'better-sqlite3';
+import { SqliteDatabase as Database } from '../../src/platform/db/dialect/sqlite-driver.ts';
 import pg from 'pg';
 import { freshDatabase } from '../helpers/server.ts';
 import { send } from './support/client.ts';

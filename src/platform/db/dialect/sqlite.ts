@@ -1,7 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import SqliteDatabase from 'better-sqlite3';
 import {
   CompiledQuery,
   Kysely,
@@ -18,6 +17,7 @@ import { PlatformErrors } from '../../errors.ts';
 import type { Database } from '../schema.ts';
 import { boundListShapes } from '../bounded-lists.ts';
 import { ForeignKeyViolationError, UniqueViolationError } from './errors.ts';
+import { SqliteDatabase } from './sqlite-driver.ts';
 
 export interface SqliteOptions {
   /** A file path, or `:memory:`. */
@@ -36,7 +36,7 @@ const BUSY_TIMEOUT_MS = 5;
 
 export function createSqliteDb(options: SqliteOptions): {
   db: Kysely<Database>;
-  raw: SqliteDatabase.Database;
+  raw: SqliteDatabase;
   statementsPrepared: () => number;
 } {
   if (options.file !== ':memory:') mkdirSync(dirname(options.file), { recursive: true });
@@ -66,7 +66,7 @@ const STATEMENT_CACHE_SIZE = 1000;
  * re-prepares a cached statement by itself after a schema change. Sharing one
  * is safe: every query runs to completion (`all`/`run`) before the next starts.
  */
-function reusingStatements(raw: SqliteDatabase.Database): KyselySqliteDatabase & { prepared: () => number } {
+function reusingStatements(raw: SqliteDatabase): KyselySqliteDatabase & { prepared: () => number } {
   const statements = new Map<string, SqliteStatement>();
   let prepared = 0;
   return {
@@ -99,7 +99,7 @@ const OPTIMIZE_INTERVAL_MS = 60 * 60 * 1000;
  * nothing to do: on open for every table (0x10000), then hourly for a
  * database that grew while the server ran.
  */
-function keepPlannerStatistics(raw: SqliteDatabase.Database): void {
+function keepPlannerStatistics(raw: SqliteDatabase): void {
   raw.pragma('optimize = 0x10002');
   const timer = setInterval(() => {
     if (!raw.open) {
@@ -179,7 +179,7 @@ class WriteLockSqliteDriver extends SqliteDriver {
 
   constructor(
     config: SqliteDialectConfig,
-    private readonly raw: SqliteDatabase.Database,
+    private readonly raw: SqliteDatabase,
     private readonly busyWaitMs: number,
   ) {
     super(config);
@@ -244,7 +244,7 @@ class LockWaitingConnection implements DatabaseConnection {
 class WriteLockSqliteDialect extends SqliteDialect {
   constructor(
     private readonly driverConfig: SqliteDialectConfig,
-    private readonly raw: SqliteDatabase.Database,
+    private readonly raw: SqliteDatabase,
     private readonly busyWaitMs: number,
   ) {
     super(driverConfig);
