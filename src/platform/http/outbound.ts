@@ -11,7 +11,7 @@ import http from 'node:http';
 import https from 'node:https';
 import net from 'node:net';
 import { StringDecoder } from 'node:string_decoder';
-import { domainToASCII } from 'node:url';
+import { domainToASCII, domainToUnicode } from 'node:url';
 import ipaddr from 'ipaddr.js';
 
 type Address = ipaddr.IPv4 | ipaddr.IPv6;
@@ -163,6 +163,7 @@ function readTarget(url: string, allow: AllowList): Target | string {
   const bare = parsed.hostname.startsWith('[') ? parsed.hostname.slice(1, -1) : parsed.hostname;
   const host = bare.endsWith('.') ? bare.slice(0, -1) : bare;
   if (host === '') return 'url must name a host.';
+  if (!hasValidALabels(host)) return `url's host ${host} is not a valid domain name.`;
   // Node connects to an IP literal without calling `lookup`: it is judged here.
   const literal = net.isIP(host) === 0 ? undefined : host;
   const allowed = literal === undefined ? allow.hosts.has(host) : isInRanges(literal, allow);
@@ -172,6 +173,18 @@ function readTarget(url: string, allow: AllowList): Target | string {
     if (range !== undefined) return `url's host ${literal} is in a blocked address range (${range}).`;
   }
   return { url: parsed, host, allowed };
+}
+
+/**
+ * Every `xn--` label decodes to Unicode, as an A-label must: Node 24's URL parser keeps a host such as `xn--`, whose
+ * punycode decodes to nothing (Node 20's refused it), and no DNS name can be that.
+ */
+function hasValidALabels(host: string): boolean {
+  return host.split('.').every((label) => {
+    if (!label.toLowerCase().startsWith('xn--')) return true;
+    const unicode = domainToUnicode(label);
+    return unicode !== '' && unicode !== label;
+  });
 }
 
 /** Create-time check of a subscriber URL (no DNS): undefined when acceptable, else a sentence naming the problem, for a 400. Refuses: spaces or control characters, not an absolute URL, scheme other than https (http only when the URL's host is allowed by the list — by name, or an IP literal inside an allowed range), user:password in the URL, an IP-literal host in a blocked range unless allowed, a fragment. Also `localhost` and `*.localhost` (RFC 6761) unless allowed by name. */
