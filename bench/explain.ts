@@ -21,6 +21,7 @@ import { convertDemoEventsToSeries } from '../src/calendar/seed/demo-series.ts';
 import { seriesLimits } from '../src/calendar/recurrence/recurrence.series.ts';
 import { progressBar } from '../src/cli/progress.ts';
 import { loadConfig } from '../src/config/config.ts';
+import { DEFAULT_PASSWORD_HASH_COST, PasswordHasher } from '../src/platform/auth/passwords.ts';
 import { UsersService } from '../src/platform/auth/users.service.ts';
 import { migrateToLatest, type Store } from '../src/platform/db/database.ts';
 import { MIGRATION_FOLDERS } from '../src/migrations.ts';
@@ -98,7 +99,7 @@ async function main(): Promise<void> {
   const store = loggingStore(database.url, recorded);
   try {
     await migrateToLatest(store.db, MIGRATION_FOLDERS);
-    const users = new UsersService(store);
+    const users = new UsersService(store, new PasswordHasher(DEFAULT_PASSWORD_HASH_COST));
     await users.add({ username: 'admin', password: 'explain-admin-1', role: 'administrator' });
     await seedDemoEvents(store, { events, siteTimezone: 'UTC', onProgress: progressBar('events') });
     const config = loadConfig({

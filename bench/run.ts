@@ -15,6 +15,7 @@ import { convertDemoEventsToSeries } from '../src/calendar/seed/demo-series.ts';
 import { seriesLimits } from '../src/calendar/recurrence/recurrence.series.ts';
 import { progressBar } from '../src/cli/progress.ts';
 import { loadConfig } from '../src/config/config.ts';
+import { DEFAULT_PASSWORD_HASH_COST, PasswordHasher } from '../src/platform/auth/passwords.ts';
 import { UsersService } from '../src/platform/auth/users.service.ts';
 import { createDb, migrateToLatest, type Store } from '../src/platform/db/database.ts';
 import { MIGRATION_FOLDERS } from '../src/migrations.ts';
@@ -405,7 +406,11 @@ async function main(): Promise<number> {
   const seriesPeakRss: Partial<Record<ListMode, number>> = {};
   try {
     await run.withStore(async (store) => {
-      await new UsersService(store).add({ username: 'admin', password: adminPassword, role: 'administrator' });
+      await new UsersService(store, new PasswordHasher(DEFAULT_PASSWORD_HASH_COST)).add({
+        username: 'admin',
+        password: adminPassword,
+        role: 'administrator',
+      });
     });
     const bearer = (JSON.parse(runCli(['tokens', 'create', '--username', 'admin', '--name', 'bench', '--json'], env)) as { token: string })
       .token;

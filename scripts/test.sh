@@ -23,6 +23,9 @@ done
 for file in "${longest[@]}"; do
   [ -f "$file" ] || { echo "scripts/test.sh lists $file, which does not exist" >&2; exit 1; }
 done
+# The suite hashes hundreds of passwords (users, Basic logins, post passwords): at the lowest cost, every server and
+# `almanac` process it starts, a hash takes ~1 ms instead of ~50 (test/helpers/server.ts passes it on).
+export PASSWORD_HASH_COST="${PASSWORD_HASH_COST:-10}"
 # The tests spawn `almanac` as people run it: from the bundle, built afresh here (~50 ms).
 node scripts/bundle.mjs
 exec node --import tsx --test --test-concurrency="${TEST_CONCURRENCY:-3}" --test-timeout=600000 "$@" "${files[@]}"

@@ -13,6 +13,7 @@ import { entityManagementPlugin } from './entity-management/entity-management.pl
 import { accessPlugin } from './platform/auth/access.plugin.ts';
 import { Authenticator } from './platform/auth/authenticate.ts';
 import { CapabilityRegistry, platformCapabilities } from './platform/auth/capabilities.ts';
+import { PasswordHasher } from './platform/auth/passwords.ts';
 import { FailureThrottle } from './platform/auth/throttle.ts';
 import type { BackgroundWork } from './platform/background.ts';
 import type { Store } from './platform/db/database.ts';
@@ -93,7 +94,7 @@ export async function buildApp({ config, store, logger, background }: AppDepende
     maxFailuresPerAddress: config.authMaxFailuresPerAddress,
     windowSeconds: config.authLockoutSeconds,
   });
-  const authenticator = new Authenticator(store.db, throttle);
+  const authenticator = new Authenticator(store.db, throttle, new PasswordHasher(config.passwordHashCost));
   const docsPrefix = `${config.basePath}/docs`;
   const capabilities = new CapabilityRegistry(CAPABILITY_SETS);
 

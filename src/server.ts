@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { DestinationStream } from 'pino';
 import { buildApp } from './app.ts';
 import type { Config } from './config/config.ts';
+import { PasswordHasher } from './platform/auth/passwords.ts';
 import { UsersService } from './platform/auth/users.service.ts';
 import { BackgroundWork } from './platform/background.ts';
 import { createDb, migrateToLatest, type Store } from './platform/db/database.ts';
@@ -27,7 +28,10 @@ type FirstAdministrator = Awaited<ReturnType<UsersService['ensureFirstAdministra
 /** Migrates the database and creates the first administrator: once per start, before any process listens. */
 export async function prepareDatabase(store: Store, config: Config): Promise<FirstAdministrator> {
   await migrateToLatest(store.db, MIGRATION_FOLDERS);
-  return new UsersService(store).ensureFirstAdministrator(config.adminUser, config.adminPassword);
+  return new UsersService(store, new PasswordHasher(config.passwordHashCost)).ensureFirstAdministrator(
+    config.adminUser,
+    config.adminPassword,
+  );
 }
 
 export function openStore(config: Config): Store {

@@ -17,6 +17,7 @@ import { readFile } from 'node:fs/promises';
 import { commandLineCaller, IcalImport, IcalSyntaxError } from '../calendar/ical/ical.import.ts';
 import { PostPasswords } from '../calendar/posts/posts.passwords.ts';
 import { pruneChangeLog, retentionSeconds } from '../calendar/changes/changes.retention.ts';
+import { PasswordHasher } from '../platform/auth/passwords.ts';
 import { UsersService } from '../platform/auth/users.service.ts';
 import { WsSecretsService } from '../soap/ws-secrets.service.ts';
 
@@ -66,7 +67,7 @@ async function withStore<T>(config: Config, work: (store: Store) => Promise<T>):
 
 /** Runs `work` with the users service over the migrated database. */
 function withUsers<T>(config: Config, work: (users: UsersService) => Promise<T>): Promise<T> {
-  return withStore(config, (store) => work(new UsersService(store)));
+  return withStore(config, (store) => work(new UsersService(store, new PasswordHasher(config.passwordHashCost))));
 }
 
 const json = { json: { type: 'boolean' } } as const;

@@ -2,6 +2,7 @@
  * The service configuration: every environment variable of the README's table,
  * validated once into a frozen, typed object. Nothing else reads `process.env`.
  */
+import { DEFAULT_PASSWORD_HASH_COST } from '../platform/auth/passwords.ts';
 import { parseAllowList, type AllowList } from '../platform/http/outbound.ts';
 
 export type Language = 'en' | 'it';
@@ -30,6 +31,8 @@ export interface Config {
   readonly corsOrigins: readonly string[];
   readonly authMaxFailures: number;
   readonly authLockoutSeconds: number;
+  /** log2 of scrypt's N for the password hashes this process makes (`PASSWORD_HASH_COST`): login passwords and post passwords. */
+  readonly passwordHashCost: number;
   readonly authMaxFailuresPerAddress: number;
   readonly rateLimitPerMinute: number;
   readonly trustProxy: boolean;
@@ -212,6 +215,7 @@ export function loadConfig(env: Env = process.env): Config {
     corsOrigins: Object.freeze(corsOrigins(env)),
     authMaxFailures: integer(env, 'AUTH_MAX_FAILURES', 10, 0, 1_000_000),
     authLockoutSeconds: integer(env, 'AUTH_LOCKOUT_SECONDS', 300, 1, 86_400 * 30),
+    passwordHashCost: integer(env, 'PASSWORD_HASH_COST', DEFAULT_PASSWORD_HASH_COST, 10, 20),
     authMaxFailuresPerAddress: integer(env, 'AUTH_MAX_FAILURES_PER_ADDRESS', 50, 0, 1_000_000),
     rateLimitPerMinute: integer(env, 'RATE_LIMIT_PER_MINUTE', 0, 0, 10_000_000),
     trustProxy: boolean(env, 'TRUST_PROXY', false),

@@ -5,7 +5,7 @@ import { seedDemoEvents } from '../../src/calendar/seed/demo-events.ts';
 import { UsersService } from '../../src/platform/auth/users.service.ts';
 import { createDb, migrateToLatest, type Store } from '../../src/platform/db/database.ts';
 import { MIGRATION_FOLDERS } from '../../src/migrations.ts';
-import { freshDatabase } from '../helpers/server.ts';
+import { freshDatabase, passwordHasher } from '../helpers/server.ts';
 
 // The loader writes tables directly: a migrated database is all it needs, no HTTP server.
 let store: Store;
@@ -16,7 +16,9 @@ before(async () => {
   drop = database.drop;
   store = createDb(database.url);
   await migrateToLatest(store.db, MIGRATION_FOLDERS);
-  adminId = (await new UsersService(store).add({ username: 'admin', password: 'admin-password-1', role: 'administrator' })).id;
+  adminId = (
+    await new UsersService(store, passwordHasher()).add({ username: 'admin', password: 'admin-password-1', role: 'administrator' })
+  ).id;
 });
 after(async () => {
   await store.close();

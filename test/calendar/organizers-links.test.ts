@@ -3,7 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import { assertOrganizersReadable, resolveOrganizersForWrite, setEventOrganizers } from '../../src/calendar/organizers/organizers.links.ts';
 import { embedsOf } from './embeds.helper.ts';
 import { startTestServer, type Credentials, type TestServer } from '../helpers/server.ts';
-import { contextOf, insertEventRow, makeOrganizer, NS, ORGANIZERS } from './venues-organizers.factories.ts';
+import { contextOf, insertEventRow, makeOrganizer, NS, ORGANIZERS, postPasswords } from './venues-organizers.factories.ts';
 import { rejectsNaming } from '../helpers/assertions.ts';
 
 let server: TestServer;
@@ -27,18 +27,33 @@ describe('resolveOrganizersForWrite', () => {
       await makeOrganizer(server, admin, {}),
     ];
     const ctx = contextOf(server, admin);
-    assert.deepEqual(await resolveOrganizersForWrite(db(), a.id, ctx), [a.id]);
-    assert.deepEqual(await resolveOrganizersForWrite(db(), String(b.id), ctx), [b.id]);
-    assert.deepEqual(await resolveOrganizersForWrite(db(), [c.id, a.id, b.id], ctx), [c.id, a.id, b.id]);
-    assert.deepEqual(await resolveOrganizersForWrite(db(), `${b.id}, ${c.id},${a.id}`, ctx), [b.id, c.id, a.id]);
-    assert.deepEqual(await resolveOrganizersForWrite(db(), [{ id: b.id }, String(a.id), { id: String(c.id) }], ctx), [b.id, a.id, c.id]);
-    assert.deepEqual(await resolveOrganizersForWrite(db(), [a.id, a.id, b.id], ctx), [a.id, b.id], 'duplicates once');
-    assert.deepEqual(await resolveOrganizersForWrite(db(), { id: c.id }, ctx), [c.id], 'a single unwrapped object works');
+    assert.deepEqual(await resolveOrganizersForWrite(db(), a.id, ctx, postPasswords(server)), [a.id]);
+    assert.deepEqual(await resolveOrganizersForWrite(db(), String(b.id), ctx, postPasswords(server)), [b.id]);
+    assert.deepEqual(await resolveOrganizersForWrite(db(), [c.id, a.id, b.id], ctx, postPasswords(server)), [c.id, a.id, b.id]);
+    assert.deepEqual(await resolveOrganizersForWrite(db(), `${b.id}, ${c.id},${a.id}`, ctx, postPasswords(server)), [b.id, c.id, a.id]);
+    assert.deepEqual(
+      await resolveOrganizersForWrite(db(), [{ id: b.id }, String(a.id), { id: String(c.id) }], ctx, postPasswords(server)),
+      [b.id, a.id, c.id],
+    );
+    assert.deepEqual(
+      await resolveOrganizersForWrite(db(), [a.id, a.id, b.id], ctx, postPasswords(server)),
+      [a.id, b.id],
+      'duplicates once',
+    );
+    assert.deepEqual(
+      await resolveOrganizersForWrite(db(), { id: c.id }, ctx, postPasswords(server)),
+      [c.id],
+      'a single unwrapped object works',
+    );
   });
 
   it('reads [], "", 0 and null as no organizers', async () => {
     for (const input of [[], '', 0, null, [''], [0, null]]) {
-      assert.deepEqual(await resolveOrganizersForWrite(db(), input, contextOf(server, admin)), [], JSON.stringify(input));
+      assert.deepEqual(
+        await resolveOrganizersForWrite(db(), input, contextOf(server, admin), postPasswords(server)),
+        [],
+        JSON.stringify(input),
+      );
     }
   });
 
@@ -55,6 +70,7 @@ describe('resolveOrganizersForWrite', () => {
         { organizer: 'New Two' },
       ],
       contextOf(server, admin),
+      postPasswords(server),
     );
     assert.equal(ids.length, 5);
     assert.equal(ids[1], known.id);
@@ -86,7 +102,7 @@ describe('resolveOrganizersForWrite', () => {
       [[1]],
     ]) {
       await assert.rejects(
-        resolveOrganizersForWrite(db(), input, contextOf(server, admin)),
+        resolveOrganizersForWrite(db(), input, contextOf(server, admin), postPasswords(server)),
         rejectsNaming('organizer'),
         JSON.stringify(input),
       );
@@ -103,6 +119,7 @@ describe('resolveOrganizersForWrite', () => {
       db(),
       [{ organizer: 'By contributor', status: 'publish' }],
       contextOf(server, contributor, 'contributor'),
+      postPasswords(server),
     );
     const organizer = (await server.request(`${ORGANIZERS}/${id}`, { auth: admin })).body;
     assert.equal(organizer.status, 'pending');

@@ -9,7 +9,7 @@ import {
   resolveVenueForWrite,
 } from '../../src/calendar/venues/venues.links.ts';
 import { startTestServer, type Credentials, type TestServer } from '../helpers/server.ts';
-import { contextOf, makeVenue, NS, VENUES } from './venues-organizers.factories.ts';
+import { contextOf, makeVenue, NS, postPasswords, VENUES } from './venues-organizers.factories.ts';
 import { rejectsNaming } from '../helpers/assertions.ts';
 
 let server: TestServer;
@@ -41,13 +41,13 @@ describe('resolveVenueForWrite', () => {
       [{ id: venue.id }],
       ` ${venue.id}`,
     ]) {
-      assert.equal(await resolveVenueForWrite(db(), input, ctx), venue.id, JSON.stringify(input));
+      assert.equal(await resolveVenueForWrite(db(), input, ctx, postPasswords(server)), venue.id, JSON.stringify(input));
     }
   });
 
   it('unlinks with 0, "", null, [] and lists of empty values (deviation 2)', async () => {
     for (const input of [0, '', '0', null, [], [0, ''], false]) {
-      assert.equal(await resolveVenueForWrite(db(), input, contextOf(server, admin)), null, JSON.stringify(input));
+      assert.equal(await resolveVenueForWrite(db(), input, contextOf(server, admin), postPasswords(server)), null, JSON.stringify(input));
     }
   });
 
@@ -69,23 +69,34 @@ describe('resolveVenueForWrite', () => {
       { id: 'foo' },
       [[first.id]],
     ]) {
-      await assert.rejects(resolveVenueForWrite(db(), input, contextOf(server, admin)), rejectsNaming('venue'), JSON.stringify(input));
+      await assert.rejects(
+        resolveVenueForWrite(db(), input, contextOf(server, admin), postPasswords(server)),
+        rejectsNaming('venue'),
+        JSON.stringify(input),
+      );
     }
   });
 
   it('matches an inline venue to an existing one only when name and address are equal, case-insensitively (deviation 10)', async () => {
     const existing = await makeVenue(server, admin, { venue: 'Blue Note', address: 'Via Borsieri 37' });
     const ctx = contextOf(server, admin);
-    assert.equal(await resolveVenueForWrite(db(), { venue: 'blue note', address: 'VIA BORSIERI 37', city: 'ignored' }, ctx), existing.id);
-    const otherAddress = await resolveVenueForWrite(db(), { venue: 'Blue Note', address: 'Elsewhere 1' }, ctx);
+    assert.equal(
+      await resolveVenueForWrite(db(), { venue: 'blue note', address: 'VIA BORSIERI 37', city: 'ignored' }, ctx, postPasswords(server)),
+      existing.id,
+    );
+    const otherAddress = await resolveVenueForWrite(db(), { venue: 'Blue Note', address: 'Elsewhere 1' }, ctx, postPasswords(server));
     assert.notEqual(otherAddress, existing.id);
     const created = await server.request(`${VENUES}/${otherAddress}`);
     assert.equal(created.body.venue, 'Blue Note');
     assert.equal(created.body.address, 'Elsewhere 1');
     assert.equal(created.body.show_map, true);
-    const noAddress = await resolveVenueForWrite(db(), { venue: 'Blue Note' }, ctx);
+    const noAddress = await resolveVenueForWrite(db(), { venue: 'Blue Note' }, ctx, postPasswords(server));
     assert.ok(noAddress !== existing.id && noAddress !== otherAddress);
-    assert.equal(await resolveVenueForWrite(db(), [{ venue: 'BLUE NOTE' }], ctx), noAddress, 'an empty address matches an empty address');
+    assert.equal(
+      await resolveVenueForWrite(db(), [{ venue: 'BLUE NOTE' }], ctx, postPasswords(server)),
+      noAddress,
+      'an empty address matches an empty address',
+    );
   });
 
   it('validates inline venues of event writes with the schema of POST /venues, errors naming venue', async () => {
@@ -125,16 +136,22 @@ describe('resolveVenueForWrite', () => {
       db(),
       { venue: 'Contributor inline', status: 'publish' },
       contextOf(server, contributor, 'contributor'),
+      postPasswords(server),
     );
     const venue = (await server.request(`${VENUES}/${id}`, { auth: admin })).body;
     assert.equal(venue.status, 'pending');
     assert.equal(venue.author, String(contributor.id));
     await assert.rejects(
-      resolveVenueForWrite(db(), { venue: 'Subscriber inline' }, contextOf(server, subscriber, 'subscriber')),
+      resolveVenueForWrite(db(), { venue: 'Subscriber inline' }, contextOf(server, subscriber, 'subscriber'), postPasswords(server)),
       rejectsNaming('venue', 403),
     );
     await assert.rejects(
-      resolveVenueForWrite(db(), { venue: 'Not mine', author: admin.id }, contextOf(server, contributor, 'contributor')),
+      resolveVenueForWrite(
+        db(),
+        { venue: 'Not mine', author: admin.id },
+        contextOf(server, contributor, 'contributor'),
+        postPasswords(server),
+      ),
       (error: unknown) => {
         const { status, body } = toWpError(error, 'request');
         return status === 403 && body.code === 'rest_forbidden';

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import type { Credentials, TestServer } from '../helpers/server.ts';
 import type { RequestContext } from '../../src/calendar/common/context.ts';
+import { PostPasswords } from '../../src/calendar/posts/posts.passwords.ts';
 import { contextFor } from './context.helper.ts';
 import type { Role } from '../../src/platform/auth/capabilities.ts';
 
@@ -102,4 +103,9 @@ export function contextOf(server: TestServer, credentials: Credentials | null, r
 
 export function idsOf(list: any[]): number[] {
   return list.map((item) => item.id as number).sort((a, b) => a - b);
+}
+
+/** The post passwords of `server`'s process, for the link resolvers that create inline posts. */
+export function postPasswords(server: TestServer): PostPasswords {
+  return new PostPasswords(server.server.store.db, server.config);
 }

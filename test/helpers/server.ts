@@ -6,6 +6,7 @@ import { createServer } from 'node:net';
 import { Writable } from 'node:stream';
 import pg from 'pg';
 import { loadConfig, type Config } from '../../src/config/config.ts';
+import { PasswordHasher } from '../../src/platform/auth/passwords.ts';
 import { UsersService } from '../../src/platform/auth/users.service.ts';
 import type { Role } from '../../src/platform/auth/capabilities.ts';
 import { createDb, type Store } from '../../src/platform/db/database.ts';
@@ -14,6 +15,14 @@ import { Contract } from './contract.ts';
 import { migratedDatabase, type TestDatabase } from './template-database.ts';
 
 export const ADMIN = { username: 'admin', password: 'admin-password-1' } as const;
+
+/**
+ * The password hasher of a process configured by `config` (by default, as the suite's environment says:
+ * scripts/test.sh sets `PASSWORD_HASH_COST` to its lowest, since the suite hashes hundreds of passwords).
+ */
+export function passwordHasher(config: Config = loadConfig()): PasswordHasher {
+  return new PasswordHasher(config.passwordHashCost);
+}
 
 /** Which database the suite runs on: PostgreSQL when TEST_DATABASE_URL is set, else SQLite. */
 export const dialect = process.env.TEST_DATABASE_URL ? 'postgres' : 'sqlite';
@@ -131,6 +140,7 @@ export async function startTestServer(env: Record<string, string> = {}): Promise
     ADMIN_USER: ADMIN.username,
     ADMIN_PASSWORD: ADMIN.password,
     LOG_LEVEL: 'info',
+    PASSWORD_HASH_COST: process.env.PASSWORD_HASH_COST,
     ...env,
   });
   const logs: string[] = [];
@@ -141,7 +151,7 @@ export async function startTestServer(env: Record<string, string> = {}): Promise
     },
   });
   const server = await startServer(config, { print: () => undefined, logDestination });
-  const users = new UsersService(server.store);
+  const users = new UsersService(server.store, passwordHasher(config));
   const url = config.baseUrl;
   let adminCredentials: Promise<Credentials> | undefined;
   let counter = 0;

@@ -1,7 +1,10 @@
 import assert from 'node:assert/strict';
+import { sql } from 'kysely';
 import { after, before, describe, it } from 'node:test';
+import { loadConfig } from '../../src/config/config.ts';
+import { DEFAULT_PASSWORD_HASH_COST, PasswordHasher } from '../../src/platform/auth/passwords.ts';
 import { readRevision } from '../../src/platform/db/revisions.ts';
-import { ADMIN, startTestServer, type TestServer } from '../helpers/server.ts';
+import { ADMIN, passwordHasher, startTestServer, type TestServer } from '../helpers/server.ts';
 
 const basic = (user: string, password: string) => `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`;
 
@@ -100,7 +103,7 @@ describe('authentication', () => {
     const user = await server.createUser('editor');
     assert.equal((await server.request('/', { auth: user })).status, 200);
     const { UsersService } = await import('../../src/platform/auth/users.service.ts');
-    const users = new UsersService(server.server.store);
+    const users = new UsersService(server.server.store, passwordHasher(server.config));
     const [token] = await users.listTokens(user.username);
     assert.ok(token);
     await users.revokeToken(token.id);
@@ -158,5 +161,45 @@ describe('login lockout', () => {
     for (let i = 0; i < 5; i += 1) await from('10.0.0.7', basic(`user${i}`, 'wrong-password'));
     assert.equal((await from('10.0.0.7', basic(ADMIN.username, ADMIN.password))).status, 429);
     assert.equal((await from('10.0.0.7', user.bearer)).status, 200);
+  });
+});
+
+describe('password hashes (PASSWORD_HASH_COST)', () => {
+  it('are scrypt with N = 2^15 by default; the cost is a whole number from 10 to 20', async () => {
+    assert.equal(loadConfig({}).passwordHashCost, DEFAULT_PASSWORD_HASH_COST);
+    assert.match(await new PasswordHasher(DEFAULT_PASSWORD_HASH_COST).hash('a-password'), /^scrypt\$32768\$8\$1\$/);
+    assert.equal(loadConfig({ PASSWORD_HASH_COST: '20' }).passwordHashCost, 20);
+    for (const value of ['9', '21', 'high', '12.5', '-1']) {
+      assert.throws(() => loadConfig({ PASSWORD_HASH_COST: value }), /PASSWORD_HASH_COST/, value);
+    }
+  });
+
+  it('are made at the configured cost, and those of any other cost still verify', async () => {
+    const server = await startTestServer({ PASSWORD_HASH_COST: '11' });
+    try {
+      const admin = await server.server.store.db.selectFrom('users').select('password_hash').executeTakeFirstOrThrow();
+      assert.match(admin.password_hash, /^scrypt\$2048\$8\$1\$/, 'the first administrator');
+      const created = await server.request('/calendar/events/v1/events', {
+        method: 'POST',
+        auth: await server.admin(),
+        body: { title: 'Guarded', start_date: '2030-01-01 10:00:00', end_date: '2030-01-01 11:00:00', password: 'open-sesame' },
+      });
+      assert.equal(created.status, 201);
+      const { rows } = await sql<{ password_hash: string }>`select password_hash from events where id = ${created.body.id}`.execute(
+        server.server.store.db,
+      );
+      assert.match(rows[0]?.password_hash ?? '', /^scrypt\$2048\$8\$1\$/, "an event's password");
+
+      const { UsersService } = await import('../../src/platform/auth/users.service.ts');
+      await new UsersService(server.server.store, new PasswordHasher(10)).add({
+        username: 'older',
+        password: 'older-password',
+        role: 'editor',
+      });
+      assert.equal((await server.request('/', { auth: basic('older', 'older-password') })).status, 200);
+      assert.equal((await server.request('/', { auth: basic('older', 'older-passwort') })).status, 401);
+    } finally {
+      await server.close();
+    }
   });
 });

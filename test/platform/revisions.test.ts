@@ -4,7 +4,7 @@ import { UsersService } from '../../src/platform/auth/users.service.ts';
 import type { Store } from '../../src/platform/db/database.ts';
 import { readRevision, revisionOf, type RevisionsHolder } from '../../src/platform/db/revisions.ts';
 import { countingStatements } from '../helpers/statements.ts';
-import { migratedStore } from '../helpers/server.ts';
+import { migratedStore, passwordHasher } from '../helpers/server.ts';
 
 let store: Store;
 let close: () => Promise<void>;
@@ -33,7 +33,7 @@ test('a request that first asks after a write sees it; one that asked before kee
   const early = request();
   const before = await revisionOf(store.db, early, 'auth');
   await nextTick();
-  await new UsersService(store).add({ username: 'revision-probe', password: 'probe-password-1', role: 'subscriber' });
+  await new UsersService(store, passwordHasher()).add({ username: 'revision-probe', password: 'probe-password-1', role: 'subscriber' });
   const late = request();
   assert.ok((await revisionOf(store.db, late, 'auth')) > before, 'the write is seen');
   assert.equal(await revisionOf(store.db, early, 'auth'), before);

@@ -10,7 +10,7 @@ import { canDelete, canEdit, canRead, datedStatus, scaleStatus } from '../posts/
 import type { PostPasswords } from '../posts/posts.passwords.ts';
 import { deleteSlugs, deleteTexts, reservePostId, upsertTexts } from '../posts/posts.repository.ts';
 import { claimLanguageSlug, claimSlug } from '../posts/posts.slugs.ts';
-import { checkAuthor, newPostDates, passwordHashOf, publicationDates, stampsAt } from '../posts/posts.writes.ts';
+import { checkAuthor, newPostDates, publicationDates, stampsAt } from '../posts/posts.writes.ts';
 import { NAMESPACE, type CalendarDeps, type RequestContext } from '../common/context.ts';
 import { resolveImageForWrite } from '../common/images.ts';
 import { archiveLinks, isBeyondLastPage, linkPairs, pageWindow, totalPages } from '../common/pagination.ts';
@@ -243,7 +243,7 @@ export class EventsService {
     const website = websiteOf(body.website);
     const author = (await checkAuthor(this.db, body.author, user)) ?? user?.id ?? null;
     const posted = newPostDates(body, this.siteZone, now);
-    const passwordHash = (await passwordHashOf(body.password)) ?? null;
+    const passwordHash = (await this.deps.passwords.hashOf(body.password)) ?? null;
     const texts = textsOf(body);
     const cost = costChanges(body.cost);
     const recurrence = recurrenceOfWrite(body.recurrence) ?? null;
@@ -273,7 +273,7 @@ export class EventsService {
         sticky: 0,
         featured: 0,
         ...flagChanges(body),
-        venue_id: body.venue === undefined ? null : await resolveVenueForWrite(trx, body.venue, caller),
+        venue_id: body.venue === undefined ? null : await resolveVenueForWrite(trx, body.venue, caller, this.deps.passwords),
         recurrence,
         original_start_local: null,
         original_start_utc: null,
@@ -305,7 +305,7 @@ export class EventsService {
     const website = websiteOf(body.website);
     const author = await checkAuthor(this.db, body.author, user);
     const posted = publicationDates(body, this.siteZone, now);
-    const passwordHash = await passwordHashOf(body.password);
+    const passwordHash = await this.deps.passwords.hashOf(body.password);
     const texts = textsOf(body);
     const modified = stampsAt(this.siteZone, now);
 
@@ -336,7 +336,7 @@ export class EventsService {
       if (body.status !== undefined) changes.status = datedStatus(scaleStatus(user, body.status), posted?.date_utc ?? row.date_utc, now);
       else if (posted !== undefined) changes.status = datedStatus(row.status, posted.date_utc, now);
       if (body.image !== undefined) changes.image_id = await resolveImageForWrite(trx, body.image, user);
-      if (body.venue !== undefined) changes.venue_id = await resolveVenueForWrite(trx, body.venue, caller);
+      if (body.venue !== undefined) changes.venue_id = await resolveVenueForWrite(trx, body.venue, caller, this.deps.passwords);
       if (occurrence) await detachOccurrence(trx, row);
       await updateEventRow(trx, row.id, changes);
       // An occurrence is reached through its series' slug: it claims none of its own.
@@ -388,7 +388,7 @@ export class EventsService {
 
   private async writeLinks(trx: Db, eventId: number, body: UpdateEventBody, caller: RequestContext): Promise<void> {
     if (body.organizer !== undefined) {
-      await setEventOrganizers(trx, eventId, await resolveOrganizersForWrite(trx, body.organizer, caller));
+      await setEventOrganizers(trx, eventId, await resolveOrganizersForWrite(trx, body.organizer, caller, this.deps.passwords));
     }
     if (body.categories !== undefined) {
       await setEventTerms(trx, eventId, 'category', await resolveTermsForWrite(trx, 'category', body.categories, caller));

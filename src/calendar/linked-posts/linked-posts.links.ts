@@ -3,6 +3,7 @@ import type { Database } from '../../platform/db/schema.ts';
 import { AppError } from '../../platform/errors.ts';
 import type { RequestContext } from '../common/context.ts';
 import { canRead } from '../posts/posts.access.ts';
+import type { PostPasswords } from '../posts/posts.passwords.ts';
 import { invalidParam, parsePositiveInt } from '../common/wire.ts';
 import type { LinkedPostKind, LinkedPostRow } from './linked-posts.kind.ts';
 import { findMatchingPost, findPosts } from './linked-posts.repository.ts';
@@ -54,7 +55,14 @@ async function existingLinkableIds(db: Db, kind: LinkedPostKind, ids: readonly n
  * inline object matched by name and `kind.matchColumn` or else created with
  * the rules and rights of the create route. Errors name `param`.
  */
-export async function resolveLinkEntry(trx: Db, kind: LinkedPostKind, entry: unknown, ctx: RequestContext, param: string): Promise<number> {
+export async function resolveLinkEntry(
+  trx: Db,
+  kind: LinkedPostKind,
+  entry: unknown,
+  ctx: RequestContext,
+  param: string,
+  passwords: PostPasswords,
+): Promise<number> {
   const id =
     isPlainObject(entry) && !isEmptyLink(entry.id) ? parsePositiveInt(entry.id) : isPlainObject(entry) ? null : parsePositiveInt(entry);
   if (id === undefined) throw invalidParam(param);
@@ -71,7 +79,7 @@ export async function resolveLinkEntry(trx: Db, kind: LinkedPostKind, entry: unk
   const existing = await findMatchingPost(trx, kind, name, match);
   if (existing !== undefined) return existing;
   try {
-    return await insertLinkedPost(trx, kind, ctx, input);
+    return await insertLinkedPost(trx, kind, ctx, input, passwords);
   } catch (error) {
     // Field-level problems of an inline object are reported on the event's argument.
     if (error instanceof AppError && error.code === 'rest_invalid_param') throw invalidParam(param);

@@ -18,7 +18,7 @@ import {
 import type { PostPasswords } from '../posts/posts.passwords.ts';
 import { findIdBySlug } from '../posts/posts.repository.ts';
 import { sanitizeSlug } from '../posts/posts.slugs.ts';
-import { checkAuthor, passwordHashOf, publicationDates, stampsAt } from '../posts/posts.writes.ts';
+import { checkAuthor, publicationDates, stampsAt } from '../posts/posts.writes.ts';
 import type { RequestContext } from '../common/context.ts';
 import { checkPrecondition, missingItem } from '../changes/changes.preconditions.ts';
 import type { Versioned } from '../common/versioned.ts';
@@ -234,7 +234,9 @@ export class LinkedPostsService {
   }
 
   async create(input: PostWriteInput, ctx: RequestContext): Promise<Versioned<Representation>> {
-    return this.db.transaction().execute(async (trx) => this.written(trx, ctx, await insertLinkedPost(trx, this.kind, ctx, input)));
+    return this.db
+      .transaction()
+      .execute(async (trx) => this.written(trx, ctx, await insertLinkedPost(trx, this.kind, ctx, input, this.passwords)));
   }
 
   /** Partial update (deviation 1): only the fields sent change. */
@@ -242,7 +244,7 @@ export class LinkedPostsService {
     const { kind } = this;
     const siteZone = ctx.site.timezone;
     // The slow hash before the write lock.
-    const passwordHash = await passwordHashOf(input.password);
+    const passwordHash = await this.passwords.hashOf(input.password);
     return this.db.transaction().execute(async (trx) => {
       const row = await this.resolve(target, trx, true, ctx);
       const now = new Date();

@@ -6,7 +6,8 @@ import { PlatformErrors } from '../../platform/errors.ts';
 import { datedStatus, scaleStatus } from '../posts/posts.access.ts';
 import { reservePostId, upsertTexts } from '../posts/posts.repository.ts';
 import { claimLanguageSlug, claimSlug, sanitizeSlug } from '../posts/posts.slugs.ts';
-import { checkAuthor, newPostDates, passwordHashOf } from '../posts/posts.writes.ts';
+import type { PostPasswords } from '../posts/posts.passwords.ts';
+import { checkAuthor, newPostDates } from '../posts/posts.writes.ts';
 import type { RequestContext } from '../common/context.ts';
 import { sanitizeContent, sanitizeText } from '../common/html.ts';
 import { resolveImageForWrite } from '../common/images.ts';
@@ -72,7 +73,13 @@ export async function writeTexts(
  * Creates a post from write arguments (POST and inline objects of event
  * writes share it): always a new post (deviation 10). Returns its id.
  */
-export async function insertLinkedPost(db: Db, kind: LinkedPostKind, ctx: RequestContext, input: PostWriteInput): Promise<number> {
+export async function insertLinkedPost(
+  db: Db,
+  kind: LinkedPostKind,
+  ctx: RequestContext,
+  input: PostWriteInput,
+  passwords: PostPasswords,
+): Promise<number> {
   if (!can(ctx.user?.role ?? null, 'edit')) throw PlatformErrors.forbidden(ctx.user !== null);
   const now = new Date();
   const siteZone = ctx.site.timezone;
@@ -81,7 +88,7 @@ export async function insertLinkedPost(db: Db, kind: LinkedPostKind, ctx: Reques
   const meta = kind.writeMeta(input, kind.defaultMeta);
   const { date, date_utc: dateUtc } = newPostDates(input, siteZone, now);
   const imageId = input.image === undefined ? null : await imageFor(db, input.image, ctx.user);
-  const passwordHash = (await passwordHashOf(input.password)) ?? null;
+  const passwordHash = (await passwords.hashOf(input.password)) ?? null;
   const id = await reservePostId(db, kind.type);
   await insertPost(db, kind, {
     id,

@@ -3,6 +3,7 @@ import type { Database } from '../../platform/db/schema.ts';
 import type { LinkedPostRow } from '../linked-posts/linked-posts.kind.ts';
 import { assertPostsReadable, linkEntries, presentEmbedded, resolveLinkEntry } from '../linked-posts/linked-posts.links.ts';
 import type { PostAssets } from '../linked-posts/linked-posts.present.ts';
+import type { PostPasswords } from '../posts/posts.passwords.ts';
 import { canRead } from '../posts/posts.access.ts';
 import type { RequestContext } from '../common/context.ts';
 import { organizerKind } from './organizers.kind.ts';
@@ -41,10 +42,10 @@ export async function presentEventOrganizers(
  * (matched by name and e-mail, else created as by POST /organizers).
  * `[]`/`""`/`0`/`null` → none. Errors are 400 `rest_invalid_param` naming `organizer`.
  */
-export async function resolveOrganizersForWrite(trx: Db, input: unknown, ctx: RequestContext): Promise<number[]> {
+export async function resolveOrganizersForWrite(trx: Db, input: unknown, ctx: RequestContext, passwords: PostPasswords): Promise<number[]> {
   const ids: number[] = [];
   for (const entry of linkEntries(input)) {
-    const id = await resolveLinkEntry(trx, organizerKind, entry, ctx, 'organizer');
+    const id = await resolveLinkEntry(trx, organizerKind, entry, ctx, 'organizer', passwords);
     if (!ids.includes(id)) ids.push(id);
   }
   return ids;

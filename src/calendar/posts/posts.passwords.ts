@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Config } from '../../config/config.ts';
-import { verifyPassword } from '../../platform/auth/passwords.ts';
+import { PasswordHasher, verifyPassword } from '../../platform/auth/passwords.ts';
 import { FailureThrottle } from '../../platform/auth/throttle.ts';
 import type { Database } from '../../platform/db/schema.ts';
 
@@ -36,13 +36,22 @@ export interface PasswordAttempt<Post extends ProtectedPost> {
 export class PostPasswords {
   private readonly throttle: FailureThrottle;
 
+  private readonly hasher: PasswordHasher;
+
   constructor(db: Kysely<Database>, config: Config) {
+    this.hasher = new PasswordHasher(config.passwordHashCost);
     // Counted per address only: a count per post would let a list go on guessing a post locked alone.
     this.throttle = new FailureThrottle(db, 'post-password', {
       maxFailures: config.authMaxFailures,
       maxFailuresPerAddress: 0,
       windowSeconds: config.authLockoutSeconds,
     });
+  }
+
+  /** The stored hash of a `password` argument: `null` removes the password, `undefined` keeps it. Slow by design: call it before taking locks. */
+  async hashOf(password: string | undefined): Promise<string | null | undefined> {
+    if (password === undefined) return undefined;
+    return password === '' ? null : this.hasher.hash(password);
   }
 
   /** The ids of `posts` shown unstripped to `attempt`. */

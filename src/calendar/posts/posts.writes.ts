@@ -1,7 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { AuthUser } from '../../platform/auth/authenticate.ts';
 import { can } from '../calendar.capabilities.ts';
-import { hashPassword } from '../../platform/auth/passwords.ts';
 import type { Database } from '../../platform/db/schema.ts';
 import { PlatformErrors } from '../../platform/errors.ts';
 import { fromInstant, nowIn, parseDate, type Stamp, type ZonedMoment } from '../common/dates.ts';
@@ -70,10 +69,4 @@ export async function checkAuthor(db: Db, author: number | undefined, user: Auth
   if (author > MAX_ID || !(await userExists(db, author))) throw invalidParam('author', 'No user has this id.');
   if (author !== user?.id && !can(user?.role ?? null, 'edit_others')) throw PlatformErrors.forbidden(user !== null);
   return author;
-}
-
-/** The stored hash of a `password` argument: `null` removes the password, `undefined` keeps it. Slow by design: call it before taking locks. */
-export async function passwordHashOf(password: string | undefined): Promise<string | null | undefined> {
-  if (password === undefined) return undefined;
-  return password === '' ? null : hashPassword(password);
 }

@@ -3,6 +3,7 @@ import type { Database } from '../../platform/db/schema.ts';
 import type { LinkedPostRow } from '../linked-posts/linked-posts.kind.ts';
 import { assertPostsReadable, findEmbeddable, linkEntries, presentEmbedded, resolveLinkEntry } from '../linked-posts/linked-posts.links.ts';
 import type { PostAssets } from '../linked-posts/linked-posts.present.ts';
+import type { PostPasswords } from '../posts/posts.passwords.ts';
 import type { RequestContext } from '../common/context.ts';
 import { invalidParam } from '../common/wire.ts';
 import { venueKind } from './venues.kind.ts';
@@ -29,11 +30,11 @@ export async function presentEmbeddedVenues(
  * POST /venues). `null` unlinks (deviation 2); several venues are a 400
  * (deviation 13). Errors are 400 `rest_invalid_param` naming `venue`.
  */
-export async function resolveVenueForWrite(trx: Db, input: unknown, ctx: RequestContext): Promise<number | null> {
+export async function resolveVenueForWrite(trx: Db, input: unknown, ctx: RequestContext, passwords: PostPasswords): Promise<number | null> {
   const entries = linkEntries(input);
   if (entries.length === 0) return null;
   if (entries.length > 1) throw invalidParam('venue', 'An event has one venue.');
-  return resolveLinkEntry(trx, venueKind, entries[0], ctx, 'venue');
+  return resolveLinkEntry(trx, venueKind, entries[0], ctx, 'venue', passwords);
 }
 
 /** For the `venue` list filter: 400 naming `venue` unless every id is a venue the caller may read. */

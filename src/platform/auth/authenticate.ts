@@ -4,7 +4,7 @@ import { revisionOf, type RevisionsHolder } from '../db/revisions.ts';
 import type { Database } from '../db/schema.ts';
 import { DatabaseBusyError, PlatformErrors } from '../errors.ts';
 import { isRole, type Role } from './capabilities.ts';
-import { decoyHash, verifyPassword } from './passwords.ts';
+import { verifyPassword, type PasswordHasher } from './passwords.ts';
 import type { FailureThrottle } from './throttle.ts';
 import { findActiveTokenOwner, touchToken } from './tokens.repository.ts';
 import { findUserByUsername } from './users.repository.ts';
@@ -62,6 +62,7 @@ export class Authenticator {
   constructor(
     private readonly db: Kysely<Database>,
     private readonly throttle: FailureThrottle,
+    private readonly passwords: PasswordHasher,
   ) {}
 
   /**
@@ -80,7 +81,7 @@ export class Authenticator {
   async verifyPassword(username: string, password: string, address: string): Promise<AuthUser> {
     await this.throttle.assertAllowed(username, address);
     const user = await findUserByUsername(this.db, username);
-    const valid = await verifyPassword(password, user?.password_hash ?? (await decoyHash()));
+    const valid = await verifyPassword(password, user?.password_hash ?? (await this.passwords.decoy()));
     if (user === undefined || !valid || !isRole(user.role)) {
       await this.throttle.recordFailure(username, address);
       throw PlatformErrors.invalidCredentials();

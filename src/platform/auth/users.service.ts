@@ -4,7 +4,7 @@ import { UniqueViolationError } from '../db/dialect/errors.ts';
 import { ConflictError, InvalidError, NotFoundError } from '../errors.ts';
 import { isRole, ROLES, type Role } from './capabilities.ts';
 import { hashToken } from './authenticate.ts';
-import { generatePassword, hashPassword } from './passwords.ts';
+import { generatePassword, type PasswordHasher } from './passwords.ts';
 import { insertToken, listTokens, revokeToken } from './tokens.repository.ts';
 import { countUsers, deleteUser, findUserByUsername, insertUser, listUsers, updateUser } from './users.repository.ts';
 
@@ -29,7 +29,10 @@ function requirePassword(password: string): string {
 
 /** The users and their API tokens, as the command line and the first start administer them. */
 export class UsersService {
-  constructor(private readonly store: Pick<Store, 'db' | 'translateError'>) {}
+  constructor(
+    private readonly store: Pick<Store, 'db' | 'translateError'>,
+    private readonly passwords: PasswordHasher,
+  ) {}
 
   async add(input: {
     username: string;
@@ -40,7 +43,7 @@ export class UsersService {
   }): Promise<{ id: number; username: string; role: Role }> {
     const username = requireUsername(input.username);
     const role = requireRole(input.role);
-    const passwordHash = await hashPassword(requirePassword(input.password));
+    const passwordHash = await this.passwords.hash(requirePassword(input.password));
     try {
       const id = await insertUser(this.store.db, {
         username,
@@ -60,7 +63,7 @@ export class UsersService {
 
   async setPassword(username: string, password: string): Promise<void> {
     await this.requireUser(username);
-    await updateUser(this.store.db, username, { password_hash: await hashPassword(requirePassword(password)) });
+    await updateUser(this.store.db, username, { password_hash: await this.passwords.hash(requirePassword(password)) });
   }
 
   async setRole(username: string, role: string): Promise<void> {

@@ -1,6 +1,6 @@
 import { UsersService } from '../../../src/platform/auth/users.service.ts';
 import type { Role } from '../../../src/platform/auth/capabilities.ts';
-import type { Credentials, TestServer } from '../../helpers/server.ts';
+import { passwordHasher, type Credentials, type TestServer } from '../../helpers/server.ts';
 
 /** Everyone who may knock at the door: the five roles, nobody, and two kinds of bad credentials. */
 export const CALLERS = [
@@ -33,7 +33,7 @@ export async function castOf(server: TestServer): Promise<Cast> {
     contributor: await server.createUser('contributor'),
     subscriber: await server.createUser('subscriber'),
   } as const;
-  const accounts = new UsersService(server.server.store);
+  const accounts = new UsersService(server.server.store, passwordHasher(server.config));
   const revoked = await accounts.createToken(users.editor.username, 'revoked');
   await accounts.revokeToken(revoked.id);
   const wrongPassword = `Basic ${Buffer.from(`${users.editor.username}:not-the-password`).toString('base64')}`;
