@@ -46,11 +46,32 @@ export class Fingerprinter {
     return { tables: tables.map((table) => table.name), query: `select ${digests.join(', ')}` };
   }
 
+  /** The last fingerprint taken, and the write mark read before it. */
+  private last: { readonly mark: string; readonly fingerprint: string } | undefined;
+
+  /**
+   * A value that moves whenever anything is written to the database, cheap to read: PostgreSQL's WAL position
+   * (every committed change is logged), SQLite's count of rows changed on its connection (the server's only
+   * one, which this reads through) with the file's data version (commits by other connections).
+   */
+  private async writeMark(): Promise<string> {
+    const query = this.postgres
+      ? sql<{ mark: string }>`select cast(pg_current_wal_insert_lsn() as text) as mark`
+      : sql<{ mark: string }>`select total_changes() || '/' || (select data_version from pragma_data_version) as mark`;
+    const { rows } = await query.execute(this.db);
+    return rows[0]?.mark ?? '';
+  }
+
+  /** The fingerprint of the database now; the whole digest is computed again only when something was written. */
   async take(): Promise<string> {
+    const mark = await this.writeMark();
+    if (this.last?.mark === mark) return this.last.fingerprint;
     this.plan ??= await this.planQuery();
     const { rows } = await sql.raw(this.plan.query).execute(this.db);
     const row = rows[0] as Record<string, string>;
-    return this.plan.tables.map((table) => `${table}:${row[table]}`).join('\n');
+    const fingerprint = this.plan.tables.map((table) => `${table}:${row[table]}`).join('\n');
+    this.last = { mark, fingerprint };
+    return fingerprint;
   }
 }
 
