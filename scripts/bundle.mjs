@@ -50,13 +50,19 @@ export async function buildBundle(out = DIST) {
   const staging = `${out}.${process.pid}.tmp`;
   rmSync(staging, { recursive: true, force: true });
   const common = { platform: 'node', format: 'esm', target: 'node22', logLevel: 'warning' };
+  // What a command imports when it runs (the server, the seeds, the importer) is a chunk of its own, so a
+  // command such as `almanac users list` loads none of the HTTP server. Chunks sit beside almanac.mjs:
+  // modules find their files (the pages' templates, the migrations) relative to their own URL.
   await build({
     ...common,
-    entryPoints: [path.join(SOURCES, 'cli/main.ts')],
+    entryPoints: { almanac: path.join(SOURCES, 'cli/main.ts') },
     bundle: true,
+    splitting: true,
+    chunkNames: 'almanac-[hash]',
     packages: 'external',
     sourcemap: 'linked',
-    outfile: path.join(staging, 'almanac.mjs'),
+    outdir: staging,
+    outExtension: { '.js': '.mjs' },
   });
   await build({
     ...common,
