@@ -384,6 +384,10 @@ describe('calendar pages below a BASE_URL with a path', () => {
       assert.match(html, /href="\/site\/events\/list\/"/);
       assert.equal((await fetch(`${server.url}/events/assets/calendar.css`)).status, 200);
       assert.equal((await fetch(`http://127.0.0.1:${port}/events/`)).status, 404);
+      // A browser opening the site's root is sent to the calendar under the same path.
+      const root = await fetch(`${server.url}/`, { headers: { accept: 'text/html,*/*;q=0.8' }, redirect: 'manual' });
+      assert.equal(root.status, 303);
+      assert.equal(root.headers.get('location'), '/site/events/');
     } finally {
       await server.close();
     }

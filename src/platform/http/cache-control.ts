@@ -50,7 +50,7 @@ function isPersonal(request: FastifyRequest): boolean {
 }
 
 /** Adds `name` to the reply's Vary, keeping what others put there (CORS's `Origin`, the pages' `Accept-Language`). */
-function addVary(reply: FastifyReply, name: string): void {
+export function addVary(reply: FastifyReply, name: string): void {
   const listed = [reply.getHeader('vary') ?? []]
     .flat()
     .flatMap((value) => String(value).split(','))

@@ -1,7 +1,9 @@
+import { negotiate } from '@fastify/accept-negotiator';
 import type { FastifyInstance } from 'fastify';
 import Type from 'typebox';
 import type { Config } from '../../config/config.ts';
 import { RouteDescriptionSchema, type WpRouteTable } from '../wp-rest/route-table.ts';
+import { addVary } from './cache-control.ts';
 
 const LinksSchema = Type.Record(Type.String(), Type.Array(Type.Object({ href: Type.String() })));
 
@@ -23,28 +25,51 @@ export interface IndexOptions {
   readonly table: WpRouteTable;
 }
 
-/** `GET /`: the WordPress-style API index. */
+/** Where a browser opening the site's root is sent: the calendar people read (docs/calendar-pages.md). */
+const PAGES_HOME = '/events/';
+
+/**
+ * Whether an Accept header prefers a web page to JSON: a browser's does
+ * (`text/html,…,*\/*;q=0.8`); none, `*\/*` or `application/json` (API clients,
+ * wpapi's discovery) does not. JSON is listed first, so a tie keeps the index.
+ */
+function prefersPage(accept: string | undefined): boolean {
+  return accept !== undefined && negotiate(accept, ['application/json', 'text/html']) === 'text/html';
+}
+
+/** `GET /`: the WordPress-style API index, or for a browser a redirect to the calendar's pages. */
 export async function indexRoutes(app: FastifyInstance, { config, namespaces, table }: IndexOptions) {
+  const index = () => ({
+    name: 'Almanac',
+    description: 'An open calendar-events service: events, venues, organizers, categories and tags.',
+    url: config.baseUrl,
+    home: config.baseUrl,
+    namespaces,
+    authentication: { basic: { realm: 'almanac' }, bearer: {} },
+    routes: table.describeAll(),
+    _links: {
+      help: [{ href: `${config.baseUrl}/docs` }],
+      ...Object.fromEntries(namespaces.map((namespace) => [namespace, [{ href: `${config.baseUrl}/${namespace}` }]])),
+    },
+  });
+
   app.get('/', {
     config: { access: 'public' },
     schema: {
       operationId: 'getIndex',
       tags: ['platform'],
       summary: 'The API index: namespaces, routes and links',
-      response: { 200: IndexSchema },
-    },
-    handler: async () => ({
-      name: 'Almanac',
-      description: 'An open calendar-events service: events, venues, organizers, categories and tags.',
-      url: config.baseUrl,
-      home: config.baseUrl,
-      namespaces,
-      authentication: { basic: { realm: 'almanac' }, bearer: {} },
-      routes: table.describeAll(),
-      _links: {
-        help: [{ href: `${config.baseUrl}/docs` }],
-        ...Object.fromEntries(namespaces.map((namespace) => [namespace, [{ href: `${config.baseUrl}/${namespace}` }]])),
+      description: `A request whose Accept prefers text/html to JSON (a browser's) is sent to the calendar's pages (\`${PAGES_HOME}\`) with a 303; every other gets the index.`,
+      response: {
+        200: IndexSchema,
+        303: { description: "See Other: the calendar's pages, at Location (no body)", type: 'null' },
       },
-    }),
+    },
+    handler: async (request, reply) => {
+      // One URL, two answers: caches must key them by Accept.
+      addVary(reply, 'Accept');
+      if (prefersPage(request.headers.accept)) return reply.redirect(`${config.basePath}${PAGES_HOME}`, 303);
+      return index();
+    },
   });
 }
