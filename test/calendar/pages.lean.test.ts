@@ -108,6 +108,29 @@ describe('calendar grids and the events list', () => {
     }
   });
 
+  it('shows a timed event spanning days as starting, all day and ending on its days, times without a leading zero', async () => {
+    const expected = {
+      en: { days: ['from 9:00 AM', 'All day', 'until 6:00 PM'], span: 'from 9:00 AM until 6:00 PM', plain: '9:00 PM–11:00 PM' },
+      it: { days: ['dalle 9:00', 'Tutto il giorno', 'fino alle 18:00'], span: 'dalle 9:00 fino alle 18:00', plain: '21:00–23:00' },
+    };
+    const page = async (path: string) => (await fetch(`${server.url}${path}`)).text();
+    // The times shown after each link titled `title`; Intl's narrow no-break space before AM/PM read as a space.
+    const timesOf = (html: string, title: string, after: string) =>
+      [...html.matchAll(new RegExp(`${title}</a>${after}`, 'g'))].map((match) => match[1]!.replace(/\s/g, ' '));
+    const inGrid = ' <span class="time">([^<]*)</span>';
+    const inCard = (level: number, withDay: boolean) =>
+      `</h${level}>\\s*<p class="card-when"><time datetime="[^"]+">${withDay ? '[^<]*, ' : ''}([^<,]*)</time>`;
+    for (const [language, words] of Object.entries(expected)) {
+      const grid = await page(`/events/month/${month}/?lang=${language}`);
+      assert.deepEqual(timesOf(grid, 'Three-day fair', inGrid), words.days, `${language}: month`);
+      assert.deepEqual(timesOf(grid, 'Plain concert', inGrid), [words.plain], `${language}: month`);
+      const week = await page(`/events/week/${month}-11/?lang=${language}`);
+      assert.deepEqual(timesOf(week, 'Three-day fair', inCard(3, false)), words.days, `${language}: week`);
+      const list = await page(`/events/list/?lang=${language}`);
+      assert.deepEqual(timesOf(list, 'Three-day fair', inCard(2, true)), [words.span], `${language}: list`);
+    }
+  });
+
   it('finds a protected event in a grid by its title only, never by the words or terms its password hides', async () => {
     const created = await server.request(EVENTS, {
       method: 'POST',

@@ -110,7 +110,8 @@ const formatOf = (kind: string, options: Intl.DateTimeFormatOptions) => (value: 
 export const formatDay = formatOf('day', { weekday: 'long', day: 'numeric', month: 'long', year: 'numeric' });
 const formatMonthDay = formatOf('month', { month: 'long', year: 'numeric' });
 export const formatMonth = (month: string, language: Language) => formatMonthDay(`${month}-01`, language);
-const formatClock = formatOf('time', { hour: '2-digit', minute: '2-digit' });
+// `hour: 'numeric'`: no leading zero ("6:00 PM", "9:30"), in the clock the language uses.
+const formatClock = formatOf('time', { hour: 'numeric', minute: '2-digit' });
 /** A stamp's time of day; only its hours and minutes are shown, so only they are the key. */
 export const formatTime = (stamp: string, language: Language) => formatClock(`2000-01-01 ${stamp.slice(11, 16) || '00:00'}`, language);
 export const formatWeekdayName = formatOf('weekday', { weekday: 'long' });

@@ -63,17 +63,62 @@ export class PageLinks {
 export interface EventCard {
   readonly title: string;
   readonly href: string;
-  /** `09:00–11:00`, or the whole-day word, or empty when stripped. */
+  /** `9:00–11:00`, `from 19:00`, `until 21:00`, or the whole-day word (see `timeOnDay`). */
   readonly time: string;
   readonly datetime: string;
   readonly when: string;
 }
 
-export function cardOf(event: EventSummary, links: PageLinks, language: Language, allDayWord: string): EventCard {
+/** The words a card's time is made of. */
+export interface TimeWords {
+  readonly allDay: string;
+  readonly fromTime: string;
+  readonly untilTime: string;
+}
+
+type Timed = Pick<EventSummary, 'start_date' | 'end_date' | 'all_day'>;
+
+/**
+ * What of an event a card shows on `day` (a day of the event, in its zone; none: a list's card): all of it
+ * (`whole`: all-day or within one day), the first, a middle or the last day of a timed event spanning days,
+ * or that whole span (`span`, a list's card).
+ */
+export function dayPart(event: Timed, day: string | undefined): 'whole' | 'first' | 'between' | 'last' | 'span' {
   const startDay = event.start_date.slice(0, 10);
   const endDay = event.end_date.slice(0, 10);
-  const allDay = event.all_day === true;
-  const time = allDay ? allDayWord : `${formatTime(event.start_date, language)}–${formatTime(event.end_date, language)}`;
+  if (event.all_day === true || startDay === endDay) return 'whole';
+  if (day === undefined) return 'span';
+  return day === startDay ? 'first' : day === endDay ? 'last' : 'between';
+}
+
+/**
+ * An event's time on a card (`dayPart`): "19:00–21:00" within a day; a timed event spanning days starts on
+ * its first day ("from 19:00"), ends on its last ("until 21:00") and fills the days between ("All day"); a
+ * list shows "from 19:00 until 21:00" beside its dates.
+ */
+export function timeOnDay(event: Timed, day: string | undefined, language: Language, words: TimeWords): string {
+  if (event.all_day === true) return words.allDay;
+  const start = formatTime(event.start_date, language);
+  const end = formatTime(event.end_date, language);
+  switch (dayPart(event, day)) {
+    case 'whole':
+      return `${start}–${end}`;
+    case 'first':
+      return `${words.fromTime} ${start}`;
+    case 'last':
+      return `${words.untilTime} ${end}`;
+    case 'between':
+      return words.allDay;
+    case 'span':
+      return `${words.fromTime} ${start} ${words.untilTime} ${end}`;
+  }
+}
+
+/** A card of `event`, its time as shown on `day` (`timeOnDay`). */
+export function cardOf(event: EventSummary, links: PageLinks, language: Language, words: TimeWords, day?: string): EventCard {
+  const startDay = event.start_date.slice(0, 10);
+  const endDay = event.end_date.slice(0, 10);
+  const time = timeOnDay(event, day, language, words);
   return {
     title: plainText(event.title),
     href: links.of(event.url),

@@ -9,7 +9,7 @@ import type { ListEventsQuery } from '../events/events.schemas.ts';
 import { requestContext, type RequestContext } from '../common/context.ts';
 import { nowIn } from '../common/dates.ts';
 import { DICTIONARIES, pageLanguageOf, type Dictionary, type PageLanguage } from './pages.i18n.ts';
-import { cardOf, PageLinks, plainText, type EventCard } from './pages.present.ts';
+import { cardOf, dayPart, PageLinks, plainText, type EventCard } from './pages.present.ts';
 import type { ViewQuery } from './pages.schemas.ts';
 import type { Term } from '../terms/terms.schemas.ts';
 import { addDays, daysBetween } from './pages.dates.ts';
@@ -113,12 +113,15 @@ export class PagesService {
     };
     const days = daysBetween(first, last);
     const grid = await this.services.events.listDays(query, page.caller, page.now, days, perDay);
-    // An event on several days is one card on each.
-    const cards = new Map<number, EventCard>();
-    const cardOfEvent = (event: EventSummary) => cards.get(event.id) ?? cards.set(event.id, this.card(page, event)).get(event.id)!;
+    // An event on several days is a card on each, which differ only in the time shown there.
+    const cards = new Map<string, EventCard>();
+    const cardOfEvent = (day: string) => (event: EventSummary) => {
+      const key = `${event.id} ${dayPart(event, day)}`;
+      return cards.get(key) ?? cards.set(key, this.card(page, event, day)).get(key)!;
+    };
     return new Map(
       days.map((day, index) => {
-        const events = grid.shown[index]!.map(cardOfEvent);
+        const events = grid.shown[index]!.map(cardOfEvent(day));
         return [day, { events, more: grid.counts[index]! - events.length }];
       }),
     );
@@ -140,8 +143,9 @@ export class PagesService {
     }
   }
 
-  card(page: PageRequest, event: EventSummary): EventCard {
-    return cardOf(event, page.links, page.language.language, page.t.allDay);
+  /** The card of `event`, with its time as shown on `day` (none: a list's card). */
+  card(page: PageRequest, event: EventSummary, day?: string): EventCard {
+    return cardOf(event, page.links, page.language.language, page.t, day);
   }
 
   /**

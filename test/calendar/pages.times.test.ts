@@ -1,0 +1,54 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { dayPart, timeOnDay } from '../../src/calendar/pages/pages.present.ts';
+import { DICTIONARIES } from '../../src/calendar/pages/pages.i18n.ts';
+
+// Intl separates AM/PM with a narrow no-break space: compared as a space.
+const shown = (...args: Parameters<typeof timeOnDay>) => timeOnDay(...args).replace(/\s/g, ' ');
+const event = (start: string, end: string, allDay = false) => ({ start_date: start, end_date: end, all_day: allDay });
+
+describe("a card's time on a day", () => {
+  const en = DICTIONARIES.en;
+  const it_ = DICTIONARIES.it;
+
+  it('is start–end within a day, in the language’s clock, without a leading zero', () => {
+    const morning = event('2027-05-03 09:05:00', '2027-05-03 10:30:00');
+    assert.equal(shown(morning, '2027-05-03', 'en', en), '9:05 AM–10:30 AM');
+    assert.equal(shown(morning, '2027-05-03', 'it', it_), '9:05–10:30');
+    assert.equal(shown(morning, undefined, 'it', it_), '9:05–10:30');
+    assert.equal(dayPart(morning, '2027-05-03'), 'whole');
+  });
+
+  it('starts, fills and ends the days of a timed event spanning them; a list shows the span', () => {
+    const festival = event('2027-05-03 19:00:00', '2027-05-06 21:00:00');
+    const days = ['2027-05-03', '2027-05-04', '2027-05-05', '2027-05-06'];
+    assert.deepEqual(
+      days.map((day) => shown(festival, day, 'en', en)),
+      ['from 7:00 PM', 'All day', 'All day', 'until 9:00 PM'],
+    );
+    assert.deepEqual(
+      days.map((day) => shown(festival, day, 'it', it_)),
+      ['dalle 19:00', 'Tutto il giorno', 'Tutto il giorno', 'fino alle 21:00'],
+    );
+    assert.equal(shown(festival, undefined, 'en', en), 'from 7:00 PM until 9:00 PM');
+    assert.deepEqual(
+      [...days.map((day) => dayPart(festival, day)), dayPart(festival, undefined)],
+      ['first', 'between', 'between', 'last', 'span'],
+    );
+  });
+
+  it('reads wall times: a night across a change of clocks starts and ends at the times it was given', () => {
+    // Europe/Rome moves from 02:00 to 03:00 on 28 March 2027; the stamps are the event's own wall times.
+    const night = event('2027-03-27 22:00:00', '2027-03-28 04:00:00');
+    assert.equal(shown(night, '2027-03-27', 'it', it_), 'dalle 22:00');
+    assert.equal(shown(night, '2027-03-28', 'it', it_), 'fino alle 4:00');
+  });
+
+  it('is the whole-day word for an all-day event, on any of its days and in a list', () => {
+    const fair = event('2027-05-03 00:00:00', '2027-05-05 23:59:59', true);
+    for (const day of ['2027-05-03', '2027-05-04', '2027-05-05', undefined]) {
+      assert.equal(shown(fair, day, 'en', en), 'All day');
+      assert.equal(shown(fair, day, 'it', it_), 'Tutto il giorno');
+    }
+  });
+});
