@@ -21,6 +21,7 @@ function monthCells(html: string): Cell[] {
   return html
     .split('<td class="')
     .slice(1)
+    .map((cell) => cell.slice(0, cell.indexOf('</td>')))
     .map((cell) => ({
       day: /class="daynum" href="\/events\/(\d{4}-\d{2}-\d{2})\/"/.exec(cell)![1]!,
       hrefs: [...cell.matchAll(/<li><a href="([^"]+)">/g)].map((match) => match[1]!),

@@ -154,4 +154,42 @@ describe('calendar grids and the events list', () => {
     assert.doesNotMatch(await grid('search=zanzibarword'), /Guarded soiree/);
     assert.doesNotMatch(await grid('category=hushcategory'), /Guarded soiree/);
   });
+
+  it('offers on every view and archive the feed of what it lists, to subscribe to in an app, Google Calendar or Outlook', async () => {
+    const links = async (path: string) => {
+      const html = await (await fetch(`${server.url}${path}`)).text();
+      const block = /<section class="subscribe"[^]*?<\/section>/.exec(html)?.[0];
+      assert.ok(block !== undefined, `${path}: a subscribe block`);
+      return [...block.matchAll(/href="([^"]+)"/g)].map((match) => match[1]!.replaceAll('&amp;', '&'));
+    };
+    const feedOf = (webcal: string) => webcal.replace(/^webcal:/, 'http:');
+    const namespace = `${server.url}/calendar/events/v1`;
+
+    const [webcal, google, outlook, ics] = await links(`/events/month/${month}/?search=fair&lang=it`);
+    assert.equal(webcal, `${namespace.replace(/^http:/, 'webcal:')}/events.ics?search=fair`);
+    assert.equal(ics, feedOf(webcal!));
+    assert.equal(new URL(google!).searchParams.get('cid'), webcal);
+    assert.equal(new URL(outlook!).searchParams.get('url'), ics);
+    assert.equal(new URL(outlook!).searchParams.get('name'), 'Calendario · “fair”');
+    // The feed holds what the view lists: the fair, not the concert.
+    const feed = await (await fetch(ics!)).text();
+    assert.match(feed, /SUMMARY[^:]*:Three-day fair/);
+    assert.doesNotMatch(feed, /Plain concert/);
+
+    for (const path of [`/events/week/${month}-11/`, `/events/${month}-11/`, '/events/list/']) {
+      assert.equal((await links(path))[3], `${namespace}/events.ics`, path);
+    }
+    const hall = await makeEvent(server, admin, {
+      title: 'Hall night',
+      venue: { venue: 'Subscribe Hall' },
+      start_date: on(21, '20:00'),
+      end_date: on(21, '22:00'),
+    });
+    const archive = await links(new URL(hall.venue.url).pathname);
+    assert.equal(archive[3], `${namespace}/events.ics?venue=${hall.venue.id}`);
+    assert.equal(new URL(archive[2]!).searchParams.get('name'), 'Calendar · Subscribe Hall');
+    const venueFeed = await (await fetch(archive[3]!)).text();
+    assert.match(venueFeed, /SUMMARY[^:]*:Hall night/);
+    assert.doesNotMatch(venueFeed, /Three-day fair/);
+  });
 });

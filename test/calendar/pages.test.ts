@@ -96,9 +96,17 @@ describe('calendar pages', () => {
     for (const path of [`/events/month/${month}/`, `/events/week/${day}/`, `/events/${day}/`, '/events/list/']) {
       assert.match((await page(path)).html, /Jazz night/, path);
     }
-    // Venue, organizer, category and tag pages list their upcoming events.
-    for (const url of [event.venue.url, event.organizer[0].url, child.body.url, parent.body.url]) {
-      assert.match((await page(pathOf(url))).html, /Jazz night/, url);
+    // Venue, organizer, category and tag pages list their upcoming events, and offer the feed of them.
+    const feeds = [
+      `venue=${event.venue.id}`,
+      `organizer=${event.organizer[0].id}`,
+      `categories=${child.body.id}`,
+      `categories=${parent.body.id}`,
+    ];
+    for (const [index, url] of [event.venue.url, event.organizer[0].url, child.body.url, parent.body.url].entries()) {
+      const { html } = await page(pathOf(url));
+      assert.match(html, /Jazz night/, url);
+      assert.ok(html.includes(`/calendar/events/v1/events.ics?${feeds[index]}" type="text/calendar"`), `${url}: ${feeds[index]}`);
     }
     const month_ = await page(`/events/month/${month}/`);
     assert.match(month_.html, /<table class="month">\s*<caption>/);
@@ -131,6 +139,11 @@ describe('calendar pages', () => {
     assert.match(html, new RegExp(`href="${pathOf(event.organizer[0].url)}"`));
     assert.match(html, new RegExp(`/calendar/events/v1/events/${event.id}\\.ics"`));
     assert.match(html, /https:\/\/calendar\.google\.com\/calendar\/render\?action=TEMPLATE&amp;text=Open\+air\+concert/);
+    const outlook = new URL(/href="(https:\/\/outlook\.live\.com\/[^"]+)"/.exec(html)![1]!.replaceAll('&amp;', '&'));
+    assert.equal(outlook.searchParams.get('subject'), 'Open air concert');
+    assert.equal(outlook.searchParams.get('startdt'), `${event.utc_start_date.replace(' ', 'T')}Z`);
+    assert.equal(outlook.searchParams.get('allday'), 'false');
+    assert.match(outlook.searchParams.get('location') ?? '', /^The Park, 5th Avenue, New York/);
     assert.match(html, /<b>blanket<\/b>/);
     assert.doesNotMatch(html, /onerror|javascript:/);
     assert.match(html, /<img class="event-image" src="https:\/\/cdn\.example\/park\.jpg" alt="">/);

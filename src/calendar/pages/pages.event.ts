@@ -2,7 +2,16 @@ import type { EventResponse } from '../events/events.schemas.ts';
 import { isoWithOffset, utcStampMillis } from '../common/dates.ts';
 import { permalinks } from '../common/wire.ts';
 import { addDays, formatDay, formatTime } from './pages.dates.ts';
-import { addressOf, eventJsonLdForSearch, googleCalendarLink, jsonForScript, mapLink, plainText, safeHtml } from './pages.present.ts';
+import {
+  addressOf,
+  eventJsonLdForSearch,
+  googleCalendarLink,
+  jsonForScript,
+  mapLink,
+  outlookCalendarLink,
+  plainText,
+  safeHtml,
+} from './pages.present.ts';
 import { pageNotFound } from './pages.errors.ts';
 import type { PageRequest, PagesService } from './pages.service.ts';
 import type { PageHead } from './pages.views.ts';
@@ -67,6 +76,7 @@ export async function eventModel(
     .replace(/\s+/g, ' ')
     .trim();
   const namespaceUrl = pages.services.deps.site.namespaceUrl;
+  const location = venueModel === undefined ? '' : [venueModel.name, venueModel.address].join(', ');
   const model = {
     heading: plainText(event.title),
     when: whenOf(event, page),
@@ -82,11 +92,8 @@ export async function eventModel(
     image: event.image === false ? undefined : { url: event.image.url },
     website: event.website !== '' && event.website !== event.url ? plainText(event.website) : undefined,
     ics: `${namespaceUrl}/events/${event.id}.ics`,
-    google: googleCalendarLink(
-      event,
-      summary.slice(0, 500),
-      venueModel === undefined ? '' : [venueModel.name, venueModel.address].join(', '),
-    ),
+    google: googleCalendarLink(event, summary.slice(0, 500), location),
+    outlook: outlookCalendarLink(event, summary.slice(0, 500), location),
   };
   const head: PageHead = {
     title: model.heading,

@@ -170,6 +170,7 @@ async function archive(
     heading,
     details,
     events: list.cards,
+    subscribe: pages.subscribe(page, undefined, filter, heading),
     pager: {
       previous: list.page > 1 ? { href: pageLink(list.page - 1), label: page.t.previousPage } : undefined,
       next: list.page < list.pages ? { href: pageLink(list.page + 1), label: page.t.nextPage } : undefined,

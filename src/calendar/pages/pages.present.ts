@@ -142,6 +142,25 @@ export function googleCalendarLink(event: EventResponse, details: string, locati
   return `https://calendar.google.com/calendar/render?${query.toString()}`;
 }
 
+/** An Outlook (outlook.live.com) link that opens a new event filled in with this one. */
+export function outlookCalendarLink(event: EventResponse, details: string, location: string): string {
+  const allDay = event.all_day === true;
+  const [start, end] = allDay
+    ? [event.start_date.slice(0, 10), nextDay(event.end_date.slice(0, 10))]
+    : [event.utc_start_date, event.utc_end_date].map((stamp) => `${stamp.replace(' ', 'T')}Z`);
+  const query = new URLSearchParams({
+    path: '/calendar/action/compose',
+    rru: 'addevent',
+    subject: plainText(event.title),
+    startdt: start!,
+    enddt: end!,
+    allday: String(allDay),
+    body: details,
+    location,
+  });
+  return `https://outlook.live.com/calendar/0/deeplink/compose?${query.toString()}`;
+}
+
 function nextDay(day: string): string {
   return new Date(Date.parse(`${day}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
 }
@@ -190,4 +209,28 @@ export function eventJsonLdForSearch(
       ? { ...offers, availability: 'https://schema.org/InStock', ...(currency === undefined ? {} : { priceCurrency: currency }) }
       : undefined;
   return { '@context': 'https://schema.org', ...rest, ...(offer === undefined ? {} : { offers: offer }) };
+}
+
+/** Where to subscribe to a feed: calendar apps (`webcal:`), Google Calendar, Outlook, and the file itself. */
+export interface SubscribeLinks {
+  readonly webcal: string;
+  readonly google: string;
+  readonly outlook: string;
+  readonly ics: string;
+}
+
+/** The subscribe links of the events feed (`/events.ics`) that takes `filters`, as the events list does; `name` names it in Outlook. */
+export function subscribeLinks(namespaceUrl: string, filters: object, name: string): SubscribeLinks {
+  const query = new URLSearchParams();
+  for (const [key, value] of Object.entries(filters) as Array<[string, unknown]>) {
+    for (const each of [value].flat()) if (each !== undefined) query.append(key, String(each));
+  }
+  const ics = `${namespaceUrl}/events.ics${query.size > 0 ? `?${query.toString()}` : ''}`;
+  const webcal = ics.replace(/^https?:/, 'webcal:');
+  return {
+    webcal,
+    google: `https://calendar.google.com/calendar/r?${new URLSearchParams({ cid: webcal }).toString()}`,
+    outlook: `https://outlook.live.com/calendar/0/addfromweb?${new URLSearchParams({ url: ics, name }).toString()}`,
+    ics,
+  };
 }

@@ -76,6 +76,7 @@ async function renderMonth({ pages, views }: PageRoutesOptions, page: PageReques
       next: { href: links.to(`/events/month/${addMonths(month, 1)}/`), label: t.nextMonth },
     },
     filters,
+    subscribe: pages.subscribe(page, filters),
     action: links.to(path, [], false),
   };
   return views.render(page, { title: heading, path, current: 'month' }, 'month', model);
@@ -127,6 +128,7 @@ function weekPage({ pages, views }: PageRoutesOptions): Handler<typeof daySchema
           next: { href: links.to(`/events/week/${addDays(first, 7)}/`), label: t.nextWeek },
         },
         filters,
+        subscribe: pages.subscribe(page, filters),
         action: links.to(path, [], false),
       };
       return views.render(page, { title: heading, path, current: 'week' }, 'week', model);
@@ -148,6 +150,7 @@ async function renderDay({ pages, views }: PageRoutesOptions, page: PageRequest,
       next: { href: links.to(`/events/${addDays(day, 1)}/`), label: t.nextDay },
     },
     filters,
+    subscribe: pages.subscribe(page, filters),
     action: links.to(path, [], false),
   };
   return views.render(page, { title: heading, path, current: 'day' }, 'day', model);
@@ -192,6 +195,7 @@ function listPage({ pages, views }: PageRoutesOptions): Handler<typeof viewSchem
         position: list.pages > 1 ? `${t.page} ${list.page} ${t.of} ${list.pages}` : '',
         toggle: { href: links.to('/events/list/', past ? [] : [['past', '1']]), label: past ? t.showUpcoming : t.showPast },
         filters,
+        subscribe: pages.subscribe(page, filters),
         action: links.to('/events/list/', [], false),
         past,
       };

@@ -9,7 +9,7 @@ import type { ListEventsQuery } from '../events/events.schemas.ts';
 import { requestContext, type RequestContext } from '../common/context.ts';
 import { nowIn } from '../common/dates.ts';
 import { DICTIONARIES, pageLanguageOf, type Dictionary, type PageLanguage } from './pages.i18n.ts';
-import { cardOf, dayPart, PageLinks, plainText, type EventCard } from './pages.present.ts';
+import { cardOf, dayPart, PageLinks, plainText, subscribeLinks, type EventCard, type SubscribeLinks } from './pages.present.ts';
 import type { ViewQuery } from './pages.schemas.ts';
 import type { Term } from '../terms/terms.schemas.ts';
 import { addDays, daysBetween } from './pages.dates.ts';
@@ -141,6 +141,18 @@ export class PagesService {
       if (error instanceof AppError && error.code === 'event-archive-page-not-found') throw pageNotFound();
       throw error;
     }
+  }
+
+  /**
+   * The subscribe links of a view (its filters) or of an archive (`only`: its venue, organizer or term, named
+   * `title`): the feed of the events it lists, named after the site and what it is filtered by.
+   */
+  subscribe(page: PageRequest, filters: FilterChoices | undefined, only: ListEventsQuery = {}, title?: string): SubscribeLinks {
+    const chosen = filters === undefined ? [] : [filters.categories, filters.tags, filters.venues, filters.organizers].flat();
+    const names = [page.t.siteName, ...chosen.filter((option) => option.selected).map((option) => option.label)];
+    if (filters?.search) names.push(`“${filters.search}”`);
+    if (title !== undefined) names.push(title);
+    return subscribeLinks(this.services.deps.site.namespaceUrl, { ...listFilters(page.query), ...only }, names.join(' · '));
   }
 
   /** The card of `event`, with its time as shown on `day` (none: a list's card). */
