@@ -4,6 +4,7 @@ import { permalinks } from '../common/wire.ts';
 import { addDays, formatDay, formatTime } from './pages.dates.ts';
 import { addressOf, eventJsonLdForSearch, googleCalendarLink, jsonForScript, mapLink, plainText, safeHtml } from './pages.present.ts';
 import { pageNotFound } from './pages.errors.ts';
+import { recurrenceInWords } from './pages.recurrence.ts';
 import type { PageRequest, PagesService } from './pages.service.ts';
 import type { PageHead } from './pages.views.ts';
 
@@ -42,6 +43,36 @@ function whenOf(event: EventResponse, page: PageRequest): { text: string; start:
   return { text: `${from} – ${to} ${event.timezone_abbr}`.trim(), start, end };
 }
 
+/** Upcoming occurrences an event page lists. */
+const NEXT_DATES = 5;
+
+/**
+ * How the series of `event` (itself, or the series of an occurrence) repeats, its next occurrences from today, and
+ * on an occurrence the series' page; nothing for a single event. The occurrences are the series' instances as an
+ * anonymous reader lists them, so a draft, private or trashed one never shows.
+ */
+async function seriesModel(pages: PagesService, page: PageRequest, event: EventResponse) {
+  if (event.recurrence === undefined || event.recurrence.length === 0) return undefined;
+  const language = page.language.language;
+  const seriesId = event.recurring_event_id ?? event.id;
+  const start = { local: event.original_start_date ?? event.start_date, zone: event.timezone };
+  const { events } = await pages.services.events.listInstances(seriesId, { start_date: page.today, per_page: NEXT_DATES }, page.caller);
+  return {
+    words: recurrenceInWords(event.recurrence, start, language),
+    next: events.map((occurrence) => ({
+      href: page.links.of(occurrence.url),
+      current: occurrence.id === event.id,
+      datetime: isoWithOffset(utcStampMillis(occurrence.utc_start_date), occurrence.timezone),
+      text:
+        occurrence.all_day === true
+          ? formatDay(occurrence.start_date.slice(0, 10), language)
+          : `${formatDay(occurrence.start_date.slice(0, 10), language)}, ${formatTime(occurrence.start_date, language)}`,
+    })),
+    // An occurrence's permalink is its series' followed by its day.
+    href: event.recurring_event_id === undefined ? undefined : page.links.of(event.url.replace(/\d{4}-\d{2}-\d{2}\/$/, '')),
+  };
+}
+
 type Embedded = Record<string, unknown>;
 
 export async function eventModel(
@@ -53,9 +84,10 @@ export async function eventModel(
   const { links } = page;
   const { categories, tags } = pages.services;
   const termIds = (terms: readonly object[]) => terms.map((term) => Number((term as Embedded).id)).filter(Number.isInteger);
-  const [categoryTerms, tagTerms] = await Promise.all([
+  const [categoryTerms, tagTerms, series] = await Promise.all([
     categories.listByIds(termIds(event.categories), page.caller),
     tags.listByIds(termIds(event.tags), page.caller),
+    seriesModel(pages, page, event),
   ]);
   const venue = Array.isArray(event.venue) ? undefined : (event.venue as Embedded);
   const venueModel =
@@ -70,6 +102,7 @@ export async function eventModel(
   const model = {
     heading: plainText(event.title),
     when: whenOf(event, page),
+    series,
     venue: venueModel,
     organizers: event.organizer.map((organizer) => ({
       name: plainText((organizer as Embedded).organizer),
