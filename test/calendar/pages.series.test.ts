@@ -186,6 +186,17 @@ describe('event pages of a series', () => {
     );
   });
 
+  it('says the rule of the series on the page of an occurrence that an RDATE adds on another weekday', async () => {
+    const series = await makeEvent(server, admin, {
+      title: 'Organ recital',
+      start_date: `${first} 17:00`,
+      end_date: `${first} 18:00`,
+      recurrence: ['RRULE:FREQ=WEEKLY;COUNT=2', `RDATE:${utcDay(3).replace(/-/g, '')}T170000Z`],
+    });
+    const page = await html(`${pathOf(series.url)}${utcDay(3)}/`);
+    assert.match(page, new RegExp(`<dd>Every ${weekday}, 2 times, and on other dates<br>`));
+  });
+
   it('shows none of it for a single event, nor on the password form of a protected series', async () => {
     const single = await makeEvent(server, admin, { title: 'One-off talk', start_date: `${first} 10:00`, end_date: `${first} 11:00` });
     const locked = await makeEvent(server, admin, {

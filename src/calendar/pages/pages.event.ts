@@ -54,12 +54,19 @@ const NEXT_DATES = 5;
 async function seriesModel(pages: PagesService, page: PageRequest, event: EventResponse) {
   if (event.recurrence === undefined || event.recurrence.length === 0) return undefined;
   const language = page.language.language;
+  const { events } = pages.services;
   const seriesId = event.recurring_event_id ?? event.id;
-  const start = { local: event.original_start_date ?? event.start_date, zone: event.timezone };
-  const { events } = await pages.services.events.listInstances(seriesId, { start_date: page.today, per_page: NEXT_DATES }, page.caller);
+  // The rule repeats the series' own start (its weekday, its day of the month), which an RDATE occurrence does not share.
+  const [series, next] = await Promise.all([
+    event.recurring_event_id === undefined
+      ? { event }
+      : events.listSeriesWithRows([seriesId], {}, page.caller, page.now).then(([found]) => found),
+    events.listInstances(seriesId, { start_date: page.today, per_page: NEXT_DATES }, page.caller),
+  ]);
+  const master = series?.event ?? event;
   return {
-    words: recurrenceInWords(event.recurrence, start, language),
-    next: events.map((occurrence) => ({
+    words: recurrenceInWords(event.recurrence, { local: master.start_date, zone: master.timezone }, language),
+    next: next.events.map((occurrence) => ({
       href: page.links.of(occurrence.url),
       current: occurrence.id === event.id,
       datetime: isoWithOffset(utcStampMillis(occurrence.utc_start_date), occurrence.timezone),
