@@ -52,6 +52,12 @@ describe('calendar pages in Chromium', () => {
       cost: ['10€', '15€'],
     });
     await makeEvent(server, admin, { title: 'Morning yoga', start_date: `${day} 07:00`, end_date: `${day} 08:00`, categories: ['Sport'] });
+    const rehearsal = await makeEvent(server, admin, {
+      title: 'Choir rehearsal',
+      start_date: `${day} 18:00`,
+      end_date: `${day} 19:00`,
+      recurrence: ['RRULE:FREQ=WEEKLY;COUNT=3'],
+    });
     const locked = await makeEvent(server, admin, {
       title: 'Members only',
       password: 's3cret',
@@ -78,6 +84,8 @@ describe('calendar pages in Chromium', () => {
     pages.set('list', '/events/list/');
     pages.set('past', '/events/list/?past=1');
     pages.set('event', local(event.url));
+    // An occurrence: how its series repeats, its next dates and the series' page.
+    pages.set('occurrence', `${local(rehearsal.url)}${day}/`);
     pages.set('password', local(locked.url));
     pages.set('venue', local(event.venue.url));
     pages.set('organizer', local(event.organizer[0].url));

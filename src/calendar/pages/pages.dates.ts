@@ -116,3 +116,6 @@ const formatClock = formatOf('time', { hour: 'numeric', minute: '2-digit' });
 export const formatTime = (stamp: string, language: Language) => formatClock(`2000-01-01 ${stamp.slice(11, 16) || '00:00'}`, language);
 export const formatWeekdayName = formatOf('weekday', { weekday: 'long' });
 export const formatWeekdayShort = formatOf('weekday-short', { weekday: 'short' });
+export const formatDate = formatOf('date', { day: 'numeric', month: 'long', year: 'numeric' });
+export const formatDayOfMonth = formatOf('day-of-month', { day: 'numeric', month: 'long' });
+export const formatMonthName = formatOf('month-name', { month: 'long' });

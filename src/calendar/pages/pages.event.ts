@@ -13,6 +13,7 @@ import {
   safeHtml,
 } from './pages.present.ts';
 import { pageNotFound } from './pages.errors.ts';
+import { recurrenceInWords } from './pages.recurrence.ts';
 import type { PageRequest, PagesService } from './pages.service.ts';
 import type { PageHead } from './pages.views.ts';
 
@@ -51,6 +52,43 @@ function whenOf(event: EventResponse, page: PageRequest): { text: string; start:
   return { text: `${from} – ${to} ${event.timezone_abbr}`.trim(), start, end };
 }
 
+/** Upcoming occurrences an event page lists. */
+const NEXT_DATES = 5;
+
+/**
+ * How the series of `event` (itself, or the series of an occurrence) repeats, its next occurrences from today, and
+ * on an occurrence the series' page; nothing for a single event. The occurrences are the series' instances as an
+ * anonymous reader lists them, so a draft, private or trashed one never shows.
+ */
+async function seriesModel(pages: PagesService, page: PageRequest, event: EventResponse) {
+  if (event.recurrence === undefined || event.recurrence.length === 0) return undefined;
+  const language = page.language.language;
+  const { events } = pages.services;
+  const seriesId = event.recurring_event_id ?? event.id;
+  // The rule repeats the series' own start (its weekday, its day of the month), which an RDATE occurrence does not share.
+  const [series, next] = await Promise.all([
+    event.recurring_event_id === undefined
+      ? { event }
+      : events.listSeriesWithRows([seriesId], {}, page.caller, page.now).then(([found]) => found),
+    events.listInstances(seriesId, { start_date: page.today, per_page: NEXT_DATES }, page.caller),
+  ]);
+  const master = series?.event ?? event;
+  return {
+    words: recurrenceInWords(event.recurrence, { local: master.start_date, zone: master.timezone }, language),
+    next: next.events.map((occurrence) => ({
+      href: page.links.of(occurrence.url),
+      current: occurrence.id === event.id,
+      datetime: isoWithOffset(utcStampMillis(occurrence.utc_start_date), occurrence.timezone),
+      text:
+        occurrence.all_day === true
+          ? formatDay(occurrence.start_date.slice(0, 10), language)
+          : `${formatDay(occurrence.start_date.slice(0, 10), language)}, ${formatTime(occurrence.start_date, language)}`,
+    })),
+    // An occurrence's permalink is its series' followed by its day.
+    href: event.recurring_event_id === undefined ? undefined : page.links.of(event.url.replace(/\d{4}-\d{2}-\d{2}\/$/, '')),
+  };
+}
+
 type Embedded = Record<string, unknown>;
 
 export async function eventModel(
@@ -62,9 +100,10 @@ export async function eventModel(
   const { links } = page;
   const { categories, tags } = pages.services;
   const termIds = (terms: readonly object[]) => terms.map((term) => Number((term as Embedded).id)).filter(Number.isInteger);
-  const [categoryTerms, tagTerms] = await Promise.all([
+  const [categoryTerms, tagTerms, series] = await Promise.all([
     categories.listByIds(termIds(event.categories), page.caller),
     tags.listByIds(termIds(event.tags), page.caller),
+    seriesModel(pages, page, event),
   ]);
   const venue = Array.isArray(event.venue) ? undefined : (event.venue as Embedded);
   const venueModel =
@@ -80,6 +119,7 @@ export async function eventModel(
   const model = {
     heading: plainText(event.title),
     when: whenOf(event, page),
+    series,
     venue: venueModel,
     organizers: event.organizer.map((organizer) => ({
       name: plainText((organizer as Embedded).organizer),
