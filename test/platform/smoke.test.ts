@@ -55,6 +55,19 @@ describe('platform smoke', () => {
       const head = await root({ method: 'HEAD' });
       assert.equal(head.status, 200);
       assert.match(head.headers.get('link') ?? '', /rel="https:\/\/api\.w\.org\/"/);
+      // The API's own arguments ask for the API, whatever the Accept: the envelope, fields, a rest_route on the root.
+      for (const accept of [undefined, 'application/json', BROWSER]) {
+        const headers: HeadersInit = accept === undefined ? {} : { accept };
+        const enveloped = await fetch(`${server.url}/?_envelope`, { headers, redirect: 'manual' });
+        assert.equal(enveloped.status, 200, String(accept));
+        const envelope = (await enveloped.json()) as { status: number; body: { namespaces: string[] } };
+        assert.deepEqual([envelope.status, envelope.body.namespaces], [200, ['calendar/events/v1']], String(accept));
+        const fields = await fetch(`${server.url}/?_fields=namespaces`, { headers, redirect: 'manual' });
+        assert.deepEqual(await fields.json(), { namespaces: ['calendar/events/v1'] }, String(accept));
+        const routed = await fetch(`${server.url}/?rest_route=/`, { headers, redirect: 'manual' });
+        assert.equal(routed.status, 200, String(accept));
+        assert.ok(varies(routed).includes('accept'), String(accept));
+      }
       // The contract: the index as the OpenAPI document describes it.
       assert.equal((await server.request('/', { headers: { accept: 'application/json' } })).status, 200);
     });

@@ -37,6 +37,17 @@ function prefersPage(accept: string | undefined): boolean {
   return accept !== undefined && negotiate(accept, ['application/json', 'text/html']) === 'text/html';
 }
 
+/**
+ * Whether a URL names one of WordPress's own API arguments (`rest_route`, `_envelope`, `_fields`, `_embed`…):
+ * whoever sends one asks for the API, even from a browser's address bar. Read on the URL as sent, before
+ * `rest_route` is taken out of it (request-target.ts).
+ */
+function namesApiArgument(url: string): boolean {
+  const queryAt = url.indexOf('?');
+  if (queryAt === -1) return false;
+  return [...new URLSearchParams(url.slice(queryAt + 1)).keys()].some((key) => key === 'rest_route' || key.startsWith('_'));
+}
+
 /** `GET /`: the WordPress-style API index, or for a browser a redirect to the calendar's pages. */
 export async function indexRoutes(app: FastifyInstance, { config, namespaces, table }: IndexOptions) {
   const index = () => ({
@@ -59,7 +70,7 @@ export async function indexRoutes(app: FastifyInstance, { config, namespaces, ta
       operationId: 'getIndex',
       tags: ['platform'],
       summary: 'The API index: namespaces, routes and links',
-      description: `A request whose Accept prefers text/html to JSON (a browser's) is sent to the calendar's pages (\`${PAGES_HOME}\`) with a 303; every other gets the index.`,
+      description: `A request whose Accept prefers text/html to JSON (a browser's) and that names no API argument (\`rest_route\`, \`_envelope\`, \`_fields\`…) is sent to the calendar's pages (\`${PAGES_HOME}\`) with a 303; every other gets the index.`,
       response: {
         200: IndexSchema,
         303: { description: "See Other: the calendar's pages, at Location (no body)", type: 'null' },
@@ -68,7 +79,10 @@ export async function indexRoutes(app: FastifyInstance, { config, namespaces, ta
     handler: async (request, reply) => {
       // One URL, two answers: caches must key them by Accept.
       addVary(reply, 'Accept');
-      if (prefersPage(request.headers.accept)) return reply.redirect(`${config.basePath}${PAGES_HOME}`, 303);
+      // 303, not 301 or 308: the index has not moved, so nothing may remember this answer for a later API request.
+      if (prefersPage(request.headers.accept) && !namesApiArgument(request.originalUrl)) {
+        return reply.redirect(`${config.basePath}${PAGES_HOME}`, 303);
+      }
       return index();
     },
   });
