@@ -5,6 +5,7 @@ import { PostPasswords } from '../../src/calendar/posts/posts.passwords.ts';
 import { startTestServer, type Credentials, type TestServer } from '../helpers/server.ts';
 import { contextFor } from './context.helper.ts';
 import { EVENTS, makeEvent, utcDay } from './events.factories.ts';
+import { weekStart } from '../../src/calendar/pages/pages.dates.ts';
 
 /**
  * The month, week and day views read summaries (events.service.ts listDays), not whole representations: they must show
@@ -108,26 +109,66 @@ describe('calendar grids and the events list', () => {
     }
   });
 
+  const page = async (path: string) => (await fetch(`${server.url}${path}`)).text();
+  // The times shown after each link titled `title`; Intl's narrow no-break space before AM/PM read as a space.
+  const timesOf = (html: string, title: string, after: string) =>
+    [...html.matchAll(new RegExp(`${title}</a>${after}`, 'g'))].map((match) => match[1]!.replace(/\s/g, ' '));
+  const inGrid = ' <span class="time">([^<]*)</span>';
+  // A card's time, after its date when `withDay` (a list's card), or its whole text when `withDay` is 'all'.
+  const inCard = (level: number, withDay: boolean | 'all') =>
+    `</h${level}>\\s*<p class="card-when"><time datetime="[^"]+">${withDay === true ? '[^<]*, ' : ''}(${withDay === 'all' ? '[^<]*' : '[^<,]*'})</time>`;
+
   it('shows a timed event spanning days as starting, all day and ending on its days, times without a leading zero', async () => {
     const expected = {
       en: { days: ['from 9:00 AM', 'All day', 'until 6:00 PM'], span: 'from 9:00 AM until 6:00 PM', plain: '9:00 PM–11:00 PM' },
       it: { days: ['dalle 9:00', 'Tutto il giorno', 'fino alle 18:00'], span: 'dalle 9:00 fino alle 18:00', plain: '21:00–23:00' },
     };
-    const page = async (path: string) => (await fetch(`${server.url}${path}`)).text();
-    // The times shown after each link titled `title`; Intl's narrow no-break space before AM/PM read as a space.
-    const timesOf = (html: string, title: string, after: string) =>
-      [...html.matchAll(new RegExp(`${title}</a>${after}`, 'g'))].map((match) => match[1]!.replace(/\s/g, ' '));
-    const inGrid = ' <span class="time">([^<]*)</span>';
-    const inCard = (level: number, withDay: boolean) =>
-      `</h${level}>\\s*<p class="card-when"><time datetime="[^"]+">${withDay ? '[^<]*, ' : ''}([^<,]*)</time>`;
     for (const [language, words] of Object.entries(expected)) {
       const grid = await page(`/events/month/${month}/?lang=${language}`);
       assert.deepEqual(timesOf(grid, 'Three-day fair', inGrid), words.days, `${language}: month`);
       assert.deepEqual(timesOf(grid, 'Plain concert', inGrid), [words.plain], `${language}: month`);
-      const week = await page(`/events/week/${month}-11/?lang=${language}`);
-      assert.deepEqual(timesOf(week, 'Three-day fair', inCard(3, false)), words.days, `${language}: week`);
+      // The fair's days fall in two weeks when the 11th is a Saturday or a Sunday.
+      const weeks = [...new Set([weekStart(`${month}-11`), weekStart(`${month}-13`)])];
+      const inWeeks = await Promise.all(weeks.map((week) => page(`/events/week/${week}/?lang=${language}`)));
+      assert.deepEqual(
+        inWeeks.flatMap((html) => timesOf(html, 'Three-day fair', inCard(3, false))),
+        words.days,
+        `${language}: week`,
+      );
+      const days = await Promise.all([11, 12, 13].map((day) => page(`/events/${month}-${day}/?lang=${language}`)));
+      assert.deepEqual(
+        days.flatMap((html) => timesOf(html, 'Three-day fair', inCard(2, false))),
+        words.days,
+        `${language}: day`,
+      );
       const list = await page(`/events/list/?lang=${language}`);
       assert.deepEqual(timesOf(list, 'Three-day fair', inCard(2, true)), [words.span], `${language}: list`);
+    }
+    // The event's own page gives both ends with their dates.
+    assert.match((await page('/event/three-day-fair/')).replace(/\s/g, ' '), /, 9:00 AM – [^<]*, 6:00 PM UTC</);
+  });
+
+  it('places the times of a night across a change of clocks, and of an evening ending at midnight, on their own days', async () => {
+    // Europe/Rome moves its clocks from 2:00 to 3:00 on 31 March 2030.
+    const zone = { timezone: 'Europe/Rome' };
+    await makeEvent(server, admin, { title: 'Spring night', start_date: '2030-03-30 22:00', end_date: '2030-03-31 04:00', ...zone });
+    // Within the lists' default reach, so that the list view shows it too.
+    await makeEvent(server, admin, { title: 'Evening to midnight', start_date: on(20, '20:00'), end_date: on(21, '00:00'), ...zone });
+    const expected = {
+      en: { night: ['from 10:00 PM', 'until 4:00 AM'], evening: '8:00 PM–12:00 AM' },
+      it: { night: ['dalle 22:00', 'fino alle 4:00'], evening: '20:00–0:00' },
+    };
+    for (const [language, words] of Object.entries(expected)) {
+      const march = await page(`/events/month/2030-03/?lang=${language}`);
+      assert.deepEqual(timesOf(march, 'Spring night', inGrid), words.night, `${language}: month`);
+      const sunday = await page(`/events/2030-03-31/?lang=${language}`);
+      assert.deepEqual(timesOf(sunday, 'Spring night', inCard(2, false)), [words.night[1]], `${language}: day`);
+      // An evening that ends at midnight is within its day: on the grid and on a list's card, which names that day only.
+      const grid = await page(`/events/month/${month}/?lang=${language}`);
+      assert.deepEqual(timesOf(grid, 'Evening to midnight', inGrid), [words.evening], `${language}: month`);
+      const [card = ''] = timesOf(await page(`/events/list/?lang=${language}`), 'Evening to midnight', inCard(2, 'all'));
+      assert.ok(card.endsWith(`, ${words.evening}`), `${language}: ${card}`);
+      assert.ok(!card.includes(' – '), `${language}: ${card}`);
     }
   });
 

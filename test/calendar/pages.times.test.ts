@@ -44,6 +44,18 @@ describe("a card's time on a day", () => {
     assert.equal(shown(night, '2027-03-28', 'it', it_), 'fino alle 4:00');
   });
 
+  it('reads an end at midnight as the end of the day before, as the grids place the event', () => {
+    const evening = event('2027-05-03 20:00:00', '2027-05-04 00:00:00');
+    assert.equal(dayPart(evening, '2027-05-03'), 'whole');
+    assert.equal(shown(evening, '2027-05-03', 'en', en), '8:00 PM–12:00 AM');
+    assert.equal(shown(evening, undefined, 'it', it_), '20:00–0:00');
+    const twoNights = event('2027-05-03 20:00:00', '2027-05-05 00:00:00');
+    assert.deepEqual(
+      ['2027-05-03', '2027-05-04'].map((day) => shown(twoNights, day, 'it', it_)),
+      ['dalle 20:00', 'fino alle 0:00'],
+    );
+  });
+
   it('is the whole-day word for an all-day event, on any of its days and in a list', () => {
     const fair = event('2027-05-03 00:00:00', '2027-05-05 23:59:59', true);
     for (const day of ['2027-05-03', '2027-05-04', '2027-05-05', undefined]) {

@@ -44,7 +44,7 @@ export function dayGrid(spans: readonly EventSpan[], days: readonly string[], pe
  * The last day an event runs on: its end's, or the day before when it ends at midnight after it started (it has no
  * time on the day it ends, and a list of that day, `ends_after` its midnight, leaves it out too).
  */
-export function lastDayOf(span: EventSpan): string {
+export function lastDayOf(span: Pick<EventSpan, 'start_local' | 'end_local'>): string {
   const endsAtMidnight = span.end_local === startOfDay(span.end_local) && span.end_local > span.start_local;
   return dayOf(endsAtMidnight ? plusCalendar(span.end_local, { days: -1 }) : span.end_local);
 }

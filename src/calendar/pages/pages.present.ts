@@ -2,6 +2,7 @@ import type { Language } from '../../config/config.ts';
 import type { EventSummary } from '../events/events.mapper.ts';
 import type { EventResponse } from '../events/events.schemas.ts';
 import { isoWithOffset, utcStampMillis } from '../common/dates.ts';
+import { lastDayOf } from '../events/events.days.ts';
 import { sanitizeContent } from '../common/html.ts';
 import { formatDay, formatTime } from './pages.dates.ts';
 import type { PageLanguage } from './pages.i18n.ts';
@@ -78,14 +79,18 @@ export interface TimeWords {
 
 type Timed = Pick<EventSummary, 'start_date' | 'end_date' | 'all_day'>;
 
+/** The first and last day an event runs on, as the grids place it: one that ends at midnight ends the day before. */
+function daysOf(event: Timed): [string, string] {
+  return [event.start_date.slice(0, 10), lastDayOf({ start_local: event.start_date, end_local: event.end_date })];
+}
+
 /**
  * What of an event a card shows on `day` (a day of the event, in its zone; none: a list's card): all of it
  * (`whole`: all-day or within one day), the first, a middle or the last day of a timed event spanning days,
  * or that whole span (`span`, a list's card).
  */
 export function dayPart(event: Timed, day: string | undefined): 'whole' | 'first' | 'between' | 'last' | 'span' {
-  const startDay = event.start_date.slice(0, 10);
-  const endDay = event.end_date.slice(0, 10);
+  const [startDay, endDay] = daysOf(event);
   if (event.all_day === true || startDay === endDay) return 'whole';
   if (day === undefined) return 'span';
   return day === startDay ? 'first' : day === endDay ? 'last' : 'between';
@@ -116,8 +121,7 @@ export function timeOnDay(event: Timed, day: string | undefined, language: Langu
 
 /** A card of `event`, its time as shown on `day` (`timeOnDay`). */
 export function cardOf(event: EventSummary, links: PageLinks, language: Language, words: TimeWords, day?: string): EventCard {
-  const startDay = event.start_date.slice(0, 10);
-  const endDay = event.end_date.slice(0, 10);
+  const [startDay, endDay] = daysOf(event);
   const time = timeOnDay(event, day, language, words);
   return {
     title: plainText(event.title),
