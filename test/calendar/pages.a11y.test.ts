@@ -43,7 +43,8 @@ describe('calendar pages in Chromium', () => {
       title: 'Jazz night',
       description: 'Live jazz with the <b>Trio</b>.\n\nDoors open at 8.',
       start_date: `${day} 21:00`,
-      end_date: `${day} 23:30`,
+      // Past midnight: "from 9:00 PM" on its day and "until 1:30 AM" on the next, in the grids.
+      end_date: `${utcDay(3)} 01:30`,
       timezone: 'Europe/Rome',
       categories: ['Music'],
       tags: 'jazz',
