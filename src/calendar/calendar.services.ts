@@ -42,13 +42,11 @@ export function buildCalendarServices(config: Config, store: Store, background: 
   const representations = new EventRepresentations(cache);
   const events = new EventsService({ db: store.db, config, passwords: deps.passwords, representations, background });
   const termDeps = { db: store.db, translateError: store.translateError, namespaceUrl, baseUrl: config.baseUrl };
-  return {
-    deps,
-    events,
-    ical: new IcalService({ db: store.db, config, events }),
+  const linked = {
     venues: new LinkedPostsService(venueKind, store.db, deps.passwords),
     organizers: new LinkedPostsService(organizerKind, store.db, deps.passwords),
     categories: new TermsService(CATEGORIES, termDeps),
     tags: new TermsService(TAGS, termDeps),
   };
+  return { deps, events, ical: new IcalService({ db: store.db, config, events, ...linked }), ...linked };
 }

@@ -567,8 +567,58 @@ describe('iCalendar feeds', () => {
     assert.equal(english[0]?.summary, 'Concert');
   });
 
+  it('gives per-category, tag, venue and organizer feeds: what /events lists with that filter, named after the site and the filter', async () => {
+    const window = 'start_date=2033-03-01&end_date=2033-03-31';
+    const at = (day: number) => ({ start_date: `2033-03-${String(day).padStart(2, '0')} 20:00`, end_date: `2033-03-${day} 22:00` });
+    const first = await create({
+      title: 'Quartet',
+      ...at(10),
+      categories: ['Feed Jazz'],
+      venue: { venue: 'Hall, upstairs' },
+      organizer: [{ organizer: 'Ada & Co' }],
+    });
+    const second = await create({ title: 'Late set', ...at(11), categories: ['Feed Jazz'], tags: ['Feed late'] });
+    await create({ title: 'Late talk', ...at(12), tags: ['Feed late'], venue: first.venue.id });
+    await create({ title: 'Unfiltered', ...at(13) });
+    // ical.js leaves the TEXT escapes of properties it has no type for (`\,`) as they are.
+    const calendarName = (text: string) => {
+      const calendar = new ICAL.Component(ICAL.parse(text));
+      assert.equal(calendar.getFirstPropertyValue('name'), calendar.getFirstPropertyValue('x-wr-calname'));
+      return String(calendar.getFirstPropertyValue('x-wr-calname')).replace(/\\([\\;,])/g, '$1');
+    };
+    const jazz = second.categories[0].slug as string;
+    const late = second.tags[0].slug as string;
+    const cases: Array<[string, string]> = [
+      ['', 'Calendar'],
+      [`categories=${jazz}`, 'Calendar · Feed Jazz'],
+      [`tags=${late}`, 'Calendar · Feed late'],
+      [`venue=${first.venue.id}`, 'Calendar · Hall, upstairs'],
+      [`organizer=${first.organizer[0].id}`, 'Calendar · Ada & Co'],
+      [`categories=${jazz}&venue=${first.venue.id}`, 'Calendar · Feed Jazz · Hall, upstairs'],
+      [`tags=${late}&search=talk`, 'Calendar · Feed late · “talk”'],
+      [`categories=${jazz}&translation_language=it`, 'Calendario · Feed Jazz'],
+    ];
+    for (const [filters, name] of cases) {
+      const query = `${window}&${filters}`;
+      const listed = (await json(query)).map((event) => uidOf(event.id)).sort();
+      const text = await feedText(`${FEED}?${query}`);
+      assert.deepEqual([...new Set(instancesByIcalJs(text).map((seen) => seen.uid))].sort(), listed, filters);
+      assert.equal(calendarName(text), name, filters);
+    }
+    assert.equal((await json(`${window}&categories=${jazz}&venue=${first.venue.id}`)).length, 1, 'filters of different kinds all apply');
+  });
+
   it('refuses bad filters with the 400 of /events', async () => {
-    for (const query of ['featured=maybe', 'geoloc_lat=100', 'start_date=', 'categories=no-such-category']) {
+    for (const query of [
+      'featured=maybe',
+      'geoloc_lat=100',
+      'start_date=',
+      'categories=no-such-category',
+      'tags=no-such-tag',
+      'venue=999999',
+      'venue=hall',
+      'organizer=999999',
+    ]) {
       const asJson = await server.request(`${EVENTS}?${query}`);
       const asIcs = await server.request(`${FEED}?${query}`);
       assert.equal(asIcs.status, asJson.status, query);

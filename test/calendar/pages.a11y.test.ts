@@ -146,6 +146,9 @@ describe('calendar pages in Chromium', () => {
     await page.getByRole('button', { name: 'Search' }).click();
     assert.equal(await page.getByRole('link', { name: 'Morning yoga' }).count(), 1);
     assert.equal(await page.getByRole('link', { name: 'Jazz night' }).count(), 0);
+    // Subscribing takes the filter chosen.
+    const outlook = new URL((await page.getByRole('link', { name: 'Add to Outlook' }).getAttribute('href'))!);
+    assert.equal(new URL(outlook.searchParams.get('url')!).searchParams.get('categories'), 'sport');
     await page.getByRole('link', { name: 'Week', exact: true }).click();
     await page.getByRole('link', { name: 'Next week' }).click();
     await page.getByRole('link', { name: 'Previous week' }).click();
@@ -157,6 +160,7 @@ describe('calendar pages in Chromium', () => {
     await page.getByRole('link', { name: 'Italiano' }).click();
     assert.equal(await page.getAttribute('html', 'lang'), 'it');
     assert.equal(await page.getByRole('heading', { name: 'Aggiungi al calendario' }).count(), 1);
+    assert.match((await page.getByRole('link', { name: "Nell'app calendario (webcal)" }).getAttribute('href'))!, /^webcal:\/\/.+\.ics$/);
     // Keyboard: the skip link is the first stop, and it leads to the main content.
     await page.keyboard.press('Tab');
     assert.equal(await page.evaluate(() => document.activeElement?.textContent), 'Vai al contenuto');

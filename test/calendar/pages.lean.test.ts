@@ -196,13 +196,15 @@ describe('calendar grids and the events list', () => {
     assert.doesNotMatch(await grid('category=hushcategory'), /Guarded soiree/);
   });
 
+  /** The links of a page's Subscribe block, in order: webcal, Google Calendar, Outlook, the .ics. */
+  const links = async (path: string) => {
+    const html = await (await fetch(`${server.url}${path}`)).text();
+    const block = /<section class="subscribe"[^]*?<\/section>/.exec(html)?.[0];
+    assert.ok(block !== undefined, `${path}: a subscribe block`);
+    return [...block.matchAll(/href="([^"]+)"/g)].map((match) => match[1]!.replaceAll('&amp;', '&'));
+  };
+
   it('offers on every view and archive the feed of what it lists, to subscribe to in an app, Google Calendar or Outlook', async () => {
-    const links = async (path: string) => {
-      const html = await (await fetch(`${server.url}${path}`)).text();
-      const block = /<section class="subscribe"[^]*?<\/section>/.exec(html)?.[0];
-      assert.ok(block !== undefined, `${path}: a subscribe block`);
-      return [...block.matchAll(/href="([^"]+)"/g)].map((match) => match[1]!.replaceAll('&amp;', '&'));
-    };
     const feedOf = (webcal: string) => webcal.replace(/^webcal:/, 'http:');
     const namespace = `${server.url}/calendar/events/v1`;
 
@@ -232,5 +234,76 @@ describe('calendar grids and the events list', () => {
     const venueFeed = await (await fetch(archive[3]!)).text();
     assert.match(venueFeed, /SUMMARY[^:]*:Hall night/);
     assert.doesNotMatch(venueFeed, /Three-day fair/);
+  });
+
+  it('gives each page kind a Subscribe block for its feed, with the filters but not the dates, named as the feed names itself', async () => {
+    const namespace = `${server.url}/calendar/events/v1`;
+    const recital = await makeEvent(server, admin, {
+      title: 'Organ recital',
+      start_date: on(22, '18:00'),
+      end_date: on(22, '19:00'),
+      categories: ['Organ music'],
+      tags: ['Evening'],
+      venue: { venue: 'Cathedral' },
+      organizer: [{ organizer: 'Chapter & Choir' }],
+    });
+    const [venue, organizer] = [recital.venue.id, recital.organizer[0].id];
+    const summaries = (feed: string) => [...feed.matchAll(/\r\nSUMMARY[^:]*:([^\r]*)/g)].map((match) => match[1]).sort();
+    // A feed's block: the webcal address is the feed's with the scheme swapped, Google and Outlook carry it, and Outlook's
+    // name is the one the feed gives itself.
+    const subscribesTo = async (path: string, query: string, name: string) => {
+      const [webcal, google, outlook, ics] = await links(path);
+      assert.equal(ics, `${namespace}/events.ics${query}`, path);
+      assert.equal(webcal, ics!.replace(/^http:/, 'webcal:'), path);
+      const [googleUrl, outlookUrl] = [new URL(google!), new URL(outlook!)];
+      assert.equal(`${googleUrl.origin}${googleUrl.pathname}`, 'https://calendar.google.com/calendar/r');
+      assert.equal(googleUrl.searchParams.get('cid'), webcal);
+      assert.equal(`${outlookUrl.origin}${outlookUrl.pathname}`, 'https://outlook.live.com/calendar/0/addfromweb');
+      assert.equal(outlookUrl.searchParams.get('url'), ics);
+      assert.equal(outlookUrl.searchParams.get('name'), name, path);
+      const feed = await (await fetch(ics!)).text();
+      assert.equal(/\r\nX-WR-CALNAME:([^\r]*)/.exec(feed)?.[1], name, path);
+      return summaries(feed);
+    };
+    const filtered = `?categories=organ-music&venue=${venue}`;
+    assert.deepEqual(
+      await subscribesTo(`/events/month/${month}/?category=organ-music&venue=${venue}`, filtered, 'Calendar · Organ music · Cathedral'),
+      ['Organ recital'],
+    );
+    const listed = await server.request(`${EVENTS}${filtered}`);
+    assert.deepEqual(
+      listed.body.events.map((event: any) => event.title),
+      ['Organ recital'],
+      'the feed holds what the list does',
+    );
+    const evening = `?tags=evening&organizer=${organizer}`;
+    await subscribesTo(`/events/week/${month}-22/?tag=evening&organizer=${organizer}`, evening, 'Calendar · Evening · Chapter & Choir');
+    await subscribesTo(`/events/${month}-22/?search=organ`, '?search=organ', 'Calendar · “organ”');
+    await subscribesTo('/events/list/?category=organ-music&page=1', '?categories=organ-music', 'Calendar · Organ music');
+    // Archives: the feed of their own venue, organizer or term.
+    const archives: Array<[string, string, string]> = [
+      ['/events/category/organ-music/', `?categories=${recital.categories[0].id}`, 'Organ music'],
+      ['/tag/evening/', `?tags=${recital.tags[0].id}`, 'Evening'],
+      [new URL(recital.venue.url).pathname, `?venue=${venue}`, 'Cathedral'],
+      [new URL(recital.organizer[0].url).pathname, `?organizer=${organizer}`, 'Chapter & Choir'],
+    ];
+    for (const [path, query, name] of archives) {
+      assert.deepEqual(await subscribesTo(path, query, `Calendar · ${name}`), ['Organ recital'], path);
+    }
+
+    // An event: its own .ics, to subscribe to or to download; Google's and Outlook's new-event forms filled in with it.
+    const [webcal, google, outlook, ics] = await links(new URL(recital.url).pathname);
+    assert.equal(ics, `${namespace}/events/${recital.id}.ics`);
+    assert.equal(webcal, ics!.replace(/^http:/, 'webcal:'));
+    assert.equal(new URL(google!).searchParams.get('text'), 'Organ recital');
+    assert.equal(new URL(outlook!).searchParams.get('subject'), 'Organ recital');
+    // An occurrence: the file is that day alone, the subscription its whole series.
+    const weekly = await server.request(`${EVENTS}?search=Weekly&${new URLSearchParams({ ...window, strict_dates: 'true' })}`);
+    const occurrence = weekly.body.events[0];
+    const [seriesWebcal, , , occurrenceIcs] = await links(`${new URL(occurrence.url).pathname}?lang=it`);
+    assert.equal(occurrenceIcs, `${namespace}/events/${occurrence.id}.ics`);
+    assert.equal(seriesWebcal, `${namespace}/events/${occurrence.recurring_event_id}.ics`.replace(/^http:/, 'webcal:'));
+    assert.equal((await fetch(occurrenceIcs!)).status, 200);
+    assert.match(await (await fetch(seriesWebcal!.replace(/^webcal:/, 'http:'))).text(), /\r\nRRULE:FREQ=WEEKLY/);
   });
 });

@@ -10,6 +10,11 @@ import type { RequestContext } from '../common/context.ts';
 import { toICalendar, type FeedComponent } from './ical.feed.ts';
 import { findExceptionStarts, findImportedUids, type OriginalStart } from './ical.repository.ts';
 import { ownEventUid } from './ical.uid.ts';
+import { decodeEntities } from './ical.text.ts';
+import { feedName } from '../common/site-title.ts';
+import { parseIdList } from '../common/wire.ts';
+import type { TermsService } from '../terms/terms.service.ts';
+import type { LinkedPostsService } from '../linked-posts/linked-posts.service.ts';
 
 /** How often calendar apps are asked to poll (REFRESH-INTERVAL, X-PUBLISHED-TTL). */
 const REFRESH_SECONDS = 3600;
@@ -21,6 +26,11 @@ export interface IcalServiceDeps {
   readonly db: Kysely<Database>;
   readonly config: Config;
   readonly events: EventsService;
+  /** What a feed's filters name, for its name. */
+  readonly categories: TermsService;
+  readonly tags: TermsService;
+  readonly venues: LinkedPostsService;
+  readonly organizers: LinkedPostsService;
 }
 
 /**
@@ -38,7 +48,27 @@ export class IcalService {
   async listFeed(query: FeedQuery, caller: RequestContext, now: Date = new Date()): Promise<string> {
     const shown = await this.deps.events.listEventsWithRows(query, caller, now, this.deps.config.icalMaxEvents);
     const components = await this.componentsOf(shown, query, caller, now);
-    return this.calendar(`Events · ${new URL(this.deps.config.baseUrl).hostname}`, caller, components);
+    return this.calendar(await this.nameOf(query, caller), caller, components);
+  }
+
+  /**
+   * The site's title and what the feed is filtered by, in the feed's language ("Calendar · Jazz"), as the pages
+   * name it when they offer it. The list has refused unknown filters already.
+   */
+  private async nameOf(query: FeedQuery, caller: RequestContext): Promise<string> {
+    const { categories, tags, venues, organizers } = this.deps;
+    const terms = (service: TermsService, items: unknown, param: 'categories' | 'tags') =>
+      items === undefined ? [] : service.named(items, caller, param).then((found) => found.map((term) => term.name));
+    const posts = (service: LinkedPostsService, ids: unknown, param: 'venue' | 'organizer') =>
+      ids === undefined ? [] : service.listByIds(parseIdList(ids, param), caller).then((found) => found.map((post) => post[param]));
+    const names = await Promise.all([
+      terms(categories, query.categories, 'categories'),
+      terms(tags, query.tags, 'tags'),
+      posts(venues, query.venue, 'venue'),
+      posts(organizers, query.organizer, 'organizer'),
+    ]);
+    const filters = names.flat().map((name) => decodeEntities(String(name)));
+    return feedName(caller.language, filters, query.search);
   }
 
   /**

@@ -11,6 +11,8 @@ import {
   outlookCalendarLink,
   plainText,
   safeHtml,
+  webcalOf,
+  type SubscribeLinks,
 } from './pages.present.ts';
 import { pageNotFound } from './pages.errors.ts';
 import { recurrenceInWords } from './pages.recurrence.ts';
@@ -131,9 +133,13 @@ export async function eventModel(
     cost: plainText(event.cost),
     image: event.image === false ? undefined : { url: event.image.url },
     website: event.website !== '' && event.website !== event.url ? plainText(event.website) : undefined,
-    ics: `${namespaceUrl}/events/${event.id}.ics`,
-    google: googleCalendarLink(event, summary.slice(0, 500), location),
-    outlook: outlookCalendarLink(event, summary.slice(0, 500), location),
+    // The file is this event (an occurrence alone: one day to add); a subscription follows its whole series.
+    subscribe: {
+      webcal: webcalOf(`${namespaceUrl}/events/${event.recurring_event_id ?? event.id}.ics`),
+      google: googleCalendarLink(event, summary.slice(0, 500), location),
+      outlook: outlookCalendarLink(event, summary.slice(0, 500), location),
+      ics: `${namespaceUrl}/events/${event.id}.ics`,
+    } satisfies SubscribeLinks,
   };
   const head: PageHead = {
     title: model.heading,

@@ -1,9 +1,10 @@
 import type { FastifyRequest } from 'fastify';
 import { LANGUAGES, type Language } from '../../config/config.ts';
+import { SITE_TITLES } from '../common/site-title.ts';
 
 /** The words of the public pages, one dictionary per language; dates are formatted by Intl in the same language. */
 const EN = {
-  siteName: 'Calendar',
+  siteName: SITE_TITLES.en,
   skip: 'Skip to content',
   views: 'Calendar views',
   month: 'Month',
@@ -53,8 +54,6 @@ const EN = {
   wholeSeries: 'See the whole series',
   addToCalendar: 'Add to calendar',
   ics: 'iCalendar file (.ics)',
-  google: 'Google Calendar',
-  outlook: 'Outlook',
   subscribe: 'Subscribe',
   subscribeApp: 'In your calendar app (webcal)',
   subscribeGoogle: 'Add to Google Calendar',
@@ -89,7 +88,7 @@ const EN = {
 export type Dictionary = typeof EN;
 
 const IT: Dictionary = {
-  siteName: 'Calendario',
+  siteName: SITE_TITLES.it,
   skip: 'Vai al contenuto',
   views: 'Viste del calendario',
   month: 'Mese',
@@ -139,8 +138,6 @@ const IT: Dictionary = {
   wholeSeries: 'Vedi tutta la serie',
   addToCalendar: 'Aggiungi al calendario',
   ics: 'File iCalendar (.ics)',
-  google: 'Google Calendar',
-  outlook: 'Outlook',
   subscribe: 'Iscriviti',
   subscribeApp: "Nell'app calendario (webcal)",
   subscribeGoogle: 'Aggiungi a Google Calendar',

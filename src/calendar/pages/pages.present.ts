@@ -223,6 +223,11 @@ export interface SubscribeLinks {
   readonly ics: string;
 }
 
+/** A feed's address with the scheme calendar apps open their subscribe dialog for. */
+export function webcalOf(feed: string): string {
+  return feed.replace(/^https?:/, 'webcal:');
+}
+
 /** The subscribe links of the events feed (`/events.ics`) that takes `filters`, as the events list does; `name` names it in Outlook. */
 export function subscribeLinks(namespaceUrl: string, filters: object, name: string): SubscribeLinks {
   const query = new URLSearchParams();
@@ -230,7 +235,7 @@ export function subscribeLinks(namespaceUrl: string, filters: object, name: stri
     for (const each of [value].flat()) if (each !== undefined) query.append(key, String(each));
   }
   const ics = `${namespaceUrl}/events.ics${query.size > 0 ? `?${query.toString()}` : ''}`;
-  const webcal = ics.replace(/^https?:/, 'webcal:');
+  const webcal = webcalOf(ics);
   return {
     webcal,
     google: `https://calendar.google.com/calendar/r?${new URLSearchParams({ cid: webcal }).toString()}`,

@@ -8,6 +8,7 @@ import type { EventSummary } from '../events/events.mapper.ts';
 import type { ListEventsQuery } from '../events/events.schemas.ts';
 import { requestContext, type RequestContext } from '../common/context.ts';
 import { nowIn } from '../common/dates.ts';
+import { feedName } from '../common/site-title.ts';
 import { DICTIONARIES, pageLanguageOf, type Dictionary, type PageLanguage } from './pages.i18n.ts';
 import { cardOf, dayPart, PageLinks, plainText, subscribeLinks, type EventCard, type SubscribeLinks } from './pages.present.ts';
 import type { ViewQuery } from './pages.schemas.ts';
@@ -149,10 +150,10 @@ export class PagesService {
    */
   subscribe(page: PageRequest, filters: FilterChoices | undefined, only: ListEventsQuery = {}, title?: string): SubscribeLinks {
     const chosen = filters === undefined ? [] : [filters.categories, filters.tags, filters.venues, filters.organizers].flat();
-    const names = [page.t.siteName, ...chosen.filter((option) => option.selected).map((option) => option.label)];
-    if (filters?.search) names.push(`“${filters.search}”`);
+    const names = chosen.filter((option) => option.selected).map((option) => option.label);
     if (title !== undefined) names.push(title);
-    return subscribeLinks(this.services.deps.site.namespaceUrl, { ...listFilters(page.query), ...only }, names.join(' · '));
+    const name = feedName(page.language.language, names, filters?.search);
+    return subscribeLinks(this.services.deps.site.namespaceUrl, { ...listFilters(page.query), ...only }, name);
   }
 
   /** The card of `event`, with its time as shown on `day` (none: a list's card). */

@@ -83,6 +83,11 @@ export class TermsService {
     return rows.map((row) => toTermResponse(views.get(row.id)!, this.deps));
   }
 
+  /** The terms a list filter names (ids, slugs or names, as `categories` and `tags` take them); an unknown one is the filter's 400. */
+  async named(items: unknown, ctx: RequestContext, param: string): Promise<Term[]> {
+    return this.listByIds(await resolveExistingTerms(this.deps.db, this.info, items, param), ctx);
+  }
+
   /** Checks the path id and `parent` of a request: unknown ones are argument errors, reported before permission errors. */
   async assertReferences(id: number | undefined, parent: number | undefined): Promise<void> {
     if (id !== undefined) await assertTermOf(this.deps.db, this.info, id, 'id');
