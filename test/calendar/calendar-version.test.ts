@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { Kysely } from 'kysely';
 import { CalendarVersions } from '../../src/calendar/common/calendar-version.ts';
 import { cacheBudgets, ReadCache } from '../../src/platform/cache/read-cache.ts';
@@ -127,5 +128,44 @@ describe('the calendar revision and versions', () => {
       assert.equal(after.until, null);
       assert.ok(await bumps(() => db().deleteFrom(collection).where('id', '=', created.body.id).execute()));
     }
+  });
+
+  it("invalidates everything when a version made alongside another starts past that one's scheduled publication", async () => {
+    // What the cache is told: a list total kept across versions (events.listing.ts) is only dropped by `undefined`.
+    const told: (readonly number[] | undefined)[] = [];
+    const cache = new (class extends ReadCache {
+      override invalidateItems(ids: Iterable<number> | undefined, revision: number): void {
+        told.push(ids === undefined ? undefined : [...ids]);
+        super.invalidateItems(ids, revision);
+      }
+    })(cacheBudgets(0, 1 << 20));
+    // A database whose answers take 20 ms to come back, as PostgreSQL's do over a network: two ticks make versions at once.
+    const slow = db().withPlugin({ transformQuery: (args) => args.node, transformResult: async (args) => (await sleep(20), args.result) });
+    // The instants the ticks read, in turn (each reads the clock once its revision is in).
+    const instants = ['2099-05-01T00:00:00Z', '2099-06-01T09:59:59Z', '2099-06-01T10:00:01Z'].map((instant) => new Date(instant));
+    const slowVersions = new CalendarVersions(slow, cache, () => instants.shift()!);
+    const tick = () => new Promise((resolve) => setImmediate(resolve));
+
+    await tick();
+    const start = await slowVersions.of({ calendarVersion: null });
+    assert.equal(start.until, null, 'nothing scheduled yet');
+    const scheduled = await server.request(`${NS}/events`, {
+      method: 'POST',
+      auth: admin,
+      body: { title: 'Soon', start_date: 'tomorrow 10:00', end_date: 'tomorrow 11:00', status: 'future', date: '2099-06-01 10:00:00' },
+    });
+    assert.equal(scheduled.status, 201, scheduled.text);
+    told.length = 0;
+
+    await tick();
+    const scheduledVersion = slowVersions.of({ calendarVersion: null });
+    await tick();
+    const publishedVersion = slowVersions.of({ calendarVersion: null });
+    const [first, second] = await Promise.all([scheduledVersion, publishedVersion]);
+    assert.equal(first.until, '2099-06-01 10:00:00');
+    assert.equal(second.revision, first.revision);
+    assert.equal(second.from, '2099-06-01 10:00:01');
+    assert.deepEqual(told, [[scheduled.body.id], undefined], 'the scheduled event, then everything once it is published');
+    assert.ok(await bumps(() => db().deleteFrom('events').where('id', '=', scheduled.body.id).execute()));
   });
 });

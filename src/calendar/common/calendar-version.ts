@@ -76,6 +76,12 @@ export class CalendarVersions {
   private readonly ofTick: () => Promise<CalendarVersion>;
   /** The last invalidation started: each runs after the one before. */
   private invalidation: Promise<unknown> = Promise.resolve();
+  /**
+   * The latest version invalidated up to, which the next is compared with. Not `known` as a tick found it: two
+   * ticks may make versions at once, and a version made alongside another must see whether that one's scheduled
+   * publication has passed since.
+   */
+  private invalidated: CalendarVersion | undefined;
   /** The version being made for a new revision (its invalidation under way). */
   private pending: { readonly revision: number; readonly version: Promise<CalendarVersion> } | undefined;
 
@@ -103,7 +109,7 @@ export class CalendarVersions {
       const version = await pending.version;
       if (version.holdsAt(revision, stamp)) return version;
     }
-    const made = this.make(known, revision, stamp);
+    const made = this.make(revision, stamp);
     this.pending = { revision, version: made };
     // A failed one is not shared: the next tick makes it again.
     made.catch(() => {
@@ -112,14 +118,20 @@ export class CalendarVersions {
     return made;
   }
 
-  private async make(known: CalendarVersion | undefined, revision: number, stamp: string): Promise<CalendarVersion> {
+  private async make(revision: number, stamp: string): Promise<CalendarVersion> {
     const version = new CalendarVersion(this.cache, revision, stamp, await findNextPublication(this.db, stamp));
     // Invalidations run one after another; a failed one fails its requests, and the next starts again from where it began.
-    const invalidation = this.invalidation.catch(() => undefined).then(() => this.invalidate(known, version));
+    const invalidation = this.invalidation.catch(() => undefined).then(() => this.invalidateUpTo(version));
     this.invalidation = invalidation;
     await invalidation;
     if (this.known === undefined || this.known.revision <= version.revision) this.known = version;
     return version;
+  }
+
+  private async invalidateUpTo(version: CalendarVersion): Promise<void> {
+    const previous = this.invalidated;
+    await this.invalidate(previous, version);
+    if (previous === undefined || isLater(version, previous)) this.invalidated = version;
   }
 
   /**
@@ -134,6 +146,11 @@ export class CalendarVersions {
     if (version.revision <= previous.revision) return;
     this.cache.invalidateItems(await changedEventsAbove(this.db, previous.revision), version.revision);
   }
+}
+
+/** Whether `version` comes after `other`: a later revision, or the same one from a later instant. */
+function isLater(version: CalendarVersion, other: CalendarVersion): boolean {
+  return version.revision > other.revision || (version.revision === other.revision && version.from > other.from);
 }
 
 /**
