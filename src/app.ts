@@ -5,6 +5,7 @@ import type { Logger } from 'pino';
 import { calendarCapabilities } from './calendar/calendar.capabilities.ts';
 import { calendarPlugin, NAMESPACE } from './calendar/calendar.plugin.ts';
 import { buildCalendarServices } from './calendar/calendar.services.ts';
+import { settingsRoutes, WP_NAMESPACE } from './calendar/settings/settings.routes.ts';
 import { pagesPlugin } from './calendar/pages/pages.plugin.ts';
 import { sendWpError } from './calendar/errors.ts';
 import type { Config } from './config/config.ts';
@@ -124,10 +125,12 @@ export async function buildApp({ config, store, logger, background }: AppDepende
     async (api) => {
       // The WordPress-shaped part: the index and the calendar namespace, with WordPress's REST conventions.
       await api.register(async (wp) => {
-        const table = new WpRouteTable(config.basePath, config.baseUrl, [NAMESPACE], capabilities);
+        const namespaces = [NAMESPACE, WP_NAMESPACE];
+        const table = new WpRouteTable(config.basePath, config.baseUrl, namespaces, capabilities);
         await wp.register(wpRestConventions, { table, baseUrl: config.baseUrl });
-        await wp.register(indexRoutes, { config, namespaces: [NAMESPACE], table });
+        await wp.register(indexRoutes, { config, namespaces, table });
         await wp.register(calendarPlugin, { prefix: `/${NAMESPACE}`, config, store, table, services });
+        await wp.register(settingsRoutes, { prefix: `/${WP_NAMESPACE}`, service: services.deps.settings });
         await wp.register(wpOptionsRoutes, { table });
       });
       await api.register(healthRoutes, { store });

@@ -193,7 +193,7 @@ export async function listFilter(
     ...modifiedBounds(query),
   };
   if (parseWpBoolean(query.ticketed) === true) throw ticketsNotActive();
-  await addDateBounds(db, filter, query, config.siteTimezone, now);
+  await addDateBounds(db, filter, query, caller.site.timezone, now);
   if (query.search !== undefined) {
     filter.search = { words: searchWords(query.search), languages: [...new Set([caller.language, caller.defaultLanguage])] };
   }

@@ -48,7 +48,8 @@ export async function pagesViewRoutes(app: FastifyInstance, options: PageRoutesO
 
 async function renderMonth({ pages, views }: PageRoutesOptions, page: PageRequest, month: string, path: string): Promise<Answer> {
   const { t, links, language } = page;
-  const weeks = monthWeeks(month);
+  const { start_of_week: firstDay, date_format: dateFormat } = page.caller.settings;
+  const weeks = monthWeeks(month, firstDay);
   const first = weeks[0]![0]!;
   const last = weeks[weeks.length - 1]![6]!;
   const [days, filters] = await Promise.all([pages.eventsByDay(page, first, last, MONTH_DAY_MAX), pages.filterChoices(page)]);
@@ -63,7 +64,7 @@ async function renderMonth({ pages, views }: PageRoutesOptions, page: PageReques
       week.map((day) => ({
         day,
         number: Number(day.slice(8)),
-        label: formatDay(day, language.language),
+        label: formatDay(day, language.language, dateFormat),
         inMonth: day.startsWith(month),
         today: day === page.today,
         href: links.to(`/events/${day}/`),
@@ -108,16 +109,17 @@ function weekPage({ pages, views }: PageRoutesOptions): Handler<typeof daySchema
       if (asked === undefined) throw badPageArgument('day');
       const page = pages.pageRequest(request, request.query);
       const { t, links, language } = page;
-      const first = weekStart(asked);
+      const { start_of_week: firstDay, date_format: dateFormat } = page.caller.settings;
+      const first = weekStart(asked, firstDay);
       const last = addDays(first, 6);
       const [days, filters] = await Promise.all([pages.eventsByDay(page, first, last, WEEK_DAY_MAX), pages.filterChoices(page)]);
-      const heading = `${t.weekOf} ${formatDay(first, language.language)}`;
+      const heading = `${t.weekOf} ${formatDay(first, language.language, dateFormat)}`;
       const path = `/events/week/${first}/`;
       const model = {
         heading,
         days: [...days].map(([day, shown]) => ({
           day,
-          label: formatDay(day, language.language),
+          label: formatDay(day, language.language, dateFormat),
           today: day === page.today,
           href: links.to(`/events/${day}/`),
           ...shown,
@@ -138,7 +140,7 @@ function weekPage({ pages, views }: PageRoutesOptions): Handler<typeof daySchema
 async function renderDay({ pages, views }: PageRoutesOptions, page: PageRequest, day: string, path: string): Promise<Answer> {
   const { t, links, language } = page;
   const [days, filters] = await Promise.all([pages.eventsByDay(page, day, day, DAY_PAGE_MAX), pages.filterChoices(page)]);
-  const heading = formatDay(day, language.language);
+  const heading = formatDay(day, language.language, page.caller.settings.date_format);
   const { events, more } = days.get(day)!;
   const model = {
     heading,
