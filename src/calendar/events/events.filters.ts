@@ -1,5 +1,4 @@
 import type { Kysely } from 'kysely';
-import type { Config } from '../../config/config.ts';
 import type { AuthUser } from '../../platform/auth/authenticate.ts';
 import type { Database } from '../../platform/db/schema.ts';
 import { AppError } from '../../platform/errors.ts';
@@ -180,7 +179,6 @@ export function filterKey(filter: EventListFilter): string {
 
 export async function listFilter(
   db: Db,
-  config: Config,
   query: ListEventsQuery,
   caller: RequestContext,
   now: Date,

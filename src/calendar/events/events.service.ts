@@ -137,7 +137,7 @@ export class EventsService {
     const perPage = Math.min(MAX_PER_PAGE, query.per_page ?? DEFAULT_PER_PAGE);
     const version = await caller.version();
     const now = version.instantFrom(asked);
-    const filter = await listFilter(this.db, this.deps.config, query, caller, now);
+    const filter = await listFilter(this.db, query, caller, now);
     const listing = new EventListing(this.db, version, filter);
     const total = await listing.total();
     const pages = totalPages(total, perPage);
@@ -160,7 +160,7 @@ export class EventsService {
   async listEventsWithRows(query: ListEventsQuery, caller: RequestContext, asked: Date, max: number): Promise<EventWithRow[]> {
     const version = await caller.version();
     const now = version.instantFrom(asked);
-    const filter = await listFilter(this.db, this.deps.config, query, caller, now);
+    const filter = await listFilter(this.db, query, caller, now);
     return this.presenter.listed(this.db, await listEventRows(this.db, filter, max, 0), query, caller, now, version);
   }
 
@@ -171,7 +171,7 @@ export class EventsService {
    * write in between) is left out.
    */
   async listDays(query: ListEventsQuery, caller: RequestContext, now: Date, days: readonly string[], perDay: number): Promise<EventDays> {
-    const filter = await listFilter(this.db, this.deps.config, query, caller, now);
+    const filter = await listFilter(this.db, query, caller, now);
     const { counts, firsts } = dayGrid(await listEventSpans(this.db, filter), days, perDay);
     const ids = [...new Set(firsts.flat())];
     const rows = (await findEventsByIds(this.db, ids)).filter((row) => row.status !== 'trash' && canRead(caller.user, row, now));
