@@ -92,7 +92,11 @@ export class CalendarVersions {
     private readonly cache: ReadCache,
     now: () => Date = () => new Date(),
   ) {
-    this.ofTick = oncePerTick(async () => this.at(await revisionOfTick(db, 'calendar'), await revisionOfTick(db, 'settings'), now()));
+    this.ofTick = oncePerTick(async () => {
+      // Both asked at once, so both come from the tick's one read of the revisions.
+      const [calendar, settings] = await Promise.all([revisionOfTick(db, 'calendar'), revisionOfTick(db, 'settings')]);
+      return this.at(calendar, settings, now());
+    });
   }
 
   /** The version `request` reads at: read once for it, when first asked, and held in its slot. */
