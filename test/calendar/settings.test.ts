@@ -67,6 +67,19 @@ describe('site settings', () => {
     assert.match(await page('/events/list/'), /<title>[^<]* · Calendar<\/title>/);
   });
 
+  it('is listed by the API index under WordPress’s namespace, with its arguments, and in the OpenAPI document', async () => {
+    const index = await server.request('/');
+    assert.ok(index.body.namespaces.includes('wp/v2'));
+    const route = index.body.routes['/wp/v2/settings'];
+    assert.equal(route.namespace, 'wp/v2');
+    assert.deepEqual(route.methods, ['GET', 'POST']);
+    const post = route.endpoints.find((endpoint: { methods: string[] }) => endpoint.methods.includes('POST'));
+    assert.deepEqual(Object.keys(post.args).sort(), [...NAMES].sort());
+    assert.deepEqual(post.args.start_of_week.type, ['integer', 'null']);
+    const document = await server.request('/docs/openapi.json');
+    assert.deepEqual(Object.keys(document.body.paths['/wp/v2/settings']).sort(), ['get', 'options', 'post']);
+  });
+
   it('refuses anonymous callers (401) and editors (403), and changes nothing', async () => {
     const editor = await server.createUser('editor');
     for (const [auth, status] of [
