@@ -306,7 +306,7 @@ export async function commandLineCaller(db: Db, config: Config, username: string
   if (!isRole(user.role) || !can(user.role, 'edit_others')) {
     throw new AppError(403, 'rest_forbidden', `${user.username} is ${user.role}: importing takes an editor or above`);
   }
-  const settings = await new SiteSettingsService(db, config).current({ revisions: null });
+  const settings = await new SiteSettingsService(db, config).latest();
   const language = languageOfLocale(settings.language);
   return {
     user: { id: user.id, username: user.username, displayName: user.display_name, role: user.role },

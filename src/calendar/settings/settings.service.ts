@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import { isValidTimezone, type Config, type Language } from '../../config/config.ts';
 import type { Database } from '../../platform/db/schema.ts';
-import { revisionOf, type RevisionsHolder } from '../../platform/db/revisions.ts';
+import { readRevision, revisionOf, type RevisionsHolder } from '../../platform/db/revisions.ts';
 import { SITE_TITLES } from '../common/site-title.ts';
 import { invalidParam } from '../common/wire.ts';
 import { listSettings, saveSettings } from './settings.repository.ts';
@@ -32,7 +32,18 @@ export class SiteSettingsService {
 
   /** The settings in effect for `request` (as of its arrival). */
   async current(request: RevisionsHolder): Promise<Settings> {
-    const revision = await revisionOf(this.db, request, 'settings');
+    return this.at(await revisionOf(this.db, request, 'settings'));
+  }
+
+  /**
+   * The settings in effect now, for work outside requests (a webhook round, the command line): their revision is
+   * read for it alone, since a timer's read shared with the tick's requests could be older than some of them.
+   */
+  async latest(): Promise<Settings> {
+    return this.at(await readRevision(this.db, 'settings'));
+  }
+
+  private at(revision: number): Promise<Settings> {
     const loaded = this.loaded;
     // A request that read an older revision may take newer settings: it is answered after they were written.
     if (loaded !== undefined && loaded.revision >= revision) return loaded.settings;

@@ -134,7 +134,7 @@ export class WebhookDispatcher {
       language: config.defaultLanguage,
       defaultLanguage: config.defaultLanguage,
       site,
-      settings: await this.deps.settings.current({ revisions: null }),
+      settings: await this.deps.settings.latest(),
       address: '',
       version: () => versions.of({ calendarVersion: null }),
     };
