@@ -103,8 +103,11 @@ export function settingsOf(request: FastifyRequest, config: Config): Settings {
  */
 export function loadSiteSettings(deps: Pick<CalendarDeps, 'settings' | 'versions'>) {
   return async (request: FastifyRequest): Promise<void> => {
-    const reads = request.method === 'GET' || request.method === 'HEAD';
-    const [settings] = await Promise.all([deps.settings.current(request), reads ? deps.versions.of(request) : undefined]);
+    if (request.method !== 'GET' && request.method !== 'HEAD') {
+      request.siteSettings = await deps.settings.current(request);
+      return;
+    }
+    const [settings] = await Promise.all([deps.settings.ofTick(), deps.versions.of(request)]);
     request.siteSettings = settings;
   };
 }

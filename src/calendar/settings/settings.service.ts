@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import { isValidTimezone, type Config, type Language } from '../../config/config.ts';
 import type { Database } from '../../platform/db/schema.ts';
-import { readRevision, revisionOf, type RevisionsHolder } from '../../platform/db/revisions.ts';
+import { readRevision, revisionOf, revisionOfTick, type RevisionsHolder } from '../../platform/db/revisions.ts';
 import { SITE_TITLES } from '../common/site-title.ts';
 import { invalidParam } from '../common/wire.ts';
 import { listSettings, saveSettings } from './settings.repository.ts';
@@ -33,6 +33,14 @@ export class SiteSettingsService {
   /** The settings in effect for `request` (as of its arrival). */
   async current(request: RevisionsHolder): Promise<Settings> {
     return this.at(await revisionOf(this.db, request, 'settings'));
+  }
+
+  /**
+   * The settings as of this tick's read of the revisions, for a read: asked with its calendar version (in the same
+   * tick), they are that version's. A request's own revisions may be older (read by its authentication a tick before).
+   */
+  async ofTick(): Promise<Settings> {
+    return this.at(await revisionOfTick(this.db, 'settings'));
   }
 
   /**
