@@ -213,10 +213,14 @@ describe('site settings', () => {
 
     it('shows a change made through the other process at its next request', async () => {
       const read = (path: string) => page(path, second.url);
-      // Read first, so that the second process has the page and the feed cached.
+      const cost = async (id: number) => ((await (await fetch(`${second.url}${EVENTS}/${id}`)).json()) as { cost: string }).cost;
+      const event = await makeEvent(server, admin, { cost: '20' });
+      // Read first, so that the second process has the page, the feed and the event cached.
       assert.match(await read('/events/list/'), /<title>[^<]* · Calendar<\/title>/);
       assert.match(await read(`${EVENTS}.ics`), /^X-WR-CALNAME:Calendar\r$/m);
-      await change({ title: 'Turin Jazz', start_of_week: 0 });
+      assert.equal(await cost(event.id), '$20');
+      await change({ title: 'Turin Jazz', start_of_week: 0, currency_symbol: '€' });
+      assert.equal(await cost(event.id), '€20');
       assert.match(await read('/events/list/'), /<title>[^<]* · Turin Jazz<\/title>/);
       assert.match(await read(`${EVENTS}.ics`), /^X-WR-CALNAME:Turin Jazz\r$/m);
       assert.match(await read('/events/month/2027-03/'), /<th scope="col"><abbr title="Sunday">/);
