@@ -177,12 +177,7 @@ export function filterKey(filter: EventListFilter): string {
   return JSON.stringify(rest);
 }
 
-export async function listFilter(
-  db: Db,
-  query: ListEventsQuery,
-  caller: RequestContext,
-  now: Date,
-): Promise<EventListFilter> {
+export async function listFilter(db: Db, query: ListEventsQuery, caller: RequestContext, now: Date): Promise<EventListFilter> {
   const filter: MutableFilter = {
     visibility: listVisibility(caller.user),
     exposure: exposureOf(caller.user, query.context),
