@@ -299,5 +299,30 @@ describe('iCalendar round trip', () => {
       assert.equal(withoutStoreTimes(await feedOf(target, YEAR)), withoutStoreTimes(exported));
       assert.deepEqual(await importTo(target, targetAdmin, relayed), { created: 0, updated: 0, skipped: 10, errors: [] });
     });
+
+    it("takes the source's changes: a series' occurrences keep their ids, a website removed is removed", async () => {
+      const ids = async (server: TestServer, auth: Credentials) =>
+        ((await server.request(`${EVENTS}?${YEAR}&per_page=50&status=any`, { auth })).body.events as Json[])
+          .filter((event) => String(event.title).startsWith('Market'))
+          .map((event) => event.id);
+      const marketIds = await ids(fresh, freshAdmin);
+      assert.equal(marketIds.length, 4);
+      const find = async (title: string) =>
+        ((await source.request(`${EVENTS}?${YEAR}&per_page=50&search=${encodeURIComponent(title)}`)).body.events as Json[])[0] as Json;
+      const market = await find('Market');
+      const concert = await find('Concerto');
+      for (const [id, body] of [
+        [market.recurring_event_id ?? market.id, { title: 'Market, Tokyo' }],
+        [concert.id, { website: '' }],
+      ] as const) {
+        const response = await source.request(`${EVENTS}/${id}`, { method: 'PATCH', auth: sourceAdmin, body });
+        assert.equal(response.status, 200, response.text);
+      }
+      const changed = await feedOf(source, YEAR);
+      assert.deepEqual(await importTo(fresh, freshAdmin, changed), { created: 0, updated: 2, skipped: 8, errors: [] });
+      assert.deepEqual(await ids(fresh, freshAdmin), marketIds);
+      assert.deepEqual(await everything(fresh, freshAdmin), await everything(source, sourceAdmin));
+      assert.equal(withoutStoreTimes(await feedOf(fresh, YEAR)), withoutStoreTimes(changed));
+    });
   });
 });
