@@ -145,7 +145,7 @@ export interface Draft {
   readonly sequence: number;
   readonly lastModifiedMs: number | undefined;
   /** CREATED, in UTC (`YYYY-MM-DD HH:MM:SS`): a new event's publication date. */
-  readonly created: string | undefined;
+  readonly created?: string;
   readonly cancelled: boolean;
   readonly status: StatusSaid;
   readonly recurrenceId: { readonly line: number; readonly moment: Moment } | undefined;
