@@ -260,6 +260,9 @@ describe('iCalendar round trip', () => {
         1,
         'no page URL as URL',
       );
+      // The zone of what is written without TZID: days, and UTC times (UTC, fixed offsets).
+      const zones = [...exported.matchAll(/\r\nX-ALMANAC-TIMEZONE:([^\r]+)/g)].map((match) => match[1]).sort();
+      assert.deepEqual(zones, ['America/New_York', 'Asia/Tokyo', 'Asia/Tokyo', 'Pacific/Auckland', 'UTC', 'UTC+2']);
       // RFC 5545 §3.6: the calendar's properties, then its components.
       const [head = '', body = ''] = exported.split(/\r\nBEGIN:(?=V)/, 2);
       assert.match(head, /\r\nX-WR-TIMEZONE:/);
