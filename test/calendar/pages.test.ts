@@ -284,8 +284,22 @@ describe('calendar pages', () => {
       await makeEvent(server, admin, { title: `Busy ${index}`, start_date: `${busy} 0${index}:00`, end_date: `${busy} 0${index}:30` });
     }
     const { html } = await page(`/events/month/${busy.slice(0, 7)}/`);
-    assert.equal(html.match(/>Busy \d</g)?.length, 4);
-    assert.match(html, new RegExp(`<a class="more" href="/events/${busy}/">\\+2 more</a>`));
+    // The grid, and below it the phone's list of the days with events: the same four, the same link.
+    const [grid, agenda] = [/<table class="month">[^]*<\/table>/, /<section class="agenda"[^]*?<\/section>/].map(
+      (part) => part.exec(html)![0],
+    );
+    for (const shown of [grid!, agenda!]) {
+      assert.equal(shown.match(/>Busy \d</g)?.length, 4);
+      assert.match(shown, new RegExp(`<a class="more" href="/events/${busy}/">\\+2 more</a>`));
+    }
+    // The grid's day has a dot for each event it shows, hidden from screen readers (the list below names them).
+    assert.match(
+      grid!,
+      new RegExp(
+        `href="/events/${busy}/" aria-label="[^"]+">\\d+<span class="dots" aria-hidden="true">(<span class="dot"></span>){4}</span></a>`,
+      ),
+    );
+    assert.match(agenda!, new RegExp(`<h3><a href="/events/${busy}/">[^<]+</a></h3>`));
     assert.equal((await page(`/events/${busy}/`)).html.match(/>Busy \d</g)?.length, 6);
   });
 

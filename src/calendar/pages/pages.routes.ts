@@ -53,23 +53,26 @@ async function renderMonth({ pages, views }: PageRoutesOptions, page: PageReques
   const last = weeks[weeks.length - 1]![6]!;
   const [days, filters] = await Promise.all([pages.eventsByDay(page, first, last, MONTH_DAY_MAX), pages.filterChoices(page)]);
   const heading = formatMonth(month, language.language);
+  const cells = weeks.map((week) =>
+    week.map((day) => ({
+      day,
+      number: Number(day.slice(8)),
+      label: formatDay(day, language.language),
+      inMonth: day.startsWith(month),
+      today: day === page.today,
+      href: links.to(`/events/${day}/`),
+      ...days.get(day)!,
+    })),
+  );
   const model = {
     heading,
     weekdays: weeks[0]!.map((day) => ({
       long: formatWeekdayName(day, language.language),
       short: formatWeekdayShort(day, language.language),
     })),
-    weeks: weeks.map((week) =>
-      week.map((day) => ({
-        day,
-        number: Number(day.slice(8)),
-        label: formatDay(day, language.language),
-        inMonth: day.startsWith(month),
-        today: day === page.today,
-        href: links.to(`/events/${day}/`),
-        ...days.get(day)!,
-      })),
-    ),
+    weeks: cells,
+    // On a phone the grid shrinks to day numbers and dots, and the days that have events are listed below it.
+    agenda: cells.flat().filter((cell) => cell.events.length > 0),
     pager: {
       previous: { href: links.to(`/events/month/${addMonths(month, -1)}/`), label: t.previousMonth },
       today: { href: links.to(`/events/month/${page.today.slice(0, 7)}/`), label: t.today },
