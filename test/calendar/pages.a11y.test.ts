@@ -21,6 +21,9 @@ const SIZES = [
   { name: 'desktop', width: 1280, height: 800 },
   { name: 'phone', width: 360, height: 740 },
 ] as const;
+/** Colours follow the reader's `prefers-color-scheme`: both must pass, contrast included. */
+const SCHEMES = ['light', 'dark'] as const;
+type Scheme = (typeof SCHEMES)[number];
 const SCREENSHOTS = process.env.SCREENSHOT_DIR ?? path.join(os.tmpdir(), 'almanac-pages-screenshots');
 
 describe('calendar pages in Chromium', () => {
@@ -102,29 +105,39 @@ describe('calendar pages in Chromium', () => {
     await server?.close();
   });
 
-  const open = async (size: (typeof SIZES)[number]): Promise<Page> => {
-    const context = await browser.newContext({ viewport: { width: size.width, height: size.height }, javaScriptEnabled: true });
+  const open = async (size: (typeof SIZES)[number], colorScheme: Scheme = 'light'): Promise<Page> => {
+    const context = await browser.newContext({
+      viewport: { width: size.width, height: size.height },
+      javaScriptEnabled: true,
+      colorScheme,
+    });
     return context.newPage();
   };
 
   for (const language of ['en', 'it'] as const) {
-    it(`finds no WCAG 2.2 AA violation on any page type in ${language}, at desktop and phone sizes`, async () => {
-      for (const size of SIZES) {
-        const page = await open(size);
+    it(`finds no WCAG 2.2 AA violation on any page type in ${language}, at desktop and phone sizes, in the light and the dark scheme`, async () => {
+      for (const [size, scheme] of SIZES.flatMap((size) => SCHEMES.map((scheme) => [size, scheme] as const))) {
+        const page = await open(size, scheme);
+        const variant = `${size.name}${scheme === 'dark' ? ', dark' : ''}`;
         const violations: string[] = [];
         for (const [name, path] of pages) {
           const response = await page.goto(`${server.url}${path}${path.includes('?') ? '&' : '?'}lang=${language}`);
           assert.ok(response !== null);
           assert.equal(await page.getAttribute('html', 'lang'), language);
-          const results = await new AxeBuilder({ page }).withTags(WCAG_TAGS).analyze();
-          assert.ok(results.passes.length > 10, `axe ran on ${name}`);
+          // Only colours change in the dark scheme: contrast is what it has to check again.
+          const axe = new AxeBuilder({ page });
+          const results = await (scheme === 'light' ? axe.withTags(WCAG_TAGS) : axe.withRules(['color-contrast'])).analyze();
+          assert.ok(results.passes.length > (scheme === 'light' ? 10 : 0), `axe ran on ${name}`);
           for (const violation of results.violations) {
             violations.push(
-              `${name} (${size.name}): ${violation.id} — ${violation.help}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`,
+              `${name} (${variant}): ${violation.id} — ${violation.help}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`,
             );
           }
-          if (size.name === 'phone') violations.push(...(await phoneProblems(page)).map((problem) => `${name} (phone): ${problem}`));
-          await page.screenshot({ path: path_(name, language, size.name), fullPage: true });
+          // The layout is the same in either scheme: measured once.
+          if (size.name === 'phone' && scheme === 'light') {
+            violations.push(...(await phoneProblems(page)).map((problem) => `${name} (phone): ${problem}`));
+          }
+          await page.screenshot({ path: path_(name, language, variant.replace(', ', '-')), fullPage: true });
         }
         await page.context().close();
         assert.deepEqual(violations, []);
@@ -165,6 +178,28 @@ describe('calendar pages in Chromium', () => {
     // Keyboard: the skip link is the first stop, and it leads to the main content.
     await page.keyboard.press('Tab');
     assert.equal(await page.evaluate(() => document.activeElement?.textContent), 'Vai al contenuto');
+    await page.context().close();
+  });
+
+  it('prints a view and an event without navigation, filters or subscriptions, the month as its grid', async () => {
+    const page = await open(SIZES[1]);
+    await page.emulateMedia({ media: 'print' });
+    const hidden = ['header.site nav', '.pager', 'form.filters', '.subscribe', 'footer.site', '.agenda'];
+    const visible = async (selector: string) => page.locator(selector).first().isVisible();
+    await page.goto(`${server.url}/events/month/${day.slice(0, 7)}/`);
+    for (const selector of hidden) assert.equal(await visible(selector), false, `month: ${selector}`);
+    // Paper is not a phone: the month prints as its grid, titles and times in their days.
+    assert.equal(await visible('table.month'), true);
+    assert.equal(await page.locator('table.month').getByRole('link', { name: 'Morning yoga' }).isVisible(), true);
+    await page.goto(`${server.url}/events/list/`);
+    for (const selector of [...hidden, '.toggle']) assert.equal(await visible(selector), false, `list: ${selector}`);
+    assert.equal(await page.getByRole('link', { name: 'Jazz night' }).isVisible(), true);
+    await page.goto(`${server.url}${pages.get('event')}`);
+    for (const selector of hidden) assert.equal(await visible(selector), false, `event: ${selector}`);
+    for (const text of ['When', 'Where', 'Blue Note', 'Via Borsieri 37, Milano', 'Doors open at 8.']) {
+      assert.equal(await page.getByText(text).first().isVisible(), true, text);
+    }
+    await page.screenshot({ path: path_('event-print', 'en', 'paper'), fullPage: true });
     await page.context().close();
   });
 
