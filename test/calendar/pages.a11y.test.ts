@@ -1,5 +1,7 @@
 import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -97,6 +99,7 @@ describe('calendar pages in Chromium', () => {
     pages.set('organizer-password', local(lockedOrganizer.url));
     pages.set('category', '/events/category/music/');
     pages.set('tag', '/tag/jazz/');
+    pages.set('embed', '/embed/events/');
     pages.set('not-found', '/event/no-such-event/');
     pages.set('bad-request', '/events/month/2026-13/');
   });
@@ -179,6 +182,27 @@ describe('calendar pages in Chromium', () => {
     await page.keyboard.press('Tab');
     assert.equal(await page.evaluate(() => document.activeElement?.textContent), 'Vai al contenuto');
     await page.context().close();
+  });
+
+  it('lets another site frame the embed, whose events open in the top window', async () => {
+    const site = createServer((_request, response) => {
+      response.setHeader('content-type', 'text/html; charset=utf-8');
+      response.end(
+        `<!doctype html><html lang="en"><title>Another site</title><iframe src="${server.url}/embed/events/" title="Events"></iframe></html>`,
+      );
+    });
+    await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
+    try {
+      const page = await open(SIZES[0]);
+      // Another origin: another port.
+      await page.goto(`http://127.0.0.1:${(site.address() as AddressInfo).port}/`);
+      await page.frameLocator('iframe').getByRole('link', { name: 'Jazz night' }).click();
+      await page.waitForURL(`${server.url}${pages.get('event')}`);
+      assert.equal(await page.getByRole('heading', { level: 1 }).textContent(), 'Jazz night');
+      await page.context().close();
+    } finally {
+      site.close();
+    }
   });
 
   it('prints a view and an event without navigation, filters or subscriptions, the month as its grid', async () => {

@@ -250,7 +250,7 @@ describe('calendar pages', () => {
     assert.match(both, /Filter alpha/);
     assert.match(both, /Filter beta/);
     for (const query of ['search=alpha', 'category=theatre', 'tag=drama', `venue=${a.venue.id}`, `organizer=${a.organizer[0].id}`]) {
-      for (const path of [`/events/${day}/`, `/events/week/${day}/`, `/events/month/${month}/`, '/events/list/']) {
+      for (const path of [`/events/${day}/`, `/events/week/${day}/`, `/events/month/${month}/`, '/events/list/', '/embed/events/']) {
         const result = await page(`${path}?${query}`);
         assertHtmlPage(result, 'en', `${path}?${query}`);
         assert.match(result.html, /Filter alpha/, `${path}?${query}`);
@@ -301,6 +301,50 @@ describe('calendar pages', () => {
     );
     assert.match(agenda!, new RegExp(`<h3><a href="/events/${busy}/">[^<]+</a></h3>`));
     assert.equal((await page(`/events/${busy}/`)).html.match(/>Busy \d</g)?.length, 6);
+  });
+
+  it('serves other sites a framable list without the site around it, its events opening in the top window', async () => {
+    const night = await makeEvent(server, admin, {
+      title: 'Embedded night',
+      start_date: at('20:00'),
+      end_date: at('22:00'),
+      tags: 'embedded',
+    });
+    const embed = await page('/embed/events/?tag=embedded&lang=it');
+    assertHtmlPage(embed, 'it', 'embed');
+    const list = await page('/events/list/?tag=embedded&lang=it');
+    // Any site may frame it, and only it: no X-Frame-Options says otherwise; caches treat it as the list view.
+    assert.match(embed.headers.get('content-security-policy') ?? '', /frame-ancestors \*(;|$)/);
+    assert.equal(embed.headers.get('x-frame-options'), null);
+    assert.match(list.headers.get('content-security-policy') ?? '', /frame-ancestors 'none'/);
+    assert.equal(list.headers.get('x-frame-options'), 'SAMEORIGIN');
+    for (const header of ['cache-control', 'vary', 'content-language'])
+      assert.equal(embed.headers.get(header), list.headers.get(header), header);
+    assert.ok(embed.headers.get('etag'));
+    // The list's events, no header, navigation, form, subscriptions or footer; links leave the frame.
+    assert.doesNotMatch(embed.html, /<header|<nav aria-label="Viste|<form|class="subscribe"|<footer/);
+    assert.match(embed.html, new RegExp(`<a href="${pathOf(night.url)}\\?lang=it" target="_top">Embedded night</a>`));
+    assert.match(embed.html, /<a href="\/events\/list\/\?tag=embedded&amp;lang=it" target="_top">Apri il calendario<\/a>/);
+    assert.match(embed.html, /<meta name="robots" content="noindex">/);
+    assert.match(embed.html, /<link rel="canonical" href="[^"]+\/events\/list\/">/);
+    // Its pages stay in the frame.
+    for (let index = 0; index < 10; index += 1) {
+      await makeEvent(server, admin, { title: `Embedded ${index}`, start_date: at('08:00'), end_date: at('09:00'), tags: 'embedded' });
+    }
+    const first = (await page('/embed/events/?tag=embedded')).html;
+    assert.match(first, /<a href="\/embed\/events\/\?tag=embedded&amp;page=2" rel="next">/);
+    assert.match((await page('/embed/events/?tag=embedded&page=2')).html, /Embedded night/);
+    // Its errors are pages that may be framed too; other addresses below it are not pages.
+    for (const [path, status] of [
+      ['/embed/events/?category=no-such-category', 400],
+      ['/embed/events/?page=99', 404],
+      ['/embed/other/', 404],
+    ] as const) {
+      const answer = await page(path);
+      assert.equal(answer.status, status, path);
+      assert.match(answer.headers.get('content-type') ?? '', /^text\/html/, path);
+      assert.match(answer.headers.get('content-security-policy') ?? '', /frame-ancestors \*/, path);
+    }
   });
 
   it('answers bad dates and filters with a 400 page, unknown paths below the pages with 404, and leaves the API its JSON', async () => {

@@ -17,7 +17,7 @@ import {
 import { badPageArgument } from './pages.errors.ts';
 import type { PagesService, PageRequest } from './pages.service.ts';
 import { DayParamsSchema, MonthParamsSchema, ViewQuerySchema } from './pages.schemas.ts';
-import type { PageViews } from './pages.views.ts';
+import { EMBED_PATH, type PageViews } from './pages.views.ts';
 
 /** Events a day shows in each view: a few in the month, more in the week, and on its own page all but a pathological day's. */
 const MONTH_DAY_MAX = 4;
@@ -44,6 +44,7 @@ export async function pagesViewRoutes(app: FastifyInstance, options: PageRoutesO
   typed.get('/events/today', { config, schema: viewSchema, handler: todayPage(options) });
   typed.get('/events/:day(^\\d{4}-\\d{2}-\\d{2}$)', { config, schema: daySchema, handler: dayPage(options) });
   typed.get('/events/list', { config, schema: viewSchema, handler: listPage(options) });
+  typed.get(EMBED_PATH, { config, schema: viewSchema, handler: embedPage(options) });
 }
 
 async function renderMonth({ pages, views }: PageRoutesOptions, page: PageRequest, month: string, path: string): Promise<Answer> {
@@ -178,31 +179,55 @@ function dayPage(options: PageRoutesOptions): Handler<typeof daySchema> {
     });
 }
 
+/** A page of the events list (upcoming, or past with `past=1`) as the list view and the embed show it, its pager below `path`. */
+async function listOf(pages: PagesService, page: PageRequest, path: string) {
+  const { t, links } = page;
+  const past = page.query.past === '1';
+  const list = await pages.eventList(page);
+  const pastPair: Array<readonly [string, string]> = past ? [['past', '1']] : [];
+  const pageLink = (number: number) => links.to(path, [...pastPair, ...(number > 1 ? [['page', String(number)] as const] : [])]);
+  return {
+    heading: past ? t.past : t.upcoming,
+    events: list.cards,
+    pager: {
+      previous: list.page > 1 ? { href: pageLink(list.page - 1), label: t.previousPage } : undefined,
+      next: list.page < list.pages ? { href: pageLink(list.page + 1), label: t.nextPage } : undefined,
+    },
+    position: list.pages > 1 ? `${t.page} ${list.page} ${t.of} ${list.pages}` : '',
+    past,
+  };
+}
+
 function listPage({ pages, views }: PageRoutesOptions): Handler<typeof viewSchema> {
   return async (request, reply) =>
     pages.send(request, reply, async () => {
       const page = pages.pageRequest(request, request.query);
       const { t, links } = page;
-      const past = request.query.past === '1';
-      const [list, filters] = await Promise.all([pages.eventList(page), pages.filterChoices(page)]);
-      const pastPair: Array<readonly [string, string]> = past ? [['past', '1']] : [];
-      const pageLink = (number: number) =>
-        links.to('/events/list/', [...pastPair, ...(number > 1 ? [['page', String(number)] as const] : [])]);
+      const [list, filters] = await Promise.all([listOf(pages, page, '/events/list/'), pages.filterChoices(page)]);
       const model = {
-        heading: past ? t.past : t.upcoming,
-        events: list.cards,
-        pager: {
-          previous: list.page > 1 ? { href: pageLink(list.page - 1), label: t.previousPage } : undefined,
-          next: list.page < list.pages ? { href: pageLink(list.page + 1), label: t.nextPage } : undefined,
-        },
-        position: list.pages > 1 ? `${t.page} ${list.page} ${t.of} ${list.pages}` : '',
-        toggle: { href: links.to('/events/list/', past ? [] : [['past', '1']]), label: past ? t.showUpcoming : t.showPast },
+        ...list,
+        toggle: { href: links.to('/events/list/', list.past ? [] : [['past', '1']]), label: list.past ? t.showUpcoming : t.showPast },
         filters,
         subscribe: pages.subscribe(page, filters),
         action: links.to('/events/list/', [], false),
-        past,
       };
-      const path = `/events/list/${past ? '?past=1' : ''}`;
+      const path = `/events/list/${list.past ? '?past=1' : ''}`;
       return views.render(page, { title: model.heading, path, current: 'list' }, 'list', model);
+    });
+}
+
+/**
+ * The list for an `<iframe>` on another site: the list view's events, filters (from the address) and pages, without the
+ * site's header, form or footer; its events and the full calendar open in the top window, its pages in the frame.
+ */
+function embedPage({ pages, views }: PageRoutesOptions): Handler<typeof viewSchema> {
+  return async (request, reply) =>
+    pages.send(request, reply, async () => {
+      const page = pages.pageRequest(request, request.query);
+      const list = await listOf(pages, page, EMBED_PATH);
+      const full = page.links.to('/events/list/', list.past ? [['past', '1']] : []);
+      // Its canonical address is the list view's: search engines index the calendar, not its embeds.
+      const path = `/events/list/${list.past ? '?past=1' : ''}`;
+      return views.render(page, { title: list.heading, path, noindex: true }, 'embed', { ...list, full });
     });
 }
