@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { createServer, type AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
-import { startTestServer, type Credentials, type TestServer } from '../helpers/server.ts';
+import { startSecondServer, startTestServer, type Credentials, type TestServer } from '../helpers/server.ts';
 import { EVENTS, makeEvent, utcDay } from './events.factories.ts';
 
 /** The calendar's public pages (issue 25), over HTTP: every view, every permalink, visibility, languages, filters. */
@@ -344,6 +344,18 @@ describe('calendar pages', () => {
       assert.equal(answer.status, status, path);
       assert.match(answer.headers.get('content-type') ?? '', /^text\/html/, path);
       assert.match(answer.headers.get('content-security-policy') ?? '', /frame-ancestors \*/, path);
+    }
+    // A deployment may name the sites that frame it.
+    const limited = await startSecondServer(server, { EMBED_ORIGINS: 'https://a.example, https://b.example:8443' });
+    try {
+      const framed = await fetch(`${limited.url}/embed/events/`);
+      assert.equal(framed.status, 200);
+      assert.match(
+        framed.headers.get('content-security-policy') ?? '',
+        /frame-ancestors https:\/\/a\.example https:\/\/b\.example:8443(;|$)/,
+      );
+    } finally {
+      await limited.close();
     }
   });
 

@@ -7,7 +7,7 @@ import { pagesItemRoutes } from './pages.items.routes.ts';
 import { pagesViewRoutes } from './pages.routes.ts';
 import { pageNotFound } from './pages.errors.ts';
 import { PagesService } from './pages.service.ts';
-import { EMBED_CSP, PAGE_CSP, PageViews, STYLESHEET_PATH } from './pages.views.ts';
+import { embedCsp, PAGE_CSP, PageViews, STYLESHEET_PATH } from './pages.views.ts';
 
 /** The first segments of the pages' paths. */
 const PAGE_PREFIXES = ['/events', '/event', '/venue', '/organizer', '/tag', '/embed'];
@@ -33,10 +33,11 @@ export async function pagesPlugin(app: FastifyInstance, { config, services }: Pa
   app.decorateReply('itemVersion', null);
   app.addHook('onSend', answerConditionally);
   const embedPrefix = `${config.basePath}/embed/`;
+  const embedPolicy = embedCsp(config.embedOrigins);
   app.addHook('onRequest', (request, reply, done) => {
     if (request.url.startsWith(embedPrefix)) {
-      // Made to be framed by other sites, errors included: their CSP says so, and no X-Frame-Options contradicts it.
-      void reply.header('content-security-policy', EMBED_CSP).removeHeader('x-frame-options');
+      // Made to be framed by other sites (EMBED_ORIGINS), errors included: the CSP says which, and no X-Frame-Options contradicts it.
+      void reply.header('content-security-policy', embedPolicy).removeHeader('x-frame-options');
     } else {
       void reply.header('content-security-policy', PAGE_CSP);
     }
