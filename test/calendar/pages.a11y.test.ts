@@ -100,6 +100,7 @@ describe('calendar pages in Chromium', () => {
     pages.set('category', '/events/category/music/');
     pages.set('tag', '/tag/jazz/');
     pages.set('embed', '/embed/events/');
+    pages.set('embed-month', '/embed/events/month/');
     pages.set('not-found', '/event/no-such-event/');
     pages.set('bad-request', '/events/month/2026-13/');
   });

@@ -334,8 +334,21 @@ describe('calendar pages', () => {
     const first = (await page('/embed/events/?tag=embedded')).html;
     assert.match(first, /<a href="\/embed\/events\/\?tag=embedded&amp;page=2" rel="next">/);
     assert.match((await page('/embed/events/?tag=embedded&page=2')).html, /Embedded night/);
+    // The month too: the grid, its days and events opening in the top window, its months in the frame.
+    for (const path of [`/embed/events/month/${month}/?tag=embedded`, '/embed/events/month/?tag=embedded']) {
+      const grid = await page(path);
+      assertHtmlPage(grid, 'en', path);
+      assert.match(grid.headers.get('content-security-policy') ?? '', /frame-ancestors \*(;|$)/, path);
+      assert.doesNotMatch(grid.html, /<header|<form|class="subscribe"|<footer/, path);
+      assert.match(grid.html, /<table class="month">/, path);
+      assert.match(grid.html, /<a class="daynum" href="\/events\/[0-9-]+\/\?tag=embedded" target="_top"/, path);
+      assert.match(grid.html, /rel="next"/, path);
+      assert.match(grid.html, /<a href="\/embed\/events\/month\/[0-9-]+\/\?tag=embedded" rel="next">/, path);
+    }
+    assert.match((await page(`/embed/events/month/${month}/?tag=embedded`)).html, /href="[^"]+" target="_top">Embedded \d</);
     // Its errors are pages that may be framed too; other addresses below it are not pages.
     for (const [path, status] of [
+      ['/embed/events/month/2026-13/', 400],
       ['/embed/events/?category=no-such-category', 400],
       ['/embed/events/?page=99', 404],
       ['/embed/other/', 404],
