@@ -29,6 +29,8 @@ export interface Config {
   readonly logLevel: LogLevel;
   /** Allowed CORS origins; `['*']` means any origin without credentials. */
   readonly corsOrigins: readonly string[];
+  /** The sites that may frame the calendar's embed (`*`: any). */
+  readonly embedOrigins: readonly string[];
   readonly authMaxFailures: number;
   readonly authLockoutSeconds: number;
   /** log2 of scrypt's N for the password hashes this process makes (`PASSWORD_HASH_COST`): login passwords and post passwords. */
@@ -161,8 +163,9 @@ function soapSecretKey(env: Env): string | undefined {
   return key;
 }
 
-function corsOrigins(env: Env): string[] {
-  const raw = text(env, 'CORS_ORIGINS', '');
+/** A comma-separated list of origins (`scheme://host[:port]`) or `*`. */
+function origins(env: Env, name: string, fallback: string): string[] {
+  const raw = text(env, name, fallback);
   const origins = raw
     .split(',')
     .map((origin) => origin.trim())
@@ -172,7 +175,7 @@ function corsOrigins(env: Env): string[] {
     try {
       if (new URL(origin).origin !== origin) throw new Error('not an origin');
     } catch {
-      throw new ConfigError('CORS_ORIGINS', `has an entry that is not an origin (scheme://host[:port]): "${origin}"`);
+      throw new ConfigError(name, `has an entry that is not an origin (scheme://host[:port]): "${origin}"`);
     }
   }
   return origins;
@@ -212,7 +215,8 @@ export function loadConfig(env: Env = process.env): Config {
     soapAuth: oneOf(env, 'SOAP_AUTH', 'optional', ['optional', 'required'] as const),
     soapSecretKey: soapSecretKey(env),
     logLevel: oneOf(env, 'LOG_LEVEL', 'info', LOG_LEVELS),
-    corsOrigins: Object.freeze(corsOrigins(env)),
+    corsOrigins: Object.freeze(origins(env, 'CORS_ORIGINS', '')),
+    embedOrigins: Object.freeze(origins(env, 'EMBED_ORIGINS', '*')),
     authMaxFailures: integer(env, 'AUTH_MAX_FAILURES', 10, 0, 1_000_000),
     authLockoutSeconds: integer(env, 'AUTH_LOCKOUT_SECONDS', 300, 1, 86_400 * 30),
     passwordHashCost: integer(env, 'PASSWORD_HASH_COST', DEFAULT_PASSWORD_HASH_COST, 10, 20),

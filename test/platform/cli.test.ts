@@ -27,6 +27,7 @@ describe('configuration errors', () => {
     ['SOAP_AUTH', 'sometimes'],
     ['BASE_URL', 'not a url'],
     ['CORS_ORIGINS', 'https://ok.example,/path'],
+    ['EMBED_ORIGINS', 'https://ok.example,ok.example'],
     ['AUTH_MAX_FAILURES', '-1'],
     ['RESPONSE_CACHE_MB', 'lots'],
     ['RESPONSE_CACHE_MB', '99999999'],
