@@ -1,0 +1,42 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../../platform/db/schema.ts';
+import '../calendar.tables.ts';
+
+/** What CalDAV reads beyond what the events service lists: resource names, versions, the categories. */
+
+type Db = Kysely<Database>;
+
+/** The event an imported UID names, if any (events born here are named by their own UID, ical.uid.ts). */
+export async function findEventIdOfImportedUid(db: Db, uid: string): Promise<number | undefined> {
+  const row = await db.selectFrom('event_ical_uids').select('event_id').where('uid', '=', uid).executeTakeFirst();
+  return row === undefined ? undefined : Number(row.event_id);
+}
+
+/** Each event's version (its last change in the log), by id. */
+export async function findEventVersions(db: Db, ids: readonly number[]): Promise<Map<number, number>> {
+  if (ids.length === 0) return new Map();
+  const rows = await db
+    .selectFrom('calendar_changes')
+    .select(['item_id', 'seq'])
+    .where('type', '=', 'event')
+    .where('item_id', 'in', [...ids])
+    .execute();
+  return new Map(rows.map((row) => [Number(row.item_id), Number(row.seq)]));
+}
+
+/** The series each of `ids` belongs to (itself when it is none's occurrence); ids no longer stored are left out. */
+export async function findOwnersOf(db: Db, ids: readonly number[]): Promise<Map<number, number>> {
+  if (ids.length === 0) return new Map();
+  const rows = await db
+    .selectFrom('events')
+    .select(['id', 'parent_id'])
+    .where('id', 'in', [...ids])
+    .execute();
+  return new Map(rows.map((row) => [row.id, row.parent_id ?? row.id]));
+}
+
+/** Every category's id, oldest first. */
+export async function listCategoryIds(db: Db): Promise<number[]> {
+  const rows = await db.selectFrom('terms').select('id').where('taxonomy', '=', 'category').orderBy('id').execute();
+  return rows.map((row) => row.id);
+}
