@@ -194,6 +194,8 @@ async function multigetResponse(paths: DavPaths, reader: CaldavReader, collectio
 
 async function getResource(options: CaldavRoutesOptions, request: FastifyRequest, reply: FastifyReply): Promise<void> {
   const target = targetOf(options.paths, request);
+  const reader = readerOf(options, request);
+  if (target.kind === 'collection') await reader.calendar(target.collection);
   if (target.kind !== 'resource') {
     throw new AppError(
       405,
@@ -203,7 +205,6 @@ async function getResource(options: CaldavRoutesOptions, request: FastifyRequest
       { allow: 'OPTIONS, PROPFIND, REPORT' },
     );
   }
-  const reader = readerOf(options, request);
   const shown = await reader.representation(await reader.resourceId(target.collection, target.name));
   if (shown === undefined) throw davErrors.notFound();
   await reply.header('etag', shown.etag).type('text/calendar; charset=utf-8').send(shown.ics);

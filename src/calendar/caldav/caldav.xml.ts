@@ -44,7 +44,8 @@ export function element(name: string, inner = ''): string {
 }
 
 export const href = (path: string) => element(clark(NS.dav, 'href'), escapeXml(path));
-export const text = (value: string) => escapeXml(value);
+/** Text content; a CR as a reference, which XML readers would otherwise turn into LF (iCalendar's lines end with CRLF). */
+export const text = (value: string) => escapeXml(value).replace(/\r/g, '&#13;');
 
 /** One member of a multistatus: its properties (found, as XML, and missing), or a status alone (a 404). */
 export interface DavResponse {
