@@ -305,6 +305,29 @@ describe('reads', () => {
     );
   });
 
+  it('moves a calendar’s ctag with any change of its members, and only then', async () => {
+    const ctags = async () => {
+      const listed = members(await dav(server, 'PROPFIND', HOME, { auth: admin, depth: '1', body: propfind('<cs:getctag/>') }));
+      return new Map(listed.slice(1).map((member) => [member.href, valueOf(member, key(CS, 'getctag'))]));
+    };
+    const category = `${HOME}category-${jazz}/`;
+    const first = await ctags();
+    assert.deepEqual(await ctags(), first);
+    const occurrences = await server.request(`/calendar/events/v1/events/${series.id}/instances`, { auth: admin });
+    const changed = await server.request(`/calendar/events/v1/events/${occurrences.body.events[3].id}`, {
+      method: 'PATCH',
+      auth: admin,
+      body: { title: 'Rehearsal, once more' },
+    });
+    assert.equal(changed.status, 200);
+    const second = await ctags();
+    assert.notEqual(second.get(ALL), first.get(ALL), 'an occurrence of a series changed');
+    assert.equal(second.get(category), first.get(category), 'the series is in no category');
+    // Another caller sees other members: its ctag is its own.
+    const theirs = members(await dav(server, 'PROPFIND', ALL, { auth: subscriber, depth: '0', body: propfind('<cs:getctag/>') }));
+    assert.notEqual(valueOf(theirs[0]!, key(CS, 'getctag')), second.get(ALL));
+  });
+
   it('refuses a sync token it did not issue, or issued to another caller, with DAV:valid-sync-token', async () => {
     const mine = syncTokenOf(await dav(server, 'REPORT', ALL, { auth: admin, body: syncCollection('') }));
     for (const [auth, sent] of [

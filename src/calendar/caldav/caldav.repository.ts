@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { Database } from '../../platform/db/schema.ts';
 import '../calendar.tables.ts';
 
@@ -22,6 +22,25 @@ export async function findEventVersions(db: Db, ids: readonly number[]): Promise
     .where('item_id', 'in', [...ids])
     .execute();
   return new Map(rows.map((row) => [Number(row.item_id), Number(row.seq)]));
+}
+
+/**
+ * The version of each resource among `ids`: the last change of the event or, for a series, of the series and any
+ * of its occurrences (changes are numbered by one revision, so the highest moves with any of them).
+ */
+export async function findResourceVersions(db: Db, ids: readonly number[]): Promise<Map<number, number>> {
+  if (ids.length === 0) return new Map();
+  const owner = sql<number | string>`coalesce(events.parent_id, events.id)`;
+  const rows = await db
+    .selectFrom('events')
+    .innerJoin('calendar_changes', (join) =>
+      join.onRef('calendar_changes.item_id', '=', 'events.id').on('calendar_changes.type', '=', 'event'),
+    )
+    .select([owner.as('owner'), (eb) => eb.fn.max('calendar_changes.seq').as('seq')])
+    .where((eb) => eb.or([eb('events.id', 'in', [...ids]), eb('events.parent_id', 'in', [...ids])]))
+    .groupBy(owner)
+    .execute();
+  return new Map(rows.map((row) => [Number(row.owner), Number(row.seq)]));
 }
 
 /** The series each of `ids` belongs to (itself when it is none's occurrence); ids no longer stored are left out. */

@@ -13,7 +13,7 @@ import type { IcalService } from '../ical/ical.service.ts';
 import { decodeEntities } from '../ical/ical.text.ts';
 import { eventIdOfOwnUid } from '../ical/ical.uid.ts';
 import type { TermsService } from '../terms/terms.service.ts';
-import { findEventIdOfImportedUid, findEventVersions, findOwnersOf, listCategoryIds } from './caldav.repository.ts';
+import { findEventIdOfImportedUid, findEventVersions, findOwnersOf, findResourceVersions, listCategoryIds } from './caldav.repository.ts';
 import { davErrors } from './caldav.errors.ts';
 import type { Collection } from './caldav.paths.ts';
 import type { TimeRange } from './caldav.requests.ts';
@@ -147,14 +147,16 @@ export class CaldavReader {
     return { id, ics, etag: etagOf(ics, version) };
   }
 
-  /** The collection's ctag: it changes with any member's ETag, and with members coming and going. */
+  /**
+   * The collection's ctag: it moves with members coming and going and with any change of a member (of a series or
+   * any of its occurrences), as this caller sees them, without representing every member.
+   */
   async ctag(collection: Collection): Promise<string> {
-    const tags: string[] = [];
-    for (const id of await this.members(collection)) {
-      const shown = await this.representation(id);
-      if (shown !== undefined) tags.push(`${id}:${shown.etag}`);
-    }
-    return `"${digestOf(tags.join(','))}"`;
+    const ids = await this.members(collection);
+    const versions = await findResourceVersions(this.deps.db, ids);
+    const { user, language } = this.ctx;
+    const state = [language, user?.id ?? 0, user?.role ?? '', ...ids.map((id) => `${id}:${versions.get(id) ?? 0}`)];
+    return `"${digestOf(state.join(','))}"`;
   }
 
   /** A new sync token: the log as it stands for this caller (one per request). */
