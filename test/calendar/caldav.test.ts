@@ -341,6 +341,33 @@ describe('reads', () => {
       assert.equal(davError(refused).condition, key(DAV, 'valid-sync-token'));
     }
   });
+
+  it('holds a series in a category’s calendar when the series is in it, and reads it with HEAD too', async () => {
+    const category = `${HOME}category-${jazz}/`;
+    const jam = await apiEvent(server, admin, {
+      title: 'Monthly jam',
+      start_date: '2031-06-06 21:00:00',
+      end_date: '2031-06-06 23:00:00',
+      recurrence: ['RRULE:FREQ=MONTHLY;COUNT=4'],
+      categories: [jazz],
+    });
+    const listed = members(await dav(server, 'PROPFIND', category, { auth: admin, depth: '1', body: propfind('<d:getetag/>') }));
+    assert.ok(hrefsOf(listed).includes(eventHref(category, jam.id)));
+    const august = calendarQuery(
+      '<c:comp-filter name="VEVENT"><c:time-range start="20310801T000000Z" end="20310901T000000Z"/></c:comp-filter>',
+    );
+    assert.deepEqual(hrefsOf(members(await dav(server, 'REPORT', category, { auth: admin, body: august }))), [eventHref(category, jam.id)]);
+    const head = await dav(server, 'HEAD', eventHref(category, jam.id), { auth: admin });
+    assert.equal(head.status, 200);
+    assert.equal(head.text, '');
+    assert.equal(
+      head.headers.get('etag'),
+      valueOf(
+        listed.find((member) => member.href === eventHref(category, jam.id))!,
+        key(DAV, 'getetag'),
+      ),
+    );
+  });
 });
 
 describe('bad input', () => {
