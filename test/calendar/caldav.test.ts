@@ -192,6 +192,7 @@ describe('reads', () => {
       assert.equal(read.headers.get('etag'), valueOf(member, key(DAV, 'getetag')));
       assert.match(valueOf(member, key(DAV, 'getcontenttype'))!, /^text\/calendar/);
       const api = await server.request(`/calendar/events/v1/events/${id}`, { auth: admin });
+      assert.match(read.headers.get('etag')!, /^"\d+-/, 'an editor’s tag names the version, as the API’s does');
       assert.equal(read.headers.get('etag')!.split('-')[0], api.headers.get('etag')!.split('-')[0], 'the version part is the API’s');
       const again = await dav(server, 'GET', member.href, { auth: admin, headers: { 'if-none-match': read.headers.get('etag')! } });
       assert.equal(again.status, 304);
@@ -200,6 +201,8 @@ describe('reads', () => {
     assert.deepEqual(hrefsOf(category.slice(1)), [eventHref(`${HOME}category-${jazz}/`, single.id)]);
     const subscribers = members(await dav(server, 'PROPFIND', ALL, { auth: subscriber, depth: '1' }));
     assert.ok(!hrefsOf(subscribers).includes(eventHref(ALL, draft.id)), 'a draft only to who may edit it');
+    // Who may not edit an event gets a tag of the bytes alone, as from the API.
+    for (const member of subscribers.slice(1)) assert.match(valueOf(member, key(DAV, 'getetag'))!, /^"[A-Za-z0-9_-]+"$/);
     assert.equal((await dav(server, 'GET', eventHref(ALL, draft.id), { auth: subscriber })).status, 404);
   });
 
@@ -326,6 +329,44 @@ describe('reads', () => {
     // Another caller sees other members: its ctag is its own.
     const theirs = members(await dav(server, 'PROPFIND', ALL, { auth: subscriber, depth: '0', body: propfind('<cs:getctag/>') }));
     assert.notEqual(valueOf(theirs[0]!, key(CS, 'getctag')), second.get(ALL));
+  });
+
+  it('tells anonymous readers nothing of a hidden change: their ctag and ETags stay, an editor’s move', async () => {
+    const venue = await server.request('/calendar/events/v1/venues', {
+      method: 'POST',
+      auth: admin,
+      body: { venue: 'Back room', status: 'draft' },
+    });
+    assert.equal(venue.status, 201, venue.text);
+    const gig = await apiEvent(server, admin, {
+      title: 'Late set',
+      start_date: '2031-09-09 22:00:00',
+      end_date: '2031-09-09 23:00:00',
+      venue: venue.body.id,
+    });
+    const seen = async (target: { url: string }, auth?: Credentials) => {
+      const [calendar, ...events] = members(
+        await dav(target, 'PROPFIND', ALL, { auth, depth: '1', body: propfind('<cs:getctag/>', '<d:getetag/>') }),
+      );
+      return {
+        ctag: valueOf(calendar!, key(CS, 'getctag')),
+        etag: valueOf(
+          events.find((member) => member.href === eventHref(ALL, gig.id))!,
+          key(DAV, 'getetag'),
+        ),
+      };
+    };
+    const anonymousBefore = await seen(anonymousServer);
+    const editorBefore = await seen(server, admin);
+    const renamed = await server.request(`/calendar/events/v1/venues/${venue.body.id}`, {
+      method: 'POST',
+      auth: admin,
+      body: { venue: 'Back room, renamed' },
+    });
+    assert.equal(renamed.status, 200, renamed.text);
+    assert.deepEqual(await seen(anonymousServer), anonymousBefore);
+    const editorAfter = await seen(server, admin);
+    assert.notEqual(editorAfter.ctag, editorBefore.ctag);
   });
 
   it('refuses a sync token it did not issue, or issued to another caller, with DAV:valid-sync-token', async () => {

@@ -1,5 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../../platform/db/schema.ts';
+import type { ListVisibility } from '../posts/posts.access.ts';
 import '../calendar.tables.ts';
 
 /** What CalDAV reads beyond what the events service lists: resource names, versions, the categories. */
@@ -25,18 +26,28 @@ export async function findEventVersions(db: Db, ids: readonly number[]): Promise
 }
 
 /**
- * The version of each resource among `ids`: the last change of the event or, for a series, of the series and any
- * of its occurrences (changes are numbered by one revision, so the highest moves with any of them).
+ * The version of each resource among `ids` as a reader whose lists are `visibility` sees it: the last change of the
+ * event or, for a series, of the series and any of its occurrences (changes are numbered by one revision, so the
+ * highest moves with any of them), counting only changes that reader can see: what anonymous readers see of an item
+ * moves its `public_seq`, not a hidden draft's edits (the rules of the change log, changes.repository.ts).
  */
-export async function findResourceVersions(db: Db, ids: readonly number[]): Promise<Map<number, number>> {
+export async function findResourceVersions(db: Db, ids: readonly number[], visibility: ListVisibility): Promise<Map<number, number>> {
   if (ids.length === 0) return new Map();
   const owner = sql<number | string>`coalesce(events.parent_id, events.id)`;
+  const seen =
+    visibility.kind === 'all-but-trash'
+      ? sql<number | string>`calendar_changes.seq`
+      : visibility.kind === 'published'
+        ? sql<number | string>`calendar_changes.public_seq`
+        : sql<
+            number | string
+          >`case when calendar_changes.author_id = ${visibility.userId} then calendar_changes.seq else calendar_changes.public_seq end`;
   const rows = await db
     .selectFrom('events')
     .innerJoin('calendar_changes', (join) =>
       join.onRef('calendar_changes.item_id', '=', 'events.id').on('calendar_changes.type', '=', 'event'),
     )
-    .select([owner.as('owner'), (eb) => eb.fn.max('calendar_changes.seq').as('seq')])
+    .select([owner.as('owner'), sql<number | string>`max(${seen})`.as('seq')])
     .where((eb) => eb.or([eb('events.id', 'in', [...ids]), eb('events.parent_id', 'in', [...ids])]))
     .groupBy(owner)
     .execute();

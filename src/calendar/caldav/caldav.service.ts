@@ -8,7 +8,8 @@ import type { ChangesService } from '../changes/changes.service.ts';
 import type { RequestContext } from '../common/context.ts';
 import { feedName } from '../common/site-title.ts';
 import { listFilter } from '../events/events.filters.ts';
-import { listOwnerIds } from '../events/events.repository.ts';
+import { findEventById, listOwnerIds } from '../events/events.repository.ts';
+import { canEdit, listVisibility } from '../posts/posts.access.ts';
 import type { IcalService } from '../ical/ical.service.ts';
 import { decodeEntities } from '../ical/ical.text.ts';
 import { eventIdOfOwnUid } from '../ical/ical.uid.ts';
@@ -135,6 +136,9 @@ export class CaldavReader {
   }
 
   private async represent(id: number): Promise<Representation | undefined> {
+    const { db } = this.deps;
+    // Read before the event: a tag may name an older version than its body (a write would then be refused), never a newer one.
+    const version = (await findEventVersions(db, [id])).get(id);
     let ics: string;
     try {
       ics = await this.deps.ical.eventFeed(id, {}, this.ctx);
@@ -142,9 +146,11 @@ export class CaldavReader {
       if (error instanceof AppError && error.status < 500) return undefined;
       throw error;
     }
-    // The API's tag (entity-tags.ts): the event's version, so If-Match compares the same versions, and these bytes.
-    const version = (await findEventVersions(this.deps.db, [id])).get(id);
-    return { id, ics, etag: etagOf(ics, version) };
+    // The API's tag (events.single.ts): these bytes, and the version only for a caller who may edit the event, since
+    // the version also moves with what others are not shown.
+    const row = await findEventById(db, id);
+    const editable = row !== undefined && canEdit(this.ctx.user, row, new Date());
+    return { id, ics, etag: etagOf(ics, editable ? version : undefined) };
   }
 
   /**
@@ -153,7 +159,7 @@ export class CaldavReader {
    */
   async ctag(collection: Collection): Promise<string> {
     const ids = await this.members(collection);
-    const versions = await findResourceVersions(this.deps.db, ids);
+    const versions = await findResourceVersions(this.deps.db, ids, listVisibility(this.ctx.user));
     const { user, language } = this.ctx;
     const state = [language, user?.id ?? 0, user?.role ?? '', ...ids.map((id) => `${id}:${versions.get(id) ?? 0}`)];
     return `"${digestOf(state.join(','))}"`;
