@@ -3,6 +3,7 @@ import { tzlib_get_ical_block, tzlib_get_timezones } from 'timezones-ical-librar
 import type { Config } from '../../config/config.ts';
 import type { Database } from '../../platform/db/schema.ts';
 import { AppError } from '../../platform/errors.ts';
+import { cacheKey } from '../../platform/cache/read-cache.ts';
 import { digestOf, etagOf } from '../../platform/http/entity-tags.ts';
 import type { ChangesService } from '../changes/changes.service.ts';
 import type { RequestContext } from '../common/context.ts';
@@ -111,9 +112,15 @@ export class CaldavReader {
   async members(collection: Collection, range?: TimeRange, among?: readonly number[]): Promise<number[]> {
     await this.calendar(collection);
     if (among !== undefined && among.length === 0) return [];
-    const query = collection.kind === 'all' ? ALL_TIME : { ...ALL_TIME, categories: [String(collection.id)] };
-    const filter = await listFilter(this.deps.db, this.deps.config, query, this.ctx, new Date());
-    return listOwnerIds(this.deps.db, filter, { during: range, owners: among });
+    const read = async () => {
+      const query = collection.kind === 'all' ? ALL_TIME : { ...ALL_TIME, categories: [String(collection.id)] };
+      const filter = await listFilter(this.deps.db, this.deps.config, query, this.ctx, new Date());
+      return listOwnerIds(this.deps.db, filter, { during: range, owners: among });
+    };
+    // What anonymous readers are shown is the same for all of them: computed once per calendar version.
+    if (this.ctx.user !== null || among !== undefined) return read();
+    const key = cacheKey('caldav members', collection.kind === 'all' ? 0 : collection.id, range?.from, range?.to);
+    return (await this.ctx.version()).once(key, read, (ids) => 64 + ids.length * 8);
   }
 
   /** The event a resource name names (its id or its UID) if it is a member of the collection; else a 404. */
@@ -129,16 +136,27 @@ export class CaldavReader {
   representation(id: number): Promise<Representation | undefined> {
     let found = this.represented.get(id);
     if (found === undefined) {
-      found = this.represent(id);
+      found = this.ctx.user === null ? this.representedForEveryone(id) : this.represent(id);
       this.represented.set(id, found);
     }
     return found;
   }
 
+  /** Anonymous readers' representation, the same for all of them: computed once per calendar version, as their feeds are. */
+  private async representedForEveryone(id: number): Promise<Representation | undefined> {
+    const key = cacheKey('caldav event', id, this.ctx.language);
+    return (await this.ctx.version()).once(
+      key,
+      () => this.represent(id),
+      (shown) => 256 + 2 * (shown?.ics.length ?? 0),
+    );
+  }
+
   private async represent(id: number): Promise<Representation | undefined> {
     const { db } = this.deps;
-    // Read before the event: a tag may name an older version than its body (a write would then be refused), never a newer one.
-    const version = (await findEventVersions(db, [id])).get(id);
+    // Read before the event: a tag may name an older version than its body (a write would then be refused), never a newer
+    // one. Not for an anonymous caller, who edits nothing.
+    const version = this.ctx.user === null ? undefined : (await findEventVersions(db, [id])).get(id);
     let ics: string;
     try {
       ics = await this.deps.ical.eventFeed(id, {}, this.ctx);
