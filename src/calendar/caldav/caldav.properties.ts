@@ -1,6 +1,6 @@
 import type { AuthUser } from '../../platform/auth/authenticate.ts';
 import type { PropRequest } from './caldav.requests.ts';
-import type { CaldavReader, CalendarInfo, Representation } from './caldav.service.ts';
+import type { CaldavReader, CalendarInfo, Representation } from './caldav.reader.ts';
 import type { DavPaths } from './caldav.paths.ts';
 import { clark, element, href, NS, text, type DavResponse } from './caldav.xml.ts';
 

@@ -13,7 +13,8 @@ import {
   rootProperties,
 } from './caldav.properties.ts';
 import { readPropfind, readReport, type PropRequest } from './caldav.requests.ts';
-import type { CaldavReader, CaldavService } from './caldav.service.ts';
+import type { CaldavReader } from './caldav.reader.ts';
+import type { CaldavService } from './caldav.service.ts';
 import { multistatus, type DavResponse } from './caldav.xml.ts';
 
 export interface CaldavRoutesOptions {
