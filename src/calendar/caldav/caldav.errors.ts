@@ -12,7 +12,7 @@ import { clark, errorXml, NS } from './caldav.xml.ts';
 const failed = (status: number, condition: string | undefined, message: string, headers: Record<string, string> = {}) =>
   new AppError(status, 'caldav', message, condition === undefined ? {} : { condition }, headers);
 
-export const BASIC_CHALLENGE = 'Basic realm="almanac", charset="UTF-8"';
+const BASIC_CHALLENGE = 'Basic realm="almanac", charset="UTF-8"';
 
 export const davErrors = {
   malformed: (message: string) => failed(400, undefined, message),

@@ -27,7 +27,7 @@ const REPORTS = ['calendar-multiget', 'calendar-query']
   .concat(element(dav('sync-collection')))
   .map((report) => element(dav('supported-report'), element(dav('report'), report)))
   .join('');
-export const CALENDAR_DATA = caldav('calendar-data');
+const CALENDAR_DATA = caldav('calendar-data');
 
 /** What every thing the service has tells a client of it: who asks, and that it may only read. */
 function common(reader: CaldavReader, paths: DavPaths): [string, Value][] {

@@ -3,7 +3,7 @@ import type { Config } from '../../config/config.ts';
 import { AppError } from '../../platform/errors.ts';
 import { requestContext, type CalendarDeps } from '../common/context.ts';
 import { davErrors } from './caldav.errors.ts';
-import type { Collection, DavPaths, Target } from './caldav.paths.ts';
+import { SERVICE_PATH, type Collection, type DavPaths, type Target } from './caldav.paths.ts';
 import {
   calendarProperties,
   eventProperties,
@@ -24,27 +24,15 @@ export interface CaldavRoutesOptions {
 }
 
 /** What the service answers (OPTIONS and Allow), and what it refuses as read-only. */
-export const READ_METHODS = ['OPTIONS', 'GET', 'HEAD', 'PROPFIND', 'REPORT'] as const;
-export const WRITE_METHODS = [
-  'PUT',
-  'DELETE',
-  'POST',
-  'PATCH',
-  'PROPPATCH',
-  'MKCALENDAR',
-  'MKCOL',
-  'COPY',
-  'MOVE',
-  'LOCK',
-  'UNLOCK',
-] as const;
+const READ_METHODS = ['OPTIONS', 'GET', 'HEAD', 'PROPFIND', 'REPORT'] as const;
+const WRITE_METHODS = ['PUT', 'DELETE', 'POST', 'PATCH', 'PROPPATCH', 'MKCALENDAR', 'MKCOL', 'COPY', 'MOVE', 'LOCK', 'UNLOCK'] as const;
 const ALLOW = READ_METHODS.join(', ');
 // RFC 4918 class 1 and 3, RFC 4791: what OPTIONS announces (no locks: class 2 is not).
 const DAV_CLASSES = '1, 3, calendar-access';
 /** The largest request body (a PROPFIND, a REPORT naming many hrefs): over it, a 413. */
-export const DAV_BODY_LIMIT_BYTES = 512 * 1024;
+const DAV_BODY_LIMIT_BYTES = 512 * 1024;
 const MULTISTATUS_TYPE = 'application/xml; charset=utf-8';
-const SERVICE_URLS = ['/dav', '/dav/*'];
+const SERVICE_URLS = [SERVICE_PATH, `${SERVICE_PATH}/*`];
 
 /** The CalDAV service (issue 42, docs/caldav.md): each method one handler. */
 export async function caldavRoutes(app: FastifyInstance, options: CaldavRoutesOptions): Promise<void> {
@@ -70,7 +58,7 @@ export async function caldavRoutes(app: FastifyInstance, options: CaldavRoutesOp
 
 /** RFC 6764 §5: the well-known address leads to the service root. */
 async function wellKnown(config: Config, reply: FastifyReply): Promise<void> {
-  await reply.code(301).header('location', `${config.baseUrl}/dav/`).send();
+  await reply.code(301).header('location', `${config.baseUrl}${SERVICE_PATH}/`).send();
 }
 
 async function answerOptions(_request: FastifyRequest, reply: FastifyReply): Promise<void> {
