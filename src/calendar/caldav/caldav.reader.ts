@@ -74,27 +74,27 @@ export class CaldavReader {
 
   /** The collections of the home: every event, then each category by id. */
   calendars(): Promise<CalendarInfo[]> {
-    this.calendarsRead ??= (async () => {
-      const ids = await listCategoryIds(this.deps.db);
-      const terms = await this.deps.categories.listByIds(ids, this.ctx);
-      const language = this.ctx.language;
-      return [
-        { collection: { kind: 'all' }, name: feedName(language, []), color: PALETTE[0]! },
-        ...terms.map((term) => ({
-          collection: { kind: 'category', id: term.id } as const,
-          name: feedName(language, [decodeEntities(term.name)]),
-          color: PALETTE[term.id % PALETTE.length]!,
-        })),
-      ];
-    })();
+    this.calendarsRead ??= listCategoryIds(this.deps.db).then(async (ids) => [this.allEvents(), ...(await this.categoryCalendars(ids))]);
     return this.calendarsRead;
+  }
+
+  private allEvents(): CalendarInfo {
+    return { collection: { kind: 'all' }, name: feedName(this.ctx.language, []), color: PALETTE[0]! };
+  }
+
+  private async categoryCalendars(ids: readonly number[]): Promise<CalendarInfo[]> {
+    const terms = await this.deps.categories.listByIds(ids, this.ctx);
+    return terms.map((term) => ({
+      collection: { kind: 'category', id: term.id },
+      name: feedName(this.ctx.language, [decodeEntities(term.name)]),
+      color: PALETTE[term.id % PALETTE.length]!,
+    }));
   }
 
   /** The collection as a calendar, or a 404 for a category that does not exist. */
   async calendar(collection: Collection): Promise<CalendarInfo> {
-    const found = (await this.calendars()).find((info) =>
-      info.collection.kind === 'all' ? collection.kind === 'all' : sameCategory(info.collection, collection),
-    );
+    if (collection.kind === 'all') return this.allEvents();
+    const [found] = await this.categoryCalendars([collection.id]);
     if (found === undefined) throw davErrors.notFound();
     return found;
   }
@@ -119,11 +119,24 @@ export class CaldavReader {
 
   /** The event a resource name names (its id or its UID) if it is a member of the collection; else a 404. */
   async resourceId(collection: Collection, name: string): Promise<number> {
-    const id = /^[1-9]\d{0,14}$/.test(name)
-      ? Number(name)
-      : (eventIdOfOwnUid(name, this.deps.config.baseUrl) ?? (await findEventIdOfImportedUid(this.deps.db, name)));
-    if (id === undefined || !(await this.members(collection, undefined, [id])).includes(id)) throw davErrors.notFound();
+    const id = (await this.resourceIds(collection, [name])).get(name);
+    if (id === undefined) throw davErrors.notFound();
     return id;
+  }
+
+  /** The events resource names name (ids or UIDs), those that are members of the collection, checked together. */
+  async resourceIds(collection: Collection, names: readonly string[]): Promise<Map<string, number>> {
+    const named = new Map<string, number>();
+    for (const name of new Set(names)) {
+      const id = /^[1-9]\d{0,14}$/.test(name)
+        ? Number(name)
+        : (eventIdOfOwnUid(name, this.deps.config.baseUrl) ?? (await findEventIdOfImportedUid(this.deps.db, name)));
+      if (id !== undefined) named.set(name, id);
+    }
+    // Anonymous readers' members are known for the version already; others' are checked in one statement.
+    const ids = [...new Set(named.values())];
+    const members = new Set(await (this.ctx.user === null ? this.members(collection) : this.members(collection, undefined, ids)));
+    return new Map([...named].filter(([, id]) => members.has(id)));
   }
 
   /** An event as iCalendar, with its ETag; undefined when the caller may not read it after all (a write in between). */
@@ -240,8 +253,4 @@ export class CaldavReader {
     ];
     return `${lines.join('\r\n')}\r\n`;
   }
-}
-
-function sameCategory(a: Collection, b: Collection): boolean {
-  return a.kind === 'category' && b.kind === 'category' && a.id === b.id;
 }

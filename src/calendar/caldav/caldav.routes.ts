@@ -150,8 +150,18 @@ async function report(options: CaldavRoutesOptions, request: FastifyRequest, rep
   const { collection } = target;
   switch (asked.kind) {
     case 'multiget': {
+      const targets = asked.hrefs.map((href) => paths.parse(href));
+      const named = targets.flatMap((found) =>
+        found?.kind === 'resource' && sameCollection(paths, found.collection, collection) ? [found.name] : [],
+      );
+      const ids = await reader.resourceIds(collection, named);
       const responses: DavResponse[] = [];
-      for (const href of asked.hrefs) responses.push(await multigetResponse(paths, reader, collection, href, asked.props));
+      for (const [index, href] of asked.hrefs.entries()) {
+        const found = targets[index];
+        const id = found?.kind === 'resource' && sameCollection(paths, found.collection, collection) ? ids.get(found.name) : undefined;
+        const shown = id === undefined ? undefined : await reader.representation(id);
+        responses.push(shown === undefined ? { href, status: 404 } : await propertiesResponse(href, eventProperties(shown), asked.props));
+      }
       return sendMultistatus(reply, responses);
     }
     case 'query': {
@@ -168,18 +178,7 @@ async function report(options: CaldavRoutesOptions, request: FastifyRequest, rep
   }
 }
 
-/** One href of a multiget: the event, or a 404 for anything that is not a member of the calendar asked. */
-async function multigetResponse(paths: DavPaths, reader: CaldavReader, collection: Collection, href: string, asked: PropRequest) {
-  const target = paths.parse(href);
-  const inCollection = target?.kind === 'resource' && paths.collection(target.collection) === paths.collection(collection);
-  try {
-    const shown = inCollection ? await reader.representation(await reader.resourceId(collection, target.name)) : undefined;
-    return shown === undefined ? { href, status: 404 } : await propertiesResponse(href, eventProperties(shown), asked);
-  } catch (error) {
-    if (error instanceof AppError && error.status === 404) return { href, status: 404 };
-    throw error;
-  }
-}
+const sameCollection = (paths: DavPaths, a: Collection, b: Collection) => paths.collection(a) === paths.collection(b);
 
 async function getResource(options: CaldavRoutesOptions, request: FastifyRequest, reply: FastifyReply): Promise<void> {
   const target = targetOf(options.paths, request);
