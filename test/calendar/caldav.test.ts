@@ -238,6 +238,22 @@ describe('reads', () => {
     }
   });
 
+  it('answers propname with the names alone, and allprop without calendar-data (asked by name only)', async () => {
+    const body = (inner: string) => `<d:propfind xmlns:d="DAV:">${inner}</d:propfind>`;
+    const [names] = members(await dav(server, 'PROPFIND', ALL, { auth: admin, depth: '0', body: body('<d:propname/>') }));
+    assert.ok(names!.props.has(key(CS, 'getctag')) && names!.props.has(key(DAV, 'sync-token')));
+    assert.ok([...names!.props.values()].every((prop) => prop.text === '' && prop.children.length === 0));
+    const path = eventHref(ALL, single.id);
+    const [all] = members(await dav(server, 'PROPFIND', path, { auth: admin, depth: '0', body: body('<d:allprop/>') }));
+    assert.ok(all!.props.has(key(DAV, 'getetag')));
+    assert.ok(!all!.props.has(key(CALDAV, 'calendar-data')));
+    const [asked] = members(
+      await dav(server, 'PROPFIND', path, { auth: admin, depth: '0', body: propfind('<c:calendar-data/>', '<d:quota-used-bytes/>') }),
+    );
+    assert.match(valueOf(asked!, key(CALDAV, 'calendar-data'))!, /^BEGIN:VCALENDAR\r\n/);
+    assert.deepEqual(asked!.missing, [key(DAV, 'quota-used-bytes')]);
+  });
+
   it('answers calendar-multiget with each event’s data, and a 404 for what is not in the calendar', async () => {
     const hrefs = [eventHref(ALL, single.id), eventHref(ALL, series.id), eventHref(ALL, 999_999), '/elsewhere/1.ics'];
     const got = members(await dav(server, 'REPORT', ALL, { auth: admin, depth: '1', body: multiget(hrefs) }));
