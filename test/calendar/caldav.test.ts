@@ -238,6 +238,18 @@ describe('reads', () => {
     }
   });
 
+  it('holds no event hidden from listings, as no list and no sync does', async () => {
+    const hidden = await apiEvent(server, admin, {
+      title: 'Private rehearsal',
+      start_date: '2031-03-05 10:00:00',
+      end_date: '2031-03-05 11:00:00',
+      hide_from_listings: true,
+    });
+    const listed = members(await dav(server, 'PROPFIND', ALL, { auth: admin, depth: '1', body: propfind('<d:getetag/>') }));
+    assert.ok(!hrefsOf(listed).includes(eventHref(ALL, hidden.id)));
+    assert.equal((await dav(server, 'GET', eventHref(ALL, hidden.id), { auth: admin })).status, 404);
+  });
+
   it('answers propname with the names alone, and allprop without calendar-data (asked by name only)', async () => {
     const body = (inner: string) => `<d:propfind xmlns:d="DAV:">${inner}</d:propfind>`;
     const [names] = members(await dav(server, 'PROPFIND', ALL, { auth: admin, depth: '0', body: body('<d:propname/>') }));
