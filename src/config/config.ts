@@ -59,6 +59,8 @@ export interface Config {
   readonly changesRetentionDays: number;
   /** Whether a write to an existing calendar item must send If-Match (`REQUIRE_IF_MATCH`): without it, a 428. */
   readonly requireIfMatch: boolean;
+  /** Whether anonymous CalDAV clients may read the public collections (`CALDAV_ANONYMOUS`); else they are asked to sign in. */
+  readonly caldavAnonymous: boolean;
   /** Hosts and address ranges webhooks may reach over http and at private addresses (`WEBHOOK_ALLOW_HOSTS`). */
   readonly webhookAllowHosts: AllowList;
   /** How long a webhook receiver has to answer (`WEBHOOK_TIMEOUT_MS`). */
@@ -234,6 +236,7 @@ export function loadConfig(env: Env = process.env): Config {
     icalImportMaxBytes: integer(env, 'ICAL_IMPORT_MAX_BYTES', 2 * 1024 * 1024, 1024, 1024 * 1024 * 1024),
     changesRetentionDays: integer(env, 'CHANGES_RETENTION_DAYS', 30, 1, 36_600),
     requireIfMatch: boolean(env, 'REQUIRE_IF_MATCH', false),
+    caldavAnonymous: boolean(env, 'CALDAV_ANONYMOUS', false),
     webhookAllowHosts: webhookAllowHosts(env),
     webhookTimeoutMs: integer(env, 'WEBHOOK_TIMEOUT_MS', 10_000, 100, 60_000),
     webhookRetryBaseMs: integer(env, 'WEBHOOK_RETRY_BASE_MS', 5_000, 10, 3_600_000),
