@@ -262,6 +262,28 @@ describe('CSV import', () => {
     );
   });
 
+  it('creates again an event deleted for good, and leaves one in the trash there', async () => {
+    const lines = ['Name,Start Date,Event Cost', 'Kept away,2027-07-10,5', 'Binned,2027-07-11,5'];
+    assert.equal((await runImport({ events: file(lines.join('\n')) })).events.created, 2);
+    const [kept] = await search('Kept away');
+    const [binned] = await search('Binned');
+    assert.equal((await server.request(`${EVENTS}/${kept.id}?force=true`, { method: 'DELETE', auth: admin })).status, 200);
+    assert.equal((await server.request(`${EVENTS}/${binned.id}`, { method: 'DELETE', auth: admin })).status, 200);
+    const again = await runImport({ events: file(lines.join('\n')) });
+    assert.deepEqual(again.events, { created: 1, updated: 0, unchanged: 1 });
+    const [back] = await search('Kept away');
+    assert.notEqual(back.id, kept.id);
+    const changed = await runImport({ events: file([lines[0], lines[1], 'Binned,2027-07-11,6'].join('\n')) });
+    assert.deepEqual(changed.events, { created: 0, updated: 1, unchanged: 1 });
+    // The trash hides it from the API: its row says it was updated there, and stayed.
+    const row = await server.server.store.db
+      .selectFrom('events')
+      .select(['status', 'cost'])
+      .where('id', '=', binned.id)
+      .executeTakeFirstOrThrow();
+    assert.deepEqual(row, { status: 'trash', cost: '["6"]' });
+  });
+
   it('writes nothing in a dry run, and reports what it would do', async () => {
     const before = await totals();
     const report = await runImport(
