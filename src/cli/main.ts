@@ -62,6 +62,14 @@ function withUsers<T>(config: Config, work: (users: UsersService) => Promise<T>)
   return withStore(config, (store) => work(new UsersService(store, new PasswordHasher(config.passwordHashCost))));
 }
 
+/** Who an import writes as (`--as`, else the first administrator) and what its importer writes with. */
+async function importerOf(store: Store, config: Config, options: Options) {
+  const { commandLineCaller } = await import('../calendar/ical/ical.import.ts');
+  const { PostPasswords } = await import('../calendar/posts/posts.passwords.ts');
+  const caller = await commandLineCaller(store.db, config, optional(options, 'as'));
+  return { caller, deps: { db: store.db, config, passwords: new PostPasswords(store.db, config), translateError: store.translateError } };
+}
+
 const json = { json: { type: 'boolean' } } as const;
 const importOptions = { 'dry-run': { type: 'boolean' }, as: { type: 'string' }, ...json } as const;
 
@@ -231,16 +239,10 @@ const COMMANDS: Record<string, Command> = {
         throw new UsageError(`cannot read ${file}: ${error.code ?? error.message}`);
       });
       const dryRun = options['dry-run'] === true;
-      const { commandLineCaller, IcalImport, IcalSyntaxError } = await import('../calendar/ical/ical.import.ts');
-      const { PostPasswords } = await import('../calendar/posts/posts.passwords.ts');
+      const { IcalImport, IcalSyntaxError } = await import('../calendar/ical/ical.import.ts');
       const report = await withStore(config, async (store) => {
-        const caller = await commandLineCaller(store.db, config, optional(options, 'as'));
-        const importer = new IcalImport({
-          db: store.db,
-          config,
-          passwords: new PostPasswords(store.db, config),
-          translateError: store.translateError,
-        });
+        const { caller, deps } = await importerOf(store, config, options);
+        const importer = new IcalImport(deps);
         try {
           return await importer.importCalendar(text, caller, { dryRun, onProgress: progressBar('events') });
         } catch (error) {
@@ -280,27 +282,16 @@ const COMMANDS: Record<string, Command> = {
       if (positionals.length !== 1) throw new UsageError('name one events file: almanac import csv EVENTS.csv');
       const dryRun = options['dry-run'] === true;
       const files = { events: positionals[0], venues: optional(options, 'venues'), organizers: optional(options, 'organizers') };
-      const { commandLineCaller } = await import('../calendar/ical/ical.import.ts');
       const { CsvImport, CsvImportError, csvReportLines, importSettingsOf } = await import('../calendar/import/csv.import.ts');
-      const settings = (() => {
-        try {
-          return importSettingsOf(optional(options, 'date-order'), optional(options, 'map'));
-        } catch (error) {
-          throw error instanceof CsvImportError ? new UsageError(error.message) : error;
-        }
-      })();
-      const { PostPasswords } = await import('../calendar/posts/posts.passwords.ts');
+      const asUsage = (error: unknown): never => {
+        throw error instanceof CsvImportError ? new UsageError(error.message) : error;
+      };
+      const settings = await Promise.resolve()
+        .then(() => importSettingsOf(optional(options, 'date-order'), optional(options, 'map')))
+        .catch(asUsage);
       const report = await withStore(config, async (store) => {
-        const caller = await commandLineCaller(store.db, config, optional(options, 'as'));
-        const importer = new CsvImport({
-          db: store.db,
-          config,
-          passwords: new PostPasswords(store.db, config),
-          translateError: store.translateError,
-        });
-        return importer.importFiles(files, caller, { ...settings, dryRun, onProgress: progressBar('rows') }).catch((error: unknown) => {
-          throw error instanceof CsvImportError ? new UsageError(error.message) : error;
-        });
+        const { caller, deps } = await importerOf(store, config, options);
+        return new CsvImport(deps).importFiles(files, caller, { ...settings, dryRun, onProgress: progressBar('rows') }).catch(asUsage);
       });
       if (options.json === true) out(JSON.stringify({ ...report, dry_run: dryRun }));
       else for (const line of csvReportLines(report, dryRun)) out(line);
