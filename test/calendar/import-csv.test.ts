@@ -253,7 +253,13 @@ describe('CSV import', () => {
   it('updates the event of an id column when its name or start changes', async () => {
     const first = await runImport({ events: file(['ID,Name,Start Date', 'e-1,Regatta,2027-07-01'].join('\n')) });
     assert.equal(first.events.created, 1);
-    const renamed = await runImport({ events: file(['ID,Name,Start Date', 'e-1,Great Regatta,2027-07-02'].join('\n')) });
+    const renamed = await runImport({
+      events: file(['ID,Name,Start Date', 'e-1,Great Regatta,2027-07-02', 'e-1,Small Regatta,2027-07-03'].join('\n')),
+    });
+    assert.deepEqual(
+      renamed.errors.map((error) => [error.line, error.message]),
+      [[3, 'the same id as line 2: each event of a file has an id of its own']],
+    );
     assert.deepEqual(renamed.events, { created: 0, updated: 1, unchanged: 0 });
     const found = await search('Regatta');
     assert.deepEqual(

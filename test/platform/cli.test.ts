@@ -282,6 +282,8 @@ describe('import', () => {
     assert.equal(result.code, 0, result.stderr);
     assert.equal(JSON.parse(result.stdout).created, 2);
     assert.match(almanac(['import', 'ics'], env).stderr, /name one iCalendar file/);
+    assert.match(almanac(['import', '--help'], env).stdout, /almanac import FILE\.ics \(or import ics FILE\)/);
+    assert.match(almanac(['--help'], env).stdout, /almanac import csv EVENTS\.csv \[--venues VENUES\.csv\]/);
   });
 
   it('imports CSV files with the report on stdout, then again writing nothing; exits 1 on rows it could not import', async () => {

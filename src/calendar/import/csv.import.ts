@@ -96,6 +96,12 @@ export interface CsvImportDeps {
 
 type Outcome = keyof CsvCounts;
 
+interface RowVisitor {
+  readonly header?: (columns: Columns) => void;
+  readonly problem?: (error: CsvRowError) => void;
+  readonly row: (columns: Columns, line: number, row: ImportRow) => void | Promise<void>;
+}
+
 /** A file's header row and its rows after it. */
 async function* rowsOf(
   kind: CsvKind,
@@ -136,7 +142,6 @@ export class CsvImport {
   constructor(private readonly deps: CsvImportDeps) {}
 
   async importFiles(files: CsvFiles, caller: RequestContext, options: CsvImportOptions = {}): Promise<CsvImportReport> {
-    const map = options.map ?? new Map<string, string>();
     const errors: CsvRowError[] = [];
     const ignored: Partial<Record<CsvKind, string[]>> = {};
     // The line each key was first seen on: a later row with the same key is an error, not an update of the first.
@@ -145,29 +150,18 @@ export class CsvImport {
     for (const kind of KINDS) {
       const path = files[kind];
       if (path === undefined) continue;
-      await this.eachRow(
-        kind,
-        path,
-        map,
-        options.dateOrder,
-        (columns, line, row) => {
-          const seen = firstLines.get(`${kind}/${row.key}`);
-          if (seen !== undefined) {
-            errors.push({
-              file: basename(path),
-              line,
-              column: null,
-              header: null,
-              message: `the same ${SINGULAR[kind]} as line ${seen} (${row.key.startsWith('id:') ? 'the same id' : 'the same name and start'}): give each row an id column to tell them apart`,
-            });
-          } else firstLines.set(`${kind}/${row.key}`, line);
-          total += 1;
-        },
-        (error) => errors.push(error),
-        (columns) => {
+      await this.eachRow(kind, path, options, {
+        header: (columns) => {
           if (columns.ignored.length > 0) ignored[kind] = [...columns.ignored];
         },
-      );
+        problem: (error) => errors.push(error),
+        row: (_columns, line, row) => {
+          total += 1;
+          const seen = firstLines.get(`${kind}/${row.key}`);
+          if (seen === undefined) firstLines.set(`${kind}/${row.key}`, line);
+          else errors.push({ file: basename(path), line, column: null, header: null, message: sameItem(kind, row, seen) });
+        },
+      });
     }
     const counts = { events: zero(), venues: zero(), organizers: zero() };
     await withWriteUnits(this.deps.db, options.dryRun === true, async (unit) => {
@@ -175,16 +169,18 @@ export class CsvImport {
       for (const kind of KINDS) {
         const path = files[kind];
         if (path === undefined) continue;
-        await this.eachRow(kind, path, map, options.dateOrder, async (columns, line, row) => {
-          if (firstLines.get(`${kind}/${row.key}`) === line) {
-            const outcome = await this.writeRow(unit, kind, row, caller).catch((error: unknown) => {
-              errors.push(this.errorOf(error, basename(path), line, columns));
-              return undefined;
-            });
-            if (outcome !== undefined) counts[kind][outcome] += 1;
-          }
-          done += 1;
-          options.onProgress?.(done, total);
+        await this.eachRow(kind, path, options, {
+          row: async (columns, line, row) => {
+            if (firstLines.get(`${kind}/${row.key}`) === line) {
+              const outcome = await this.writeRow(unit, kind, row, caller).catch((error: unknown) => {
+                errors.push(this.errorOf(error, basename(path), line, columns));
+                return undefined;
+              });
+              if (outcome !== undefined) counts[kind][outcome] += 1;
+            }
+            done += 1;
+            options.onProgress?.(done, total);
+          },
         });
       }
     });
@@ -192,33 +188,25 @@ export class CsvImport {
     return { ...counts, errors, ignored_columns: ignored };
   }
 
-  /** Calls `each` with every row of the file that reads as an item, `problem` with the others. */
-  private async eachRow(
-    kind: CsvKind,
-    path: string,
-    map: ReadonlyMap<string, string>,
-    order: DateOrder | undefined,
-    each: (columns: Columns, line: number, row: ImportRow) => void | Promise<void>,
-    problem?: (error: CsvRowError) => void,
-    header?: (columns: Columns) => void,
-  ): Promise<void> {
+  /** Visits the header of a file, then each row: as the item it reads as, or as the problem that keeps it from being one. */
+  private async eachRow(kind: CsvKind, path: string, options: CsvImportOptions, visit: RowVisitor): Promise<void> {
     let columns: Columns | undefined;
-    for await (const item of rowsOf(kind, path, map)) {
+    for await (const item of rowsOf(kind, path, options.map ?? new Map<string, string>())) {
       if (!('line' in item)) {
         columns = item;
-        header?.(columns);
+        visit.header?.(columns);
         continue;
       }
       const current = columns as Columns;
       let row: ImportRow;
       try {
-        row = rowOf(kind, item.cells, current, order);
+        row = rowOf(kind, item.cells, current, options.dateOrder);
       } catch (error) {
         if (!(error instanceof RowProblem)) throw error;
-        problem?.(cellError(basename(path), item.line, current, error.field, error.message));
+        visit.problem?.(cellError(basename(path), item.line, current, error.field, error.message));
         continue;
       }
-      await each(current, item.line, row);
+      await visit.row(current, item.line, row);
     }
   }
 
@@ -290,6 +278,12 @@ export class CsvImport {
 }
 
 const zero = (): CsvCounts => ({ created: 0, updated: 0, unchanged: 0 });
+
+function sameItem(kind: CsvKind, row: ImportRow, line: number): string {
+  return row.key.startsWith('id:')
+    ? `the same id as line ${line}: each ${SINGULAR[kind]} of a file has an id of its own`
+    : `the same ${SINGULAR[kind]} as line ${line} (the same name${kind === 'events' ? ' and start' : ''}): give the rows an id column to tell them apart`;
+}
 
 function kindOfFile(files: CsvFiles, file: string): CsvKind {
   return KINDS.find((kind) => files[kind] !== undefined && basename(files[kind]) === file) ?? 'events';
