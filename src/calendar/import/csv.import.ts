@@ -256,11 +256,30 @@ export class CsvImport {
     const links: Pick<CreateEventBody, 'venue' | 'organizer'> = {};
     if (row.venue !== undefined)
       links.venue = row.venue === null ? null : ((await findVenuesNamed(db, row.venue))[0]?.id ?? { venue: row.venue });
-    if (row.organizers !== undefined) {
-      links.organizer = [];
-      for (const name of row.organizers) links.organizer.push((await findOrganizerByName(db, name)) ?? { organizer: name });
-    }
+    if (row.organizers !== undefined) links.organizer = await this.organizersNamed(db, row.organizers);
     return links;
+  }
+
+  /**
+   * The organizers a cell names, separated by commas: at each place the longest run of names that is one
+   * organizer's here (an organizer named with a comma, from the organizers file or already here), else one name,
+   * found or made new.
+   */
+  private async organizersNamed(db: Db, cell: string): Promise<NonNullable<CreateEventBody['organizer']>> {
+    const parts = cell.split(',');
+    const organizers: Exclude<NonNullable<CreateEventBody['organizer']>, unknown[]>[] = [];
+    for (let start = 0; start < parts.length;) {
+      let end = parts.length;
+      let found: number | undefined;
+      for (; end > start + 1; end -= 1) {
+        found = await findOrganizerByName(db, parts.slice(start, end).join(',').trim());
+        if (found !== undefined) break;
+      }
+      const name = parts.slice(start, end).join(',').trim();
+      if (name !== '') organizers.push(found ?? (await findOrganizerByName(db, name)) ?? { organizer: name });
+      start = end;
+    }
+    return organizers;
   }
 
   private errorOf(error: unknown, file: string, line: number, columns: Columns): CsvRowError {

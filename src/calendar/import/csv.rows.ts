@@ -28,8 +28,8 @@ export interface ImportRow {
   readonly body: Readonly<Record<string, unknown>>;
   /** An event's venue, by name; null when its cell is empty; absent without the column. */
   readonly venue?: string | null;
-  /** An event's organizers, by name. */
-  readonly organizers?: readonly string[];
+  /** An event's organizers: their names separated by commas (csv.import.ts reads it). */
+  readonly organizers?: string;
 }
 
 type Cells = (field: string) => string | undefined;
@@ -149,7 +149,7 @@ function eventRow(cell: Cells, order: DateOrder | undefined): ImportRow {
     key: keyOf(cell, () => `name:${hashOf(`${title.toLowerCase()}\n${String(schedule.start_date)}`)}`),
     body,
     ...(venue === undefined ? {} : { venue: venue === '' ? null : venue }),
-    ...(organizers === undefined ? {} : { organizers: listOf(organizers) }),
+    ...(organizers === undefined ? {} : { organizers }),
   };
 }
 
