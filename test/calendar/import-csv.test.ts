@@ -12,7 +12,14 @@ import { startTestServer, type Credentials, type TestServer } from '../helpers/s
 import { EVENTS } from './events.factories.ts';
 import { ORGANIZERS, VENUES } from './venues-organizers.factories.ts';
 import { commandLineCaller } from '../../src/calendar/ical/ical.import.ts';
-import { CsvImport, CsvImportError, importSettingsOf, type CsvFiles, type CsvImportReport } from '../../src/calendar/import/csv.import.ts';
+import {
+  CsvImport,
+  CsvImportError,
+  csvReportLines,
+  importSettingsOf,
+  type CsvFiles,
+  type CsvImportReport,
+} from '../../src/calendar/import/csv.import.ts';
 import { PostPasswords } from '../../src/calendar/posts/posts.passwords.ts';
 
 const EVENT_HEADER =
@@ -250,6 +257,16 @@ describe('CSV import', () => {
     assert.match(report.errors[7]!.message, /the same event as line 2/);
     assert.equal((await search('Good two')).length, 1);
     assert.equal((await search('Good one')).length, 1);
+  });
+
+  it('lists the first thousand errors of a file whose every row is wrong, and counts them all', async () => {
+    const rows = Array.from({ length: 1005 }, (_, index) => `Row ${index},4/5/2027`);
+    const report = await runImport({ events: file(['Name,Start Date', ...rows].join('\n')) });
+    assert.equal(report.events.created, 0);
+    assert.equal(report.error_count, 1005);
+    assert.equal(report.errors.length, 1000);
+    assert.equal(report.errors.at(-1)?.line, 1001);
+    assert.equal(csvReportLines(report, false).at(-1), '… and 5 more errors');
   });
 
   it('updates the event of an id column when its name or start changes', async () => {

@@ -36,6 +36,7 @@ type Db = Kysely<Database>;
  */
 
 const SOURCE = 'csv';
+export const MAX_LISTED_ERRORS = 1000;
 const KINDS: readonly CsvKind[] = ['venues', 'organizers', 'events'];
 const SINGULAR: Readonly<Record<CsvKind, string>> = { events: 'event', venues: 'venue', organizers: 'organizer' };
 const SCHEMAS: Readonly<Record<CsvKind, TSchema>> = {
@@ -81,7 +82,9 @@ export interface CsvImportReport {
   readonly events: CsvCounts;
   readonly venues: CsvCounts;
   readonly organizers: CsvCounts;
+  /** The rows not imported: the first `MAX_LISTED_ERRORS` found are listed, in file order; `error_count` counts them all. */
   readonly errors: CsvRowError[];
+  readonly error_count: number;
   /** Headers of each file that no field reads (map them with --map, or they are not imported). */
   readonly ignored_columns: Partial<Record<CsvKind, string[]>>;
 }
@@ -143,6 +146,12 @@ export class CsvImport {
 
   async importFiles(files: CsvFiles, caller: RequestContext, options: CsvImportOptions = {}): Promise<CsvImportReport> {
     const errors: CsvRowError[] = [];
+    let errorCount = 0;
+    // A file whose every row is wrong (a wrong --date-order) would otherwise hold one error per row.
+    const refuse = (error: CsvRowError) => {
+      errorCount += 1;
+      if (errors.length < MAX_LISTED_ERRORS) errors.push(error);
+    };
     const ignored: Partial<Record<CsvKind, string[]>> = {};
     // The line each key was first seen on: a later row with the same key is an error, not an update of the first.
     const firstLines = new Map<string, number>();
@@ -154,12 +163,12 @@ export class CsvImport {
         header: (columns) => {
           if (columns.ignored.length > 0) ignored[kind] = [...columns.ignored];
         },
-        problem: (error) => errors.push(error),
+        problem: refuse,
         row: (_columns, line, row) => {
           total += 1;
           const seen = firstLines.get(`${kind}/${row.key}`);
           if (seen === undefined) firstLines.set(`${kind}/${row.key}`, line);
-          else errors.push({ file: basename(path), line, column: null, header: null, message: sameItem(kind, row, seen) });
+          else refuse({ file: basename(path), line, column: null, header: null, message: sameItem(kind, row, seen) });
         },
       });
     }
@@ -173,7 +182,7 @@ export class CsvImport {
           row: async (columns, line, row) => {
             if (firstLines.get(`${kind}/${row.key}`) === line) {
               const outcome = await this.writeRow(unit, kind, row, caller).catch((error: unknown) => {
-                errors.push(this.errorOf(error, basename(path), line, columns));
+                refuse(this.errorOf(error, basename(path), line, columns));
                 return undefined;
               });
               if (outcome !== undefined) counts[kind][outcome] += 1;
@@ -185,7 +194,7 @@ export class CsvImport {
       }
     });
     errors.sort((a, b) => KINDS.indexOf(kindOfFile(files, a.file)) - KINDS.indexOf(kindOfFile(files, b.file)) || a.line - b.line);
-    return { ...counts, errors, ignored_columns: ignored };
+    return { ...counts, errors, error_count: errorCount, ignored_columns: ignored };
   }
 
   /** Visits the header of a file, then each row: as the item it reads as, or as the problem that keeps it from being one. */
@@ -337,11 +346,12 @@ export function csvReportLines(report: CsvImportReport, dryRun: boolean): string
     (kind) => `${kind}: ${report[kind].created} created, ${report[kind].updated} updated, ${report[kind].unchanged} unchanged`,
   );
   return [
-    `${counts.join('; ')}; errors ${report.errors.length}${dryRun ? ' (dry run: nothing written)' : ''}`,
+    `${counts.join('; ')}; errors ${report.error_count}${dryRun ? ' (dry run: nothing written)' : ''}`,
     ...Object.entries(report.ignored_columns).map(([kind, headers]) => `${kind}: columns not imported: ${headers.join(', ')}`),
     ...report.errors.map(
       (error) =>
         `${error.file} line ${error.line}${error.column === null ? '' : `, column ${error.column} (${error.header})`}: ${error.message}`,
     ),
+    ...(report.error_count > report.errors.length ? [`… and ${report.error_count - report.errors.length} more errors`] : []),
   ];
 }
