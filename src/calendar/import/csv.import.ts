@@ -36,7 +36,7 @@ type Db = Kysely<Database>;
  */
 
 const SOURCE = 'csv';
-export const MAX_LISTED_ERRORS = 1000;
+const MAX_LISTED_ERRORS = 1000;
 const KINDS: readonly CsvKind[] = ['venues', 'organizers', 'events'];
 const SINGULAR: Readonly<Record<CsvKind, string>> = { events: 'event', venues: 'venue', organizers: 'organizer' };
 const SCHEMAS: Readonly<Record<CsvKind, TSchema>> = {
