@@ -3,7 +3,7 @@ import type { Config } from '../../config/config.ts';
 import type { Database } from '../../platform/db/schema.ts';
 import { AppError } from '../../platform/errors.ts';
 import { UniqueViolationError } from '../../platform/db/dialect/errors.ts';
-import { inSavepoint } from '../../platform/db/savepoints.repository.ts';
+import { withWriteUnits, type WriteUnit } from '../common/import-transactions.ts';
 import { EventsService } from '../events/events.service.ts';
 import Value from 'typebox/value';
 import { CreateEventBodySchema, type CreateEventBody } from '../events/events.schemas.ts';
@@ -60,25 +60,6 @@ export interface IcalImportDeps {
 }
 
 type Outcome = 'created' | 'updated' | 'skipped';
-
-/** The db of a transaction, on which the service's own `transaction()` opens a savepoint (it cannot nest transactions). */
-function nestable(trx: Db): Db {
-  return new Proxy(trx, {
-    get(target, property) {
-      if (property === 'transaction') return () => ({ execute: <T>(work: (db: Db) => Promise<T>) => nested(target, work) });
-      const value: unknown = Reflect.get(target, property, target);
-      return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
-    },
-  }) as unknown as Db;
-}
-
-function nested<T>(trx: Db, work: (db: Db) => Promise<T>): Promise<T> {
-  return inSavepoint(trx, () => work(nestable(trx)));
-}
-
-function inTransaction<T>(db: Db, work: (db: Db) => Promise<T>): Promise<T> {
-  return db.transaction().execute((trx) => work(nestable(trx)));
-}
 
 /** Newer than what is stored: a higher SEQUENCE, or the same one with a LAST-MODIFIED after the stored event's last change. */
 function isNewer(draft: Draft, target: repository.ImportTarget): boolean {
@@ -184,7 +165,7 @@ export class IcalImport {
     ];
     const counts = { created: 0, updated: 0, skipped: 0 };
     const errors: ImportError[] = [];
-    const run = async (unit: <T>(work: (db: Db) => Promise<T>) => Promise<T>) => {
+    const run = async (unit: WriteUnit) => {
       let done = 0;
       for (const draft of ordered) {
         if (draft instanceof EventProblem) {
@@ -209,16 +190,7 @@ export class IcalImport {
         options.onProgress?.(done, ordered.length);
       }
     };
-    if (options.dryRun === true) {
-      const trx = await this.deps.db.startTransaction().execute();
-      try {
-        await run((work) => nested(trx, work));
-      } finally {
-        await trx.rollback().execute();
-      }
-    } else {
-      await run((work) => inTransaction(this.deps.db, work));
-    }
+    await withWriteUnits(this.deps.db, options.dryRun === true, run);
     errors.sort((a, b) => a.line - b.line);
     return { ...counts, errors };
   }
