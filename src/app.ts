@@ -7,6 +7,7 @@ import { calendarPlugin, NAMESPACE } from './calendar/calendar.plugin.ts';
 import { buildCalendarServices } from './calendar/calendar.services.ts';
 import { settingsRoutes, WP_NAMESPACE } from './calendar/settings/settings.routes.ts';
 import { pagesPlugin } from './calendar/pages/pages.plugin.ts';
+import { caldavPlugin } from './calendar/caldav/caldav.plugin.ts';
 import { sendWpError } from './calendar/errors.ts';
 import type { Config } from './config/config.ts';
 import { entityManagementCapabilities } from './entity-management/entity-management.capabilities.ts';
@@ -143,6 +144,8 @@ export async function buildApp({ config, store, logger, background }: AppDepende
       await api.register(soapPlugin, { config, store, authenticator, background });
       // The calendar's public pages, at the site root (their own error pages and Content-Security-Policy).
       await api.register(pagesPlugin, { config, services });
+      // The calendar over CalDAV, for calendar apps (docs/caldav.md): its own XML errors and parsers.
+      await api.register(caldavPlugin, { services, basePath: config.basePath });
     },
     { prefix: config.basePath },
   );

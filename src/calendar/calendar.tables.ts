@@ -13,6 +13,7 @@ declare module '../platform/db/schema.ts' {
     event_terms: EventTermTable;
     event_occurrences: EventOccurrenceTable;
     event_ical_uids: EventIcalUidTable;
+    imported_items: ImportedItemTable;
     translations: TranslationTable;
     slugs: SlugTable;
     calendar_changes: CalendarChangeTable;
@@ -101,6 +102,14 @@ export interface EventTable extends PostColumns {
 export interface EventIcalUidTable {
   uid: string;
   event_id: number;
+}
+
+/** Where an imported event, venue or organizer came from (an importer and its key there), and a digest of what it said. */
+export interface ImportedItemTable {
+  source: string;
+  item_key: string;
+  post_id: number;
+  digest: string;
 }
 
 /** The id of every occurrence a series has had, by its original start: ids stay stable across edits. */

@@ -29,6 +29,8 @@ export interface Config {
   readonly logLevel: LogLevel;
   /** Allowed CORS origins; `['*']` means any origin without credentials. */
   readonly corsOrigins: readonly string[];
+  /** The sites that may frame the calendar's embed (`*`: any). */
+  readonly embedOrigins: readonly string[];
   readonly authMaxFailures: number;
   readonly authLockoutSeconds: number;
   /** log2 of scrypt's N for the password hashes this process makes (`PASSWORD_HASH_COST`): login passwords and post passwords. */
@@ -57,6 +59,8 @@ export interface Config {
   readonly changesRetentionDays: number;
   /** Whether a write to an existing calendar item must send If-Match (`REQUIRE_IF_MATCH`): without it, a 428. */
   readonly requireIfMatch: boolean;
+  /** Whether anonymous CalDAV clients may read the public collections (`CALDAV_ANONYMOUS`); else they are asked to sign in. */
+  readonly caldavAnonymous: boolean;
   /** Hosts and address ranges webhooks may reach over http and at private addresses (`WEBHOOK_ALLOW_HOSTS`). */
   readonly webhookAllowHosts: AllowList;
   /** How long a webhook receiver has to answer (`WEBHOOK_TIMEOUT_MS`). */
@@ -161,8 +165,9 @@ function soapSecretKey(env: Env): string | undefined {
   return key;
 }
 
-function corsOrigins(env: Env): string[] {
-  const raw = text(env, 'CORS_ORIGINS', '');
+/** A comma-separated list of origins (`scheme://host[:port]`) or `*`. */
+function origins(env: Env, name: string, fallback: string): string[] {
+  const raw = text(env, name, fallback);
   const origins = raw
     .split(',')
     .map((origin) => origin.trim())
@@ -172,7 +177,7 @@ function corsOrigins(env: Env): string[] {
     try {
       if (new URL(origin).origin !== origin) throw new Error('not an origin');
     } catch {
-      throw new ConfigError('CORS_ORIGINS', `has an entry that is not an origin (scheme://host[:port]): "${origin}"`);
+      throw new ConfigError(name, `has an entry that is not an origin (scheme://host[:port]): "${origin}"`);
     }
   }
   return origins;
@@ -212,7 +217,8 @@ export function loadConfig(env: Env = process.env): Config {
     soapAuth: oneOf(env, 'SOAP_AUTH', 'optional', ['optional', 'required'] as const),
     soapSecretKey: soapSecretKey(env),
     logLevel: oneOf(env, 'LOG_LEVEL', 'info', LOG_LEVELS),
-    corsOrigins: Object.freeze(corsOrigins(env)),
+    corsOrigins: Object.freeze(origins(env, 'CORS_ORIGINS', '')),
+    embedOrigins: Object.freeze(origins(env, 'EMBED_ORIGINS', '*')),
     authMaxFailures: integer(env, 'AUTH_MAX_FAILURES', 10, 0, 1_000_000),
     authLockoutSeconds: integer(env, 'AUTH_LOCKOUT_SECONDS', 300, 1, 86_400 * 30),
     passwordHashCost: integer(env, 'PASSWORD_HASH_COST', DEFAULT_PASSWORD_HASH_COST, 10, 20),
@@ -230,6 +236,7 @@ export function loadConfig(env: Env = process.env): Config {
     icalImportMaxBytes: integer(env, 'ICAL_IMPORT_MAX_BYTES', 2 * 1024 * 1024, 1024, 1024 * 1024 * 1024),
     changesRetentionDays: integer(env, 'CHANGES_RETENTION_DAYS', 30, 1, 36_600),
     requireIfMatch: boolean(env, 'REQUIRE_IF_MATCH', false),
+    caldavAnonymous: boolean(env, 'CALDAV_ANONYMOUS', false),
     webhookAllowHosts: webhookAllowHosts(env),
     webhookTimeoutMs: integer(env, 'WEBHOOK_TIMEOUT_MS', 10_000, 100, 60_000),
     webhookRetryBaseMs: integer(env, 'WEBHOOK_RETRY_BASE_MS', 5_000, 10, 3_600_000),

@@ -205,8 +205,8 @@ export class EventsService {
     return { row, event };
   }
 
-  /** The event as written, with the version the write gave it: the last thing a write does. */
-  private async written(trx: Db, id: number, caller: RequestContext): Promise<Versioned<EventResponse>> {
+  /** The event as `trx` sees it, with its version: the last thing a write does (and an import's before and after). */
+  async written(trx: Db, id: number, caller: RequestContext): Promise<Versioned<EventResponse>> {
     const item = await this.presenter.written(trx, id, caller, this.now());
     return { item, version: await findVersion(trx, 'event', id) };
   }

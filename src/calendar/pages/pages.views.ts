@@ -21,6 +21,14 @@ const FILES = [HERE, path.join(HERE, 'calendar/pages')].find((folder) => existsS
 export const PAGE_CSP =
   "default-src 'none'; style-src 'self'; img-src 'self' https: data:; form-action 'self'; base-uri 'none'; frame-ancestors 'none'";
 
+/** The embed's: the same, but the sites of `EMBED_ORIGINS` may frame it (every other page refuses to be framed). */
+export function embedCsp(origins: readonly string[]): string {
+  return PAGE_CSP.replace("frame-ancestors 'none'", `frame-ancestors ${origins.length === 0 ? "'none'" : origins.join(' ')}`);
+}
+
+/** Where the list for other sites' `<iframe>`s is served, below the site root. */
+export const EMBED_PATH = '/embed/events/';
+
 const HTML = 'text/html; charset=utf-8';
 
 /** Where the stylesheet is served, below the site root. */
