@@ -4,6 +4,7 @@ import type { Database } from '../../platform/db/schema.ts';
 import { AppError } from '../../platform/errors.ts';
 import { UniqueViolationError } from '../../platform/db/dialect/errors.ts';
 import { withWriteUnits, type WriteUnit } from '../common/import-transactions.ts';
+import { inSavepoint } from '../../platform/db/savepoints.repository.ts';
 import { EventsService } from '../events/events.service.ts';
 import Value from 'typebox/value';
 import { CreateEventBodySchema, type CreateEventBody } from '../events/events.schemas.ts';
