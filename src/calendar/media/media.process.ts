@@ -134,8 +134,8 @@ export async function processImage(bytes: Buffer, maxPixels: number): Promise<Pr
     const animated = (header.pages ?? 1) > 1 && (format === 'gif' || format === 'webp');
     // Each frame of an animation counts: `limitInputPixels` checks the whole strip the frames are decoded into.
     const whole = await output(sharp(bytes, { ...options, animated }).autoOrient(), format);
-    // An animation is encoded as its frames stacked; its height is a frame's.
-    const full = animated ? { ...whole, height: header.pageHeight ?? whole.height } : whole;
+    // An animation is encoded as its frames stacked; its height is a frame's (the header's first page).
+    const full = animated ? { ...whole, height: header.pageHeight ?? header.height ?? whole.height } : whole;
     const sizes: (ProcessedFile & { name: SizeName })[] = [];
     for (const size of SIZES) {
       const box = sizeBox(size, full.width, full.height);
