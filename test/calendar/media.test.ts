@@ -213,4 +213,62 @@ describe('media library', () => {
     assert.equal((await server.request(`${MEDIA}/${media.id}?force=true`, { method: 'DELETE', auth: contributor })).status, 403);
     assert.equal((await server.request(`${MEDIA}/${media.id}?force=true`, { method: 'DELETE' })).status, 401);
   });
+
+  it("gives events, venues and organizers an uploaded image's sizes, as the reference shows an attachment", async () => {
+    const { body: media } = await server.request(MEDIA, { method: 'POST', auth: author, ...raw(await jpeg(800, 600), 'featured.jpg') });
+    const sizes = media.media_details.sizes;
+    const expected = {
+      url: media.source_url,
+      id: media.id,
+      extension: 'jpg',
+      width: 800,
+      height: 600,
+      filesize: media.media_details.filesize,
+      sizes: Object.fromEntries(
+        ['thumbnail', 'medium', 'medium_large'].map((name) => [
+          name,
+          {
+            width: sizes[name].width,
+            height: sizes[name].height,
+            'mime-type': 'image/jpeg',
+            filesize: sizes[name].filesize,
+            url: sizes[name].source_url,
+          },
+        ]),
+      ),
+    };
+    const event = await makeEvent(server, author, { image: media.id, status: 'publish' });
+    assert.deepEqual(event.image, expected);
+    assert.deepEqual(Object.keys(event.image), ['url', 'id', 'extension', 'width', 'height', 'filesize', 'sizes']);
+    assert.deepEqual((await server.request(`${EVENTS}/${event.id}`)).body.image, expected);
+    const listed = (await server.request(`${EVENTS}?per_page=50`)).body.events.find((item: any) => item.id === event.id);
+    assert.deepEqual(listed.image, expected);
+    for (const kind of ['venues', 'organizers']) {
+      const name = kind === 'venues' ? { venue: `Hall ${media.id}` } : { organizer: `Org ${media.id}` };
+      const created = await server.request(`/calendar/events/v1/${kind}`, {
+        method: 'POST',
+        auth: author,
+        body: { ...name, image: media.id, status: 'publish' },
+      });
+      assert.equal(created.status, 201, created.text);
+      assert.deepEqual(created.body.image, expected, kind);
+    }
+    const small = (await server.request(MEDIA, { method: 'POST', auth: author, ...raw(await jpeg(100, 80), 'small.jpg') })).body;
+    const withSmall = await makeEvent(server, author, { image: small.id });
+    assert.deepEqual(withSmall.image, {
+      url: small.source_url,
+      id: small.id,
+      extension: 'jpg',
+      width: 100,
+      height: 80,
+      filesize: small.media_details.filesize,
+    });
+    const notAnImage = await server.request(EVENTS, {
+      method: 'POST',
+      auth: author,
+      body: { title: 'x', start_date: '2030-01-01 10:00:00', end_date: '2030-01-01 11:00:00', image: event.id },
+    });
+    assert.equal(notAnImage.status, 400);
+    assert.equal(notAnImage.body.code, 'rest_invalid_param');
+  });
 });

@@ -1,24 +1,7 @@
 import { fromInstant } from '../common/dates.ts';
+import { folderOf, mediaUrl, sizesOf } from '../common/images.ts';
 import type { Media } from './media.schemas.ts';
 import type { MediaRow } from './media.repository.ts';
-
-/** One stored size of an upload, as `images.sizes` keeps it (JSON), keyed by WordPress's size name. */
-export interface StoredSize {
-  readonly file: string;
-  readonly width: number;
-  readonly height: number;
-  readonly filesize: number;
-  readonly mime_type: string;
-}
-
-export function sizesOf(row: Pick<MediaRow, 'sizes'>): Record<string, StoredSize> {
-  return JSON.parse(row.sizes) as Record<string, StoredSize>;
-}
-
-/** The folder of an upload's files (`2026/12`), from its full size file. */
-export function folderOf(file: string): string {
-  return file.slice(0, file.lastIndexOf('/'));
-}
 
 /** Every storage key of an upload: its full size and each smaller one. */
 export function keysOf(row: Pick<MediaRow, 'file' | 'sizes'>): string[] {
@@ -26,11 +9,6 @@ export function keysOf(row: Pick<MediaRow, 'file' | 'sizes'>): string[] {
   return [row.file, ...Object.values(sizesOf(row)).map((size) => `${folder}/${size.file}`)].filter(
     (key, index, keys) => keys.indexOf(key) === index,
   );
-}
-
-/** Where a stored file is served. */
-export function mediaUrl(baseUrl: string, key: string): string {
-  return `${baseUrl}/media/${key}`;
 }
 
 const isoOf = (stamp: string) => stamp.replace(' ', 'T');

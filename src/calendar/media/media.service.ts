@@ -9,7 +9,8 @@ import { sanitizeText } from '../common/html.ts';
 import { isBeyondLastPage, pageWindow, totalPages } from '../common/pagination.ts';
 import { invalidParam, parseIdList, parseList } from '../common/wire.ts';
 import { utcStamp } from '../posts/posts.access.ts';
-import { keysOf, toMedia, type StoredSize } from './media.mapper.ts';
+import type { StoredSize } from '../common/images.ts';
+import { keysOf, toMedia } from './media.mapper.ts';
 import { filenameProblem, freeStem, stemOfFilename, titleOfFilename } from './media.names.ts';
 import { ImageRefused, processImage, type ProcessedImage } from './media.process.ts';
 import {
