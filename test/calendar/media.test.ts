@@ -271,4 +271,30 @@ describe('media library', () => {
     assert.equal(notAnImage.status, 400);
     assert.equal(notAnImage.body.code, 'rest_invalid_param');
   });
+
+  it('shows an image uploaded to a draft or protected post only to those who may see that post, and to its uploader', async () => {
+    const draft = await makeEvent(server, author, { status: 'draft' });
+    const form = new FormData();
+    form.append('post', String(draft.id));
+    form.append('file', blob(await jpeg(30, 30)), 'draft-poster.jpg');
+    const { body: media } = await server.request(MEDIA, { method: 'POST', auth: author, body: form });
+    const listedTo = async (auth?: Credentials) =>
+      (await server.request(`${MEDIA}?parent=${draft.id}`, { auth })).body.map((item: any) => item.id);
+    const otherAuthor = await server.createUser('author');
+    const editor = await server.createUser('editor');
+    assert.equal((await server.request(`${MEDIA}/${media.id}`)).status, 404);
+    assert.deepEqual(await listedTo(), []);
+    assert.equal((await server.request(`${MEDIA}/${media.id}`, { auth: otherAuthor })).status, 404);
+    assert.deepEqual(await listedTo(otherAuthor), []);
+    assert.deepEqual(await listedTo(author), [media.id]);
+    assert.deepEqual(await listedTo(editor), [media.id]);
+    const published = await server.request(`${EVENTS}/${draft.id}`, { method: 'POST', auth: author, body: { status: 'publish' } });
+    assert.equal(published.status, 200, published.text);
+    assert.equal((await server.request(`${MEDIA}/${media.id}`)).status, 200);
+    assert.deepEqual(await listedTo(), [media.id]);
+    const protectedEvent = await server.request(`${EVENTS}/${draft.id}`, { method: 'POST', auth: author, body: { password: 'secret' } });
+    assert.equal(protectedEvent.status, 200, protectedEvent.text);
+    assert.equal((await server.request(`${MEDIA}/${media.id}`)).status, 404);
+    assert.deepEqual(await listedTo(editor), [media.id]);
+  });
 });

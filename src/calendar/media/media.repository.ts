@@ -1,7 +1,8 @@
 import { sql, type Kysely, type Selectable, type Updateable } from 'kysely';
 import type { Database } from '../../platform/db/schema.ts';
 import type { ImageTable } from '../calendar.tables.ts';
-import { likePattern } from '../posts/posts.repository.ts';
+import type { StatusScope } from '../posts/posts.access.ts';
+import { likePattern, visibleIn } from '../posts/posts.repository.ts';
 import '../calendar.tables.ts';
 import './media.tables.ts';
 
@@ -28,6 +29,11 @@ export interface NewMedia {
 }
 
 export interface MediaFilter {
+  /**
+   * Who asks: an image uploaded to a post is shown only to those who may see that post (a draft's, a private
+   * post's, a protected post's images are its readers' alone), and always to its uploader. `undefined`: everyone's.
+   */
+  readonly readers?: { readonly scope: StatusScope; readonly userId: number | null };
   readonly search?: string;
   readonly mimeTypes?: readonly string[];
   readonly authors?: readonly number[];
@@ -71,13 +77,25 @@ export async function insertMedia(trx: Db, media: NewMedia): Promise<number> {
   return id;
 }
 
-export async function findMedia(db: Db, id: number): Promise<MediaRow | undefined> {
-  const row = await db.selectFrom('images').selectAll().where('id', '=', id).where('file', 'is not', null).executeTakeFirst();
+export async function findMedia(db: Db, id: number, readers?: MediaFilter['readers']): Promise<MediaRow | undefined> {
+  const row = await filtered(db, { readers }).selectAll().where('id', '=', id).executeTakeFirst();
   return row as MediaRow | undefined;
+}
+
+/** Whether the image's post (if any) is one `readers` may see; a post since deleted leaves its images to everyone. */
+function parentVisible(readers: NonNullable<MediaFilter['readers']>) {
+  const shown = (table: 'events' | 'venues' | 'organizers') =>
+    sql<boolean>`exists (select 1 from ${sql.table(table)} p where p.id = images.parent_id and ${visibleIn('p', readers.scope)}${
+      readers.scope.visibility.kind === 'all-but-trash' ? sql`` : sql` and p.password_hash is null`
+    })`;
+  const own = readers.userId === null ? sql`` : sql` or images.author_id = ${readers.userId}`;
+  return sql<boolean>`(images.parent_id is null${own} or not exists (select 1 from post_ids where post_ids.id = images.parent_id)
+    or ${shown('events')} or ${shown('venues')} or ${shown('organizers')})`;
 }
 
 function filtered(db: Db, filter: MediaFilter) {
   let query = db.selectFrom('images').where('file', 'is not', null);
+  if (filter.readers !== undefined) query = query.where(parentVisible(filter.readers));
   if (filter.search !== undefined && filter.search !== '') {
     const pattern = likePattern(filter.search.toLowerCase());
     query = query.where(
@@ -126,10 +144,4 @@ export async function updateMedia(
 export async function deleteMedia(trx: Db, id: number): Promise<void> {
   await trx.deleteFrom('images').where('id', '=', id).execute();
   await trx.deleteFrom('post_ids').where('id', '=', id).execute();
-}
-
-/** The type of the post an id names (`event`, `venue`, `organizer`, `image`), if any. */
-export async function findPostType(db: Db, id: number): Promise<string | undefined> {
-  const row = await db.selectFrom('post_ids').select('type').where('id', '=', id).executeTakeFirst();
-  return row?.type;
 }

@@ -69,7 +69,7 @@ const listMediaSchema = {
 };
 function listMedia(service: MediaService): Handler<typeof listMediaSchema> {
   return async (request, reply) => {
-    const page = await service.list(request.query);
+    const page = await service.list(request.user, request.query);
     void reply.header('x-wp-total', String(page.total)).header('x-wp-totalpages', String(page.totalPages));
     return page.items;
   };
@@ -128,7 +128,7 @@ const getMediaSchema = {
   response: { 200: MediaSchema, 304: NOT_MODIFIED, ...notFound },
 };
 function getMedia(service: MediaService): Handler<typeof getMediaSchema> {
-  return async (request) => service.get(request.params.id);
+  return async (request) => service.get(request.user, request.params.id);
 }
 
 const updateMediaSchema = {

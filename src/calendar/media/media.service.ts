@@ -8,7 +8,8 @@ import { fromInstant } from '../common/dates.ts';
 import { sanitizeText } from '../common/html.ts';
 import { isBeyondLastPage, pageWindow, totalPages } from '../common/pagination.ts';
 import { invalidParam, parseIdList, parseList } from '../common/wire.ts';
-import { utcStamp } from '../posts/posts.access.ts';
+import { listVisibility, utcStamp } from '../posts/posts.access.ts';
+import { findPostType } from '../posts/posts.repository.ts';
 import type { StoredSize } from '../common/images.ts';
 import { keysOf, toMedia } from './media.mapper.ts';
 import { filenameProblem, freeStem, stemOfFilename, titleOfFilename } from './media.names.ts';
@@ -17,7 +18,6 @@ import {
   deleteMedia,
   findFilesOfStem,
   findMedia,
-  findPostType,
   insertMedia,
   listMedia,
   updateMedia,
@@ -119,7 +119,7 @@ export class MediaService {
           created_at: utcStamp(now),
         });
       });
-      return this.get(id);
+      return this.get(user, id);
     } catch (error) {
       // What a store outside the transaction (a directory) kept of a failed upload; the database's rolled back.
       await this.storage.delete(this.db, written).catch(() => undefined);
@@ -135,16 +135,17 @@ export class MediaService {
     return post;
   }
 
-  async get(id: number): Promise<Media> {
-    const row = await findMedia(this.db, id);
+  async get(user: AuthUser | null, id: number): Promise<Media> {
+    const row = await findMedia(this.db, id, readersOf(user));
     if (row === undefined) throw notFound();
     return toMedia(row, this.site);
   }
 
-  async list(query: ListMediaQuery): Promise<MediaPage> {
+  async list(user: AuthUser | null, query: ListMediaQuery): Promise<MediaPage> {
     const page = query.page ?? 1;
     const perPage = query.per_page ?? DEFAULT_PER_PAGE;
     const filter: MediaFilter = {
+      readers: readersOf(user),
       search: query.search,
       // Only images are stored: asking for another type, or a MIME type, narrows the list as WordPress does.
       mimeTypes:
@@ -170,7 +171,7 @@ export class MediaService {
       ...(caption === undefined ? {} : { caption }),
       ...(fields.alt_text === undefined ? {} : { alt_text: sanitizeText(fields.alt_text).trim() }),
     });
-    return this.get(id);
+    return this.get(user, id);
   }
 
   /**
@@ -209,6 +210,13 @@ export class MediaService {
     if (!own && !can(user.role, others)) throw new AppError(403, code, message);
     return row;
   }
+}
+
+/** Whose images `user` may see beside those uploaded to no post: all of them for editors and administrators. */
+function readersOf(user: AuthUser | null): MediaFilter['readers'] {
+  const visibility = listVisibility(user);
+  if (visibility.kind === 'all-but-trash') return undefined;
+  return { scope: { visibility, statuses: undefined, now: utcStamp(new Date()) }, userId: user?.id ?? null };
 }
 
 /** `parent` ids: 0 (no post) is allowed here, unlike other id lists. */
