@@ -4,11 +4,16 @@ import sharp from 'sharp';
 
 export const MEDIA = '/wp/v2/media';
 
+/** An image of `width`×`height` in one colour, in `format`. */
+export function picture(width: number, height: number, format: 'jpeg' | 'png' | 'webp', colour = '#c33'): Promise<Buffer> {
+  return sharp({ create: { width, height, channels: 3, background: colour } })
+    .toFormat(format)
+    .toBuffer();
+}
+
 /** A JPEG of `width`×`height` in one colour. */
 export function jpeg(width: number, height: number, colour = '#c33'): Promise<Buffer> {
-  return sharp({ create: { width, height, channels: 3, background: colour } })
-    .jpeg()
-    .toBuffer();
+  return picture(width, height, 'jpeg', colour);
 }
 
 /** A raw upload: the bytes as the body, named by Content-Disposition (wpapi, api-fetch). */

@@ -12,7 +12,7 @@ import { after, before, describe, it } from 'node:test';
 import sharp from 'sharp';
 import { loadConfig } from '../../src/config/config.ts';
 import { startSecondServer, startTestServer, type Credentials, type TestServer } from '../helpers/server.ts';
-import { blob, jpeg, MEDIA, pathOf, raw } from './media.factories.ts';
+import { blob, jpeg, MEDIA, pathOf, picture, raw } from './media.factories.ts';
 
 const SVG =
   '<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><script>alert(document.cookie)</script><rect width="10" height="10"/></svg>';
@@ -104,9 +104,7 @@ describe('media library under hostile uploads', () => {
   });
 
   it('refuses a decompression bomb from its header, and a truncated or corrupt file', async () => {
-    const png = await sharp({ create: { width: 64, height: 64, channels: 3, background: '#fff' } })
-      .png()
-      .toBuffer();
+    const png = await picture(64, 64, 'png', '#fff');
     const bomb = Buffer.from(png);
     bomb.writeUInt32BE(100_000, 16);
     bomb.writeUInt32BE(100_000, 20);

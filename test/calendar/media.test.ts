@@ -8,7 +8,7 @@ import { after, before, describe, it } from 'node:test';
 import sharp from 'sharp';
 import { startTestServer, type Credentials, type TestServer } from '../helpers/server.ts';
 import { EVENTS, makeEvent } from './events.factories.ts';
-import { blob, jpeg, MEDIA, pathOf, raw } from './media.factories.ts';
+import { blob, jpeg, MEDIA, pathOf, picture, raw } from './media.factories.ts';
 
 describe('media library', () => {
   let server: TestServer;
@@ -84,15 +84,7 @@ describe('media library', () => {
     form.append('alt_text', 'The stage, lit in red');
     form.append('caption', 'Opening night');
     form.append('post', String(event.id));
-    form.append(
-      'file',
-      blob(
-        await sharp({ create: { width: 400, height: 100, channels: 4, background: '#0a0' } })
-          .png()
-          .toBuffer(),
-      ),
-      'stage.png',
-    );
+    form.append('file', blob(await picture(400, 100, 'png', '#0a0')), 'stage.png');
     const uploaded = await server.request(MEDIA, { method: 'POST', auth: author, body: form });
     assert.equal(uploaded.status, 201, uploaded.text);
     assert.equal(uploaded.body.title.rendered, 'Main stage');
@@ -117,15 +109,7 @@ describe('media library', () => {
     const tagged = `needle${Date.now()}`;
     const form = new FormData();
     form.append('post', String(event.id));
-    form.append(
-      'file',
-      blob(
-        await sharp({ create: { width: 30, height: 30, channels: 3, background: '#00f' } })
-          .webp()
-          .toBuffer(),
-      ),
-      `${tagged}.webp`,
-    );
+    form.append('file', blob(await picture(30, 30, 'webp', '#00f')), `${tagged}.webp`);
     const mine = (await server.request(MEDIA, { method: 'POST', auth: other, body: form })).body;
     const all = await server.request(`${MEDIA}?per_page=2`);
     assert.equal(all.status, 200);
