@@ -161,8 +161,15 @@ describe('media library', () => {
 
   it('deletes only with force=true, removing its files and the image of what showed it', async () => {
     const { body: media } = await server.request(MEDIA, { method: 'POST', auth: author, ...raw(await jpeg(400, 300), 'gone.jpg') });
-    const event = await makeEvent(server, author, { image: media.id });
+    const event = await makeEvent(server, author, { image: media.id, status: 'publish' });
     assert.equal(event.image.id, media.id);
+    const venue = await server.request('/calendar/events/v1/venues', {
+      method: 'POST',
+      auth: author,
+      body: { venue: 'Gone Hall', image: media.id },
+    });
+    // Read anonymously first, so that what the server caches of the event is what the deletion must change.
+    assert.equal((await server.request(`${EVENTS}/${event.id}`)).body.image.id, media.id);
     const trash = await server.request(`${MEDIA}/${media.id}`, { method: 'DELETE', auth: author, expectServerError: 501 });
     assert.equal(trash.status, 501);
     assert.equal(trash.body.code, 'rest_trash_not_supported');
@@ -181,6 +188,9 @@ describe('media library', () => {
     assert.deepEqual(stored, []);
     const after = await server.request(`${EVENTS}/${event.id}`, { auth: author });
     assert.equal(after.body.image, false);
+    assert.equal((await server.request(`${EVENTS}/${event.id}`)).body.image, false, 'the anonymous representation too');
+    const venueAfter = await server.request(`/calendar/events/v1/venues/${venue.body.id}`, { auth: author });
+    assert.equal(venueAfter.body.image, undefined, 'a venue without an image has no image key');
   });
 
   it('lets authors and above upload; contributors, subscribers and anonymous callers are refused', async () => {
