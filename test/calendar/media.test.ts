@@ -247,6 +247,9 @@ describe('media library', () => {
       assert.equal(created.status, 201, created.text);
       assert.deepEqual(created.body.image, expected, kind);
     }
+    const contributor = await server.createUser('contributor');
+    const byUrl = await makeEvent(server, contributor, { image: media.source_url });
+    assert.deepEqual(byUrl.image, expected, "an upload's URL is that upload, for anyone who may name it by id");
     const small = (await server.request(MEDIA, { method: 'POST', auth: author, ...raw(await jpeg(100, 80), 'small.jpg') })).body;
     const withSmall = await makeEvent(server, author, { image: small.id });
     assert.deepEqual(withSmall.image, {

@@ -69,12 +69,18 @@ export function isEmptyImage(input: unknown): boolean {
 }
 
 /**
- * The image id an `image` write value designates: the id of a stored image,
- * or an http(s) URL — recorded, never fetched, the same URL reusing its row,
- * and only for users who may upload (a contributor's URL is a 400 as in the
- * reference). `null` for an empty value. Anything else is a 400 naming `param`.
+ * The image id an `image` write value designates: the id of a stored image; the URL of an uploaded image's full
+ * size under `baseUrl` (that image, as its id would); or another http(s) URL — recorded, never fetched, the same
+ * URL reusing its row, and only for users who may upload (a contributor's URL is a 400 as in the reference).
+ * `null` for an empty value. Anything else is a 400 naming `param`.
  */
-export async function resolveImageForWrite(db: Db, input: unknown, user: AuthUser | null, param = 'image'): Promise<number | null> {
+export async function resolveImageForWrite(
+  db: Db,
+  input: unknown,
+  user: AuthUser | null,
+  baseUrl: string,
+  param = 'image',
+): Promise<number | null> {
   if (isEmptyImage(input)) return null;
   const id = parsePositiveInt(input);
   if (id !== undefined) {
@@ -83,8 +89,11 @@ export async function resolveImageForWrite(db: Db, input: unknown, user: AuthUse
     return image.id;
   }
   if (typeof input !== 'string' || !isHttpUrl(input.trim())) throw invalidParam(param);
-  if (user === null || !can(user.role, 'upload_files')) throw invalidParam(param, 'You are not allowed to add images by URL.');
   const url = input.trim();
+  // An upload's row holds its path under the site (`/media/…`), which moves with BASE_URL.
+  const upload = url.startsWith(`${baseUrl}/media/`) ? await findImageByUrl(db, url.slice(baseUrl.length)) : undefined;
+  if (upload !== undefined) return upload.id;
+  if (user === null || !can(user.role, 'upload_files')) throw invalidParam(param, 'You are not allowed to add images by URL.');
   const existing = await findImageByUrl(db, url);
   if (existing !== undefined) return existing.id;
   return insertImage(db, { url, extension: imageExtension(url), author_id: user.id, created_at: utcStamp(new Date()) });
