@@ -106,6 +106,7 @@ describe('media library', () => {
   it('lists newest first, filtered as WordPress filters, with X-WP-Total', async () => {
     const other = await server.createUser('author');
     const event = await makeEvent(server, author);
+    await server.request(MEDIA, { method: 'POST', auth: author, ...raw(await jpeg(20, 20), 'older.jpg') });
     const tagged = `needle${Date.now()}`;
     const form = new FormData();
     form.append('post', String(event.id));
@@ -126,6 +127,14 @@ describe('media library', () => {
     assert.deepEqual(await ids('media_type=video'), []);
     assert.ok((await ids('parent=0&per_page=100')).every((id: number) => id !== mine.id));
     assert.equal((await ids('media_type=image&per_page=100')).length, total);
+    const fields = await server.request(`${MEDIA}?per_page=1&_fields=id,source_url`);
+    assert.deepEqual(fields.body, [{ id: mine.id, source_url: mine.source_url }]);
+    const options = await server.request(MEDIA, { method: 'OPTIONS' });
+    assert.equal(options.status, 200);
+    assert.deepEqual(options.body.methods, ['GET', 'POST']);
+    assert.ok(options.body.endpoints[0].args.media_type, 'the list arguments are described');
+    const index = await server.request('/');
+    assert.ok(index.body.routes['/wp/v2/media/(?P<id>\\d+)'], 'the root index lists the media routes');
     const beyond = await server.request(`${MEDIA}?page=999`);
     assert.equal(beyond.status, 400);
     assert.equal(beyond.body.code, 'rest_post_invalid_page_number');
