@@ -7,6 +7,8 @@ import { calendarPlugin, NAMESPACE } from './calendar/calendar.plugin.ts';
 import { buildCalendarServices } from './calendar/calendar.services.ts';
 import { pagesPlugin } from './calendar/pages/pages.plugin.ts';
 import { caldavPlugin } from './calendar/caldav/caldav.plugin.ts';
+import { mediaFilesRoutes } from './calendar/media/media.files.routes.ts';
+import { MEDIA_NAMESPACE, mediaRoutes } from './calendar/media/media.routes.ts';
 import { sendWpError } from './calendar/errors.ts';
 import type { Config } from './config/config.ts';
 import { entityManagementCapabilities } from './entity-management/entity-management.capabilities.ts';
@@ -125,10 +127,11 @@ export async function buildApp({ config, store, logger, background }: AppDepende
     async (api) => {
       // The WordPress-shaped part: the index and the calendar namespace, with WordPress's REST conventions.
       await api.register(async (wp) => {
-        const table = new WpRouteTable(config.basePath, config.baseUrl, [NAMESPACE], capabilities);
+        const table = new WpRouteTable(config.basePath, config.baseUrl, [NAMESPACE, MEDIA_NAMESPACE], capabilities);
         await wp.register(wpRestConventions, { table, baseUrl: config.baseUrl });
-        await wp.register(indexRoutes, { config, namespaces: [NAMESPACE], table });
+        await wp.register(indexRoutes, { config, namespaces: [NAMESPACE, MEDIA_NAMESPACE], table });
         await wp.register(calendarPlugin, { prefix: `/${NAMESPACE}`, config, store, table, services });
+        await wp.register(mediaRoutes, { prefix: `/${MEDIA_NAMESPACE}`, service: services.media, maxBytes: config.mediaMaxBytes });
         await wp.register(wpOptionsRoutes, { table });
       });
       await api.register(healthRoutes, { store });
@@ -143,6 +146,7 @@ export async function buildApp({ config, store, logger, background }: AppDepende
       await api.register(pagesPlugin, { config, services });
       // The calendar over CalDAV, for calendar apps (docs/caldav.md): its own XML errors and parsers.
       await api.register(caldavPlugin, { services, basePath: config.basePath });
+      await api.register(mediaFilesRoutes, { service: services.media });
     },
     { prefix: config.basePath },
   );
