@@ -5,9 +5,12 @@ import type { Logger } from 'pino';
 import { calendarCapabilities } from './calendar/calendar.capabilities.ts';
 import { calendarPlugin, NAMESPACE } from './calendar/calendar.plugin.ts';
 import { buildCalendarServices } from './calendar/calendar.services.ts';
-import { settingsRoutes, WP_NAMESPACE } from './calendar/settings/settings.routes.ts';
+import { settingsRoutes } from './calendar/settings/settings.routes.ts';
 import { pagesPlugin } from './calendar/pages/pages.plugin.ts';
 import { caldavPlugin } from './calendar/caldav/caldav.plugin.ts';
+import { mediaFilesRoutes } from './calendar/media/media.files.routes.ts';
+import { mediaRoutes } from './calendar/media/media.routes.ts';
+import { WP_NAMESPACE } from './calendar/common/context.ts';
 import { sendWpError } from './calendar/errors.ts';
 import type { Config } from './config/config.ts';
 import { entityManagementCapabilities } from './entity-management/entity-management.capabilities.ts';
@@ -131,6 +134,7 @@ export async function buildApp({ config, store, logger, background }: AppDepende
         await wp.register(wpRestConventions, { table, baseUrl: config.baseUrl });
         await wp.register(indexRoutes, { config, namespaces, table });
         await wp.register(calendarPlugin, { prefix: `/${NAMESPACE}`, config, store, table, services });
+        await wp.register(mediaRoutes, { prefix: `/${WP_NAMESPACE}`, service: services.media, maxBytes: config.mediaMaxBytes });
         await wp.register(settingsRoutes, { prefix: `/${WP_NAMESPACE}`, service: services.deps.settings });
         await wp.register(wpOptionsRoutes, { table });
       });
@@ -146,6 +150,7 @@ export async function buildApp({ config, store, logger, background }: AppDepende
       await api.register(pagesPlugin, { config, services });
       // The calendar over CalDAV, for calendar apps (docs/caldav.md): its own XML errors and parsers.
       await api.register(caldavPlugin, { services, basePath: config.basePath });
+      await api.register(mediaFilesRoutes, { service: services.media });
     },
     { prefix: config.basePath },
   );

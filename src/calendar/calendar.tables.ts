@@ -45,10 +45,24 @@ export interface PostIdTable {
 
 export interface ImageTable {
   id: number;
+  /** A recorded URL; an upload's own is its `file`. */
   url: string;
   extension: string;
   author_id: number | null;
   created_at: string;
+  /** An upload's stored file (`2026/12/poster.jpg`), null for a recorded URL (migration 2026-12-03T0100-media). */
+  file: Generated<string | null>;
+  mime_type: Generated<string>;
+  width: Generated<number>;
+  height: Generated<number>;
+  filesize: Generated<number>;
+  /** JSON: the sizes made from the upload (`media.process.ts`). */
+  sizes: Generated<string>;
+  slug: Generated<string>;
+  title: Generated<string>;
+  alt_text: Generated<string>;
+  caption: Generated<string>;
+  parent_id: Generated<number | null>;
 }
 
 /** Columns shared by events, venues and organizers (the reference's post fields). */

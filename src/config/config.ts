@@ -2,6 +2,7 @@
  * The service configuration: every environment variable of the README's table,
  * validated once into a frozen, typed object. Nothing else reads `process.env`.
  */
+import path from 'node:path';
 import { DEFAULT_PASSWORD_HASH_COST } from '../platform/auth/passwords.ts';
 import { parseAllowList, type AllowList } from '../platform/http/outbound.ts';
 
@@ -55,6 +56,12 @@ export interface Config {
   readonly icalMaxEvents: number;
   /** The largest iCalendar file `POST /events.ics` accepts (`ICAL_IMPORT_MAX_BYTES`); more is a 413. */
   readonly icalImportMaxBytes: number;
+  /** Where uploaded images are stored (`MEDIA_DIR`): a directory, or the database when unset. */
+  readonly mediaDir: string | undefined;
+  /** The largest image `POST /wp/v2/media` accepts (`MEDIA_MAX_BYTES`); more is a 413. */
+  readonly mediaMaxBytes: number;
+  /** The most pixels (width × height) an uploaded image may declare (`MEDIA_MAX_PIXELS`): more is refused before decoding. */
+  readonly mediaMaxPixels: number;
   /** How long the change log keeps what was deleted, and sync tokens stay valid (`CHANGES_RETENTION_DAYS`). */
   readonly changesRetentionDays: number;
   /** Whether a write to an existing calendar item must send If-Match (`REQUIRE_IF_MATCH`): without it, a 428. */
@@ -234,6 +241,9 @@ export function loadConfig(env: Env = process.env): Config {
     recurrenceHorizonDays: integer(env, 'RECURRENCE_HORIZON_DAYS', 760, 1, 36_600),
     icalMaxEvents: integer(env, 'ICAL_MAX_EVENTS', 500, 1, 10_000),
     icalImportMaxBytes: integer(env, 'ICAL_IMPORT_MAX_BYTES', 2 * 1024 * 1024, 1024, 1024 * 1024 * 1024),
+    mediaDir: env.MEDIA_DIR === undefined || env.MEDIA_DIR === '' ? undefined : path.resolve(env.MEDIA_DIR),
+    mediaMaxBytes: integer(env, 'MEDIA_MAX_BYTES', 10 * 1024 * 1024, 1024, 1024 * 1024 * 1024),
+    mediaMaxPixels: integer(env, 'MEDIA_MAX_PIXELS', 50_000_000, 1, 268_402_689),
     changesRetentionDays: integer(env, 'CHANGES_RETENTION_DAYS', 30, 1, 36_600),
     requireIfMatch: boolean(env, 'REQUIRE_IF_MATCH', false),
     caldavAnonymous: boolean(env, 'CALDAV_ANONYMOUS', false),

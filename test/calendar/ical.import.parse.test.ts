@@ -157,6 +157,23 @@ describe('time zones defined in a file', () => {
     assert.equal(ianaZoneMatching('W. Europe Standard Time', zone, 2027), 'Europe/Berlin');
   });
 
+  it('reads a century of a zone’s years, its time budget counting the time spent expanding them, not the import’s between', () => {
+    // A clock that moves a second between two reads of the zone, and not while the zone is read.
+    let now = 0;
+    const zone = new FileZones(parseCalendar(outlookCalendar()).zones, () => now).get('W. Europe Standard Time')!;
+    // A century of events: well past the steps after which the budget reads its clock.
+    for (let year = 2000; year < 2100; year += 1) {
+      now += 1000;
+      assert.equal(hours(zone.offsetAt(utc(`${year}-07-01T12:00:00`))), 2);
+    }
+    // The same years, with the clock moving while the zone is read: past the budget, the file is refused.
+    let reads = 0;
+    const timed = new FileZones(parseCalendar(outlookCalendar()).zones, () => (reads += 1)).get('W. Europe Standard Time')!;
+    assert.throws(() => {
+      for (let year = 2000; year < 2100; year += 1) timed.offsetAt(utc(`${year}-07-01T12:00:00`));
+    }, /VTIMEZONE "W\. Europe Standard Time": The recurrence takes more than 100 ms to expand/);
+  });
+
   it('reads wall times as the calendar does: one in the spring gap moves forward, an ambiguous one is the earlier', () => {
     const zone = outlook();
     assert.equal(new Date(instantInVtimezone('20270328T023000', zone)).toISOString(), '2027-03-28T01:30:00.000Z');

@@ -40,6 +40,8 @@ export function isCacheable(request: FastifyRequest, query: { readonly password?
 }
 
 export const NAMESPACE = 'calendar/events/v1';
+/** WordPress core's namespace, of which Almanac serves the media library and the site's settings. */
+export const WP_NAMESPACE = 'wp/v2';
 
 /** What links and dates need of the site: permalinks, `global_id`, API URLs, the site time zone. */
 export interface Site {

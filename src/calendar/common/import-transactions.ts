@@ -4,11 +4,6 @@ import { inSavepoint } from '../../platform/db/savepoints.repository.ts';
 
 type Db = Kysely<Database>;
 
-/**
- * The units an importer writes its items in: each item in a transaction of its own, so that one refused item
- * leaves the others written; in a dry run, each in a savepoint of one transaction rolled back at the end.
- */
-
 /** The db of a transaction, on which the service's own `transaction()` opens a savepoint (it cannot nest transactions). */
 function nestable(trx: Db): Db {
   return new Proxy(trx, {
@@ -20,18 +15,21 @@ function nestable(trx: Db): Db {
   }) as unknown as Db;
 }
 
-export function nested<T>(trx: Db, work: (db: Db) => Promise<T>): Promise<T> {
+function nested<T>(trx: Db, work: (db: Db) => Promise<T>): Promise<T> {
   return inSavepoint(trx, () => work(nestable(trx)));
 }
 
-export function inTransaction<T>(db: Db, work: (db: Db) => Promise<T>): Promise<T> {
+function inTransaction<T>(db: Db, work: (db: Db) => Promise<T>): Promise<T> {
   return db.transaction().execute((trx) => work(nestable(trx)));
 }
 
-/** How an importer runs the write of one item. */
+/** How an importer runs the write of one item (`withWriteUnits`). */
 export type WriteUnit = <T>(work: (db: Db) => Promise<T>) => Promise<T>;
 
-/** Runs `run` with units that commit, or with `dryRun` units that are all rolled back at the end. */
+/**
+ * The units an importer writes its items in: each item in a transaction of its own, so that one refused item
+ * leaves the others written; in a dry run (`dryRun`), each in a savepoint of one transaction rolled back at the end.
+ */
 export async function withWriteUnits<T>(db: Db, dryRun: boolean, run: (unit: WriteUnit) => Promise<T>): Promise<T> {
   if (!dryRun) return run((work) => inTransaction(db, work));
   const trx = await db.startTransaction().execute();

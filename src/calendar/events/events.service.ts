@@ -257,7 +257,7 @@ export class EventsService {
         modified: posted.date,
         modified_utc: posted.date_utc,
         password_hash: passwordHash,
-        image_id: body.image === undefined ? null : await resolveImageForWrite(trx, body.image, user),
+        image_id: body.image === undefined ? null : await resolveImageForWrite(trx, body.image, user, caller.site.baseUrl),
         parent_id: null,
         ...schedule,
         cost: cost.cost ?? null,
@@ -333,7 +333,7 @@ export class EventsService {
       };
       if (body.status !== undefined) changes.status = datedStatus(scaleStatus(user, body.status), posted?.date_utc ?? row.date_utc, now);
       else if (posted !== undefined) changes.status = datedStatus(row.status, posted.date_utc, now);
-      if (body.image !== undefined) changes.image_id = await resolveImageForWrite(trx, body.image, user);
+      if (body.image !== undefined) changes.image_id = await resolveImageForWrite(trx, body.image, user, caller.site.baseUrl);
       if (body.venue !== undefined) changes.venue_id = await resolveVenueForWrite(trx, body.venue, caller, this.deps.passwords);
       if (occurrence) await detachOccurrence(trx, row);
       await updateEventRow(trx, row.id, changes);

@@ -32,6 +32,8 @@ export const ICAL_LIMITS = {
   zoneOnsetsPerObservance: 1_000,
   /** Time spent expanding a file's zones, in milliseconds. */
   zoneExpansionMs: 100,
+  /** Steps (days examined, dates read) of all a file's zone expansions: some 6,000 a year its events fall in. */
+  zoneExpansionSteps: 1_000_000,
 } as const;
 
 /** A file that is not iCalendar, with the (1-based, physical) line that shows it. */

@@ -5,9 +5,6 @@ import { WpErrorSchema } from '../common/schemas.ts';
 import { SettingsSchema, UpdateSettingsSchema } from './settings.schemas.ts';
 import type { SiteSettingsService } from './settings.service.ts';
 
-/** WordPress core's namespace, of which Almanac serves the settings. */
-export const WP_NAMESPACE = 'wp/v2';
-
 const config = { access: 'manage_options' } as const;
 const tags = ['settings'];
 const errors = { 400: WpErrorSchema, 401: WpErrorSchema, 403: WpErrorSchema };
