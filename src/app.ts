@@ -5,10 +5,12 @@ import type { Logger } from 'pino';
 import { calendarCapabilities } from './calendar/calendar.capabilities.ts';
 import { calendarPlugin, NAMESPACE } from './calendar/calendar.plugin.ts';
 import { buildCalendarServices } from './calendar/calendar.services.ts';
+import { settingsRoutes } from './calendar/settings/settings.routes.ts';
 import { pagesPlugin } from './calendar/pages/pages.plugin.ts';
 import { caldavPlugin } from './calendar/caldav/caldav.plugin.ts';
 import { mediaFilesRoutes } from './calendar/media/media.files.routes.ts';
-import { MEDIA_NAMESPACE, mediaRoutes } from './calendar/media/media.routes.ts';
+import { mediaRoutes } from './calendar/media/media.routes.ts';
+import { WP_NAMESPACE } from './calendar/common/context.ts';
 import { sendWpError } from './calendar/errors.ts';
 import type { Config } from './config/config.ts';
 import { entityManagementCapabilities } from './entity-management/entity-management.capabilities.ts';
@@ -127,11 +129,13 @@ export async function buildApp({ config, store, logger, background }: AppDepende
     async (api) => {
       // The WordPress-shaped part: the index and the calendar namespace, with WordPress's REST conventions.
       await api.register(async (wp) => {
-        const table = new WpRouteTable(config.basePath, config.baseUrl, [NAMESPACE, MEDIA_NAMESPACE], capabilities);
+        const namespaces = [NAMESPACE, WP_NAMESPACE];
+        const table = new WpRouteTable(config.basePath, config.baseUrl, namespaces, capabilities);
         await wp.register(wpRestConventions, { table, baseUrl: config.baseUrl });
-        await wp.register(indexRoutes, { config, namespaces: [NAMESPACE, MEDIA_NAMESPACE], table });
+        await wp.register(indexRoutes, { config, namespaces, table });
         await wp.register(calendarPlugin, { prefix: `/${NAMESPACE}`, config, store, table, services });
-        await wp.register(mediaRoutes, { prefix: `/${MEDIA_NAMESPACE}`, service: services.media, maxBytes: config.mediaMaxBytes });
+        await wp.register(mediaRoutes, { prefix: `/${WP_NAMESPACE}`, service: services.media, maxBytes: config.mediaMaxBytes });
+        await wp.register(settingsRoutes, { prefix: `/${WP_NAMESPACE}`, service: services.deps.settings });
         await wp.register(wpOptionsRoutes, { table });
       });
       await api.register(healthRoutes, { store });

@@ -16,6 +16,7 @@ import { CATEGORIES, TAGS } from './terms/terms.taxonomy.ts';
 import { venueKind } from './venues/venues.kind.ts';
 import { MediaService } from './media/media.service.ts';
 import { mediaStorage } from './media/media.storage.ts';
+import { SiteSettingsService } from './settings/settings.service.ts';
 
 /** The calendar's services, built once: the API's routes and the public pages hand them each request's caller. */
 export interface CalendarServices {
@@ -40,6 +41,7 @@ export function buildCalendarServices(config: Config, store: Store, background: 
     site: siteOf(config),
     passwords: new PostPasswords(store.db, config),
     versions,
+    settings: new SiteSettingsService(store.db, config),
     answers: new CachedAnswers(cache, (request) => versions.of(request), config.responseCacheBytes > 0, true),
   };
   const representations = new EventRepresentations(cache);

@@ -22,6 +22,7 @@ declare module '../platform/db/schema.ts' {
     calendar_webhook_deliveries: WebhookDeliveryTable;
     calendar_webhook_dispatch: WebhookDispatchTable;
     calendar_webhook_announced: WebhookAnnouncedTable;
+    site_settings: SiteSettingTable;
   }
 }
 
@@ -29,6 +30,8 @@ declare module '../platform/db/schema.ts' {
 declare module '../platform/db/revisions.ts' {
   interface RevisionNames {
     calendar: true;
+    /** Bumped with `calendar` by every write to the site's settings (migration 2026-12-03T0300). */
+    settings: true;
   }
 }
 
@@ -293,4 +296,11 @@ export interface WebhookDispatchTable {
 export interface WebhookAnnouncedTable {
   type: ChangeType;
   item_id: number;
+}
+
+/** The site's settings that were set, one row each (migration 2026-12-03T0300-site-settings). */
+export interface SiteSettingTable {
+  name: string;
+  /** JSON text. */
+  value: string;
 }

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { answerConditionally } from '../../platform/http/conditional-get.ts';
 import type { CalendarServices } from '../calendar.services.ts';
 import { ChangesService } from '../changes/changes.service.ts';
+import { loadSiteSettings } from '../common/context.ts';
 import { davErrors, sendDavError } from './caldav.errors.ts';
 import { DavPaths } from './caldav.paths.ts';
 import { caldavRoutes } from './caldav.routes.ts';
@@ -31,6 +32,8 @@ export async function caldavPlugin(app: FastifyInstance, { services, basePath }:
   // This scope reads raw bodies (XML; iCalendar once writes come); the platform's JSON and form parsers stay outside it.
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', { parseAs: 'string' }, (_request, body, done) => done(null, body));
+  app.decorateRequest('siteSettings', null);
+  app.addHook('onRequest', loadSiteSettings(deps));
   app.addHook('onRequest', (request, _reply, done) => {
     // OPTIONS and the well-known redirect tell nothing of the calendar: clients ask them before they sign in.
     const open = deps.config.caldavAnonymous || request.method === 'OPTIONS' || request.routeOptions.url === wellKnown;

@@ -79,14 +79,14 @@ export class CaldavReader {
   }
 
   private allEvents(): CalendarInfo {
-    return { collection: { kind: 'all' }, name: feedName(this.ctx.language, []), color: PALETTE[0]! };
+    return { collection: { kind: 'all' }, name: feedName(this.ctx.settings, this.ctx.language, []), color: PALETTE[0]! };
   }
 
   private async categoryCalendars(ids: readonly number[]): Promise<CalendarInfo[]> {
     const terms = await this.deps.categories.listByIds(ids, this.ctx);
     return terms.map((term) => ({
       collection: { kind: 'category', id: term.id },
-      name: feedName(this.ctx.language, [decodeEntities(term.name)]),
+      name: feedName(this.ctx.settings, this.ctx.language, [decodeEntities(term.name)]),
       color: PALETTE[term.id % PALETTE.length]!,
     }));
   }
@@ -108,7 +108,7 @@ export class CaldavReader {
     if (among !== undefined && among.length === 0) return [];
     const read = async () => {
       const query = collection.kind === 'all' ? ALL_TIME : { ...ALL_TIME, categories: [String(collection.id)] };
-      const filter = await listFilter(this.deps.db, this.deps.config, query, this.ctx, new Date());
+      const filter = await listFilter(this.deps.db, query, this.ctx, new Date());
       return listOwnerIds(this.deps.db, filter, { during: range, owners: among });
     };
     // What anonymous readers are shown is the same for all of them: computed once per calendar version.
@@ -240,7 +240,7 @@ export class CaldavReader {
 
   /** calendar-timezone: a VCALENDAR with the site zone's VTIMEZONE (RFC 4791 §5.2.2). */
   timezone(): string {
-    const zone = this.deps.config.siteTimezone;
+    const zone = this.ctx.site.timezone;
     const block =
       (ZONES_WITH_VTIMEZONE.has(zone) ? tzlib_get_ical_block(zone)[0] : undefined) ??
       'BEGIN:VTIMEZONE\nTZID:UTC\nBEGIN:STANDARD\nDTSTART:19700101T000000\nTZOFFSETFROM:+0000\nTZOFFSETTO:+0000\nEND:STANDARD\nEND:VTIMEZONE';

@@ -16,6 +16,7 @@ import { isRole } from '../../platform/auth/capabilities.ts';
 import { findUserByUsername, listUsers } from '../../platform/auth/users.repository.ts';
 import { can } from '../calendar.capabilities.ts';
 import { siteOf, type RequestContext } from '../common/context.ts';
+import { languageOfLocale, SiteSettingsService } from '../settings/settings.service.ts';
 import { parseCalendar } from './ical.import.parse.ts';
 import { draftOf, EventProblem, FileTimes, property, utcStamp, type Draft, type StatusSaid } from './ical.import.draft.ts';
 import type { PostStatus } from '../calendar.tables.ts';
@@ -150,7 +151,7 @@ export class IcalImport {
   /** Imports `text` as `caller`; throws `IcalSyntaxError` (nothing written) when the file is malformed. */
   async importCalendar(text: string, caller: RequestContext, options: ImportOptions = {}): Promise<ImportReport> {
     const calendar = parseCalendar(text);
-    const times = new FileTimes(calendar, this.deps.config.siteTimezone);
+    const times = new FileTimes(calendar, caller.site.timezone);
     const drafts: (Draft | EventProblem)[] = calendar.events.map((event) => {
       try {
         return draftOf(event, times);
@@ -330,11 +331,14 @@ export async function commandLineCaller(db: Db, config: Config, username: string
   if (!isRole(user.role) || !can(user.role, 'edit_others')) {
     throw new AppError(403, 'rest_forbidden', `${user.username} is ${user.role}: importing takes an editor or above`);
   }
+  const settings = await new SiteSettingsService(db, config).latest();
+  const language = languageOfLocale(settings.language);
   return {
     user: { id: user.id, username: user.username, displayName: user.display_name, role: user.role },
-    language: config.defaultLanguage,
-    defaultLanguage: config.defaultLanguage,
-    site: siteOf(config),
+    language,
+    defaultLanguage: language,
+    site: { ...siteOf(config), timezone: settings.timezone },
+    settings,
     address: '127.0.0.1',
     version: () => Promise.reject(new Error('an import reads no calendar version')),
   };

@@ -71,7 +71,7 @@ export class IcalService {
       posts(organizers, query.organizer, 'organizer'),
     ]);
     const filters = names.flat().map((name) => decodeEntities(String(name)));
-    return feedName(caller.language, filters, query.search);
+    return feedName(caller.settings, caller.language, filters, query.search);
   }
 
   /**
@@ -103,7 +103,7 @@ export class IcalService {
   private calendar(name: string, caller: RequestContext, components: readonly FeedComponent[]): string {
     return toICalendar({
       name,
-      siteTimezone: this.deps.config.siteTimezone,
+      siteTimezone: caller.site.timezone,
       language: caller.language,
       refreshSeconds: REFRESH_SECONDS,
       components,

@@ -22,8 +22,6 @@ import {
 import type { MediaService, Upload } from './media.service.ts';
 import { uploadFieldsOf } from './media.upload.ts';
 
-export const MEDIA_NAMESPACE = 'wp/v2';
-
 const tags = ['media'];
 const ITEM = '/media/:id(^\\d+$)';
 const NOT_MODIFIED = { description: 'Not modified: the ETag sent in If-None-Match is current (no body)', type: 'null' };

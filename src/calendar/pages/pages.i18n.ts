@@ -1,10 +1,8 @@
 import type { FastifyRequest } from 'fastify';
 import { LANGUAGES, type Language } from '../../config/config.ts';
-import { SITE_TITLES } from '../common/site-title.ts';
 
 /** The words of the public pages, one dictionary per language; dates are formatted by Intl in the same language. */
 const EN = {
-  siteName: SITE_TITLES.en,
   skip: 'Skip to content',
   views: 'Calendar views',
   month: 'Month',
@@ -90,7 +88,6 @@ const EN = {
 export type Dictionary = typeof EN;
 
 const IT: Dictionary = {
-  siteName: SITE_TITLES.it,
   skip: 'Vai al contenuto',
   views: 'Viste del calendario',
   month: 'Mese',

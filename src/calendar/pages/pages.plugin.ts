@@ -6,6 +6,7 @@ import type { CalendarServices } from '../calendar.services.ts';
 import { pagesItemRoutes } from './pages.items.routes.ts';
 import { pagesViewRoutes } from './pages.routes.ts';
 import { pageNotFound } from './pages.errors.ts';
+import { loadSiteSettings } from '../common/context.ts';
 import { PagesService } from './pages.service.ts';
 import { embedCsp, PAGE_CSP, PageViews, STYLESHEET_PATH } from './pages.views.ts';
 
@@ -32,6 +33,8 @@ export async function pagesPlugin(app: FastifyInstance, { config, services }: Pa
   // A page read carries an ETag and answers If-None-Match with a 304, as the API's reads do.
   app.decorateReply('itemVersion', null);
   app.addHook('onSend', answerConditionally);
+  app.decorateRequest('siteSettings', null);
+  app.addHook('onRequest', loadSiteSettings(services.deps));
   const embedPrefix = `${config.basePath}/embed/`;
   const embedPolicy = embedCsp(config.embedOrigins);
   app.addHook('onRequest', (request, reply, done) => {

@@ -52,7 +52,8 @@ export async function pagesViewRoutes(app: FastifyInstance, options: PageRoutesO
 /** A month's grid, its list of days with events and its pager, whose months are at `monthPath` (the view's or the embed's). */
 async function monthOf(pages: PagesService, page: PageRequest, month: string, monthPath: (month: string) => string) {
   const { t, links, language } = page;
-  const weeks = monthWeeks(month);
+  const { start_of_week: firstDay, date_format: dateFormat } = page.caller.settings;
+  const weeks = monthWeeks(month, firstDay);
   const first = weeks[0]![0]!;
   const last = weeks[weeks.length - 1]![6]!;
   const days = await pages.eventsByDay(page, first, last, MONTH_DAY_MAX);
@@ -60,7 +61,7 @@ async function monthOf(pages: PagesService, page: PageRequest, month: string, mo
     week.map((day) => ({
       day,
       number: Number(day.slice(8)),
-      label: formatDay(day, language.language),
+      label: formatDay(day, language.language, dateFormat),
       inMonth: day.startsWith(month),
       today: day === page.today,
       href: links.to(`/events/${day}/`),
@@ -120,16 +121,17 @@ function weekPage({ pages, views }: PageRoutesOptions): Handler<typeof daySchema
       if (asked === undefined) throw badPageArgument('day');
       const page = pages.pageRequest(request, request.query);
       const { t, links, language } = page;
-      const first = weekStart(asked);
+      const { start_of_week: firstDay, date_format: dateFormat } = page.caller.settings;
+      const first = weekStart(asked, firstDay);
       const last = addDays(first, 6);
       const [days, filters] = await Promise.all([pages.eventsByDay(page, first, last, WEEK_DAY_MAX), pages.filterChoices(page)]);
-      const heading = `${t.weekOf} ${formatDay(first, language.language)}`;
+      const heading = `${t.weekOf} ${formatDay(first, language.language, dateFormat)}`;
       const path = `/events/week/${first}/`;
       const model = {
         heading,
         days: [...days].map(([day, shown]) => ({
           day,
-          label: formatDay(day, language.language),
+          label: formatDay(day, language.language, dateFormat),
           today: day === page.today,
           href: links.to(`/events/${day}/`),
           ...shown,
@@ -150,7 +152,7 @@ function weekPage({ pages, views }: PageRoutesOptions): Handler<typeof daySchema
 async function renderDay({ pages, views }: PageRoutesOptions, page: PageRequest, day: string, path: string): Promise<Answer> {
   const { t, links, language } = page;
   const [days, filters] = await Promise.all([pages.eventsByDay(page, day, day, DAY_PAGE_MAX), pages.filterChoices(page)]);
-  const heading = formatDay(day, language.language);
+  const heading = formatDay(day, language.language, page.caller.settings.date_format);
   const { events, more } = days.get(day)!;
   const model = {
     heading,

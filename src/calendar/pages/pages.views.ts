@@ -6,6 +6,7 @@ import { Eta } from 'eta';
 import type { FastifyReply } from 'fastify';
 import { LANGUAGES } from '../../config/config.ts';
 import type { Answer } from '../../platform/http/cached-answers.ts';
+import { siteTagline, siteTitle } from '../common/site-title.ts';
 import { OG_LOCALE } from './pages.i18n.ts';
 import type { PageRequest } from './pages.service.ts';
 
@@ -71,6 +72,7 @@ export class PageViews {
     const html = this.eta.render(template, {
       ...model,
       head: { ...head, canonical: `${links.baseUrl}${head.path}`, ogLocale: OG_LOCALE[language.language] },
+      site: { title: siteTitle(page.caller.settings, language.language), tagline: siteTagline(page.caller.settings, language.language) },
       lang: language.language,
       explicitLang: language.explicit,
       t,
