@@ -53,6 +53,6 @@ export function buildCalendarServices(config: Config, store: Store, background: 
     categories: new TermsService(CATEGORIES, termDeps),
     tags: new TermsService(TAGS, termDeps),
   };
-  const media = new MediaService(store.db, mediaStorage(store.db, config.mediaDir), deps.site, config.mediaMaxPixels);
+  const media = new MediaService(store.db, mediaStorage(store.db, config.mediaDir), deps.site, config.mediaMaxPixels, store.translateError);
   return { deps, events, ical: new IcalService({ db: store.db, config, events, ...linked }), ...linked, media };
 }

@@ -205,6 +205,40 @@ describe('media library under hostile uploads', () => {
     }
   });
 
+  it('names uploads of one name sent at once to two processes apart, in the database and in MEDIA_DIR', async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), 'almanac-media-'));
+    for (const env of [{}, { MEDIA_DIR: dir }]) {
+      const [one, two] = await Promise.all([startSecondServer(server, env), startSecondServer(server, env)]);
+      try {
+        const name = `race-${Object.keys(env).length}.jpg`;
+        const { body, headers } = raw(await jpeg(200, 200), name);
+        const uploads = await Promise.all(
+          [one, two, one, two].map((process) =>
+            fetch(`${process.url}${MEDIA}`, {
+              method: 'POST',
+              body: new Uint8Array(body),
+              headers: { ...headers, authorization: author.bearer },
+            }),
+          ),
+        );
+        const answers = await Promise.all(uploads.map(async (upload) => ({ status: upload.status, body: (await upload.json()) as any })));
+        assert.deepEqual(
+          answers.map((answer) => answer.status),
+          [201, 201, 201, 201],
+          JSON.stringify(answers.map((answer) => answer.body.message)),
+        );
+        const files = answers.map((answer) => answer.body.media_details.file);
+        assert.equal(new Set(files).size, 4, `four files: ${files.join(', ')}`);
+        for (const answer of answers) {
+          const file = await fetch(`${one.url}${pathOf(answer.body.media_details.sizes.thumbnail.source_url)}`);
+          assert.equal(file.status, 200, answer.body.media_details.sizes.thumbnail.source_url);
+        }
+      } finally {
+        await Promise.all([one.close(), two.close()]);
+      }
+    }
+  });
+
   it('stores files in MEDIA_DIR when it is set, and removes them with the image', async () => {
     const dir = await mkdtemp(path.join(tmpdir(), 'almanac-media-'));
     const second = await startSecondServer(server, { MEDIA_DIR: dir });

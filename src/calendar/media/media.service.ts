@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import type { AuthUser } from '../../platform/auth/authenticate.ts';
 import type { Database } from '../../platform/db/schema.ts';
 import { AppError } from '../../platform/errors.ts';
+import { UniqueViolationError } from '../../platform/db/dialect/errors.ts';
 import { can } from '../calendar.capabilities.ts';
 import type { Site } from '../common/context.ts';
 import { fromInstant } from '../common/dates.ts';
@@ -48,6 +49,30 @@ const UPLOAD_ERRORS: Record<ImageRefused['reason'], string> = {
   corrupt: 'rest_upload_invalid_image',
 };
 
+/** How many names an upload tries when uploads of the same name race it (each attempt names the next free one). */
+const MAX_NAME_ATTEMPTS = 5;
+
+/** The name an upload chose was taken by another, in another transaction or process, before it was stored. */
+class NameTaken extends Error {
+  constructor(readonly file: string) {
+    super(`media file name taken meanwhile: ${file}`);
+  }
+}
+
+/** A name taken: the database's unique file keys, or a directory's file opened exclusively. */
+function isNameTaken(error: unknown): boolean {
+  return error instanceof UniqueViolationError || (error as NodeJS.ErrnoException | undefined)?.code === 'EEXIST';
+}
+
+/** What an upload's row records besides its image. */
+interface StoreArgs {
+  readonly filename: string;
+  readonly fields: UploadQuery;
+  readonly parent: number | null;
+  readonly user: AuthUser;
+  readonly now: Date;
+}
+
 const notFound = () => new AppError(404, 'rest_post_invalid_id', 'Invalid post ID.');
 
 /** A `title` or `caption` as sent: a string, or WordPress's `{raw}` / `{rendered}` object read back. */
@@ -68,6 +93,7 @@ export class MediaService {
     private readonly storage: MediaStorage,
     private readonly site: Site,
     private readonly maxPixels: number,
+    private readonly translateError: (error: unknown) => unknown,
   ) {}
 
   async upload(user: AuthUser, { bytes, filename, fields }: Upload): Promise<Media> {
@@ -85,12 +111,29 @@ export class MediaService {
     const now = new Date();
     const local = fromInstant(now.getTime(), this.site.timezone)?.local ?? utcStamp(now);
     const folder = `${local.slice(0, 4)}/${local.slice(5, 7)}`;
+    const wish = stemOfFilename(filename);
+    // Names another upload took after this one looked: the next attempt passes them by, as WordPress's `-1`, `-2`.
+    const raced = new Set<string>();
+    for (let attempt = 1; ; attempt += 1) {
+      try {
+        const id = await this.store(image, folder, wish, raced, { filename, fields, parent, user, now });
+        return await this.get(user, id);
+      } catch (error) {
+        if (!(error instanceof NameTaken) || attempt === MAX_NAME_ATTEMPTS) throw error;
+        raced.add(error.file);
+      }
+    }
+  }
+
+  /** Stores `image`'s files and row under the first free name after `wish`; NameTaken when another upload took it meanwhile. */
+  private async store(image: ProcessedImage, folder: string, wish: string, raced: ReadonlySet<string>, upload: StoreArgs): Promise<number> {
     const written: string[] = [];
+    let file = '';
     try {
-      const id = await this.db.transaction().execute(async (trx) => {
-        const wish = stemOfFilename(filename);
-        const stem = freeStem(folder, wish, image.extension, await findFilesOfStem(trx, `${folder}/${wish}`));
-        const file = `${folder}/${stem}.${image.extension}`;
+      return await this.db.transaction().execute(async (trx) => {
+        const taken = new Set([...(await findFilesOfStem(trx, `${folder}/${wish}`)), ...raced]);
+        const stem = freeStem(folder, wish, image.extension, taken);
+        file = `${folder}/${stem}.${image.extension}`;
         const sizes: Record<string, StoredSize> = {};
         for (const size of image.sizes) {
           const name = `${stem}-${size.width}x${size.height}.${image.extension}`;
@@ -102,6 +145,7 @@ export class MediaService {
         written.push(file);
         const { width, height } = image.full;
         sizes.full = { file: `${stem}.${image.extension}`, width, height, filesize: image.full.bytes.length, mime_type: image.mime };
+        const { filename, fields, parent, user, now } = upload;
         return insertMedia(trx, {
           file,
           extension: image.extension,
@@ -119,11 +163,10 @@ export class MediaService {
           created_at: utcStamp(now),
         });
       });
-      return this.get(user, id);
     } catch (error) {
       // What a store outside the transaction (a directory) kept of a failed upload; the database's rolled back.
       await this.storage.delete(this.db, written).catch(() => undefined);
-      throw error;
+      throw isNameTaken(this.translateError(error)) ? new NameTaken(file) : error;
     }
   }
 
