@@ -119,7 +119,9 @@ export class MediaService {
         const id = await this.store(image, folder, wish, raced, { filename, fields, parent, user, now });
         return await this.get(user, id);
       } catch (error) {
-        if (!(error instanceof NameTaken) || attempt === MAX_NAME_ATTEMPTS) throw error;
+        if (!(error instanceof NameTaken)) throw error;
+        if (attempt === MAX_NAME_ATTEMPTS)
+          throw new AppError(409, 'rest_upload_name_taken', 'Uploads of the same name kept arriving at once: send it again.');
         raced.add(error.file);
       }
     }
