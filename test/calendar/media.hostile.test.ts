@@ -207,7 +207,7 @@ describe('media library under hostile uploads', () => {
 
   it('names uploads of one name sent at once to two processes apart, in the database and in MEDIA_DIR', async () => {
     const dir = await mkdtemp(path.join(tmpdir(), 'almanac-media-'));
-    for (const env of [{}, { MEDIA_DIR: dir }]) {
+    for (const env of [{}, { MEDIA_DIR: dir }] as Record<string, string>[]) {
       const [one, two] = await Promise.all([startSecondServer(server, env), startSecondServer(server, env)]);
       try {
         const name = `race-${Object.keys(env).length}.jpg`;
