@@ -6,6 +6,7 @@ import { calendarCapabilities } from './calendar/calendar.capabilities.ts';
 import { calendarPlugin, NAMESPACE } from './calendar/calendar.plugin.ts';
 import { buildCalendarServices } from './calendar/calendar.services.ts';
 import { pagesPlugin } from './calendar/pages/pages.plugin.ts';
+import { adminPlugin } from './calendar/admin/admin.plugin.ts';
 import { sendWpError } from './calendar/errors.ts';
 import type { Config } from './config/config.ts';
 import { entityManagementCapabilities } from './entity-management/entity-management.capabilities.ts';
@@ -15,6 +16,7 @@ import { Authenticator } from './platform/auth/authenticate.ts';
 import { CapabilityRegistry, platformCapabilities } from './platform/auth/capabilities.ts';
 import { PasswordHasher } from './platform/auth/passwords.ts';
 import { FailureThrottle } from './platform/auth/throttle.ts';
+import { SessionStore } from './platform/auth/sessions.ts';
 import type { BackgroundWork } from './platform/background.ts';
 import type { Store } from './platform/db/database.ts';
 import { PlatformErrors } from './platform/errors.ts';
@@ -140,6 +142,12 @@ export async function buildApp({ config, store, logger, background }: AppDepende
       await api.register(soapPlugin, { config, store, authenticator, background });
       // The calendar's public pages, at the site root (their own error pages and Content-Security-Policy).
       await api.register(pagesPlugin, { config, services });
+      // The editor: its own pages, session cookie, CSRF tokens and Content-Security-Policy.
+      const sessions = new SessionStore(store.db, {
+        idleSeconds: config.adminSessionIdleSeconds,
+        maxSeconds: config.adminSessionMaxSeconds,
+      });
+      await api.register(adminPlugin, { config, services, authenticator, sessions });
     },
     { prefix: config.basePath },
   );
