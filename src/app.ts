@@ -17,6 +17,7 @@ import { CapabilityRegistry, platformCapabilities } from './platform/auth/capabi
 import { PasswordHasher } from './platform/auth/passwords.ts';
 import { FailureThrottle } from './platform/auth/throttle.ts';
 import { SessionStore } from './platform/auth/sessions.ts';
+import { UsersService } from './platform/auth/users.service.ts';
 import type { BackgroundWork } from './platform/background.ts';
 import type { Store } from './platform/db/database.ts';
 import { PlatformErrors } from './platform/errors.ts';
@@ -96,7 +97,8 @@ export async function buildApp({ config, store, logger, background }: AppDepende
     maxFailuresPerAddress: config.authMaxFailuresPerAddress,
     windowSeconds: config.authLockoutSeconds,
   });
-  const authenticator = new Authenticator(store.db, throttle, new PasswordHasher(config.passwordHashCost));
+  const passwords = new PasswordHasher(config.passwordHashCost);
+  const authenticator = new Authenticator(store.db, throttle, passwords);
   const docsPrefix = `${config.basePath}/docs`;
   const capabilities = new CapabilityRegistry(CAPABILITY_SETS);
 
@@ -147,7 +149,7 @@ export async function buildApp({ config, store, logger, background }: AppDepende
         idleSeconds: config.adminSessionIdleSeconds,
         maxSeconds: config.adminSessionMaxSeconds,
       });
-      await api.register(adminPlugin, { config, services, authenticator, sessions });
+      await api.register(adminPlugin, { config, services, authenticator, sessions, users: new UsersService(store, passwords) });
     },
     { prefix: config.basePath },
   );

@@ -2,6 +2,7 @@ import type { FastifyRequest } from 'fastify';
 import type { Config, Language } from '../../config/config.ts';
 import type { Authenticator } from '../../platform/auth/authenticate.ts';
 import type { Session, SessionStore } from '../../platform/auth/sessions.ts';
+import type { UsersService } from '../../platform/auth/users.service.ts';
 import type { CalendarServices } from '../calendar.services.ts';
 import type { AdminPage, AdminViews } from './admin.views.ts';
 
@@ -24,6 +25,8 @@ export interface AdminOptions {
   readonly services: CalendarServices;
   readonly authenticator: Authenticator;
   readonly sessions: SessionStore;
+  /** Names the authors of the listed events. */
+  readonly users: UsersService;
 }
 
 /** What the editor's routes share: how to render, where its cookies live, the session store. */

@@ -2,11 +2,10 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { EventResponse } from '../events/events.schemas.ts';
 import { requestContext } from '../common/context.ts';
 import type { AdminContext } from './admin.context.ts';
+import { ANY_END, ANY_START } from './admin.events.ts';
 
 const PANEL_SIZE = 5;
 const RECENT_DAYS = 14;
-/** Drafts and reviews are listed whatever their dates. */
-const ANY_DATE = '1900-01-01';
 
 /** One line of a dashboard panel. */
 export interface EventLine {
@@ -33,8 +32,11 @@ export function dashboardPage(context: AdminContext) {
     const since = new Date(Date.now() - RECENT_DAYS * 86_400_000).toISOString().slice(0, 19);
     const [upcoming, review, recent] = await Promise.all([
       events.listEvents({ per_page: PANEL_SIZE, status: ['any'] }, caller),
-      events.listEvents({ per_page: PANEL_SIZE, status: ['draft', 'pending'], start_date: ANY_DATE }, caller),
-      events.listEvents({ per_page: PANEL_SIZE, status: ['any'], start_date: ANY_DATE, modified_after: `${since}Z` }, caller),
+      events.listEvents({ per_page: PANEL_SIZE, status: ['draft', 'pending'], start_date: ANY_START, end_date: ANY_END }, caller),
+      events.listEvents(
+        { per_page: PANEL_SIZE, status: ['any'], start_date: ANY_START, end_date: ANY_END, modified_after: `${since}Z` },
+        caller,
+      ),
     ]);
     const page = context.page(request);
     const panels = [

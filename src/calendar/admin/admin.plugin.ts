@@ -52,6 +52,12 @@ export async function adminPlugin(app: FastifyInstance, options: AdminOptions): 
       return reply.redirect(`${config.basePath}/admin/login?next=${next}${ended ? '&ended=1' : ''}`, 303);
     }
   });
+  // A filter form sends its empty fields: on a page they mean the filter is not used.
+  app.addHook('preValidation', (request, _reply, done) => {
+    const query = request.query as Record<string, unknown> | undefined;
+    if (query !== undefined && query !== null) for (const [name, value] of Object.entries(query)) if (value === '') delete query[name];
+    done();
+  });
   // After the body is parsed and before anything runs: a POST without its form's token changes nothing.
   app.addHook('preValidation', async (request) => {
     if (request.method !== 'POST') return;

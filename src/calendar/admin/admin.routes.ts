@@ -5,6 +5,7 @@ import { classifyError } from '../../platform/http/classify-error.ts';
 import { can } from '../calendar.capabilities.ts';
 import { cookiesOf, setCookie } from './admin.cookies.ts';
 import { dashboardPage } from './admin.dashboard.ts';
+import { EventsListQuery, eventsListPage } from './admin.events.ts';
 import { LOGIN_COOKIE, SESSION_COOKIE, type AdminContext } from './admin.context.ts';
 
 const LoginQuery = Type.Object({
@@ -36,6 +37,11 @@ export async function adminRoutes(app: FastifyInstance, { context }: { context: 
   app.post('/admin/login', { config: { access: 'public' }, schema: { hide: true, body: LoginBody }, handler: logIn(context) });
   app.post('/admin/logout', { config: { access: 'public' }, schema: { hide: true, body: CsrfBody }, handler: logOut(context) });
   app.get('/admin', { config: { access: 'edit' }, schema: { hide: true }, handler: dashboardPage(context) });
+  app.get('/admin/events', {
+    config: { access: 'edit' },
+    schema: { hide: true, querystring: EventsListQuery },
+    handler: eventsListPage(context),
+  });
 }
 
 interface LoginForm {
