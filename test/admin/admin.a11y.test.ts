@@ -94,9 +94,11 @@ describe('the editor in Chromium', () => {
     const focusOn = async (accessibleName: string) => {
       for (let step = 0; step < 30; step += 1) {
         await page.keyboard.press('Tab');
+        // A field is named by its label (`for` its id), a link or a button by its text.
         const name = await page.evaluate(() => {
-          const active = document.activeElement as HTMLElement | null;
-          return active?.labels?.[0]?.textContent ?? active?.textContent ?? '';
+          const active = document.activeElement;
+          const label = active?.id ? document.querySelector(`label[for="${active.id}"]`) : null;
+          return (label ?? active)?.textContent ?? '';
         });
         if (name.trim() === accessibleName) return;
       }

@@ -22,6 +22,14 @@ describe('editor sessions', () => {
     assert.equal(dashboard.headers.get('cache-control'), 'no-store');
   });
 
+  it('sends /wp-admin/ and /login to the editor', async () => {
+    for (const path of ['/wp-admin/', '/wp-admin', '/login']) {
+      const answer = await new Browser(server.url).get(path);
+      assert.equal(answer.status, 303, path);
+      assert.equal(answer.headers.get('location'), '/admin/');
+    }
+  });
+
   it('shows the login form with its labels, a strict policy and no cache', async () => {
     const browser = new Browser(server.url);
     const form = await browser.get('/admin/login');

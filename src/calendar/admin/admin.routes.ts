@@ -36,12 +36,20 @@ export async function adminRoutes(app: FastifyInstance, { context }: { context: 
   app.get('/admin/login', { config: { access: 'public' }, schema: { hide: true, querystring: LoginQuery }, handler: showLogin(context) });
   app.post('/admin/login', { config: { access: 'public' }, schema: { hide: true, body: LoginBody }, handler: logIn(context) });
   app.post('/admin/logout', { config: { access: 'public' }, schema: { hide: true, body: CsrfBody }, handler: logOut(context) });
+  // Where people used to WordPress, or to most sites, look for the way in.
+  for (const url of ['/wp-admin', '/login']) {
+    app.get(url, { config: { access: 'public' }, schema: { hide: true }, handler: toEditor(context) });
+  }
   app.get('/admin', { config: { access: 'edit' }, schema: { hide: true }, handler: dashboardPage(context) });
   app.get('/admin/events', {
     config: { access: 'edit' },
     schema: { hide: true, querystring: EventsListQuery },
     handler: eventsListPage(context),
   });
+}
+
+function toEditor(context: AdminContext) {
+  return async (_request: FastifyRequest, reply: FastifyReply) => reply.redirect(`${context.config.basePath}/admin/`, 303);
 }
 
 interface LoginForm {
