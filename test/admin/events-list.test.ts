@@ -53,9 +53,9 @@ describe('the editor’s events list', () => {
     const weekly = ['Contributor weekly', 'Contributor weekly', 'Contributor weekly'];
     assert.deepEqual(titlesOf(list.text), [...weekly, 'Author draft', 'Published concert']);
     assert.match(list.text, /2031-03-01 20:00 – 2031-03-01 22:00 CET/);
-    assert.match(list.text, /<td>Teatro Verdi<\/td>/);
-    assert.match(list.text, /<td>list-author<\/td>/);
-    assert.match(list.text, /<td>Draft<\/td>/);
+    assert.match(list.text, /<td data-label="Venue">Teatro Verdi<\/td>/);
+    assert.match(list.text, /<td data-label="Author">list-author<\/td>/);
+    assert.match(list.text, /<td data-label="Status">Draft<\/td>/);
     const latestFirst = await browser.get('/admin/events/?order=desc');
     assert.deepEqual(titlesOf(latestFirst.text), ['Published concert', 'Author draft', ...weekly]);
   });
@@ -83,7 +83,7 @@ describe('the editor’s events list', () => {
     const list = await browser.get('/admin/events/');
     assert.equal(list.status, 200);
     assert.deepEqual(titlesOf(list.text), ['Contributor weekly', 'Contributor weekly', 'Contributor weekly', 'Published concert']);
-    assert.match(list.text, /<td>Yes<\/td>/, 'the series repeats');
+    assert.match(list.text, /<td data-label="Repeats">Yes<\/td>/, 'the series repeats');
   });
 
   it('speaks Italian once chosen, and remembers it', async () => {
