@@ -23,10 +23,15 @@ export class Browser {
     return found;
   }
 
+  /** Fills the login form (opened at `formPath`) and sends it; the answer, whatever it is. */
+  async submitLogin(username: string, password: string, formPath = '/admin/login', extra: Record<string, string> = {}) {
+    const form = await this.get(formPath);
+    return this.post('/admin/login', { csrf: Browser.csrfOf(form.text), username, password, ...extra });
+  }
+
   /** Signs in through the login form; returns the dashboard's form token. */
   async logIn(username: string, password: string): Promise<string> {
-    const form = await this.get('/admin/login');
-    const answer = await this.post('/admin/login', { csrf: Browser.csrfOf(form.text), username, password });
+    const answer = await this.submitLogin(username, password);
     assert.equal(answer.status, 303, answer.text);
     const dashboard = await this.get('/admin/');
     assert.equal(dashboard.status, 200, dashboard.text);
