@@ -10,6 +10,8 @@ describe('the editor’s events list', () => {
   let author: Credentials;
   let contributor: Credentials;
   let venue: { id: number };
+  let concert: { id: number };
+  let draft: { id: number };
 
   before(async () => {
     server = await startTestServer();
@@ -17,7 +19,7 @@ describe('the editor’s events list', () => {
     author = await server.createUser('author', 'list-author');
     contributor = await server.createUser('contributor', 'list-contributor');
     venue = await makeVenue(server, admin, { venue: 'Teatro Verdi' });
-    await makeEvent(server, admin, {
+    concert = await makeEvent(server, admin, {
       title: 'Published concert',
       status: 'publish',
       venue: venue.id,
@@ -25,7 +27,7 @@ describe('the editor’s events list', () => {
       end_date: '2031-03-01 22:00:00',
       timezone: 'Europe/Rome',
     });
-    await makeEvent(server, author, {
+    draft = await makeEvent(server, author, {
       title: 'Author draft',
       status: 'draft',
       start_date: '2031-02-01 10:00',
@@ -94,5 +96,44 @@ describe('the editor’s events list', () => {
     assert.match(italian.text, /<label for="from">Dal<\/label>/);
     const later = await browser.get('/admin/');
     assert.match(later.text, /<h1>Bacheca<\/h1>/);
+  });
+
+  it('publishes or trashes the selected events as the API lets the user, with the form token only', async () => {
+    const browser = new Browser(server.url);
+    const csrf = await browser.logIn(author.username, author.password);
+    const ids = [String(draft.id), String(concert.id)];
+    const statusOf = async (id: number) =>
+      (await server.request(`/calendar/events/v1/events/${id}`, { auth: await server.admin() })).body.status;
+    const refused = await fetch(`${server.url}/admin/events/bulk`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: `almanac_session=${browser.cookies.get('almanac_session')}` },
+      body: `action=publish&ids=${draft.id}`,
+      redirect: 'manual',
+    });
+    assert.equal(refused.status, 403);
+    assert.equal(await statusOf(draft.id), 'draft', 'nothing changed without the token');
+
+    const form = new URLSearchParams({ csrf, action: 'publish' });
+    for (const id of ids) form.append('ids', id);
+    const answer = await fetch(`${server.url}/admin/events/bulk`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: `almanac_session=${browser.cookies.get('almanac_session')}` },
+      body: form.toString(),
+      redirect: 'manual',
+    });
+    assert.equal(answer.status, 303);
+    assert.equal(answer.headers.get('location'), '/admin/events/?done=1&failed=1', "an author may publish their own event, not another's");
+    assert.equal(await statusOf(draft.id), 'publish');
+    const notice = await browser.get('/admin/events/?done=1&failed=1');
+    assert.match(notice.text, /1 changed; 1 left as they were/);
+
+    const editor = new Browser(server.url);
+    const editorCsrf = await editor.logIn('admin', 'admin-password-1');
+    const trashed = await editor.post('/admin/events/bulk', { csrf: editorCsrf, action: 'trash', ids: String(draft.id) });
+    assert.equal(trashed.headers.get('location'), '/admin/events/?done=1&failed=0');
+    const trash = await editor.get('/admin/events/?status=trash');
+    assert.deepEqual(titlesOf(trash.text), ['Author draft']);
+    const bad = await editor.post('/admin/events/bulk', { csrf: editorCsrf, action: 'explode', ids: String(draft.id) });
+    assert.equal(bad.status, 400);
   });
 });

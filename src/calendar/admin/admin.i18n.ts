@@ -47,6 +47,11 @@ const EN = {
   next: 'Next page',
   pageOf: 'Page {page} of {pages}',
   pages: 'Pages',
+  bulkAction: 'Bulk action',
+  apply: 'Apply',
+  select: 'Select',
+  bulkDone: '{done} changed; {failed} left as they were (not allowed, or already so).',
+  actions: { publish: 'Publish', trash: 'Move to the trash' } as Record<string, string>,
   statuses: {
     any: 'Any',
     publish: 'Published',
@@ -114,6 +119,11 @@ const IT: AdminDictionary = {
   next: 'Pagina successiva',
   pageOf: 'Pagina {page} di {pages}',
   pages: 'Pagine',
+  bulkAction: 'Azione su più eventi',
+  apply: 'Applica',
+  select: 'Seleziona',
+  bulkDone: '{done} modificati; {failed} lasciati come erano (non consentito, o già così).',
+  actions: { publish: 'Pubblica', trash: 'Sposta nel cestino' },
   statuses: {
     any: 'Qualsiasi',
     publish: 'Pubblicato',

@@ -5,7 +5,7 @@ import { classifyError } from '../../platform/http/classify-error.ts';
 import { can } from '../calendar.capabilities.ts';
 import { cookiesOf, setCookie } from './admin.cookies.ts';
 import { dashboardPage } from './admin.dashboard.ts';
-import { EventsListQuery, eventsListPage } from './admin.events.ts';
+import { BulkBody, EventsListQuery, eventsBulkAction, eventsListPage } from './admin.events.ts';
 import { LOGIN_COOKIE, SESSION_COOKIE, type AdminContext } from './admin.context.ts';
 
 const LoginQuery = Type.Object({
@@ -41,6 +41,11 @@ export async function adminRoutes(app: FastifyInstance, { context }: { context: 
     app.get(url, { config: { access: 'public' }, schema: { hide: true }, handler: toEditor(context) });
   }
   app.get('/admin', { config: { access: 'edit' }, schema: { hide: true }, handler: dashboardPage(context) });
+  app.post('/admin/events/bulk', {
+    config: { access: 'edit' },
+    schema: { hide: true, body: BulkBody },
+    handler: eventsBulkAction(context),
+  });
   app.get('/admin/events', {
     config: { access: 'edit' },
     schema: { hide: true, querystring: EventsListQuery },
