@@ -5,7 +5,12 @@ import type { Logger } from 'pino';
 import { calendarCapabilities } from './calendar/calendar.capabilities.ts';
 import { calendarPlugin, NAMESPACE } from './calendar/calendar.plugin.ts';
 import { buildCalendarServices } from './calendar/calendar.services.ts';
+import { settingsRoutes } from './calendar/settings/settings.routes.ts';
 import { pagesPlugin } from './calendar/pages/pages.plugin.ts';
+import { caldavPlugin } from './calendar/caldav/caldav.plugin.ts';
+import { mediaFilesRoutes } from './calendar/media/media.files.routes.ts';
+import { mediaRoutes } from './calendar/media/media.routes.ts';
+import { WP_NAMESPACE } from './calendar/common/context.ts';
 import { adminPlugin } from './calendar/admin/admin.plugin.ts';
 import { sendWpError } from './calendar/errors.ts';
 import type { Config } from './config/config.ts';
@@ -128,10 +133,13 @@ export async function buildApp({ config, store, logger, background }: AppDepende
     async (api) => {
       // The WordPress-shaped part: the index and the calendar namespace, with WordPress's REST conventions.
       await api.register(async (wp) => {
-        const table = new WpRouteTable(config.basePath, config.baseUrl, [NAMESPACE], capabilities);
+        const namespaces = [NAMESPACE, WP_NAMESPACE];
+        const table = new WpRouteTable(config.basePath, config.baseUrl, namespaces, capabilities);
         await wp.register(wpRestConventions, { table, baseUrl: config.baseUrl });
-        await wp.register(indexRoutes, { config, namespaces: [NAMESPACE], table });
+        await wp.register(indexRoutes, { config, namespaces, table });
         await wp.register(calendarPlugin, { prefix: `/${NAMESPACE}`, config, store, table, services });
+        await wp.register(mediaRoutes, { prefix: `/${WP_NAMESPACE}`, service: services.media, maxBytes: config.mediaMaxBytes });
+        await wp.register(settingsRoutes, { prefix: `/${WP_NAMESPACE}`, service: services.deps.settings });
         await wp.register(wpOptionsRoutes, { table });
       });
       await api.register(healthRoutes, { store });
@@ -144,6 +152,9 @@ export async function buildApp({ config, store, logger, background }: AppDepende
       await api.register(soapPlugin, { config, store, authenticator, background });
       // The calendar's public pages, at the site root (their own error pages and Content-Security-Policy).
       await api.register(pagesPlugin, { config, services });
+      // The calendar over CalDAV, for calendar apps (docs/caldav.md): its own XML errors and parsers.
+      await api.register(caldavPlugin, { services, basePath: config.basePath });
+      await api.register(mediaFilesRoutes, { service: services.media });
       // The editor: its own pages, session cookie, CSRF tokens and Content-Security-Policy.
       const sessions = new SessionStore(store.db, {
         idleSeconds: config.adminSessionIdleSeconds,

@@ -21,6 +21,8 @@ export const calendarCapabilities = defineCapabilities({
   manage_tags: atLeast('editor'),
   // Webhook subscriptions send calendar changes to other systems: site administrators only, as WordPress's manage_options.
   manage_webhooks: atLeast('administrator'),
+  // The site's settings (/wp/v2/settings): WordPress's own name for them.
+  manage_options: atLeast('administrator'),
 });
 export type CalendarCapability = CapabilityOf<typeof calendarCapabilities>;
 export const { can } = calendarCapabilities;

@@ -10,7 +10,7 @@ import { icalRoutes } from './ical/ical.routes.ts';
 import { discoveryRoutes } from './discovery/discovery.routes.ts';
 import { sendWpError } from './errors.ts';
 import { WpErrorSchema } from './common/schemas.ts';
-import { languageOf, NAMESPACE, type CalendarDeps } from './common/context.ts';
+import { languageOf, loadSiteSettings, NAMESPACE, type CalendarDeps } from './common/context.ts';
 import type { CalendarServices } from './calendar.services.ts';
 import type { CalendarVersionHolder } from './common/calendar-version.ts';
 import { SeriesOccurrences, seriesLimits } from './recurrence/recurrence.series.ts';
@@ -54,6 +54,9 @@ const IF_MATCH = {
 export async function calendarPlugin(app: FastifyInstance, { config, store, table, services }: CalendarOptions): Promise<void> {
   const namespaceUrl = `${config.baseUrl}/${NAMESPACE}`;
   app.decorateRequest('calendarVersion', null);
+  app.decorateRequest('siteSettings', null);
+  // Before the hook below, whose Content-Language is the site's default language when none is asked for.
+  app.addHook('onRequest', loadSiteSettings(services.deps));
   app.setErrorHandler(sendWpError);
   app.setNotFoundHandler(async (request, reply) => sendWpError(PlatformErrors.noRoute(), request, reply));
 

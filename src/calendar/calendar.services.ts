@@ -14,6 +14,9 @@ import { NAMESPACE, siteOf, type CalendarDeps } from './common/context.ts';
 import { TermsService } from './terms/terms.service.ts';
 import { CATEGORIES, TAGS } from './terms/terms.taxonomy.ts';
 import { venueKind } from './venues/venues.kind.ts';
+import { MediaService } from './media/media.service.ts';
+import { mediaStorage } from './media/media.storage.ts';
+import { SiteSettingsService } from './settings/settings.service.ts';
 
 /** The calendar's services, built once: the API's routes and the public pages hand them each request's caller. */
 export interface CalendarServices {
@@ -24,6 +27,7 @@ export interface CalendarServices {
   readonly organizers: LinkedPostsService;
   readonly categories: TermsService;
   readonly tags: TermsService;
+  readonly media: MediaService;
 }
 
 export function buildCalendarServices(config: Config, store: Store, background: BackgroundWork): CalendarServices {
@@ -37,6 +41,7 @@ export function buildCalendarServices(config: Config, store: Store, background: 
     site: siteOf(config),
     passwords: new PostPasswords(store.db, config),
     versions,
+    settings: new SiteSettingsService(store.db, config),
     answers: new CachedAnswers(cache, (request) => versions.of(request), config.responseCacheBytes > 0, true),
   };
   const representations = new EventRepresentations(cache);
@@ -48,5 +53,6 @@ export function buildCalendarServices(config: Config, store: Store, background: 
     categories: new TermsService(CATEGORIES, termDeps),
     tags: new TermsService(TAGS, termDeps),
   };
-  return { deps, events, ical: new IcalService({ db: store.db, config, events, ...linked }), ...linked };
+  const media = new MediaService(store.db, mediaStorage(store.db, config.mediaDir), deps.site, config.mediaMaxPixels);
+  return { deps, events, ical: new IcalService({ db: store.db, config, events, ...linked }), ...linked, media };
 }

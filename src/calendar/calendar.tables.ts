@@ -13,6 +13,7 @@ declare module '../platform/db/schema.ts' {
     event_terms: EventTermTable;
     event_occurrences: EventOccurrenceTable;
     event_ical_uids: EventIcalUidTable;
+    imported_items: ImportedItemTable;
     translations: TranslationTable;
     slugs: SlugTable;
     calendar_changes: CalendarChangeTable;
@@ -21,6 +22,7 @@ declare module '../platform/db/schema.ts' {
     calendar_webhook_deliveries: WebhookDeliveryTable;
     calendar_webhook_dispatch: WebhookDispatchTable;
     calendar_webhook_announced: WebhookAnnouncedTable;
+    site_settings: SiteSettingTable;
   }
 }
 
@@ -28,6 +30,8 @@ declare module '../platform/db/schema.ts' {
 declare module '../platform/db/revisions.ts' {
   interface RevisionNames {
     calendar: true;
+    /** Bumped with `calendar` by every write to the site's settings (migration 2026-12-03T0300). */
+    settings: true;
   }
 }
 
@@ -41,10 +45,24 @@ export interface PostIdTable {
 
 export interface ImageTable {
   id: number;
+  /** A recorded URL; an upload's own is its `file`. */
   url: string;
   extension: string;
   author_id: number | null;
   created_at: string;
+  /** An upload's stored file (`2026/12/poster.jpg`), null for a recorded URL (migration 2026-12-03T0100-media). */
+  file: Generated<string | null>;
+  mime_type: Generated<string>;
+  width: Generated<number>;
+  height: Generated<number>;
+  filesize: Generated<number>;
+  /** JSON: the sizes made from the upload (`media.process.ts`). */
+  sizes: Generated<string>;
+  slug: Generated<string>;
+  title: Generated<string>;
+  alt_text: Generated<string>;
+  caption: Generated<string>;
+  parent_id: Generated<number | null>;
 }
 
 /** Columns shared by events, venues and organizers (the reference's post fields). */
@@ -98,6 +116,14 @@ export interface EventTable extends PostColumns {
 export interface EventIcalUidTable {
   uid: string;
   event_id: number;
+}
+
+/** Where an imported event, venue or organizer came from (an importer and its key there), and a digest of what it said. */
+export interface ImportedItemTable {
+  source: string;
+  item_key: string;
+  post_id: number;
+  digest: string;
 }
 
 /** The id of every occurrence a series has had, by its original start: ids stay stable across edits. */
@@ -270,4 +296,11 @@ export interface WebhookDispatchTable {
 export interface WebhookAnnouncedTable {
   type: ChangeType;
   item_id: number;
+}
+
+/** The site's settings that were set, one row each (migration 2026-12-03T0300-site-settings). */
+export interface SiteSettingTable {
+  name: string;
+  /** JSON text. */
+  value: string;
 }

@@ -58,13 +58,16 @@ function validationBody(error: ValidationError): WpError {
   };
 }
 
+/** A 5xx the server chose to answer, not a failure: 501, what it does not do (WordPress's `rest_trash_not_supported`). */
+const isFailure = (status: number) => status >= 500 && status !== 501;
+
 export function toWpError(error: unknown, requestId: string): { status: number; body: WpError; headers: Record<string, string> } {
   const appError = classifyError(error);
   const { status, headers } = appError;
   if (appError instanceof ValidationError) return { status, headers: {}, body: validationBody(appError) };
   // The calendar's own errors carry their WordPress codes already.
   const code = isPlatformError(appError) ? WP_CODE_OF_REASON[appError.reason] : appError.code;
-  if (code === INTERNAL || (!isPlatformError(appError) && status >= 500)) {
+  if (code === INTERNAL || (!isPlatformError(appError) && isFailure(status))) {
     return { status, headers, body: { code: INTERNAL, message: 'internal error', data: { status, request_id: requestId } } };
   }
   return { status, headers, body: { code, message: appError.message, data: { status, ...appError.data } } };
@@ -73,6 +76,6 @@ export function toWpError(error: unknown, requestId: string): { status: number; 
 /** Fastify error handler for WordPress-shaped surfaces. */
 export async function sendWpError(error: unknown, request: FastifyRequest, reply: FastifyReply): Promise<void> {
   const { status, body, headers } = toWpError(error, request.id);
-  if (status >= 500) request.log.error({ err: error }, 'request failed');
+  if (isFailure(status)) request.log.error({ err: error }, 'request failed');
   await reply.code(status).headers(headers).type('application/json; charset=utf-8').send(body);
 }

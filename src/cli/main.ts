@@ -62,7 +62,16 @@ function withUsers<T>(config: Config, work: (users: UsersService) => Promise<T>)
   return withStore(config, (store) => work(new UsersService(store, new PasswordHasher(config.passwordHashCost))));
 }
 
+/** Who an import writes as (`--as`, else the first administrator) and what its importer writes with. */
+async function importerOf(store: Store, config: Config, options: Options) {
+  const { commandLineCaller } = await import('../calendar/ical/ical.import.ts');
+  const { PostPasswords } = await import('../calendar/posts/posts.passwords.ts');
+  const caller = await commandLineCaller(store.db, config, optional(options, 'as'));
+  return { caller, deps: { db: store.db, config, passwords: new PostPasswords(store.db, config), translateError: store.translateError } };
+}
+
 const json = { json: { type: 'boolean' } } as const;
+const importOptions = { 'dry-run': { type: 'boolean' }, as: { type: 'string' }, ...json } as const;
 
 const COMMANDS: Record<string, Command> = {
   serve: {
@@ -220,8 +229,8 @@ const COMMANDS: Record<string, Command> = {
   },
   import: {
     usage:
-      'almanac import FILE.ics [--dry-run] [--as USER] [--json]   import an iCalendar file (as USER, an editor or above; default: the first administrator); progress on stderr, the report on stdout; exit 1 and nothing written on a malformed file, exit 1 too when some events were not imported (the others were)',
-    options: { 'dry-run': { type: 'boolean' }, as: { type: 'string' }, ...json },
+      'almanac import FILE.ics (or import ics FILE) [--dry-run] [--as USER] [--json]   import an iCalendar file (as USER, an editor or above; default: the first administrator); progress on stderr, the report on stdout; exit 1 and nothing written on a malformed file, exit 1 too when some events were not imported (the others were)',
+    options: importOptions,
     positionals: true,
     run: async (options, config, positionals) => {
       if (positionals.length !== 1) throw new UsageError('name one iCalendar file: almanac import FILE.ics');
@@ -230,16 +239,10 @@ const COMMANDS: Record<string, Command> = {
         throw new UsageError(`cannot read ${file}: ${error.code ?? error.message}`);
       });
       const dryRun = options['dry-run'] === true;
-      const { commandLineCaller, IcalImport, IcalSyntaxError } = await import('../calendar/ical/ical.import.ts');
-      const { PostPasswords } = await import('../calendar/posts/posts.passwords.ts');
+      const { IcalImport, IcalSyntaxError } = await import('../calendar/ical/ical.import.ts');
       const report = await withStore(config, async (store) => {
-        const caller = await commandLineCaller(store.db, config, optional(options, 'as'));
-        const importer = new IcalImport({
-          db: store.db,
-          config,
-          passwords: new PostPasswords(store.db, config),
-          translateError: store.translateError,
-        });
+        const { caller, deps } = await importerOf(store, config, options);
+        const importer = new IcalImport(deps);
         try {
           return await importer.importCalendar(text, caller, { dryRun, onProgress: progressBar('events') });
         } catch (error) {
@@ -255,6 +258,43 @@ const COMMANDS: Record<string, Command> = {
         for (const error of report.errors) out(`line ${error.line}${error.uid === null ? '' : ` (${error.uid})`}: ${error.message}`);
       }
       // Events refused are a domain error (exit 1, as the README's CLI section says); the others were imported.
+      return report.errors.length > 0 ? 1 : 0;
+    },
+  },
+  'import ics': {
+    usage: 'almanac import ics FILE [--dry-run] [--as USER] [--json]   the same as almanac import FILE.ics',
+    options: importOptions,
+    positionals: true,
+    run: (options, config, positionals) => (COMMANDS.import as Command).run(options, config, positionals),
+  },
+  'import csv': {
+    usage:
+      'almanac import csv EVENTS.csv [--venues VENUES.csv] [--organizers ORGANIZERS.csv] [--map "Header=field,…"] [--date-order dmy|mdy] [--dry-run] [--as USER] [--json]   import spreadsheets of events, venues and organizers (docs/moving-in.md); run again, it writes only what changed; progress on stderr, the report on stdout; exit 1 and nothing written on a file that is no CSV, exit 1 too when some rows were not imported (the others were)',
+    options: {
+      ...importOptions,
+      venues: { type: 'string' },
+      organizers: { type: 'string' },
+      map: { type: 'string' },
+      'date-order': { type: 'string' },
+    },
+    positionals: true,
+    run: async (options, config, positionals) => {
+      if (positionals.length !== 1) throw new UsageError('name one events file: almanac import csv EVENTS.csv');
+      const dryRun = options['dry-run'] === true;
+      const files = { events: positionals[0], venues: optional(options, 'venues'), organizers: optional(options, 'organizers') };
+      const { CsvImport, CsvImportError, csvReportLines, importSettingsOf } = await import('../calendar/import/csv.import.ts');
+      const asUsage = (error: unknown): never => {
+        throw error instanceof CsvImportError ? new UsageError(error.message) : error;
+      };
+      const settings = await Promise.resolve()
+        .then(() => importSettingsOf(optional(options, 'date-order'), optional(options, 'map')))
+        .catch(asUsage);
+      const report = await withStore(config, async (store) => {
+        const { caller, deps } = await importerOf(store, config, options);
+        return new CsvImport(deps).importFiles(files, caller, { ...settings, dryRun, onProgress: progressBar('rows') }).catch(asUsage);
+      });
+      if (options.json === true) out(JSON.stringify({ ...report, dry_run: dryRun }));
+      else for (const line of csvReportLines(report, dryRun)) out(line);
       return report.errors.length > 0 ? 1 : 0;
     },
   },

@@ -2,6 +2,7 @@
  * The service configuration: every environment variable of the README's table,
  * validated once into a frozen, typed object. Nothing else reads `process.env`.
  */
+import path from 'node:path';
 import { DEFAULT_PASSWORD_HASH_COST } from '../platform/auth/passwords.ts';
 import { parseAllowList, type AllowList } from '../platform/http/outbound.ts';
 
@@ -29,6 +30,8 @@ export interface Config {
   readonly logLevel: LogLevel;
   /** Allowed CORS origins; `['*']` means any origin without credentials. */
   readonly corsOrigins: readonly string[];
+  /** The sites that may frame the calendar's embed (`*`: any). */
+  readonly embedOrigins: readonly string[];
   readonly authMaxFailures: number;
   readonly authLockoutSeconds: number;
   /** log2 of scrypt's N for the password hashes this process makes (`PASSWORD_HASH_COST`): login passwords and post passwords. */
@@ -56,10 +59,18 @@ export interface Config {
   readonly icalMaxEvents: number;
   /** The largest iCalendar file `POST /events.ics` accepts (`ICAL_IMPORT_MAX_BYTES`); more is a 413. */
   readonly icalImportMaxBytes: number;
+  /** Where uploaded images are stored (`MEDIA_DIR`): a directory, or the database when unset. */
+  readonly mediaDir: string | undefined;
+  /** The largest image `POST /wp/v2/media` accepts (`MEDIA_MAX_BYTES`); more is a 413. */
+  readonly mediaMaxBytes: number;
+  /** The most pixels (width × height) an uploaded image may declare (`MEDIA_MAX_PIXELS`): more is refused before decoding. */
+  readonly mediaMaxPixels: number;
   /** How long the change log keeps what was deleted, and sync tokens stay valid (`CHANGES_RETENTION_DAYS`). */
   readonly changesRetentionDays: number;
   /** Whether a write to an existing calendar item must send If-Match (`REQUIRE_IF_MATCH`): without it, a 428. */
   readonly requireIfMatch: boolean;
+  /** Whether anonymous CalDAV clients may read the public collections (`CALDAV_ANONYMOUS`); else they are asked to sign in. */
+  readonly caldavAnonymous: boolean;
   /** Hosts and address ranges webhooks may reach over http and at private addresses (`WEBHOOK_ALLOW_HOSTS`). */
   readonly webhookAllowHosts: AllowList;
   /** How long a webhook receiver has to answer (`WEBHOOK_TIMEOUT_MS`). */
@@ -171,8 +182,9 @@ function soapSecretKey(env: Env): string | undefined {
   return key;
 }
 
-function corsOrigins(env: Env): string[] {
-  const raw = text(env, 'CORS_ORIGINS', '');
+/** A comma-separated list of origins (`scheme://host[:port]`) or `*`. */
+function origins(env: Env, name: string, fallback: string): string[] {
+  const raw = text(env, name, fallback);
   const origins = raw
     .split(',')
     .map((origin) => origin.trim())
@@ -182,7 +194,7 @@ function corsOrigins(env: Env): string[] {
     try {
       if (new URL(origin).origin !== origin) throw new Error('not an origin');
     } catch {
-      throw new ConfigError('CORS_ORIGINS', `has an entry that is not an origin (scheme://host[:port]): "${origin}"`);
+      throw new ConfigError(name, `has an entry that is not an origin (scheme://host[:port]): "${origin}"`);
     }
   }
   return origins;
@@ -222,7 +234,8 @@ export function loadConfig(env: Env = process.env): Config {
     soapAuth: oneOf(env, 'SOAP_AUTH', 'optional', ['optional', 'required'] as const),
     soapSecretKey: soapSecretKey(env),
     logLevel: oneOf(env, 'LOG_LEVEL', 'info', LOG_LEVELS),
-    corsOrigins: Object.freeze(corsOrigins(env)),
+    corsOrigins: Object.freeze(origins(env, 'CORS_ORIGINS', '')),
+    embedOrigins: Object.freeze(origins(env, 'EMBED_ORIGINS', '*')),
     authMaxFailures: integer(env, 'AUTH_MAX_FAILURES', 10, 0, 1_000_000),
     authLockoutSeconds: integer(env, 'AUTH_LOCKOUT_SECONDS', 300, 1, 86_400 * 30),
     passwordHashCost: integer(env, 'PASSWORD_HASH_COST', DEFAULT_PASSWORD_HASH_COST, 10, 20),
@@ -239,8 +252,12 @@ export function loadConfig(env: Env = process.env): Config {
     recurrenceHorizonDays: integer(env, 'RECURRENCE_HORIZON_DAYS', 760, 1, 36_600),
     icalMaxEvents: integer(env, 'ICAL_MAX_EVENTS', 500, 1, 10_000),
     icalImportMaxBytes: integer(env, 'ICAL_IMPORT_MAX_BYTES', 2 * 1024 * 1024, 1024, 1024 * 1024 * 1024),
+    mediaDir: env.MEDIA_DIR === undefined || env.MEDIA_DIR === '' ? undefined : path.resolve(env.MEDIA_DIR),
+    mediaMaxBytes: integer(env, 'MEDIA_MAX_BYTES', 10 * 1024 * 1024, 1024, 1024 * 1024 * 1024),
+    mediaMaxPixels: integer(env, 'MEDIA_MAX_PIXELS', 50_000_000, 1, 268_402_689),
     changesRetentionDays: integer(env, 'CHANGES_RETENTION_DAYS', 30, 1, 36_600),
     requireIfMatch: boolean(env, 'REQUIRE_IF_MATCH', false),
+    caldavAnonymous: boolean(env, 'CALDAV_ANONYMOUS', false),
     webhookAllowHosts: webhookAllowHosts(env),
     webhookTimeoutMs: integer(env, 'WEBHOOK_TIMEOUT_MS', 10_000, 100, 60_000),
     webhookRetryBaseMs: integer(env, 'WEBHOOK_RETRY_BASE_MS', 5_000, 10, 3_600_000),

@@ -1,6 +1,6 @@
 import { SoapErrors } from './faults.ts';
 import { NS } from './namespaces.ts';
-import { attributeValue, type XmlElement } from './xml.ts';
+import { attributeValue, type XmlElement } from '../platform/xml/xml.ts';
 
 /** A SOAP 1.1 envelope: the header blocks addressed to this service, and the Body. */
 export interface Envelope {

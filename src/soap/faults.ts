@@ -2,7 +2,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AppError, isPlatformError, type AnyPlatformError } from '../platform/errors.ts';
 import { classifyError } from '../platform/http/classify-error.ts';
 import { NS } from './namespaces.ts';
-import { escapeXml } from './xml.ts';
+import { escapeXml } from '../platform/xml/xml.ts';
 
 /** The fault codes of docs/soap.md; FailedAuthentication is WS-Security's, the others SOAP 1.1's. */
 type FaultCode = 'Client' | 'VersionMismatch' | 'MustUnderstand' | 'FailedAuthentication' | 'Server';

@@ -2,7 +2,7 @@ import { readEnvelope } from './envelope.ts';
 import { SoapErrors } from './faults.ts';
 import { NS } from './namespaces.ts';
 import { isSecurityHeader, readUsernameToken, type UsernameToken } from './username-token.ts';
-import { parseXml, XmlError, type XmlElement } from './xml.ts';
+import { parseXml, XmlError, type XmlElement } from '../platform/xml/xml.ts';
 
 export const SOAP_ACTION = 'pingOperation';
 

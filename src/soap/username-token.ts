@@ -1,6 +1,6 @@
 import { SoapErrors } from './faults.ts';
 import { NS, WSSE_TYPES } from './namespaces.ts';
-import { attributeValue, childrenNamed, type XmlElement } from './xml.ts';
+import { attributeValue, childrenNamed, type XmlElement } from '../platform/xml/xml.ts';
 
 /** A WS-Security UsernameToken (UsernameToken Profile 1.0), as sent. */
 export interface UsernameToken {

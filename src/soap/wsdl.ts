@@ -1,6 +1,6 @@
 import { NS } from './namespaces.ts';
 import { SOAP_ACTION } from './ping-request.ts';
-import { escapeXml } from './xml.ts';
+import { escapeXml } from '../platform/xml/xml.ts';
 
 /** The PingService WSDL 1.1 (docs/soap.md), with `soap:address` at `endpointUrl`. */
 export function buildWsdl(endpointUrl: string): string {

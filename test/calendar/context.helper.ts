@@ -3,6 +3,7 @@ import type { Language } from '../../src/config/config.ts';
 import { CalendarVersions } from '../../src/calendar/common/calendar-version.ts';
 import { cacheBudgets, ReadCache } from '../../src/platform/cache/read-cache.ts';
 import { siteOf, type RequestContext } from '../../src/calendar/common/context.ts';
+import { defaultSettings } from '../../src/calendar/settings/settings.service.ts';
 import type { AuthUser } from '../../src/platform/auth/authenticate.ts';
 import type { Database } from '../../src/platform/db/schema.ts';
 import type { TestServer } from '../helpers/server.ts';
@@ -21,6 +22,7 @@ export function contextFor(
     language: options.language ?? 'en',
     defaultLanguage: 'en',
     site: siteOf(server.config),
+    settings: defaultSettings(server.config),
     address: '127.0.0.1',
     version: () => versions.of(request),
   };

@@ -71,6 +71,7 @@ export class World {
       [2, () => this.editSeries()],
       [3, () => this.linked(random.pick(['venues', 'organizers'] as const))],
       [3, () => this.term(random.pick(['categories', 'tags'] as const))],
+      [1, () => this.siteSettings()],
     ])();
   }
 
@@ -187,6 +188,27 @@ export class World {
         this.focus = event.id;
         if (force) this.events.delete(event.id);
         else event.status = 'trash';
+      },
+    };
+  }
+
+  /** A change of the site's settings, which cached representations, pages and feeds all show. */
+  private siteSettings(): Write {
+    const random = this.random;
+    const choices: Array<() => Record<string, unknown>> = [
+      () => ({ currency_symbol: random.pick(['$', '€', 'CHF']), currency_position: random.pick(['prefix', 'postfix']) }),
+      () => ({ title: `Site ${this.title()}`, start_of_week: random.int(7), time_format: random.pick(['', 'H:i', 'g:i a']) }),
+      () => ({ language: random.pick(['en_US', 'it_IT']), timezone: random.pick(['UTC', 'Europe/Rome']) }),
+    ];
+    const body = random.pick(choices)();
+    return {
+      label: `settings ${JSON.stringify(body)}`,
+      method: 'POST',
+      path: '/wp/v2/settings',
+      body,
+      learn: (status) => {
+        // Every value drawn is valid: a refusal would leave the steps after it comparing nothing new.
+        if (status !== 200) throw new Error(`settings ${JSON.stringify(body)} refused: ${status}`);
       },
     };
   }

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
 import fc from 'fast-check';
 import { EventProblem, FileTimes, draftOf } from '../../src/calendar/ical/ical.import.draft.ts';
-import { ICAL_LIMITS, IcalSyntaxError, parseCalendar } from '../../src/calendar/ical/ical.import.parse.ts';
+import { ICAL_LIMITS, IcalSyntaxError, parseCalendar, type Component } from '../../src/calendar/ical/ical.import.parse.ts';
 import { FileZones, ianaZoneMatching, instantInVtimezone } from '../../src/calendar/ical/ical.import.zones.ts';
 import { hostileCalendar } from './ical.import.arbitraries.ts';
 import { ics, outlookCalendar } from './ical.import.fixtures.ts';
@@ -53,6 +53,41 @@ describe('reading an iCalendar file for import', () => {
         value: 'mailto:anna@x.org',
       });
     }
+  });
+
+  it("decodes RFC 6868 in parameter values, quoted or not: ^^, ^n and ^' (any other ^ is itself)", () => {
+    const lines = ['ORGANIZER;CN="Ltd.; ^\'Q^\' ^^ x^nY ^a":mailto:box@x.org', "ATTENDEE;CN=Ada ^'the^' Lovelace^N:mailto:ada@x.org"];
+    const [event] = parseCalendar(oneEvent('DTSTART:20270101T100000Z', ...lines)).events;
+    const cn = (name: string) => event?.properties.find((property) => property.name === name)?.params.CN;
+    assert.equal(cn('ORGANIZER'), 'Ltd.; "Q" ^ x\nY ^a');
+    assert.equal(cn('ATTENDEE'), 'Ada "the" Lovelace\n');
+    const draft = draftOf(event as Component, new FileTimes(parseCalendar(oneEvent('DTSTART:20270101T100000Z')), 'UTC'));
+    assert.deepEqual(draft.organizer, { name: 'Ltd.; "Q" ^ x\nY ^a', email: 'box@x.org' });
+  });
+
+  it("takes an event's zone from X-ALMANAC-TIMEZONE for its days and its times without TZID, and refuses one that is no zone", () => {
+    const times = (text: string) => new FileTimes(parseCalendar(text), 'Europe/Rome');
+    const draft = (...lines: string[]) => {
+      const text = oneEvent(...lines);
+      return draftOf(parseCalendar(text).events[0] as Component, times(text));
+    };
+    const allDay = draft('DTSTART;VALUE=DATE:20270105', 'DTEND;VALUE=DATE:20270107', 'X-ALMANAC-TIMEZONE:America/New_York');
+    assert.deepEqual(
+      [allDay.body.start_date, allDay.body.end_date, allDay.body.timezone, allDay.body.all_day],
+      ['2027-01-05 00:00:00', '2027-01-06 00:00:00', 'America/New_York', true],
+    );
+    const utc = draft('DTSTART:20270105T100000Z', 'X-ALMANAC-TIMEZONE:UTC+02:00');
+    assert.deepEqual([utc.body.start_date, utc.body.timezone], ['2027-01-05 12:00:00', 'UTC+02:00']);
+    const floating = draft('DTSTART:20270105T100000', 'X-ALMANAC-TIMEZONE:Asia/Tokyo');
+    assert.deepEqual([floating.body.start_date, floating.body.timezone], ['2027-01-05 10:00:00', 'Asia/Tokyo']);
+    // A TZID says the zone itself.
+    const zoned = draft('DTSTART;TZID=Europe/Paris:20270105T100000', 'X-ALMANAC-TIMEZONE:Asia/Tokyo');
+    assert.deepEqual([zoned.body.start_date, zoned.body.timezone], ['2027-01-05 10:00:00', 'Europe/Paris']);
+    assert.throws(
+      () => draft('DTSTART;VALUE=DATE:20270105', 'X-ALMANAC-TIMEZONE:Mars/Olympus'),
+      (error: unknown) =>
+        error instanceof EventProblem && error.line === 6 && /X-ALMANAC-TIMEZONE "Mars\/Olympus" is no time zone/.test(error.message),
+    );
   });
 
   it('takes components nested to the limit and refuses one more', () => {
@@ -120,6 +155,23 @@ describe('time zones defined in a file', () => {
     assert.equal(hours(zone.offsetAt(utc('9000-03-30T00:59:59'))), 1);
     assert.equal(hours(zone.offsetAt(utc('9000-03-30T01:00:00'))), 2);
     assert.equal(ianaZoneMatching('W. Europe Standard Time', zone, 2027), 'Europe/Berlin');
+  });
+
+  it('reads a century of a zone’s years, its time budget counting the time spent expanding them, not the import’s between', () => {
+    // A clock that moves a second between two reads of the zone, and not while the zone is read.
+    let now = 0;
+    const zone = new FileZones(parseCalendar(outlookCalendar()).zones, () => now).get('W. Europe Standard Time')!;
+    // A century of events: well past the steps after which the budget reads its clock.
+    for (let year = 2000; year < 2100; year += 1) {
+      now += 1000;
+      assert.equal(hours(zone.offsetAt(utc(`${year}-07-01T12:00:00`))), 2);
+    }
+    // The same years, with the clock moving while the zone is read: past the budget, the file is refused.
+    let reads = 0;
+    const timed = new FileZones(parseCalendar(outlookCalendar()).zones, () => (reads += 1)).get('W. Europe Standard Time')!;
+    assert.throws(() => {
+      for (let year = 2000; year < 2100; year += 1) timed.offsetAt(utc(`${year}-07-01T12:00:00`));
+    }, /VTIMEZONE "W\. Europe Standard Time": The recurrence takes more than 100 ms to expand/);
   });
 
   it('reads wall times as the calendar does: one in the spring gap moves forward, an ambiguous one is the earlier', () => {

@@ -255,6 +255,34 @@ describe('iCalendar import (POST /events.ics)', () => {
     assert.equal(event.utc_start_date, '2027-05-05 12:00:00');
   });
 
+  it('reports an X-ALMANAC-TIMEZONE that is no zone with its line, imports the other events, and writes nothing of that one', async () => {
+    const event = (uid: string, zone: string) => [
+      'BEGIN:VEVENT',
+      `UID:${uid}@tests.example`,
+      'DTSTART;VALUE=DATE:20270606',
+      `SUMMARY:Zoned ${uid}`,
+      `X-ALMANAC-TIMEZONE:${zone}`,
+      'END:VEVENT',
+    ];
+    const file = ics(
+      'BEGIN:VCALENDAR',
+      'VERSION:2.0',
+      ...event('nowhere', 'Mars/Olympus'),
+      ...event('tokyo', 'Asia/Tokyo'),
+      'END:VCALENDAR',
+    );
+    const message = 'X-ALMANAC-TIMEZONE "Mars/Olympus" is no time zone.';
+    assert.deepEqual(await importFile(file), {
+      created: 1,
+      updated: 0,
+      skipped: 0,
+      errors: [{ line: 7, uid: 'nowhere@tests.example', message }],
+    });
+    assert.deepEqual(await search('Zoned nowhere'), []);
+    const [tokyo] = await search('Zoned tokyo');
+    assert.deepEqual([tokyo?.all_day, tokyo?.timezone, tokyo?.utc_start_date], [true, 'Asia/Tokyo', '2027-06-05 15:00:00']);
+  });
+
   it('answers a malformed file with a 400 naming the line, and writes nothing', async () => {
     const before = await allEvents();
     const good = manyEvents(3);

@@ -252,7 +252,7 @@ describe('a re-import never raises visibility (POST /events.ics)', () => {
       );
     assert.equal((await importFile(event('SEQUENCE:0'))).created, 1);
     assert.equal((await importFile(event('SEQUENCE:1', 'STATUS:CANCELLED'))).updated, 1);
-    assert.equal((await importFile(event('SEQUENCE:2', 'STATUS:CONFIRMED'))).updated, 1);
+    assert.equal((await importFile(event('SEQUENCE:2', 'STATUS:CONFIRMED', 'DESCRIPTION:Back on'))).updated, 1);
     const search = async () =>
       (await server.request(`${EVENTS}?search=Back%20and%20forth&status=any`, { auth: editor })).body.events[0]?.status;
     assert.equal(await search(), 'draft');

@@ -201,6 +201,8 @@ describe('calendar grids and the events list', () => {
     const html = await (await fetch(`${server.url}${path}`)).text();
     const block = /<section class="subscribe"[^]*?<\/section>/.exec(html)?.[0];
     assert.ok(block !== undefined, `${path}: a subscribe block`);
+    // Headed by what it offers, never by the page's own heading.
+    assert.match(block, /<h2 id="subscribe-heading">(Subscribe|Iscriviti|Add to calendar|Aggiungi al calendario)<\/h2>/, path);
     return [...block.matchAll(/href="([^"]+)"/g)].map((match) => match[1]!.replaceAll('&amp;', '&'));
   };
 

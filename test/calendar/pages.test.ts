@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { createServer, type AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
-import { startTestServer, type Credentials, type TestServer } from '../helpers/server.ts';
+import { startSecondServer, startTestServer, type Credentials, type TestServer } from '../helpers/server.ts';
 import { EVENTS, makeEvent, utcDay } from './events.factories.ts';
 
 /** The calendar's public pages (issue 25), over HTTP: every view, every permalink, visibility, languages, filters. */
@@ -250,7 +250,7 @@ describe('calendar pages', () => {
     assert.match(both, /Filter alpha/);
     assert.match(both, /Filter beta/);
     for (const query of ['search=alpha', 'category=theatre', 'tag=drama', `venue=${a.venue.id}`, `organizer=${a.organizer[0].id}`]) {
-      for (const path of [`/events/${day}/`, `/events/week/${day}/`, `/events/month/${month}/`, '/events/list/']) {
+      for (const path of [`/events/${day}/`, `/events/week/${day}/`, `/events/month/${month}/`, '/events/list/', '/embed/events/']) {
         const result = await page(`${path}?${query}`);
         assertHtmlPage(result, 'en', `${path}?${query}`);
         assert.match(result.html, /Filter alpha/, `${path}?${query}`);
@@ -284,9 +284,92 @@ describe('calendar pages', () => {
       await makeEvent(server, admin, { title: `Busy ${index}`, start_date: `${busy} 0${index}:00`, end_date: `${busy} 0${index}:30` });
     }
     const { html } = await page(`/events/month/${busy.slice(0, 7)}/`);
-    assert.equal(html.match(/>Busy \d</g)?.length, 4);
-    assert.match(html, new RegExp(`<a class="more" href="/events/${busy}/">\\+2 more</a>`));
+    // The grid, and below it the phone's list of the days with events: the same four, the same link.
+    const [grid, agenda] = [/<table class="month">[^]*<\/table>/, /<section class="agenda"[^]*?<\/section>/].map(
+      (part) => part.exec(html)![0],
+    );
+    for (const shown of [grid!, agenda!]) {
+      assert.equal(shown.match(/>Busy \d</g)?.length, 4);
+      assert.match(shown, new RegExp(`<a class="more" href="/events/${busy}/">\\+2 more</a>`));
+    }
+    // The grid's day has a dot for each event it shows, hidden from screen readers (the list below names them).
+    assert.match(
+      grid!,
+      new RegExp(
+        `href="/events/${busy}/" aria-label="[^"]+">\\d+<span class="dots" aria-hidden="true">(<span class="dot"></span>){4}</span></a>`,
+      ),
+    );
+    assert.match(agenda!, new RegExp(`<h3><a href="/events/${busy}/">[^<]+</a></h3>`));
     assert.equal((await page(`/events/${busy}/`)).html.match(/>Busy \d</g)?.length, 6);
+  });
+
+  it('serves other sites a framable list without the site around it, its events opening in the top window', async () => {
+    const night = await makeEvent(server, admin, {
+      title: 'Embedded night',
+      start_date: at('20:00'),
+      end_date: at('22:00'),
+      tags: 'embedded',
+    });
+    const embed = await page('/embed/events/?tag=embedded&lang=it');
+    assertHtmlPage(embed, 'it', 'embed');
+    const list = await page('/events/list/?tag=embedded&lang=it');
+    // Any site may frame it, and only it: no X-Frame-Options says otherwise; caches treat it as the list view.
+    assert.match(embed.headers.get('content-security-policy') ?? '', /frame-ancestors \*(;|$)/);
+    assert.equal(embed.headers.get('x-frame-options'), null);
+    assert.match(list.headers.get('content-security-policy') ?? '', /frame-ancestors 'none'/);
+    assert.equal(list.headers.get('x-frame-options'), 'SAMEORIGIN');
+    for (const header of ['cache-control', 'vary', 'content-language'])
+      assert.equal(embed.headers.get(header), list.headers.get(header), header);
+    assert.ok(embed.headers.get('etag'));
+    // The list's events, no header, navigation, form, subscriptions or footer; links leave the frame.
+    assert.doesNotMatch(embed.html, /<header|<nav aria-label="Viste|<form|class="subscribe"|<footer/);
+    assert.match(embed.html, new RegExp(`<a href="${pathOf(night.url)}\\?lang=it" target="_top">Embedded night</a>`));
+    assert.match(embed.html, /<a href="\/events\/list\/\?tag=embedded&amp;lang=it" target="_top">Apri il calendario<\/a>/);
+    assert.match(embed.html, /<meta name="robots" content="noindex">/);
+    assert.match(embed.html, /<link rel="canonical" href="[^"]+\/events\/list\/">/);
+    // Its pages stay in the frame.
+    for (let index = 0; index < 10; index += 1) {
+      await makeEvent(server, admin, { title: `Embedded ${index}`, start_date: at('08:00'), end_date: at('09:00'), tags: 'embedded' });
+    }
+    const first = (await page('/embed/events/?tag=embedded')).html;
+    assert.match(first, /<a href="\/embed\/events\/\?tag=embedded&amp;page=2" rel="next">/);
+    assert.match((await page('/embed/events/?tag=embedded&page=2')).html, /Embedded night/);
+    // The month too: the grid, its days and events opening in the top window, its months in the frame.
+    for (const path of [`/embed/events/month/${month}/?tag=embedded`, '/embed/events/month/?tag=embedded']) {
+      const grid = await page(path);
+      assertHtmlPage(grid, 'en', path);
+      assert.match(grid.headers.get('content-security-policy') ?? '', /frame-ancestors \*(;|$)/, path);
+      assert.doesNotMatch(grid.html, /<header|<form|class="subscribe"|<footer/, path);
+      assert.match(grid.html, /<table class="month">/, path);
+      assert.match(grid.html, /<a class="daynum" href="\/events\/[0-9-]+\/\?tag=embedded" target="_top"/, path);
+      assert.match(grid.html, /rel="next"/, path);
+      assert.match(grid.html, /<a href="\/embed\/events\/month\/[0-9-]+\/\?tag=embedded" rel="next">/, path);
+    }
+    assert.match((await page(`/embed/events/month/${month}/?tag=embedded`)).html, /href="[^"]+" target="_top">Embedded \d</);
+    // Its errors are pages that may be framed too; other addresses below it are not pages.
+    for (const [path, status] of [
+      ['/embed/events/month/2026-13/', 400],
+      ['/embed/events/?category=no-such-category', 400],
+      ['/embed/events/?page=99', 404],
+      ['/embed/other/', 404],
+    ] as const) {
+      const answer = await page(path);
+      assert.equal(answer.status, status, path);
+      assert.match(answer.headers.get('content-type') ?? '', /^text\/html/, path);
+      assert.match(answer.headers.get('content-security-policy') ?? '', /frame-ancestors \*/, path);
+    }
+    // A deployment may name the sites that frame it.
+    const limited = await startSecondServer(server, { EMBED_ORIGINS: 'https://a.example, https://b.example:8443' });
+    try {
+      const framed = await fetch(`${limited.url}/embed/events/`);
+      assert.equal(framed.status, 200);
+      assert.match(
+        framed.headers.get('content-security-policy') ?? '',
+        /frame-ancestors https:\/\/a\.example https:\/\/b\.example:8443(;|$)/,
+      );
+    } finally {
+      await limited.close();
+    }
   });
 
   it('answers bad dates and filters with a 400 page, unknown paths below the pages with 404, and leaves the API its JSON', async () => {

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { dayPart, timeOnDay } from '../../src/calendar/pages/pages.present.ts';
 import { DICTIONARIES } from '../../src/calendar/pages/pages.i18n.ts';
+import { formatDay, formatTime, monthWeeks, weekStart } from '../../src/calendar/pages/pages.dates.ts';
 
 // Intl separates AM/PM with a narrow no-break space: compared as a space.
 const shown = (...args: Parameters<typeof timeOnDay>) => timeOnDay(...args).replace(/\s/g, ' ');
@@ -61,6 +62,53 @@ describe("a card's time on a day", () => {
     for (const day of ['2027-05-03', '2027-05-04', '2027-05-05', undefined]) {
       assert.equal(shown(fair, day, 'en', en), 'All day');
       assert.equal(shown(fair, day, 'it', it_), 'Tutto il giorno');
+    }
+  });
+});
+
+describe("the site's date and time formats and first day of the week", () => {
+  it('writes dates and times in WordPress’s letters, names in the page’s language', () => {
+    const day = '2027-04-03';
+    assert.equal(formatDay(day, 'en', 'F j, Y'), 'April 3, 2027');
+    assert.equal(formatDay(day, 'it', 'l j F Y'), 'sabato 3 aprile 2027');
+    assert.equal(formatDay(day, 'en', 'D, M jS'), 'Sat, Apr 3rd');
+    assert.equal(formatDay(day, 'en', 'd/m/y'), '03/04/27');
+    assert.equal(formatDay(day, 'en', 'n.j.Y'), '4.3.2027');
+    // A backslash writes the next letter as it is.
+    assert.equal(formatDay(day, 'en', '\\d\\a\\y j'), 'day 3');
+    assert.deepEqual(
+      ['2027-04-11', '2027-04-12', '2027-04-13', '2027-04-21', '2027-04-22', '2027-04-23'].map((each) => formatDay(each, 'en', 'jS')),
+      ['11th', '12th', '13th', '21st', '22nd', '23rd'],
+    );
+    assert.equal(formatDay(day, 'it', 'jS F'), '3 aprile');
+    const evening = '2027-04-03 18:05:00';
+    assert.deepEqual(
+      ['g:i a', 'h:i A', 'G:i', 'H:i', 'H:i:s'].map((format) => formatTime(evening, 'en', format)),
+      ['6:05 pm', '06:05 PM', '18:05', '18:05', '18:05:00'],
+    );
+    assert.deepEqual(
+      ['g:i a', 'G:i', 'H:i'].map((format) => formatTime('2027-04-03 00:30:00', 'it', format)),
+      ['12:30 am', '0:30', '00:30'],
+    );
+    // Empty: the language's own.
+    assert.equal(formatDay(day, 'en', ''), 'Saturday, April 3, 2027');
+    assert.equal(formatTime(evening, 'it', ''), '18:05');
+  });
+
+  it('starts weeks and month grids on the chosen day', () => {
+    // 3 April 2027 is a Saturday.
+    assert.equal(weekStart('2027-04-03'), '2027-03-29');
+    assert.equal(weekStart('2027-04-03', 0), '2027-03-28');
+    assert.equal(weekStart('2027-04-03', 6), '2027-04-03');
+    assert.equal(weekStart('2027-04-04', 0), '2027-04-04');
+    for (const firstDay of [0, 1, 2, 3, 4, 5, 6]) {
+      const weeks = monthWeeks('2027-04', firstDay);
+      assert.ok(
+        weeks.every((week) => week.length === 7 && new Date(`${week[0]}T00:00:00Z`).getUTCDay() === firstDay),
+        String(firstDay),
+      );
+      assert.ok(weeks[0]![0]! <= '2027-04-01' && weeks.at(-1)![6]! >= '2027-04-30', String(firstDay));
+      assert.ok(weeks[0]![6]! >= '2027-04-01' && weeks.at(-1)![0]! <= '2027-04-30', String(firstDay));
     }
   });
 });

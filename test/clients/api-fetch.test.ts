@@ -9,6 +9,7 @@ import assert from 'node:assert/strict';
 import { createRequire } from 'node:module';
 import { after, before, describe, it } from 'node:test';
 import type { APIFetchMiddleware } from '@wordpress/api-fetch';
+import sharp from 'sharp';
 import { startTestServer, type Credentials, type TestServer } from '../helpers/server.ts';
 
 const EVENTS = '/calendar/events/v1/events';
@@ -94,5 +95,30 @@ describe('@wordpress/api-fetch against the calendar', () => {
       apiFetch({ path: EVENTS, method: 'POST', data: { title: 'No dates' } }),
       (error: any) => error.code === 'rest_missing_callback_param' && error.data?.status === 400,
     );
+  });
+
+  it('uploads an image as the block editor does (a FormData body) and as a raw body with Content-Disposition', async () => {
+    root = `${server.url}/`;
+    const bytes = new Uint8Array(
+      await sharp({ create: { width: 320, height: 200, channels: 4, background: '#3a6' } })
+        .png()
+        .toBuffer(),
+    );
+    const form = new FormData();
+    form.append('file', new Blob([bytes], { type: 'image/png' }), 'editor-upload.png');
+    form.append('alt_text', 'Uploaded from the editor');
+    const fromForm = await apiFetch<any>({ path: '/wp/v2/media', method: 'POST', body: form });
+    assert.equal(fromForm.mime_type, 'image/png');
+    assert.equal(fromForm.alt_text, 'Uploaded from the editor');
+    const fromBody = await apiFetch<any>({
+      path: '/wp/v2/media?title=Raw%20upload',
+      method: 'POST',
+      body: bytes,
+      headers: { 'Content-Type': 'image/png', 'Content-Disposition': 'attachment; filename="raw-upload.png"' },
+    });
+    assert.equal(fromBody.title.rendered, 'Raw upload');
+    assert.match(fromBody.source_url, /\/raw-upload\.png$/);
+    const read = await apiFetch<any>({ path: `/wp/v2/media/${fromBody.id}` });
+    assert.equal(read.id, fromBody.id);
   });
 });

@@ -7,6 +7,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import sharp from 'sharp';
 import WPAPI from 'wpapi';
 import { startTestServer, type Credentials, type TestServer } from '../helpers/server.ts';
 
@@ -116,5 +117,28 @@ describe('wpapi against the calendar', () => {
     );
     const deleted = await calendar.tags().id(tag.id).param('force', true).delete();
     assert.equal(deleted.id, tag.id);
+  });
+
+  it('uploads an image with .media().file().create(), as WordPress sites are sent posters, and sets it on an event', async () => {
+    const site = await discover();
+    site.setHeaders('Authorization', editor.bearer);
+    const poster = await sharp({ create: { width: 600, height: 400, channels: 3, background: '#936' } })
+      .jpeg()
+      .toBuffer();
+    const media = await site.media().file(poster, 'wpapi-poster.jpg').create({ title: 'wpapi poster', alt_text: 'A poster' });
+    assert.equal(media.title.rendered, 'wpapi poster');
+    assert.equal(media.alt_text, 'A poster');
+    assert.equal(media.media_details.sizes.medium.width, 300);
+    const event = await site
+      .namespace(NAMESPACE)
+      .events()
+      .create({ title: 'With a poster', start_date: '2031-06-02 20:00', end_date: '2031-06-02 22:00', image: media.id });
+    assert.equal(event.image.url, media.source_url);
+    const listed = await site.media().search('wpapi poster');
+    assert.deepEqual(
+      listed.map((item: { id: number }) => item.id),
+      [media.id],
+    );
+    await site.media().id(media.id).param('force', true).delete();
   });
 });

@@ -47,7 +47,7 @@ export interface TestResponse<T = any> {
 
 export interface RequestOptions {
   readonly method?: string;
-  /** Sent as JSON unless `form` is set or it is a string. */
+  /** Sent as JSON unless `form` is set or it is a string, bytes (a file) or a FormData (multipart). */
   readonly body?: unknown;
   readonly form?: Record<string, string>;
   /** A full Authorization header value, or a Credentials object (its bearer token is used). */
@@ -177,12 +177,13 @@ export async function startTestServer(env: Record<string, string> = {}): Promise
     logs,
     async request(path, options = {}) {
       const headers: Record<string, string> = { ...options.headers };
-      let body: string | undefined;
+      let body: string | Uint8Array<ArrayBuffer> | FormData | undefined;
       if (options.form !== undefined) {
         headers['content-type'] ??= 'application/x-www-form-urlencoded';
         body = new URLSearchParams(options.form).toString();
-      } else if (typeof options.body === 'string') {
-        body = options.body;
+      } else if (typeof options.body === 'string' || options.body instanceof Uint8Array || options.body instanceof FormData) {
+        // A Buffer from sharp or readFile is backed by an ArrayBuffer.
+        body = options.body as string | Uint8Array<ArrayBuffer> | FormData;
       } else if (options.body !== undefined) {
         headers['content-type'] ??= 'application/json';
         body = JSON.stringify(options.body);

@@ -162,6 +162,14 @@ describe('login lockout', () => {
     assert.equal((await from('10.0.0.7', basic(ADMIN.username, ADMIN.password))).status, 429);
     assert.equal((await from('10.0.0.7', user.bearer)).status, 200);
   });
+
+  it("accepts a token as its own user's Basic password, and counts it as a wrong password under another name", async () => {
+    const user = await server.createUser('author');
+    const token = user.bearer.slice('Bearer '.length);
+    assert.equal((await from('10.0.0.5', basic(user.username, token))).status, 200);
+    for (let i = 0; i < 3; i += 1) assert.equal((await from('10.0.0.5', basic(ADMIN.username, token))).status, 401);
+    assert.equal((await from('10.0.0.5', basic(ADMIN.username, ADMIN.password))).status, 429);
+  });
 });
 
 describe('password hashes (PASSWORD_HASH_COST)', () => {

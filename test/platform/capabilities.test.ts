@@ -23,6 +23,7 @@ const EXPECTED: Record<string, readonly Role[]> = {
   manage_categories: ['administrator', 'editor', 'author'],
   manage_tags: ['administrator', 'editor'],
   manage_webhooks: ['administrator'],
+  manage_options: ['administrator'],
   entities_read: ['administrator', 'editor', 'author', 'contributor', 'subscriber'],
   entities_write: ['administrator', 'editor'],
   actions_reload: ['administrator'],

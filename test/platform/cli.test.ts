@@ -27,6 +27,7 @@ describe('configuration errors', () => {
     ['SOAP_AUTH', 'sometimes'],
     ['BASE_URL', 'not a url'],
     ['CORS_ORIGINS', 'https://ok.example,/path'],
+    ['EMBED_ORIGINS', 'https://ok.example,ok.example'],
     ['AUTH_MAX_FAILURES', '-1'],
     ['RESPONSE_CACHE_MB', 'lots'],
     ['RESPONSE_CACHE_MB', '99999999'],
@@ -112,7 +113,13 @@ describe('CLI users and tokens', () => {
   });
 
   it('prints help for every command', () => {
-    for (const args of [['--help'], ['serve', '--help'], ['users', 'add', '--help'], ['tokens', 'create', '--help']]) {
+    for (const args of [
+      ['--help'],
+      ['serve', '--help'],
+      ['users', 'add', '--help'],
+      ['tokens', 'create', '--help'],
+      ['import', 'csv', '--help'],
+    ]) {
       const result = almanac(args, env);
       assert.equal(result.code, 0);
       assert.match(result.stdout, /almanac/);
@@ -269,6 +276,68 @@ describe('import', () => {
     assert.equal(summary, 'created 1, updated 0, skipped 0, errors 1');
     assert.match(error ?? '', /^line 9 \(cli-partly-0@tests\.example\): Invalid parameter\(s\): recurrence: FREQ=MINUTELY/);
     assert.equal(await countEvents(), before + 1);
+  });
+
+  it('takes the iCalendar file after `import ics` too', async () => {
+    const result = almanac(['import', 'ics', file('ics-word.ics', manyEvents(2).replace(/many-/g, 'cli-ics-')), '--json'], env);
+    assert.equal(result.code, 0, result.stderr);
+    assert.equal(JSON.parse(result.stdout).created, 2);
+    assert.match(almanac(['import', 'ics'], env).stderr, /name one iCalendar file/);
+    assert.match(almanac(['import', '--help'], env).stdout, /almanac import FILE\.ics \(or import ics FILE\)/);
+    assert.match(almanac(['--help'], env).stdout, /almanac import csv EVENTS\.csv \[--venues VENUES\.csv\]/);
+  });
+
+  it('imports CSV files with the report on stdout, then again writing nothing; exits 1 on rows it could not import', async () => {
+    const before = await countEvents();
+    const venues = file('venues.csv', 'Venue Name,Venue City\nCLI Hall,Pisa\n');
+    const events = file(
+      'events.csv',
+      'Event Name,Event Start Date,Event Start Time,Event Venue Name,Notes\nCLI concert,03/12/2027,9 pm,CLI Hall,x\nCLI broken,31/02/2027,,,\n',
+    );
+    const args = ['import', 'csv', events, '--venues', venues, '--date-order', 'dmy'];
+    const first = almanac(args, env);
+    assert.equal(first.code, 1, first.stderr);
+    assert.deepEqual(first.stdout.trim().split('\n'), [
+      'venues: 1 created, 0 updated, 0 unchanged; organizers: 0 created, 0 updated, 0 unchanged; events: 1 created, 0 updated, 0 unchanged; errors 1',
+      'events: columns not imported: Notes',
+      'events.csv line 3, column 2 (Event Start Date): "31/02/2027" is no date of the calendar',
+    ]);
+    assert.match(first.stderr, /^rows \[#+\] 2\/2 100% /m);
+    assert.equal(await countEvents(), before + 1);
+    const again = almanac([...args, '--json'], env);
+    const report = JSON.parse(again.stdout);
+    assert.deepEqual(
+      [report.events, report.venues],
+      [
+        { created: 0, updated: 0, unchanged: 1 },
+        { created: 0, updated: 0, unchanged: 1 },
+      ],
+    );
+    assert.equal(report.dry_run, false);
+    const dry = almanac(['import', 'csv', file('dry.csv', 'Name,Start Date\nCLI dry,2027-12-04\n'), '--dry-run'], env);
+    assert.equal(dry.code, 0, dry.stderr);
+    assert.match(dry.stdout, /events: 1 created, 0 updated, 0 unchanged; errors 0 \(dry run: nothing written\)/);
+    assert.equal(await countEvents(), before + 1);
+  });
+
+  it('refuses a file that is no CSV, and bad options, with one line and exit code 1, writing nothing', async () => {
+    const before = await countEvents();
+    for (const [args, message] of [
+      [['import', 'csv', file('binary.csv', '\u0000\u0001')], /binary\.csv: a binary file, not CSV text .*; nothing imported$/],
+      [['import', 'csv', file('list.csv', 'Shopping\nmilk\n')], /list\.csv: no known header in line 1/],
+      [
+        ['import', 'csv', file('ok.csv', 'Name,Start Date\nX,2027-01-01\n'), '--date-order', 'ymd'],
+        /^--date-order is dmy or mdy: not ymd$/,
+      ],
+      [['import', 'csv', file('ok2.csv', 'Name,Start Date\nX,2027-01-01\n'), '--map', 'Start=begin'], /^--map names no field begin/],
+      [['import', 'csv'], /^name one events file/],
+    ] as const) {
+      const result = almanac([...args], env);
+      assert.equal(result.code, 1, result.stderr);
+      assert.equal(result.stderr.trim().split('\n').length, 1, result.stderr);
+      assert.match(result.stderr.trim(), message);
+    }
+    assert.equal(await countEvents(), before);
   });
 });
 

@@ -12,7 +12,7 @@ describe('platform smoke', () => {
   it('serves the API index with the calendar namespace', async () => {
     const response = await server.request('/');
     assert.equal(response.status, 200);
-    assert.deepEqual(response.body.namespaces, ['calendar/events/v1']);
+    assert.deepEqual(response.body.namespaces, ['calendar/events/v1', 'wp/v2']);
   });
 
   describe('GET / negotiated by Accept', () => {
@@ -49,7 +49,7 @@ describe('platform smoke', () => {
         const response = await root(accept === undefined ? {} : { headers: { accept } });
         assert.equal(response.status, 200, String(accept));
         assert.ok(varies(response).includes('accept'), String(accept));
-        assert.deepEqual(((await response.json()) as { namespaces: string[] }).namespaces, ['calendar/events/v1'], String(accept));
+        assert.deepEqual(((await response.json()) as { namespaces: string[] }).namespaces, ['calendar/events/v1', 'wp/v2'], String(accept));
       }
       // wpapi's discovery: HEAD / and its Link header.
       const head = await root({ method: 'HEAD' });
@@ -61,9 +61,9 @@ describe('platform smoke', () => {
         const enveloped = await fetch(`${server.url}/?_envelope`, { headers, redirect: 'manual' });
         assert.equal(enveloped.status, 200, String(accept));
         const envelope = (await enveloped.json()) as { status: number; body: { namespaces: string[] } };
-        assert.deepEqual([envelope.status, envelope.body.namespaces], [200, ['calendar/events/v1']], String(accept));
+        assert.deepEqual([envelope.status, envelope.body.namespaces], [200, ['calendar/events/v1', 'wp/v2']], String(accept));
         const fields = await fetch(`${server.url}/?_fields=namespaces`, { headers, redirect: 'manual' });
-        assert.deepEqual(await fields.json(), { namespaces: ['calendar/events/v1'] }, String(accept));
+        assert.deepEqual(await fields.json(), { namespaces: ['calendar/events/v1', 'wp/v2'] }, String(accept));
         const routed = await fetch(`${server.url}/?rest_route=/`, { headers, redirect: 'manual' });
         assert.equal(routed.status, 200, String(accept));
         assert.ok(varies(routed).includes('accept'), String(accept));

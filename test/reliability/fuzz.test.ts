@@ -4,7 +4,8 @@
  *
  * Invariants, checked on every request:
  *   - never a 5xx, except a SOAP 1.1 fault (HTTP 500 by the binding), which
- *     must then be a proper `soap:Fault` envelope;
+ *     must then be a proper `soap:Fault` envelope, and WordPress's 501
+ *     `rest_trash_not_supported` (a media delete without `force=true`);
  *   - a refused request (4xx, or a SOAP fault) changes nothing in the database;
  *   - every answer is one the document lists (status, and a JSON body's schema).
  *
@@ -407,11 +408,12 @@ async function check(op: Operation, request: FuzzRequest): Promise<void> {
     response.status === 500 &&
     (request.method === 'HEAD' ? /^text\/xml/.test(response.headers.get('content-type') ?? '') : isSoapFault(response));
   if (soapFault) soapFaults += 1;
+  const trashNotSupported = response.status === 501 && response.text.includes('"code":"rest_trash_not_supported"');
 
   if (response.closed) {
     // Node closes the connection only for headers over its limit (a 100 KB query): anything else is a crash symptom.
     if (request.path.length < 16 * 1024) record('closed', 'connection closed without a response');
-  } else if (response.status >= 500 && !soapFault) {
+  } else if (response.status >= 500 && !soapFault && !trashNotSupported) {
     fiveHundreds += 1;
     record(isSoap ? 'bad-soap-fault' : '5xx', response.text.slice(0, 300));
   }

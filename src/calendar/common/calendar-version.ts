@@ -82,6 +82,8 @@ export class CalendarVersions {
    * publication has passed since.
    */
   private invalidated: CalendarVersion | undefined;
+  /** The `settings` revision of `invalidated`. */
+  private invalidatedSettings: number | undefined;
   /** The version being made for a new revision (its invalidation under way). */
   private pending: { readonly revision: number; readonly version: Promise<CalendarVersion> } | undefined;
 
@@ -90,7 +92,11 @@ export class CalendarVersions {
     private readonly cache: ReadCache,
     now: () => Date = () => new Date(),
   ) {
-    this.ofTick = oncePerTick(async () => this.at(await revisionOfTick(db, 'calendar'), now()));
+    this.ofTick = oncePerTick(async () => {
+      // Both asked at once, so both come from the tick's one read of the revisions.
+      const [calendar, settings] = await Promise.all([revisionOfTick(db, 'calendar'), revisionOfTick(db, 'settings')]);
+      return this.at(calendar, settings, now());
+    });
   }
 
   /** The version `request` reads at: read once for it, when first asked, and held in its slot. */
@@ -98,7 +104,7 @@ export class CalendarVersions {
     return (request.calendarVersion ??= this.ofTick());
   }
 
-  private async at(revision: number, now: Date): Promise<CalendarVersion> {
+  private async at(revision: number, settingsRevision: number, now: Date): Promise<CalendarVersion> {
     const stamp = utcStamp(now);
     const known = this.known;
     if (known?.holdsAt(revision, stamp) === true) return known;
@@ -109,7 +115,7 @@ export class CalendarVersions {
       const version = await pending.version;
       if (version.holdsAt(revision, stamp)) return version;
     }
-    const made = this.make(revision, stamp);
+    const made = this.make(revision, settingsRevision, stamp);
     this.pending = { revision, version: made };
     // A failed one is not shared: the next tick makes it again.
     made.catch(() => {
@@ -118,20 +124,25 @@ export class CalendarVersions {
     return made;
   }
 
-  private async make(revision: number, stamp: string): Promise<CalendarVersion> {
+  private async make(revision: number, settingsRevision: number, stamp: string): Promise<CalendarVersion> {
     const version = new CalendarVersion(this.cache, revision, stamp, await findNextPublication(this.db, stamp));
     // Invalidations run one after another; a failed one fails its requests, and the next starts again from where it began.
-    const invalidation = this.invalidation.catch(() => undefined).then(() => this.invalidateUpTo(version));
+    const invalidation = this.invalidation.catch(() => undefined).then(() => this.invalidateUpTo(version, settingsRevision));
     this.invalidation = invalidation;
     await invalidation;
     if (this.known === undefined || this.known.revision <= version.revision) this.known = version;
     return version;
   }
 
-  private async invalidateUpTo(version: CalendarVersion): Promise<void> {
+  private async invalidateUpTo(version: CalendarVersion, settingsRevision: number): Promise<void> {
     const previous = this.invalidated;
-    await this.invalidate(previous, version);
-    if (previous === undefined || isLater(version, previous)) this.invalidated = version;
+    // The site's settings shape representations (the default language, the currency of costs): a change invalidates them all.
+    if (previous !== undefined && settingsRevision !== this.invalidatedSettings) this.cache.invalidateItems(undefined, version.revision);
+    else await this.invalidate(previous, version);
+    if (previous === undefined || isLater(version, previous)) {
+      this.invalidated = version;
+      this.invalidatedSettings = settingsRevision;
+    }
   }
 
   /**

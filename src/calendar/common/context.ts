@@ -8,6 +8,15 @@ import type { CachedAnswers } from '../../platform/http/cached-answers.ts';
 import type { CalendarVersion, CalendarVersions } from './calendar-version.ts';
 import { fieldOf } from './wire.ts';
 import { preconditionOf, type WritePrecondition } from '../changes/changes.preconditions.ts';
+import type { Settings } from '../settings/settings.schemas.ts';
+import { defaultSettings, languageOfLocale, type SiteSettingsService } from '../settings/settings.service.ts';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The site's settings in effect for this request, loaded as it arrives (`loadSiteSettings`). */
+    siteSettings: Settings | null;
+  }
+}
 
 /** What the calendar's services are built with, once, when the plugin registers. */
 export interface CalendarDeps {
@@ -19,6 +28,8 @@ export interface CalendarDeps {
   /** Opens protected posts to reads, with one throttle for every post type. */
   readonly passwords: PostPasswords;
   readonly versions: CalendarVersions;
+  /** The site's settings (title, time zone, language, formats, currency), read by every process. */
+  readonly settings: SiteSettingsService;
   /** Anonymous answers, cached per calendar version (ADR 22): one budget (RESPONSE_CACHE_MB) for every route. */
   readonly answers: CachedAnswers;
 }
@@ -29,6 +40,8 @@ export function isCacheable(request: FastifyRequest, query: { readonly password?
 }
 
 export const NAMESPACE = 'calendar/events/v1';
+/** WordPress core's namespace, of which Almanac serves the media library and the site's settings. */
+export const WP_NAMESPACE = 'wp/v2';
 
 /** What links and dates need of the site: permalinks, `global_id`, API URLs, the site time zone. */
 export interface Site {
@@ -48,6 +61,8 @@ export interface RequestContext {
   readonly language: Language;
   readonly defaultLanguage: Language;
   readonly site: Site;
+  /** The site's settings as the request found them. */
+  readonly settings: Settings;
   /** The caller's address: it throttles password guesses. */
   readonly address: string;
   /**
@@ -60,19 +75,41 @@ export interface RequestContext {
 }
 
 export function requestContext(request: FastifyRequest, deps: Pick<CalendarDeps, 'config' | 'site' | 'versions'>): RequestContext {
+  const settings = settingsOf(request, deps.config);
   return {
     user: request.user,
     language: languageOf(request, deps.config),
-    defaultLanguage: deps.config.defaultLanguage,
-    site: deps.site,
+    defaultLanguage: languageOfLocale(settings.language),
+    site: settings.timezone === deps.site.timezone ? deps.site : { ...deps.site, timezone: settings.timezone },
+    settings,
     address: request.ip,
     version: () => deps.versions.of(request),
     precondition: preconditionOf(request, deps.config),
   };
 }
 
-/** The validated `translation_language` of the request, or the default language. */
+/** The validated `translation_language` of the request, or the site's default language. */
 export function languageOf(request: FastifyRequest, config: Config): Language {
   const asked = fieldOf(request.body, 'translation_language') ?? fieldOf(request.query, 'translation_language');
-  return LANGUAGES.find((language) => language === asked) ?? config.defaultLanguage;
+  return LANGUAGES.find((language) => language === asked) ?? languageOfLocale(settingsOf(request, config).language);
+}
+
+/** The settings `request` was given as it arrived; the configuration's defaults for one refused before (a malformed URL). */
+export function settingsOf(request: FastifyRequest, config: Config): Settings {
+  return request.siteSettings ?? defaultSettings(config);
+}
+
+/**
+ * Loads the site's settings into every request as it arrives. A read takes its calendar version at the same time,
+ * from the same read of the revisions: what it caches in that version is computed with that version's settings.
+ */
+export function loadSiteSettings(deps: Pick<CalendarDeps, 'settings' | 'versions'>) {
+  return async (request: FastifyRequest): Promise<void> => {
+    if (request.method !== 'GET' && request.method !== 'HEAD') {
+      request.siteSettings = await deps.settings.current(request);
+      return;
+    }
+    const [settings] = await Promise.all([deps.settings.ofTick(), deps.versions.of(request)]);
+    request.siteSettings = settings;
+  };
 }

@@ -10,11 +10,20 @@ export interface ImageRow {
   extension: string;
 }
 
-export async function findImagesByIds(db: Db, ids: readonly number[]): Promise<ImageRow[]> {
+/** An image with what an upload has besides (`file` null for a recorded URL). */
+export interface ImageDetailsRow extends ImageRow {
+  file: string | null;
+  width: number;
+  height: number;
+  filesize: number;
+  sizes: string;
+}
+
+export async function findImagesByIds(db: Db, ids: readonly number[]): Promise<ImageDetailsRow[]> {
   if (ids.length === 0) return [];
   return db
     .selectFrom('images')
-    .select(['id', 'url', 'extension'])
+    .select(['id', 'url', 'extension', 'file', 'width', 'height', 'filesize', 'sizes'])
     .where('id', 'in', [...new Set(ids)])
     .execute();
 }

@@ -72,20 +72,27 @@ export function costValues(costs: readonly string[]): string[] {
   return costs.length === 0 ? [] : amountsOf(costs).values;
 }
 
+/** The site's currency (its settings), for costs written without a symbol or its position. */
+export interface SiteCurrency {
+  readonly currency_symbol: string;
+  readonly currency_position: 'prefix' | 'postfix';
+}
+
 /**
  * The `cost` string: the lowest and highest amounts with the currency
- * symbol (`$` before when none was given), zero as `Free`, joined by an
- * en dash; text without numbers is shown as written.
+ * symbol (the site's, where it puts it, when none was given), zero as
+ * `Free`, joined by an en dash; text without numbers is shown as written.
  */
-export function formatCost(costs: readonly string[], currency: CurrencyFacts): string {
+export function formatCost(costs: readonly string[], currency: CurrencyFacts, site: SiteCurrency): string {
   if (costs.length === 0) return '';
   const { amounts } = amountsOf(costs);
   if (amounts.length === 0) return costs.join(', ');
   const sorted = [...amounts].sort((a, b) => a.value - b.value);
-  const symbol = currency.symbol === '' ? '$' : currency.symbol;
+  const symbol = currency.symbol === '' ? site.currency_symbol : currency.symbol;
+  const position = currency.position === '' ? site.currency_position : currency.position;
   const show = (amount: Amount) => {
     if (amount.value === 0) return 'Free';
-    return currency.position === 'postfix' ? `${amount.text}${symbol}` : `${symbol}${amount.text}`;
+    return position === 'postfix' ? `${amount.text}${symbol}` : `${symbol}${amount.text}`;
   };
   const low = sorted[0] as Amount;
   const high = sorted.at(-1) as Amount;

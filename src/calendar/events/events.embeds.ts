@@ -49,7 +49,7 @@ export async function loadEventEmbeds(
   ]);
   const [texts, images, counts] = await Promise.all([
     loadTextsOfTypes(db, wanted, ctx.language, ctx.defaultLanguage),
-    loadImages(db, unique([...rows, ...venues, ...organizerRows].map((row) => row.image_id))),
+    loadImages(db, unique([...rows, ...venues, ...organizerRows].map((row) => row.image_id)), ctx.site.baseUrl),
     publishedEventCounts(db, unique(terms.map((term) => term.id)), version),
   ]);
   const assets = (type: TranslatableType) => ({ texts: texts.get(type) ?? new Map(), images });

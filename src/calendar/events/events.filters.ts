@@ -1,5 +1,4 @@
 import type { Kysely } from 'kysely';
-import type { Config } from '../../config/config.ts';
 import type { AuthUser } from '../../platform/auth/authenticate.ts';
 import type { Database } from '../../platform/db/schema.ts';
 import { AppError } from '../../platform/errors.ts';
@@ -178,13 +177,7 @@ export function filterKey(filter: EventListFilter): string {
   return JSON.stringify(rest);
 }
 
-export async function listFilter(
-  db: Db,
-  config: Config,
-  query: ListEventsQuery,
-  caller: RequestContext,
-  now: Date,
-): Promise<EventListFilter> {
+export async function listFilter(db: Db, query: ListEventsQuery, caller: RequestContext, now: Date): Promise<EventListFilter> {
   const filter: MutableFilter = {
     visibility: listVisibility(caller.user),
     exposure: exposureOf(caller.user, query.context),
@@ -193,7 +186,7 @@ export async function listFilter(
     ...modifiedBounds(query),
   };
   if (parseWpBoolean(query.ticketed) === true) throw ticketsNotActive();
-  await addDateBounds(db, filter, query, config.siteTimezone, now);
+  await addDateBounds(db, filter, query, caller.site.timezone, now);
   if (query.search !== undefined) {
     filter.search = { words: searchWords(query.search), languages: [...new Set([caller.language, caller.defaultLanguage])] };
   }

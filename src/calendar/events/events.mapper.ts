@@ -5,7 +5,7 @@ import type { ImageResponse } from '../common/images.ts';
 import { effectiveStatus } from '../posts/posts.access.ts';
 import type { Translated } from '../posts/posts.texts.ts';
 import { globalId, permalinks } from '../common/wire.ts';
-import { costValues, formatCost, type CurrencyFacts } from './events.cost.ts';
+import { costValues, formatCost, type CurrencyFacts, type SiteCurrency } from './events.cost.ts';
 import type { EventRow } from './events.repository.ts';
 import type { EmbeddedTerm } from '../terms/terms.schemas.ts';
 import type { EventResponse } from './events.schemas.ts';
@@ -82,7 +82,7 @@ export function toEventSummary(row: EventRow, texts: Translated | undefined, url
 }
 
 /** The event representation, in the reference's order, without `json_ld`. */
-export function toEventResponse(row: EventRow, embeds: EventEmbeds, urls: EventUrls, now: Date): EventResponse {
+export function toEventResponse(row: EventRow, embeds: EventEmbeds, urls: EventUrls, now: Date, site: SiteCurrency): EventResponse {
   // Made as a summary is: a calendar grid and the API cannot differ on them.
   const { title, slug, url } = toEventSummary(row, embeds.texts, urls);
   const id = globalId(urls.baseUrl, row.id);
@@ -119,7 +119,7 @@ export function toEventResponse(row: EventRow, embeds: EventEmbeds, urls: EventU
     utc_end_date_details: dateDetails(row.end_utc),
     timezone: row.timezone,
     timezone_abbr: cachedAbbr(row.timezone, utcStampMillis(row.start_utc), offsetKeyOf(row)),
-    cost: formatCost(costs, currency),
+    cost: formatCost(costs, currency, site),
     cost_details: {
       currency_symbol: row.currency_symbol,
       currency_code: row.currency_code,

@@ -120,7 +120,7 @@ export class EventPresenter {
   ): Promise<EventResponse[]> {
     if (rows.length === 0) return [];
     const embeds = await loadEventEmbeds(db, rows, caller, version);
-    return rows.map((row) => toEventResponse(row, embeds.get(row.id) ?? NO_EMBEDS, this.urls, now));
+    return rows.map((row) => toEventResponse(row, embeds.get(row.id) ?? NO_EMBEDS, this.urls, now, caller.settings));
   }
 
   /** The event as written, read on the write's own handle (inside its transaction: what it committed). */

@@ -192,6 +192,32 @@ export async function listEventIds(db: Db, filter: EventListFilter): Promise<num
   return rows.map((row) => row.id);
 }
 
+/**
+ * The items a filter's events belong to: each single event, and the series of each occurrence (what a CalDAV
+ * collection holds); with `during`, only those with an event of the list running within it (UTC stamps, end
+ * exclusive); with `owners`, only those among them.
+ */
+export async function listOwnerIds(
+  db: Db,
+  filter: EventListFilter,
+  { during, owners }: { during?: { from?: string; to?: string }; owners?: readonly number[] } = {},
+): Promise<number[]> {
+  const owner = sql<number | string>`coalesce(events.parent_id, events.id)`;
+  const rows = await db
+    .selectFrom('events')
+    .select(owner.as('owner'))
+    .distinct()
+    .where((eb) => conditions(eb, filter, 'count'))
+    .$if(owners !== undefined, (query) => query.where(owner, 'in', [...(owners ?? [])]))
+    .$if(during?.to !== undefined, (query) => query.where('events.start_utc', '<', during?.to as string))
+    // An event of no duration runs at its start (RFC 4791 §9.9).
+    .$if(during?.from !== undefined, (query) =>
+      query.where((eb) => eb.or([eb('events.end_utc', '>', during?.from as string), eb('events.start_utc', '>=', during?.from as string)])),
+    )
+    .execute();
+  return rows.map((row) => Number(row.owner)).sort((a, b) => a - b);
+}
+
 /** Where an event of a list runs: its id and its local start and end stamps (`YYYY-MM-DD hh:mm:ss`). */
 export interface EventSpan {
   readonly id: number;

@@ -7,6 +7,7 @@ import { ListSchema, MAX_ID, NO_NUL_PATTERN, SearchSchema, StringOrListSchema, T
 import { CreateOrganizerBodySchema, OrganizerSchema } from '../organizers/organizers.schemas.ts';
 import { EmbeddedTermSchema } from '../terms/terms.schemas.ts';
 import { CreateVenueBodySchema, VenueSchema } from '../venues/venues.schemas.ts';
+import { ImageObjectSchema } from '../common/images.ts';
 import { MAX_LINE_LENGTH, MAX_LINES } from '../recurrence/recurrence.grammar.ts';
 
 /** Largest `per_page`; larger values are capped, as the reference does. */
@@ -205,10 +206,7 @@ const DateDetailsSchema = Type.Object({
 const NullableBoolean = (description: string) =>
   Type.Unsafe<boolean | null>({ type: ['boolean', 'null'], description: `${description} (null when stripped by a password)` });
 
-export const EventImageSchema = Type.Union([
-  Type.Object({ url: Type.String(), id: Type.Integer(), extension: Type.String() }),
-  Type.Literal(false),
-]);
+export const EventImageSchema = Type.Union([ImageObjectSchema, Type.Literal(false)]);
 
 const CostDetailsSchema = Type.Object({
   currency_symbol: Type.String(),

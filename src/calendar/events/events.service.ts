@@ -90,7 +90,6 @@ const errors = {
 export class EventsService {
   private readonly db: Db;
   private readonly urls: EventUrls;
-  private readonly siteZone: string;
   private readonly now: () => Date;
   private readonly series: SeriesOccurrences;
   private readonly presenter: EventPresenter;
@@ -107,7 +106,6 @@ export class EventsService {
     this.presenter = new EventPresenter(this.urls, deps.passwords, this.representations);
     this.single = new SingleEventReads(this.db, this.presenter);
     this.writes = new GroupCommit(this.db, deps.background);
-    this.siteZone = deps.config.siteTimezone;
     this.now = deps.now ?? (() => new Date());
   }
 
@@ -139,7 +137,7 @@ export class EventsService {
     const perPage = Math.min(MAX_PER_PAGE, query.per_page ?? DEFAULT_PER_PAGE);
     const version = await caller.version();
     const now = version.instantFrom(asked);
-    const filter = await listFilter(this.db, this.deps.config, query, caller, now);
+    const filter = await listFilter(this.db, query, caller, now);
     const listing = new EventListing(this.db, version, filter);
     const total = await listing.total();
     const pages = totalPages(total, perPage);
@@ -162,7 +160,7 @@ export class EventsService {
   async listEventsWithRows(query: ListEventsQuery, caller: RequestContext, asked: Date, max: number): Promise<EventWithRow[]> {
     const version = await caller.version();
     const now = version.instantFrom(asked);
-    const filter = await listFilter(this.db, this.deps.config, query, caller, now);
+    const filter = await listFilter(this.db, query, caller, now);
     return this.presenter.listed(this.db, await listEventRows(this.db, filter, max, 0), query, caller, now, version);
   }
 
@@ -173,7 +171,7 @@ export class EventsService {
    * write in between) is left out.
    */
   async listDays(query: ListEventsQuery, caller: RequestContext, now: Date, days: readonly string[], perDay: number): Promise<EventDays> {
-    const filter = await listFilter(this.db, this.deps.config, query, caller, now);
+    const filter = await listFilter(this.db, query, caller, now);
     const { counts, firsts } = dayGrid(await listEventSpans(this.db, filter), days, perDay);
     const ids = [...new Set(firsts.flat())];
     const rows = (await findEventsByIds(this.db, ids)).filter((row) => row.status !== 'trash' && canRead(caller.user, row, now));
@@ -207,8 +205,8 @@ export class EventsService {
     return { row, event };
   }
 
-  /** The event as written, with the version the write gave it: the last thing a write does. */
-  private async written(trx: Db, id: number, caller: RequestContext): Promise<Versioned<EventResponse>> {
+  /** The event as `trx` sees it, with its version: the last thing a write does (and an import's before and after). */
+  async written(trx: Db, id: number, caller: RequestContext): Promise<Versioned<EventResponse>> {
     const item = await this.presenter.written(trx, id, caller, this.now());
     return { item, version: await findVersion(trx, 'event', id) };
   }
@@ -239,10 +237,10 @@ export class EventsService {
   async createEvent(body: CreateEventBody, caller: RequestContext): Promise<Versioned<EventResponse>> {
     const now = this.now();
     const user = caller.user;
-    const schedule = scheduleOf(body, undefined, this.siteZone, now);
+    const schedule = scheduleOf(body, undefined, caller.site.timezone, now);
     const website = websiteOf(body.website);
     const author = (await checkAuthor(this.db, body.author, user)) ?? user?.id ?? null;
-    const posted = newPostDates(body, this.siteZone, now);
+    const posted = newPostDates(body, caller.site.timezone, now);
     const passwordHash = (await this.deps.passwords.hashOf(body.password)) ?? null;
     const texts = textsOf(body);
     const cost = costChanges(body.cost);
@@ -259,7 +257,7 @@ export class EventsService {
         modified: posted.date,
         modified_utc: posted.date_utc,
         password_hash: passwordHash,
-        image_id: body.image === undefined ? null : await resolveImageForWrite(trx, body.image, user),
+        image_id: body.image === undefined ? null : await resolveImageForWrite(trx, body.image, user, caller.site.baseUrl),
         parent_id: null,
         ...schedule,
         cost: cost.cost ?? null,
@@ -301,19 +299,19 @@ export class EventsService {
     const recurrence = recurrenceOfWrite(body.recurrence);
     // What needs no stored row, and the slow password hash, before the write lock.
     const reschedules = touchesSchedule(body);
-    if (reschedules) scheduleOf(body, found, this.siteZone, now);
+    if (reschedules) scheduleOf(body, found, caller.site.timezone, now);
     const website = websiteOf(body.website);
     const author = await checkAuthor(this.db, body.author, user);
-    const posted = publicationDates(body, this.siteZone, now);
+    const posted = publicationDates(body, caller.site.timezone, now);
     const passwordHash = await this.deps.passwords.hashOf(body.password);
     const texts = textsOf(body);
-    const modified = stampsAt(this.siteZone, now);
+    const modified = stampsAt(caller.site.timezone, now);
 
     return this.withEvent(found, caller, async (trx, held) => {
       if (!canEdit(user, held, now)) throw PlatformErrors.forbidden(user !== null);
       await checkPrecondition(trx, caller, 'event', held.id);
       const row = following ? await splitAt(trx, this.series, held, now) : held;
-      const schedule = reschedules ? scheduleOf(body, row, this.siteZone, now) : undefined;
+      const schedule = reschedules ? scheduleOf(body, row, caller.site.timezone, now) : undefined;
       // A series that moves takes its exclusions along, unless the write says what they are.
       const moved =
         schedule !== undefined && recurrence === undefined && isSeries(row) ? recurrenceMovedTo(row, schedule.start_local) : undefined;
@@ -335,7 +333,7 @@ export class EventsService {
       };
       if (body.status !== undefined) changes.status = datedStatus(scaleStatus(user, body.status), posted?.date_utc ?? row.date_utc, now);
       else if (posted !== undefined) changes.status = datedStatus(row.status, posted.date_utc, now);
-      if (body.image !== undefined) changes.image_id = await resolveImageForWrite(trx, body.image, user);
+      if (body.image !== undefined) changes.image_id = await resolveImageForWrite(trx, body.image, user, caller.site.baseUrl);
       if (body.venue !== undefined) changes.venue_id = await resolveVenueForWrite(trx, body.venue, caller, this.deps.passwords);
       if (occurrence) await detachOccurrence(trx, row);
       await updateEventRow(trx, row.id, changes);
@@ -367,7 +365,7 @@ export class EventsService {
       await checkPrecondition(trx, caller, 'event', id);
       if (isOccurrence(row)) {
         const last = await this.presenter.written(trx, id, caller, this.now());
-        await excludeOccurrence(trx, this.series, row, this.siteZone, now);
+        await excludeOccurrence(trx, this.series, row, caller.site.timezone, now);
         return { item: last, version: undefined };
       }
       if (force) {
@@ -379,7 +377,7 @@ export class EventsService {
         return { item: last, version: undefined };
       }
       if (row.status === 'trash') throw errors.inTrash();
-      const modified = stampsAt(this.siteZone, now);
+      const modified = stampsAt(caller.site.timezone, now);
       await updateEventRow(trx, id, { status: 'trash', modified: modified.local, modified_utc: modified.utc });
       if (isSeries(row)) await refreshSeries(trx, this.series, id, now);
       return this.written(trx, id, caller);

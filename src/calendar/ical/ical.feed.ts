@@ -32,6 +32,8 @@ export interface FeedComponent {
   readonly sequence: number;
   /** What it shows, as the JSON API shows it to the caller (a series: the series itself). */
   readonly event: EventResponse;
+  /** URL: the website the event was given, '' for none (the JSON's `website` then falls back to the event's page). */
+  readonly website: string;
   /** A series master: its `recurrence` lines, and the exceptions that are not in the feed (never shown as the rule made them). */
   readonly series?: { readonly lines: readonly string[]; readonly excluded: readonly OriginalStart[] };
   /** An exception: the occurrence of its series it replaces (RECURRENCE-ID). */
@@ -52,6 +54,9 @@ export interface Feed {
 
 const PRODUCT_ID = '//Almanac//Calendar events feed//EN';
 
+/** The zone of an event whose DTSTART has no TZID (all-day, or written in UTC), which the import reads back. */
+export const ZONE_PROPERTY = 'X-ALMANAC-TIMEZONE';
+
 // The zones timezones-ical-library has a VTIMEZONE for (it logs and returns nothing for others).
 const VTIMEZONE_ZONES = new Set(tzlib_get_timezones());
 
@@ -69,10 +74,17 @@ function escapeText(text: string): string {
   return text.replace(/[\\;,]/g, (char) => `\\${char}`).replace(/\r\n|\r|\n/g, '\\n');
 }
 
-/** A parameter value: quoted, without what a quoted value cannot hold (DQUOTE, controls). */
-function quotedParameter(value: string): string {
-  // eslint-disable-next-line no-control-regex
-  return `"${value.replace(/["\u0000-\u001f\u007f]/g, ' ').trim()}"`;
+/**
+ * A parameter value: `^`, newlines and DQUOTE as RFC 6868 writes them (`^^`, `^n`, `^'`), other controls (which no
+ * parameter may hold) as spaces, quoted when it holds what ends a plain value (`;`, `:`, `,`).
+ */
+function parameterValue(value: string): string {
+  const encoded = value
+    .replace(/\r\n?/g, '\n')
+    .replace(/[\^\n"]/g, (char) => (char === '^' ? '^^' : char === '"' ? "^'" : '^n'))
+    // eslint-disable-next-line no-control-regex
+    .replace(/[\u0000-\u001f\u007f]/g, ' ');
+  return /[;:,]/.test(encoded) ? `"${encoded}"` : encoded;
 }
 
 /** A URI value: written as is, except what would break the line. */
@@ -123,7 +135,7 @@ function organizerOf(event: EventResponse): string | undefined {
     const email = field(organizer, 'email');
     if (typeof email !== 'string' || !/^[^\s@:<>"]+@[^\s@:<>"]+$/.test(email)) continue;
     const name = textField(organizer, 'organizer');
-    return `ORGANIZER${name === '' ? '' : `;CN=${quotedParameter(name)}`}:mailto:${uriValue(email)}`;
+    return `ORGANIZER${name === '' ? '' : `;CN=${parameterValue(name)}`}:mailto:${uriValue(email)}`;
   }
   return undefined;
 }
@@ -202,7 +214,8 @@ function addComponent(calendar: ICalCalendar, component: FeedComponent, language
     categories: event.categories.map((term) => ({ name: textField(term, 'name') })).filter((term) => term.name !== ''),
     status: event.status === 'draft' || event.status === 'pending' ? ICalEventStatus.TENTATIVE : ICalEventStatus.CONFIRMED,
   });
-  const extra: string[] = [];
+  // A day or a UTC time names no zone; the event's own keeps its days and wall times when the file is imported.
+  const extra: string[] = tzid === undefined ? [`${ZONE_PROPERTY}:${event.timezone}`] : [];
   if (component.replaces !== undefined) {
     const original = component.replaces;
     extra.push(
@@ -214,7 +227,7 @@ function addComponent(calendar: ICalCalendar, component: FeedComponent, language
     );
   }
   if (component.series !== undefined) extra.push(...recurrenceLinesOf(component.series.lines, component.series.excluded, event));
-  if (event.url !== '') extra.push(`URL;VALUE=URI:${uriValue(event.url)}`);
+  if (component.website !== '') extra.push(`URL;VALUE=URI:${uriValue(component.website)}`);
   if (event.image !== false) extra.push(`ATTACH;FMTTYPE=${imageType(event.image.extension)}:${uriValue(event.image.url)}`);
   const geo = geoOf(event);
   if (geo !== undefined) extra.push(geo);
@@ -244,5 +257,27 @@ export function toICalendar(feed: Feed): string {
   calendar.x('X-WR-TIMEZONE', feed.siteTimezone);
   for (const component of feed.components) addComponent(calendar, component, feed.language);
   // Every content line ends with CRLF, the last one too (RFC 5545 §3.1); ical-generator leaves it off.
-  return `${calendar.toString()}\r\n`;
+  return calendarPropertiesFirst(`${calendar.toString()}\r\n`);
+}
+
+/**
+ * The calendar's own properties before its components (RFC 5545 §3.6): ical-generator writes REFRESH-INTERVAL and
+ * X-PUBLISHED-TTL after the VTIMEZONEs, and X- properties after the VEVENTs. Folded lines move with their property.
+ */
+function calendarPropertiesFirst(text: string): string {
+  const head: string[] = [];
+  const components: string[] = [];
+  let depth = 0;
+  let target = head;
+  for (const line of text.split(/(?<=\r\n)/)) {
+    if (!line.startsWith(' ')) {
+      const bracket = /^(?:BEGIN|END):/.test(line);
+      if (line.startsWith('END:')) depth -= 1;
+      target = depth === 0 || (depth === 1 && !bracket) ? head : components;
+      if (line.startsWith('BEGIN:')) depth += 1;
+    }
+    target.push(line);
+  }
+  const end = head.pop() as string;
+  return [...head, ...components, end].join('');
 }

@@ -1,4 +1,5 @@
-import { fromInstant, fromWallTime } from '../common/dates.ts';
+import { fromInstant, fromWallTime, isValidZoneName } from '../common/dates.ts';
+import { ZONE_PROPERTY } from './ical.feed.ts';
 import type { CreateEventBody } from '../events/events.schemas.ts';
 import { splitTextList, unescapeText, type Component, type ContentLine, type ParsedCalendar } from './ical.import.parse.ts';
 import { FileZones, fixedOffsetName, ianaZoneMatching, instantInVtimezone } from './ical.import.zones.ts';
@@ -69,18 +70,21 @@ export class FileTimes {
     return this.calendar.calendarZone ?? this.siteZone;
   }
 
-  /** One DATE or DATE-TIME value of a property (checked by the parser); one outside the calendar's years is a problem of the event. */
-  moment(property: ContentLine, value = property.value.trim(), params = property.params): Moment {
+  /**
+   * One DATE or DATE-TIME value of a property (checked by the parser); one outside the calendar's years is a problem
+   * of the event. `zone` is the one of a time without TZID.
+   */
+  moment(property: ContentLine, value = property.value.trim(), params = property.params, zone = this.defaultZone): Moment {
     const year = Number(value.slice(0, 4));
     if (year < FIRST_YEAR || year > LAST_YEAR) throw outsideYears(property, value);
-    const moment = this.momentOf(value, params);
+    const moment = this.momentOf(value, params, zone);
     if (moment.kind === 'time' && (moment.epochMs < FIRST_MS || moment.epochMs >= END_MS)) throw outsideYears(property, value);
     return moment;
   }
 
-  private momentOf(value: string, params: Readonly<Record<string, string>>): Moment {
+  private momentOf(value: string, params: Readonly<Record<string, string>>, defaultZone: string): Moment {
     if (params.VALUE?.toUpperCase() === 'DATE') return { kind: 'day', day: dayStamp(value) };
-    if (value.endsWith('Z')) return { kind: 'time', epochMs: Date.parse(`${wallStamp(value).replace(' ', 'T')}Z`), zone: this.defaultZone };
+    if (value.endsWith('Z')) return { kind: 'time', epochMs: Date.parse(`${wallStamp(value).replace(' ', 'T')}Z`), zone: defaultZone };
     const tzid = params.TZID;
     const vtimezone = tzid === undefined ? undefined : this.zones.get(tzid);
     if (tzid !== undefined && vtimezone !== undefined) {
@@ -88,7 +92,7 @@ export class FileTimes {
       if (!this.matched.has(tzid)) this.matched.set(tzid, ianaZoneMatching(tzid, vtimezone, Number(value.slice(0, 4))));
       return { kind: 'time', epochMs, zone: this.matched.get(tzid) ?? fixedOffsetName(vtimezone, epochMs) };
     }
-    const zone = tzid ?? this.defaultZone;
+    const zone = tzid ?? defaultZone;
     const moment = fromWallTime(wallStamp(value), zone);
     if (moment === undefined) throw new Error(`Unreadable time ${value} in ${zone}`);
     return { kind: 'time', epochMs: Date.parse(`${moment.utc.replace(' ', 'T')}Z`), zone };
@@ -140,6 +144,8 @@ export interface Draft {
   readonly uid: string;
   readonly sequence: number;
   readonly lastModifiedMs: number | undefined;
+  /** CREATED, in UTC (`YYYY-MM-DD HH:MM:SS`): a new event's publication date. */
+  readonly created?: string;
   readonly cancelled: boolean;
   readonly status: StatusSaid;
   readonly recurrenceId: { readonly line: number; readonly moment: Moment } | undefined;
@@ -168,13 +174,23 @@ const PARAM_PROPERTIES: Readonly<Record<string, string>> = {
   status: 'X-ALMANAC-STATUS',
 };
 
+/** The event's own zone (X-ALMANAC-TIMEZONE), for its days and its times without TZID; else the file's. */
+function eventZone(event: Component, times: FileTimes): string {
+  const line = property(event, ZONE_PROPERTY);
+  if (line === undefined) return times.defaultZone;
+  const zone = line.value.trim();
+  if (!isValidZoneName(zone)) throw new EventProblem(line.line, `${ZONE_PROPERTY} "${zone}" is no time zone.`);
+  return zone;
+}
+
 export function draftOf(event: Component, times: FileTimes): Draft {
   const uid = property(event, 'UID')?.value.trim();
   if (uid === undefined || uid === '')
     throw new EventProblem(event.line, 'A VEVENT without UID cannot be imported (it could not be updated later).');
   const dtstart = property(event, 'DTSTART');
   if (dtstart === undefined) throw new EventProblem(event.line, 'A VEVENT without DTSTART.');
-  const start = times.moment(dtstart);
+  const zone = eventZone(event, times);
+  const start = times.moment(dtstart, undefined, undefined, zone);
   const dtend = property(event, 'DTEND');
   const duration = property(event, 'DURATION');
   let schedule: Pick<CreateEventBody, 'start_date' | 'end_date' | 'timezone' | 'all_day'>;
@@ -183,17 +199,17 @@ export function draftOf(event: Component, times: FileTimes): Draft {
     const startMs = Date.parse(`${start.day}T00:00:00Z`);
     let endMs = startMs + 86_400_000;
     if (dtend !== undefined) {
-      const end = times.moment(dtend, dtend.value.trim(), { ...dtend.params, VALUE: 'DATE' });
+      const end = times.moment(dtend, dtend.value.trim(), { ...dtend.params, VALUE: 'DATE' }, zone);
       if (end.kind === 'day') endMs = Date.parse(`${end.day}T00:00:00Z`);
     } else if (duration !== undefined) {
       endMs = endAfter(startMs, duration);
     }
     const lastDay = new Date(Math.max(startMs, endMs - 86_400_000)).toISOString().slice(0, 10);
-    schedule = { start_date: `${start.day} 00:00:00`, end_date: `${lastDay} 00:00:00`, timezone: times.defaultZone, all_day: true };
+    schedule = { start_date: `${start.day} 00:00:00`, end_date: `${lastDay} 00:00:00`, timezone: zone, all_day: true };
   } else {
     let endMs = start.epochMs;
     if (dtend !== undefined) {
-      const end = times.moment(dtend);
+      const end = times.moment(dtend, undefined, undefined, zone);
       endMs = end.kind === 'time' ? end.epochMs : Date.parse(`${end.day}T00:00:00Z`);
     } else if (duration !== undefined) {
       endMs = endAfter(start.epochMs, duration);
@@ -224,6 +240,7 @@ export function draftOf(event: Component, times: FileTimes): Draft {
   const email = mailto !== undefined && /^[^\s@]+@[^\s@]+$/.test(mailto) ? mailto : undefined;
   const organizerName = organizerLine?.params.CN?.trim() || email;
   const lastModified = property(event, 'LAST-MODIFIED')?.value.trim();
+  const created = property(event, 'CREATED')?.value.trim();
   const description = text('DESCRIPTION');
   const cancelled = text('STATUS')?.toUpperCase() === 'CANCELLED';
   return {
@@ -231,14 +248,19 @@ export function draftOf(event: Component, times: FileTimes): Draft {
     uid,
     sequence: Number(property(event, 'SEQUENCE')?.value.trim() ?? 0),
     lastModifiedMs: lastModified?.endsWith('Z') === true ? Date.parse(`${wallStamp(lastModified).replace(' ', 'T')}Z`) : undefined,
+    created: created?.endsWith('Z') === true ? wallStamp(created) : undefined,
     cancelled,
     status: statusSaid(event, cancelled),
-    recurrenceId: recurrenceIdLine === undefined ? undefined : { line: recurrenceIdLine.line, moment: times.moment(recurrenceIdLine) },
+    recurrenceId:
+      recurrenceIdLine === undefined
+        ? undefined
+        : { line: recurrenceIdLine.line, moment: times.moment(recurrenceIdLine, undefined, undefined, zone) },
     body: {
       title: text('SUMMARY') || '(no title)',
       description: description === undefined ? '' : textToHtml(description),
       ...schedule,
-      website: url !== undefined && /^https?:\/\//i.test(url) ? url : '',
+      // No URL leaves the event without a website of its own (its JSON then shows its page).
+      ...(url !== undefined && /^https?:\/\//i.test(url) ? { website: url } : {}),
       categories: properties(event, 'CATEGORIES').flatMap((line) => splitTextList(line.value)),
       recurrence,
     },

@@ -53,9 +53,12 @@ export class Observance {
   /** The last onset before `instant`, if any. */
   onsetBefore(instant: number, budget: ExpansionBudget): number | undefined {
     const listed = this.listed[countBefore(this.listed, instant) - 1];
-    // Within eight of its intervals, as checkRecurs made sure.
-    const span = (8 * (this.rule?.rule.interval ?? 1) + 1) * YEAR_MS;
-    const fromRule = this.ruled(instant - span, instant - 1, Number.MAX_SAFE_INTEGER, budget).at(-1);
+    // Within eight of its intervals, as checkRecurs made sure; a yearly rule's is most often in the year before, so
+    // that is looked at first: a year asked costs two years of the rule, not nine.
+    const interval = this.rule?.rule.interval ?? 1;
+    const within = (intervals: number) =>
+      this.ruled(instant - (intervals * interval + 1) * YEAR_MS, instant - 1, Number.MAX_SAFE_INTEGER, budget).at(-1);
+    const fromRule = within(1) ?? within(8);
     const ruled = fromRule === undefined ? undefined : fromRule - this.offsetFrom;
     return listed === undefined ? ruled : ruled === undefined ? listed : Math.max(listed, ruled);
   }

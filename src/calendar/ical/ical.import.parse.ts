@@ -32,6 +32,8 @@ export const ICAL_LIMITS = {
   zoneOnsetsPerObservance: 1_000,
   /** Time spent expanding a file's zones, in milliseconds. */
   zoneExpansionMs: 100,
+  /** Steps (days examined, dates read) of all a file's zone expansions: some 6,000 a year its events fall in. */
+  zoneExpansionSteps: 1_000_000,
 } as const;
 
 /** A file that is not iCalendar, with the (1-based, physical) line that shows it. */
@@ -50,7 +52,7 @@ export interface ContentLine {
   readonly line: number;
   /** Upper-cased. */
   readonly name: string;
-  /** Parameter names upper-cased; values unquoted, as written (lists with their commas intact). */
+  /** Parameter names upper-cased; values unquoted and RFC 6868-decoded (lists with their commas intact). */
   readonly params: Readonly<Record<string, string>>;
   readonly value: string;
 }
@@ -93,6 +95,13 @@ function matchAt(pattern: RegExp, text: string, at: number): string | undefined 
   return pattern.exec(text)?.[0];
 }
 
+/** RFC 6868: `^^`, `^n` and `^'` in a parameter value are `^`, a newline and DQUOTE; any other `^` is itself. */
+function decodeParameter(value: string): string {
+  return value.includes('^')
+    ? value.replace(/\^([\^nN'])/g, (_match, code: string) => (code === '^' ? '^' : code === "'" ? '"' : '\n'))
+    : value;
+}
+
 function parseContentLine(line: number, text: string): ContentLine {
   const rawName = matchAt(NAME_AT, text, 0);
   if (rawName === undefined) throw new IcalSyntaxError(line, 'a content line starts with a property name.');
@@ -114,11 +123,11 @@ function parseContentLine(line: number, text: string): ContentLine {
       if (text[at] === '"') {
         const close = text.indexOf('"', at + 1);
         if (close < 0) throw new IcalSyntaxError(line, `an unclosed quote in ${name}.`);
-        values.push(text.slice(at + 1, close));
+        values.push(decodeParameter(text.slice(at + 1, close)));
         at = close + 1;
       } else {
         const plain = matchAt(PLAIN_VALUE_AT, text, at) ?? '';
-        values.push(plain);
+        values.push(decodeParameter(plain));
         at += plain.length;
       }
       if (text[at] !== ',') break;

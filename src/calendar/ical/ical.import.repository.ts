@@ -13,9 +13,20 @@ export interface ImportTarget {
   readonly timezone: string;
   readonly status: string;
   readonly password_hash: string | null;
+  readonly website: string | null;
 }
 
-const TARGET_COLUMNS = ['id', 'sequence', 'modified_utc', 'parent_id', 'is_exception', 'timezone', 'status', 'password_hash'] as const;
+const TARGET_COLUMNS = [
+  'id',
+  'sequence',
+  'modified_utc',
+  'parent_id',
+  'is_exception',
+  'timezone',
+  'status',
+  'password_hash',
+  'website',
+] as const;
 
 export async function findEventIdByUid(db: Db, uid: string): Promise<number | undefined> {
   const row = await db.selectFrom('event_ical_uids').select('event_id').where('uid', '=', uid).executeTakeFirst();

@@ -3,6 +3,7 @@ import type { Config } from '../../config/config.ts';
 import type { Database } from '../../platform/db/schema.ts';
 import { AppError } from '../../platform/errors.ts';
 import { UniqueViolationError } from '../../platform/db/dialect/errors.ts';
+import { withWriteUnits, type WriteUnit } from '../common/import-transactions.ts';
 import { inSavepoint } from '../../platform/db/savepoints.repository.ts';
 import { EventsService } from '../events/events.service.ts';
 import Value from 'typebox/value';
@@ -15,6 +16,7 @@ import { isRole } from '../../platform/auth/capabilities.ts';
 import { findUserByUsername, listUsers } from '../../platform/auth/users.repository.ts';
 import { can } from '../calendar.capabilities.ts';
 import { siteOf, type RequestContext } from '../common/context.ts';
+import { languageOfLocale, SiteSettingsService } from '../settings/settings.service.ts';
 import { parseCalendar } from './ical.import.parse.ts';
 import { draftOf, EventProblem, FileTimes, property, utcStamp, type Draft, type StatusSaid } from './ical.import.draft.ts';
 import type { PostStatus } from '../calendar.tables.ts';
@@ -61,25 +63,6 @@ export interface IcalImportDeps {
 
 type Outcome = 'created' | 'updated' | 'skipped';
 
-/** The db of a transaction, on which the service's own `transaction()` opens a savepoint (it cannot nest transactions). */
-function nestable(trx: Db): Db {
-  return new Proxy(trx, {
-    get(target, property) {
-      if (property === 'transaction') return () => ({ execute: <T>(work: (db: Db) => Promise<T>) => nested(target, work) });
-      const value: unknown = Reflect.get(target, property, target);
-      return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
-    },
-  }) as unknown as Db;
-}
-
-function nested<T>(trx: Db, work: (db: Db) => Promise<T>): Promise<T> {
-  return inSavepoint(trx, () => work(nestable(trx)));
-}
-
-function inTransaction<T>(db: Db, work: (db: Db) => Promise<T>): Promise<T> {
-  return db.transaction().execute((trx) => work(nestable(trx)));
-}
-
 /** Newer than what is stored: a higher SEQUENCE, or the same one with a LAST-MODIFIED after the stored event's last change. */
 function isNewer(draft: Draft, target: repository.ImportTarget): boolean {
   if (draft.sequence !== target.sequence) return draft.sequence > target.sequence;
@@ -100,7 +83,13 @@ function statusToWrite({ asked, atMost }: StatusSaid, current: string): PostStat
 }
 
 /** What a feed leaves out of a password-protected event, by the property that would carry it. */
-const GUARDED_BY_PASSWORD = { description: 'DESCRIPTION', venue: 'LOCATION', organizer: 'ORGANIZER', categories: 'CATEGORIES' } as const;
+const GUARDED_BY_PASSWORD = {
+  description: 'DESCRIPTION',
+  venue: 'LOCATION',
+  organizer: 'ORGANIZER',
+  categories: 'CATEGORIES',
+  website: 'URL',
+} as const;
 
 /**
  * A write to `target` without what the file does not say of a protected event: its feed leaves that out, so a file
@@ -113,6 +102,47 @@ function withoutUnsaid<T extends Partial<CreateEventBody>>(body: T, draft: Draft
   return retained;
 }
 
+/** A file without URL removes the website `target` was given; an event without one keeps showing its page. */
+function websiteOf(draft: Draft, target: repository.ImportTarget | undefined): Pick<CreateEventBody, 'website'> {
+  return draft.body.website !== undefined || !target?.website ? {} : { website: '' };
+}
+
+/** What a write may change but says nothing of the event itself. */
+const BOOKKEEPING = new Set(['modified', 'modified_utc']);
+
+/** An event as the importing caller reads it, for comparing before and after a write. */
+async function readable(db: Db, service: EventsService, id: number, caller: RequestContext): Promise<string> {
+  const { item } = await service.written(db, id, caller);
+  return JSON.stringify(Object.entries(item).filter(([key]) => !BOOKKEEPING.has(key)));
+}
+
+/** Thrown to undo a write that changed nothing. */
+const UNCHANGED = Symbol('unchanged');
+
+/**
+ * `write` to the event `id`, kept when the event reads differently after it: an update that changes nothing is undone
+ * (its `modified` and SEQUENCE stay) and reported as such, so a file imported again reports nothing updated.
+ */
+async function writeIfChanged(
+  db: Db,
+  service: EventsService,
+  id: number,
+  caller: RequestContext,
+  write: () => Promise<unknown>,
+): Promise<'updated' | 'skipped'> {
+  const before = await readable(db, service, id, caller);
+  try {
+    await inSavepoint(db, async () => {
+      await write();
+      if ((await readable(db, service, id, caller)) === before) throw UNCHANGED;
+    });
+    return 'updated';
+  } catch (error) {
+    if (error === UNCHANGED) return 'skipped';
+    throw error;
+  }
+}
+
 const COORDINATE_TOLERANCE = 0.001;
 
 export class IcalImport {
@@ -121,7 +151,7 @@ export class IcalImport {
   /** Imports `text` as `caller`; throws `IcalSyntaxError` (nothing written) when the file is malformed. */
   async importCalendar(text: string, caller: RequestContext, options: ImportOptions = {}): Promise<ImportReport> {
     const calendar = parseCalendar(text);
-    const times = new FileTimes(calendar, this.deps.config.siteTimezone);
+    const times = new FileTimes(calendar, caller.site.timezone);
     const drafts: (Draft | EventProblem)[] = calendar.events.map((event) => {
       try {
         return draftOf(event, times);
@@ -137,7 +167,7 @@ export class IcalImport {
     ];
     const counts = { created: 0, updated: 0, skipped: 0 };
     const errors: ImportError[] = [];
-    const run = async (unit: <T>(work: (db: Db) => Promise<T>) => Promise<T>) => {
+    const run = async (unit: WriteUnit) => {
       let done = 0;
       for (const draft of ordered) {
         if (draft instanceof EventProblem) {
@@ -162,16 +192,7 @@ export class IcalImport {
         options.onProgress?.(done, ordered.length);
       }
     };
-    if (options.dryRun === true) {
-      const trx = await this.deps.db.startTransaction().execute();
-      try {
-        await run((work) => nested(trx, work));
-      } finally {
-        await trx.rollback().execute();
-      }
-    } else {
-      await run((work) => inTransaction(this.deps.db, work));
-    }
+    await withWriteUnits(this.deps.db, options.dryRun === true, run);
     errors.sort((a, b) => a.line - b.line);
     return { ...counts, errors };
   }
@@ -185,14 +206,21 @@ export class IcalImport {
     if (target !== undefined && !isNewer(draft, target)) return 'skipped';
     const status = statusToWrite(draft.status, target?.status ?? 'publish');
     const body = checked(
-      withoutUnsaid({ ...draft.body, ...(await this.links(db, draft)), ...(status === undefined ? {} : { status }) }, draft, target),
+      withoutUnsaid(
+        { ...draft.body, ...websiteOf(draft, target), ...(await this.links(db, draft)), ...(status === undefined ? {} : { status }) },
+        draft,
+        target,
+      ),
     );
     if (target !== undefined) {
-      await service.updateEvent({ id: target.id }, body, caller);
-      await repository.raiseSequence(db, target.id, draft.sequence);
-      return 'updated';
+      return writeIfChanged(db, service, target.id, caller, async () => {
+        await service.updateEvent({ id: target.id }, body, caller);
+        await repository.raiseSequence(db, target.id, draft.sequence);
+      });
     }
-    const { item: created } = await service.createEvent(body, caller);
+    // The event was published when its source says it was created; a date ahead would make it scheduled instead.
+    const published = draft.created !== undefined && draft.created <= utcStamp(Date.now()) ? { date_utc: draft.created } : {};
+    const { item: created } = await service.createEvent({ ...body, ...published }, caller);
     // Unique: an import of the same UID that committed meanwhile makes this one fail, and roll back, here.
     await repository.insertUid(db, draft.uid, created.id);
     await repository.raiseSequence(db, created.id, draft.sequence);
@@ -227,13 +255,11 @@ export class IcalImport {
     }
     // An occurrence takes its status and recurrence from its series.
     const { recurrence: _recurrence, ...body } = draft.body;
-    await service.updateEvent(
-      { id: occurrence.id },
-      checked(withoutUnsaid({ ...body, ...(await this.links(db, draft)) }, draft, occurrence)),
-      caller,
-    );
-    await repository.raiseSequence(db, occurrence.id, draft.sequence);
-    return 'updated';
+    const write = checked(withoutUnsaid({ ...body, ...websiteOf(draft, occurrence), ...(await this.links(db, draft)) }, draft, occurrence));
+    return writeIfChanged(db, service, occurrence.id, caller, async () => {
+      await service.updateEvent({ id: occurrence.id }, write, caller);
+      await repository.raiseSequence(db, occurrence.id, draft.sequence);
+    });
   }
 
   /** The venue and organizer of a draft: existing ones by their rules (docs/calendar-ical.md), else created by the service. */
@@ -305,11 +331,14 @@ export async function commandLineCaller(db: Db, config: Config, username: string
   if (!isRole(user.role) || !can(user.role, 'edit_others')) {
     throw new AppError(403, 'rest_forbidden', `${user.username} is ${user.role}: importing takes an editor or above`);
   }
+  const settings = await new SiteSettingsService(db, config).latest();
+  const language = languageOfLocale(settings.language);
   return {
     user: { id: user.id, username: user.username, displayName: user.display_name, role: user.role },
-    language: config.defaultLanguage,
-    defaultLanguage: config.defaultLanguage,
-    site: siteOf(config),
+    language,
+    defaultLanguage: language,
+    site: { ...siteOf(config), timezone: settings.timezone },
+    settings,
     address: '127.0.0.1',
     version: () => Promise.reject(new Error('an import reads no calendar version')),
   };

@@ -1,4 +1,4 @@
-import { ExpansionBudget, EXPANSION_STEPS } from '../recurrence/recurrence.budget.ts';
+import { ExpansionBudget } from '../recurrence/recurrence.budget.ts';
 import { RecurrenceError } from '../recurrence/recurrence.grammar.ts';
 import { instantOfWall, isValidZoneName, resolveZone } from '../common/dates.ts';
 import { ICAL_LIMITS, IcalSyntaxError, type Component } from './ical.import.parse.ts';
@@ -27,18 +27,39 @@ import { countBefore, DAY_MS, readObservance, startOfYear, wallMillis, type Obse
 /**
  * What a file's zones may spend, all of them together: one expansion budget
  * (`ICAL_LIMITS.zoneExpansionMs`), checked as the rules expand; over it, the
- * file is refused, naming the VTIMEZONE.
+ * file is refused, naming the VTIMEZONE. Its time is the time spent expanding
+ * them, not the time since the file was opened: a zone's years are read as
+ * events ask for them, between the import's writes, whose waits on the
+ * database say nothing of the zone.
  */
 class ZoneBudget {
-  private readonly budget = new ExpansionBudget(EXPANSION_STEPS, ICAL_LIMITS.zoneExpansionMs);
+  private readonly budget: ExpansionBudget;
+  /** Milliseconds spent in `spend` before the one under way, and when that one started (undefined: none is). */
+  private spent = 0;
+  private started: number | undefined;
+
+  constructor(private readonly clock: () => number) {
+    this.budget = new ExpansionBudget(ICAL_LIMITS.zoneExpansionSteps, ICAL_LIMITS.zoneExpansionMs, () => this.spentMs());
+  }
 
   spend<T>(vtimezone: Component, tzid: string, work: (budget: ExpansionBudget) => T): T {
+    const outermost = this.started === undefined;
+    if (outermost) this.started = this.clock();
     try {
       return work(this.budget);
     } catch (error) {
       if (error instanceof RecurrenceError) throw new IcalSyntaxError(vtimezone.line, `VTIMEZONE "${tzid}": ${error.message}`);
       throw error;
+    } finally {
+      if (outermost) {
+        this.spent = this.spentMs();
+        this.started = undefined;
+      }
     }
+  }
+
+  private spentMs(): number {
+    return this.spent + (this.started === undefined ? 0 : this.clock() - this.started);
   }
 }
 
@@ -129,9 +150,14 @@ export class FileZone {
  */
 export class FileZones {
   private readonly read = new Map<string, FileZone>();
-  private readonly budget = new ZoneBudget();
+  private readonly budget: ZoneBudget;
 
-  constructor(private readonly vtimezones: ReadonlyMap<string, Component>) {}
+  constructor(
+    private readonly vtimezones: ReadonlyMap<string, Component>,
+    clock: () => number = () => performance.now(),
+  ) {
+    this.budget = new ZoneBudget(clock);
+  }
 
   /** The file's zone for a TZID that is not an IANA name; undefined for IANA names (and TZIDs the file does not define). */
   get(tzid: string): FileZone | undefined {

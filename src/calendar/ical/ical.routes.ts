@@ -5,7 +5,7 @@ import Type from 'typebox';
 import { EventIdParamsSchema, ReadEventQuerySchema } from '../events/events.schemas.ts';
 import { FeedQuerySchema, refusePages, type FeedQuery } from './ical.schemas.ts';
 import { nowIn } from '../common/dates.ts';
-import { isCacheable, requestContext, type CalendarDeps } from '../common/context.ts';
+import { isCacheable, requestContext, settingsOf, type CalendarDeps } from '../common/context.ts';
 import { WpErrorSchema } from '../common/schemas.ts';
 import type { IcalService } from './ical.service.ts';
 
@@ -35,7 +35,9 @@ export async function icalRoutes(app: FastifyInstance, { deps, service }: { deps
   const listKey = (request: FastifyRequest, query: FeedQuery, now: Date) => {
     if (!isCacheable(request, query)) return undefined;
     const relative = DATE_ARGUMENTS.some((name) => query[name] !== undefined);
-    const clock = relative ? String(Math.floor(now.getTime() / 1000)) : nowIn(deps.config.siteTimezone, now).local.slice(0, 10);
+    const clock = relative
+      ? String(Math.floor(now.getTime() / 1000))
+      : nowIn(settingsOf(request, deps.config).timezone, now).local.slice(0, 10);
     return cacheKey(request.url, clock);
   };
   // The ETag, and the 304 to a poller that has the feed, are the calendar's for every read (conditional-get.ts);

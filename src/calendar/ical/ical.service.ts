@@ -33,6 +33,9 @@ export interface IcalServiceDeps {
   readonly organizers: LinkedPostsService;
 }
 
+/** The website an event was given, as the caller may see it ('' for none: the JSON's falls back to the event's page). */
+const websiteOf = ({ event, row }: EventWithRow): string => (event.website === '' ? '' : (row.website ?? ''));
+
 /**
  * iCalendar feeds of the events the JSON API lists and reads: the events
  * come from the events service (its filters, visibility and password rules,
@@ -68,7 +71,7 @@ export class IcalService {
       posts(organizers, query.organizer, 'organizer'),
     ]);
     const filters = names.flat().map((name) => decodeEntities(String(name)));
-    return feedName(caller.language, filters, query.search);
+    return feedName(caller.settings, caller.language, filters, query.search);
   }
 
   /**
@@ -92,7 +95,7 @@ export class IcalService {
       components.push(this.master(one, uid as string, exceptions, new Map()));
       for (const exception of exceptions) components.push(this.exception(exception, uid as string));
     } else {
-      components.push({ uid: uid as string, sequence: one.row.sequence, event: one.event });
+      components.push({ uid: uid as string, sequence: one.row.sequence, event: one.event, website: websiteOf(one) });
     }
     return this.calendar(components[0]?.event.title ?? '', caller, components);
   }
@@ -100,7 +103,7 @@ export class IcalService {
   private calendar(name: string, caller: RequestContext, components: readonly FeedComponent[]): string {
     return toICalendar({
       name,
-      siteTimezone: this.deps.config.siteTimezone,
+      siteTimezone: caller.site.timezone,
       language: caller.language,
       refreshSeconds: REFRESH_SECONDS,
       components,
@@ -130,6 +133,7 @@ export class IcalService {
           uid: uids.get(item.row.id) ?? ownEventUid(item.row.id, this.deps.config.baseUrl),
           sequence: item.row.sequence,
           event: item.event,
+          website: websiteOf(item),
         });
         continue;
       }
@@ -157,6 +161,7 @@ export class IcalService {
       uid,
       sequence: series.row.sequence,
       event: series.event,
+      website: websiteOf(series),
       series: { lines: recurrenceLines(series.row.recurrence ?? '[]'), excluded },
     };
   }
@@ -166,6 +171,7 @@ export class IcalService {
       uid,
       sequence: item.row.sequence,
       event: item.event,
+      website: websiteOf(item),
       replaces: { local: item.row.original_start_local as string, utc: item.row.original_start_utc as string },
     };
   }

@@ -45,6 +45,7 @@ export async function presentPosts(
     loadImages(
       db,
       rows.map((row) => row.image_id),
+      ctx.site.baseUrl,
     ),
   ]);
   return presentPostsWith(kind, rows, ctx.site, options, { texts, images });

@@ -4,6 +4,7 @@ import { POST_STATUSES } from '../posts/posts.access.ts';
 import { ModifiedQueryProperties } from '../posts/posts.modified.ts';
 import { LanguageQuerySchema } from '../common/schemas.ts';
 import { ListSchema, SearchSchema, WpBooleanSchema } from '../common/wire.ts';
+import { ImageObjectSchema } from '../common/images.ts';
 import type { LinkedPostKind } from './linked-posts.kind.ts';
 
 /** Largest `per_page`; larger values are capped, as the reference does. */
@@ -88,11 +89,8 @@ export function representationHead(nameField: string): TProperties {
   };
 }
 
-/** `{url, id, extension}`, or `false` (only when stripped: no image is an absent key). */
-export const ImageSchema = Type.Union([
-  Type.Object({ url: Type.String(), id: Type.Integer(), extension: Type.String() }),
-  Type.Literal(false),
-]);
+/** `{url, id, extension, …}`, or `false` (only when stripped: no image is an absent key). */
+export const ImageSchema = Type.Union([ImageObjectSchema, Type.Literal(false)]);
 
 export const JsonLdSchema = Type.Object({}, { additionalProperties: true, description: 'schema.org JSON-LD (single GET only)' });
 

@@ -255,7 +255,7 @@ export class LinkedPostsService {
       if (!canEdit(ctx.user, row)) throw PlatformErrors.forbidden(ctx.user !== null);
       await checkPrecondition(trx, ctx, kind.type, row.id);
       const requested = input.status === undefined ? row.status : scaleStatus(ctx.user, input.status);
-      const imageId = input.image === undefined ? row.image_id : await imageFor(trx, input.image, ctx.user);
+      const imageId = input.image === undefined ? row.image_id : await imageFor(trx, input.image, ctx.user, ctx.site.baseUrl);
       const modified = stampsAt(siteZone, now);
       await updatePost(trx, kind, row.id, {
         ...(author === undefined ? {} : { author_id: author }),

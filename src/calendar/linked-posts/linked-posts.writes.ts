@@ -47,9 +47,9 @@ export function optionalContent(raw: string | undefined): string | undefined {
 }
 
 /** The image a write names; control characters (which no URL has) are refused before storage sees them. */
-export async function imageFor(db: Db, raw: number | string, user: AuthUser | null): Promise<number | null> {
+export async function imageFor(db: Db, raw: number | string, user: AuthUser | null, baseUrl: string): Promise<number | null> {
   if (typeof raw === 'string' && withoutControls(raw) !== raw) throw invalidParam('image');
-  return resolveImageForWrite(db, raw, user);
+  return resolveImageForWrite(db, raw, user, baseUrl);
 }
 
 /** Writes the translatable fields in one language and keeps one slug per language. */
@@ -87,7 +87,7 @@ export async function insertLinkedPost(
   const author = (await checkAuthor(db, input.author, ctx.user)) ?? ctx.user?.id ?? null;
   const meta = kind.writeMeta(input, kind.defaultMeta);
   const { date, date_utc: dateUtc } = newPostDates(input, siteZone, now);
-  const imageId = input.image === undefined ? null : await imageFor(db, input.image, ctx.user);
+  const imageId = input.image === undefined ? null : await imageFor(db, input.image, ctx.user, ctx.site.baseUrl);
   const passwordHash = (await passwords.hashOf(input.password)) ?? null;
   const id = await reservePostId(db, kind.type);
   await insertPost(db, kind, {

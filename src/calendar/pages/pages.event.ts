@@ -38,19 +38,21 @@ export async function findOccurrence(
   return found.row.id;
 }
 
+/** A day, and a stamp's time, as the page's language and the site's formats write them. */
+const dayOn = (page: PageRequest, day: string) => formatDay(day, page.language.language, page.caller.settings.date_format);
+const timeOn = (page: PageRequest, stamp: string) => formatTime(stamp, page.language.language, page.caller.settings.time_format);
+
 function whenOf(event: EventResponse, page: PageRequest): { text: string; start: string; end: string } {
-  const language = page.language.language;
   const startDay = event.start_date.slice(0, 10);
   const endDay = event.end_date.slice(0, 10);
   const start = isoWithOffset(utcStampMillis(event.utc_start_date), event.timezone);
   const end = isoWithOffset(utcStampMillis(event.utc_end_date), event.timezone);
   if (event.all_day === true) {
-    const days = startDay === endDay ? formatDay(startDay, language) : `${formatDay(startDay, language)} – ${formatDay(endDay, language)}`;
+    const days = startDay === endDay ? dayOn(page, startDay) : `${dayOn(page, startDay)} – ${dayOn(page, endDay)}`;
     return { text: `${days} (${page.t.allDay})`, start, end };
   }
-  const from = `${formatDay(startDay, language)}, ${formatTime(event.start_date, language)}`;
-  const to =
-    startDay === endDay ? formatTime(event.end_date, language) : `${formatDay(endDay, language)}, ${formatTime(event.end_date, language)}`;
+  const from = `${dayOn(page, startDay)}, ${timeOn(page, event.start_date)}`;
+  const to = startDay === endDay ? timeOn(page, event.end_date) : `${dayOn(page, endDay)}, ${timeOn(page, event.end_date)}`;
   return { text: `${from} – ${to} ${event.timezone_abbr}`.trim(), start, end };
 }
 
@@ -83,8 +85,8 @@ async function seriesModel(pages: PagesService, page: PageRequest, event: EventR
       datetime: isoWithOffset(utcStampMillis(occurrence.utc_start_date), occurrence.timezone),
       text:
         occurrence.all_day === true
-          ? formatDay(occurrence.start_date.slice(0, 10), language)
-          : `${formatDay(occurrence.start_date.slice(0, 10), language)}, ${formatTime(occurrence.start_date, language)}`,
+          ? dayOn(page, occurrence.start_date.slice(0, 10))
+          : `${dayOn(page, occurrence.start_date.slice(0, 10))}, ${timeOn(page, occurrence.start_date)}`,
     })),
     // An occurrence's permalink is its series' followed by its day.
     href: event.recurring_event_id === undefined ? undefined : page.links.of(event.url.replace(/\d{4}-\d{2}-\d{2}\/$/, '')),

@@ -1,10 +1,8 @@
 import type { FastifyRequest } from 'fastify';
 import { LANGUAGES, type Language } from '../../config/config.ts';
-import { SITE_TITLES } from '../common/site-title.ts';
 
 /** The words of the public pages, one dictionary per language; dates are formatted by Intl in the same language. */
 const EN = {
-  siteName: SITE_TITLES.en,
   skip: 'Skip to content',
   views: 'Calendar views',
   month: 'Month',
@@ -42,6 +40,7 @@ const EN = {
   eventsIn: 'Events in',
   weekOf: 'Week of',
   monthGrid: 'Events of the month, one week per row',
+  monthAgenda: 'Days with events',
   when: 'When',
   where: 'Where',
   map: 'Map (OpenStreetMap)',
@@ -79,6 +78,7 @@ const EN = {
   failed: 'Something went wrong',
   failedText: 'The calendar could not answer. Please try again later. Request:',
   backToCalendar: 'Back to the calendar',
+  openCalendar: 'Open the calendar',
   upcomingAt: 'Upcoming events',
   contact: 'Contact',
   phone: 'Phone',
@@ -88,7 +88,6 @@ const EN = {
 export type Dictionary = typeof EN;
 
 const IT: Dictionary = {
-  siteName: SITE_TITLES.it,
   skip: 'Vai al contenuto',
   views: 'Viste del calendario',
   month: 'Mese',
@@ -126,6 +125,7 @@ const IT: Dictionary = {
   eventsIn: 'Eventi di',
   weekOf: 'Settimana del',
   monthGrid: 'Eventi del mese, una settimana per riga',
+  monthAgenda: 'Giorni con eventi',
   when: 'Quando',
   where: 'Dove',
   map: 'Mappa (OpenStreetMap)',
@@ -164,6 +164,7 @@ const IT: Dictionary = {
   failed: 'Qualcosa non ha funzionato',
   failedText: 'Il calendario non ha potuto rispondere. Riprova più tardi. Richiesta:',
   backToCalendar: 'Torna al calendario',
+  openCalendar: 'Apri il calendario',
   upcomingAt: 'Prossimi eventi',
   contact: 'Contatti',
   phone: 'Telefono',

@@ -6,11 +6,12 @@ import type { CalendarServices } from '../calendar.services.ts';
 import { pagesItemRoutes } from './pages.items.routes.ts';
 import { pagesViewRoutes } from './pages.routes.ts';
 import { pageNotFound } from './pages.errors.ts';
+import { loadSiteSettings } from '../common/context.ts';
 import { PagesService } from './pages.service.ts';
-import { PAGE_CSP, PageViews, STYLESHEET_PATH } from './pages.views.ts';
+import { embedCsp, PAGE_CSP, PageViews, STYLESHEET_PATH } from './pages.views.ts';
 
 /** The first segments of the pages' paths. */
-const PAGE_PREFIXES = ['/events', '/event', '/venue', '/organizer', '/tag'];
+const PAGE_PREFIXES = ['/events', '/event', '/venue', '/organizer', '/tag', '/embed'];
 
 export interface PagesOptions {
   readonly config: Config;
@@ -32,8 +33,17 @@ export async function pagesPlugin(app: FastifyInstance, { config, services }: Pa
   // A page read carries an ETag and answers If-None-Match with a 304, as the API's reads do.
   app.decorateReply('itemVersion', null);
   app.addHook('onSend', answerConditionally);
-  app.addHook('onRequest', (_request, reply, done) => {
-    void reply.header('content-security-policy', PAGE_CSP);
+  app.decorateRequest('siteSettings', null);
+  app.addHook('onRequest', loadSiteSettings(services.deps));
+  const embedPrefix = `${config.basePath}/embed/`;
+  const embedPolicy = embedCsp(config.embedOrigins);
+  app.addHook('onRequest', (request, reply, done) => {
+    if (request.url.startsWith(embedPrefix)) {
+      // Made to be framed by other sites (EMBED_ORIGINS), errors included: the CSP says which, and no X-Frame-Options contradicts it.
+      void reply.header('content-security-policy', embedPolicy).removeHeader('x-frame-options');
+    } else {
+      void reply.header('content-security-policy', PAGE_CSP);
+    }
     done();
   });
   // A form sends its empty fields (a search left blank, "any" category): on a page they mean the filter is not used.

@@ -6,6 +6,7 @@ import { lastDayOf } from '../events/events.days.ts';
 import { sanitizeContent } from '../common/html.ts';
 import { formatDay, formatTime } from './pages.dates.ts';
 import type { PageLanguage } from './pages.i18n.ts';
+import type { Settings } from '../settings/settings.schemas.ts';
 
 /** What templates show of the calendar's items: plain text (escaped by the templates), links and formatted dates. */
 
@@ -101,10 +102,10 @@ export function dayPart(event: Timed, day: string | undefined): 'whole' | 'first
  * its first day ("from 19:00"), ends on its last ("until 21:00") and fills the days between ("All day"); a
  * list shows "from 19:00 until 21:00" beside its dates.
  */
-export function timeOnDay(event: Timed, day: string | undefined, language: Language, words: TimeWords): string {
+export function timeOnDay(event: Timed, day: string | undefined, language: Language, words: TimeWords, timeFormat = ''): string {
   if (event.all_day === true) return words.allDay;
-  const start = formatTime(event.start_date, language);
-  const end = formatTime(event.end_date, language);
+  const start = formatTime(event.start_date, language, timeFormat);
+  const end = formatTime(event.end_date, language, timeFormat);
   switch (dayPart(event, day)) {
     case 'whole':
       return `${start}–${end}`;
@@ -119,16 +120,27 @@ export function timeOnDay(event: Timed, day: string | undefined, language: Langu
   }
 }
 
+/** The site's formats of times and dates (its settings). */
+export type Formats = Pick<Settings, 'time_format' | 'date_format'>;
+
 /** A card of `event`, its time as shown on `day` (`timeOnDay`). */
-export function cardOf(event: EventSummary, links: PageLinks, language: Language, words: TimeWords, day?: string): EventCard {
+export function cardOf(
+  event: EventSummary,
+  links: PageLinks,
+  language: Language,
+  words: TimeWords,
+  formats: Formats,
+  day?: string,
+): EventCard {
   const [startDay, endDay] = daysOf(event);
-  const time = timeOnDay(event, day, language, words);
+  const time = timeOnDay(event, day, language, words, formats.time_format);
+  const dayText = (shown: string) => formatDay(shown, language, formats.date_format);
   return {
     title: plainText(event.title),
     href: links.of(event.url),
     time,
     datetime: isoWithOffset(utcStampMillis(event.utc_start_date), event.timezone),
-    when: `${formatDay(startDay, language)}${endDay === startDay ? '' : ` – ${formatDay(endDay, language)}`}`,
+    when: `${dayText(startDay)}${endDay === startDay ? '' : ` – ${dayText(endDay)}`}`,
   };
 }
 

@@ -6,7 +6,8 @@ import { AppError } from '../../platform/errors.ts';
 import type { CalendarServices } from '../calendar.services.ts';
 import type { EventSummary } from '../events/events.mapper.ts';
 import type { ListEventsQuery } from '../events/events.schemas.ts';
-import { requestContext, type RequestContext } from '../common/context.ts';
+import { requestContext, settingsOf, type RequestContext } from '../common/context.ts';
+import { languageOfLocale } from '../settings/settings.service.ts';
 import { nowIn } from '../common/dates.ts';
 import { feedName } from '../common/site-title.ts';
 import { DICTIONARIES, pageLanguageOf, type Dictionary, type PageLanguage } from './pages.i18n.ts';
@@ -75,8 +76,8 @@ export class PagesService {
 
   /** The page request of `request`: pages never act for the caller of the request (an Authorization header changes nothing). */
   pageRequest(request: FastifyRequest, query: ViewQuery, keepFilters = true): PageRequest {
-    const language = pageLanguageOf(request, this.config.defaultLanguage);
     const base = requestContext(request, this.services.deps);
+    const language = pageLanguageOf(request, base.defaultLanguage);
     const caller: RequestContext = { ...base, user: null, language: language.language, precondition: undefined };
     const now = new Date();
     const keep = keepFilters ? filterPairs(query) : [];
@@ -86,7 +87,7 @@ export class PagesService {
       t: DICTIONARIES[language.language],
       links: new PageLinks(this.config.basePath, this.config.baseUrl, language, keep),
       now,
-      today: nowIn(this.config.siteTimezone, now).local.slice(0, 10),
+      today: nowIn(base.site.timezone, now).local.slice(0, 10),
       query,
     };
   }
@@ -96,8 +97,9 @@ export class PagesService {
    * a page depends only on its address, its language and the site's day (pages never act for a caller).
    */
   async send(request: FastifyRequest, reply: FastifyReply, produce: () => Promise<Answer>): Promise<FastifyReply> {
-    const language = pageLanguageOf(request, this.config.defaultLanguage).language;
-    const today = nowIn(this.config.siteTimezone).local.slice(0, 10);
+    const settings = settingsOf(request, this.config);
+    const language = pageLanguageOf(request, languageOfLocale(settings.language)).language;
+    const today = nowIn(settings.timezone).local.slice(0, 10);
     return this.services.deps.answers.answer(reply, cacheKey(request.url, language, today), produce);
   }
 
@@ -152,13 +154,13 @@ export class PagesService {
     const chosen = filters === undefined ? [] : [filters.categories, filters.tags, filters.venues, filters.organizers].flat();
     const names = chosen.filter((option) => option.selected).map((option) => option.label);
     if (title !== undefined) names.push(title);
-    const name = feedName(page.language.language, names, filters?.search);
+    const name = feedName(page.caller.settings, page.language.language, names, filters?.search);
     return subscribeLinks(this.services.deps.site.namespaceUrl, { ...listFilters(page.query), ...only }, name);
   }
 
   /** The card of `event`, with its time as shown on `day` (none: a list's card). */
   card(page: PageRequest, event: EventSummary, day?: string): EventCard {
-    return cardOf(event, page.links, page.language.language, page.t, day);
+    return cardOf(event, page.links, page.language.language, page.t, page.caller.settings, day);
   }
 
   /**

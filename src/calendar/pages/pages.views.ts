@@ -6,6 +6,7 @@ import { Eta } from 'eta';
 import type { FastifyReply } from 'fastify';
 import { LANGUAGES } from '../../config/config.ts';
 import type { Answer } from '../../platform/http/cached-answers.ts';
+import { siteTagline, siteTitle } from '../common/site-title.ts';
 import { OG_LOCALE } from './pages.i18n.ts';
 import type { PageRequest } from './pages.service.ts';
 
@@ -19,6 +20,14 @@ const FILES = [HERE, path.join(HERE, 'calendar/pages')].find((folder) => existsS
  */
 export const PAGE_CSP =
   "default-src 'none'; style-src 'self'; img-src 'self' https: data:; form-action 'self'; base-uri 'none'; frame-ancestors 'none'";
+
+/** The embed's: the same, but the sites of `EMBED_ORIGINS` may frame it (every other page refuses to be framed). */
+export function embedCsp(origins: readonly string[]): string {
+  return PAGE_CSP.replace("frame-ancestors 'none'", `frame-ancestors ${origins.length === 0 ? "'none'" : origins.join(' ')}`);
+}
+
+/** Where the list for other sites' `<iframe>`s is served, below the site root. */
+export const EMBED_PATH = '/embed/events/';
 
 const HTML = 'text/html; charset=utf-8';
 
@@ -63,6 +72,7 @@ export class PageViews {
     const html = this.eta.render(template, {
       ...model,
       head: { ...head, canonical: `${links.baseUrl}${head.path}`, ogLocale: OG_LOCALE[language.language] },
+      site: { title: siteTitle(page.caller.settings, language.language), tagline: siteTagline(page.caller.settings, language.language) },
       lang: language.language,
       explicitLang: language.explicit,
       t,

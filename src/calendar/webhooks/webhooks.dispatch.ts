@@ -9,6 +9,7 @@ import { CHANGE_TYPES, encodeToken } from '../changes/changes.tokens.ts';
 import { utcStamp } from '../posts/posts.access.ts';
 import type { CalendarVersions } from '../common/calendar-version.ts';
 import type { RequestContext, Site } from '../common/context.ts';
+import type { SiteSettingsService } from '../settings/settings.service.ts';
 import {
   activeWebhooks,
   findAnnounced,
@@ -32,6 +33,7 @@ export interface DispatcherDeps {
   readonly config: Config;
   readonly site: Site;
   readonly versions: CalendarVersions;
+  readonly settings: SiteSettingsService;
   readonly changes: ChangesService;
 }
 
@@ -132,6 +134,7 @@ export class WebhookDispatcher {
       language: config.defaultLanguage,
       defaultLanguage: config.defaultLanguage,
       site,
+      settings: await this.deps.settings.latest(),
       address: '',
       version: () => versions.of({ calendarVersion: null }),
     };

@@ -33,7 +33,7 @@ export async function webhooksPlugin(
   new WebhookWorker({
     db: store.db,
     settings,
-    dispatcher: new WebhookDispatcher({ db: store.db, config, site, versions, changes }),
+    dispatcher: new WebhookDispatcher({ db: store.db, config, site, versions, settings: deps.settings, changes }),
     log: app.log.child({ component: 'webhooks' }),
     background,
     pollMs: config.webhookPollMs,

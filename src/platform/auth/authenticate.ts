@@ -19,6 +19,8 @@ export interface AuthUser {
 
 const MAX_HEADER_LENGTH = 4096;
 const TOKEN_TOUCH_INTERVAL_MS = 60_000;
+/** What an API token looks like (users.service.ts makes them): `alm_` and 32 random bytes in base64url. */
+const TOKEN_SHAPE = /^alm_[A-Za-z0-9_-]{43}$/;
 
 export function hashToken(token: string): string {
   // The one-shot form: no Hash object per request.
@@ -73,8 +75,21 @@ export class Authenticator {
     if (header === undefined || header === '') return null;
     const credentials = parseAuthorization(header);
     return credentials.kind === 'basic'
-      ? this.verifyPassword(credentials.username, credentials.password, address)
+      ? this.verifyBasic(request, credentials.username, credentials.password, address)
       : this.verifyToken(request, credentials.token, address);
+  }
+
+  /**
+   * Basic credentials: a password, or one of the user's API tokens as the password, for clients that can send
+   * nothing but Basic (CalDAV apps). Anything else that looks like a token is checked as a password, so a wrong
+   * one counts against the (username, address) pair as any wrong password does.
+   */
+  private async verifyBasic(request: RevisionsHolder, username: string, password: string, address: string): Promise<AuthUser> {
+    if (TOKEN_SHAPE.test(password)) {
+      const owner = await this.tokenOwner(request, hashToken(password));
+      if (owner !== undefined && owner.username === username && isRole(owner.role)) return this.accepted(owner, owner.role);
+    }
+    return this.verifyPassword(username, password, address);
   }
 
   /** Username + password check with lockout; used by Basic auth and WS-Security PasswordText. */
@@ -103,6 +118,11 @@ export class Authenticator {
       await this.throttle.recordFailure('', address);
       throw PlatformErrors.invalidToken();
     }
+    return this.accepted(owner, owner.role);
+  }
+
+  /** The owner of a live token, its use recorded (at most once a minute per process). */
+  private async accepted(owner: TokenOwner, role: Role): Promise<AuthUser> {
     const now = Date.now();
     const touched = this.touchedMs.get(owner.token_id);
     const lastUsedMs = touched ?? (owner.last_used_at === null ? 0 : Date.parse(owner.last_used_at));
@@ -117,7 +137,7 @@ export class Authenticator {
         if (!(error instanceof DatabaseBusyError)) throw error;
       }
     }
-    return { id: owner.id, username: owner.username, displayName: owner.display_name, role: owner.role };
+    return { id: owner.id, username: owner.username, displayName: owner.display_name, role };
   }
 
   /**

@@ -1,9 +1,8 @@
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
-import { NS } from './namespaces.ts';
 
 /**
- * A namespace-resolved XML element: the little of the XML Infoset the SOAP
- * surface needs. Comments and processing instructions are dropped.
+ * A namespace-resolved XML element: the little of the XML Infoset the
+ * surfaces need (SOAP, CalDAV). Comments and processing instructions are dropped.
  */
 export interface XmlElement {
   readonly namespace: string;
@@ -22,6 +21,8 @@ export interface XmlAttribute {
   readonly localName: string;
   readonly value: string;
 }
+
+const XML_NAMESPACE = 'http://www.w3.org/XML/1998/namespace';
 
 /** The input is not XML this service will read; the message is safe to show to the client. */
 export class XmlError extends Error {
@@ -97,7 +98,7 @@ function splitName(name: string): { prefix: string; local: string } {
 }
 
 function resolve(prefix: string, scope: ReadonlyMap<string, string>, name: string): string {
-  if (prefix === 'xml') return NS.xml;
+  if (prefix === 'xml') return XML_NAMESPACE;
   const namespace = scope.get(prefix);
   if (namespace === undefined) {
     if (prefix === '') return '';

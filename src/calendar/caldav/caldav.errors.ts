@@ -1,0 +1,61 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { AppError, isPlatformError } from '../../platform/errors.ts';
+import { classifyError } from '../../platform/http/classify-error.ts';
+import { clark, errorXml, NS } from './caldav.xml.ts';
+
+/**
+ * CalDAV's refusals: a status, a message in a DAV:error body, and where the
+ * RFCs name one, the precondition that failed (`data.condition`, in Clark
+ * notation), which clients read to tell why.
+ */
+
+const failed = (status: number, condition: string | undefined, message: string, headers: Record<string, string> = {}) =>
+  new AppError(status, 'caldav', message, condition === undefined ? {} : { condition }, headers);
+
+const BASIC_CHALLENGE = 'Basic realm="almanac", charset="UTF-8"';
+
+export const davErrors = {
+  malformed: (message: string) => failed(400, undefined, message),
+  badDepth: (depth: string) => failed(400, undefined, `Depth must be 0, 1 or infinity, not "${depth}".`),
+  finiteDepth: () =>
+    failed(403, clark(NS.dav, 'propfind-finite-depth'), 'PROPFIND with Depth: infinity is not answered: ask with Depth 0 or 1.'),
+  unsupportedReport: (name: string) =>
+    failed(
+      403,
+      clark(NS.dav, 'supported-report'),
+      `The report "${name}" is not supported: calendar-multiget, calendar-query and sync-collection are.`,
+    ),
+  invalidSyncToken: () =>
+    failed(
+      403,
+      clark(NS.dav, 'valid-sync-token'),
+      'The sync token has expired or was not issued here for this caller: sync again without one.',
+    ),
+  invalidFilter: (message: string) => failed(403, clark(NS.caldav, 'valid-filter'), message),
+  unsupportedFilter: (message: string) => failed(403, clark(NS.caldav, 'supported-filter'), message),
+  readOnly: (method: string) =>
+    failed(
+      403,
+      clark(NS.dav, 'need-privileges'),
+      `${method} is refused: the CalDAV collections are read-only; change events through the calendar API.`,
+    ),
+  notFound: () => failed(404, undefined, 'Nothing is at this address.'),
+  credentialsRequired: () =>
+    failed(401, undefined, 'Sign in (HTTP Basic, with your password or an API token as the password).', {
+      'www-authenticate': BASIC_CHALLENGE,
+    }),
+};
+
+/** The error handler of the CalDAV scope: every refusal as a DAV:error, a 5xx as "internal error" and the request id. */
+export async function sendDavError(error: unknown, request: FastifyRequest, reply: FastifyReply): Promise<void> {
+  const appError = classifyError(error);
+  const { status } = appError;
+  const headers: Record<string, string> = { ...appError.headers };
+  // Clients that speak only Basic are told so, whatever refused their credentials.
+  if (status === 401) headers['www-authenticate'] = BASIC_CHALLENGE;
+  const internal = status >= 500 && !(isPlatformError(appError) && appError.reason === 'database_busy');
+  if (status >= 500) request.log.error({ err: error }, 'request failed');
+  const message = internal ? `internal error (request ${request.id})` : appError.message;
+  const condition = typeof appError.data.condition === 'string' ? appError.data.condition : undefined;
+  await reply.code(status).headers(headers).type('application/xml; charset=utf-8').send(errorXml(message, condition));
+}

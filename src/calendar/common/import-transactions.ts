@@ -1,0 +1,41 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../../platform/db/schema.ts';
+import { inSavepoint } from '../../platform/db/savepoints.repository.ts';
+
+type Db = Kysely<Database>;
+
+/** The db of a transaction, on which the service's own `transaction()` opens a savepoint (it cannot nest transactions). */
+function nestable(trx: Db): Db {
+  return new Proxy(trx, {
+    get(target, property) {
+      if (property === 'transaction') return () => ({ execute: <T>(work: (db: Db) => Promise<T>) => nested(target, work) });
+      const value: unknown = Reflect.get(target, property, target);
+      return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
+    },
+  }) as unknown as Db;
+}
+
+function nested<T>(trx: Db, work: (db: Db) => Promise<T>): Promise<T> {
+  return inSavepoint(trx, () => work(nestable(trx)));
+}
+
+function inTransaction<T>(db: Db, work: (db: Db) => Promise<T>): Promise<T> {
+  return db.transaction().execute((trx) => work(nestable(trx)));
+}
+
+/** How an importer runs the write of one item (`withWriteUnits`). */
+export type WriteUnit = <T>(work: (db: Db) => Promise<T>) => Promise<T>;
+
+/**
+ * The units an importer writes its items in: each item in a transaction of its own, so that one refused item
+ * leaves the others written; in a dry run (`dryRun`), each in a savepoint of one transaction rolled back at the end.
+ */
+export async function withWriteUnits<T>(db: Db, dryRun: boolean, run: (unit: WriteUnit) => Promise<T>): Promise<T> {
+  if (!dryRun) return run((work) => inTransaction(db, work));
+  const trx = await db.startTransaction().execute();
+  try {
+    return await run((work) => nested(trx, work));
+  } finally {
+    await trx.rollback().execute();
+  }
+}

@@ -1,0 +1,147 @@
+import { sql, type Kysely, type Selectable, type Updateable } from 'kysely';
+import type { Database } from '../../platform/db/schema.ts';
+import type { ImageTable } from '../calendar.tables.ts';
+import type { StatusScope } from '../posts/posts.access.ts';
+import { likePattern, visibleIn } from '../posts/posts.repository.ts';
+import '../calendar.tables.ts';
+import './media.tables.ts';
+
+type Db = Kysely<Database>;
+
+/** An uploaded image's row: `file` is set (recorded URLs are not media). */
+export type MediaRow = Selectable<ImageTable> & { file: string };
+
+export interface NewMedia {
+  readonly file: string;
+  readonly extension: string;
+  readonly mime_type: string;
+  readonly width: number;
+  readonly height: number;
+  readonly filesize: number;
+  readonly sizes: string;
+  readonly slug: string;
+  readonly title: string;
+  readonly alt_text: string;
+  readonly caption: string;
+  readonly parent_id: number | null;
+  readonly author_id: number;
+  readonly created_at: string;
+}
+
+export interface MediaFilter {
+  /**
+   * Who asks: an image uploaded to a post is shown only to those who may see that post (a draft's, a private
+   * post's, a protected post's images are its readers' alone), and always to its uploader. `undefined`: everyone's.
+   */
+  readonly readers?: { readonly scope: StatusScope; readonly userId: number | null };
+  readonly search?: string;
+  readonly mimeTypes?: readonly string[];
+  readonly authors?: readonly number[];
+  readonly parents?: readonly number[];
+}
+
+export async function insertStoredFile(trx: Db, key: string, bytes: Buffer): Promise<void> {
+  await trx.insertInto('media_files').values({ key, bytes }).execute();
+}
+
+export async function readStoredFile(db: Db, key: string): Promise<Buffer | undefined> {
+  const row = await db.selectFrom('media_files').select('bytes').where('key', '=', key).executeTakeFirst();
+  return row === undefined ? undefined : Buffer.from(row.bytes);
+}
+
+export async function deleteStoredFiles(trx: Db, keys: readonly string[]): Promise<void> {
+  if (keys.length > 0)
+    await trx
+      .deleteFrom('media_files')
+      .where('key', 'in', [...keys])
+      .execute();
+}
+
+/** Upload files already named `stem…` in a month's folder (`2026/12/poster`): the new one's name must differ. */
+export async function findFilesOfStem(db: Db, stem: string): Promise<Set<string>> {
+  const rows = await db
+    .selectFrom('images')
+    .select('file')
+    .where(sql<boolean>`file like ${likePattern(stem)} escape '\\'`)
+    .execute();
+  return new Set(rows.map((row) => row.file).filter((file): file is string => file !== null));
+}
+
+/** A new upload, its id from the posts' sequence; its URL column holds its path (unique as the file is). */
+export async function insertMedia(trx: Db, media: NewMedia): Promise<number> {
+  const { id } = await trx.insertInto('post_ids').values({ type: 'image' }).returning('id').executeTakeFirstOrThrow();
+  await trx
+    .insertInto('images')
+    .values({ id, url: `/media/${media.file}`, ...media })
+    .execute();
+  return id;
+}
+
+export async function findMedia(db: Db, id: number, readers?: MediaFilter['readers']): Promise<MediaRow | undefined> {
+  const row = await filtered(db, { readers }).selectAll().where('id', '=', id).executeTakeFirst();
+  return row as MediaRow | undefined;
+}
+
+/** Whether the image's post (if any) is one `readers` may see; a post since deleted leaves its images to everyone. */
+function parentVisible(readers: NonNullable<MediaFilter['readers']>) {
+  const shown = (table: 'events' | 'venues' | 'organizers') =>
+    sql<boolean>`exists (select 1 from ${sql.table(table)} p where p.id = images.parent_id and ${visibleIn('p', readers.scope)}${
+      readers.scope.visibility.kind === 'all-but-trash' ? sql`` : sql` and p.password_hash is null`
+    })`;
+  const own = readers.userId === null ? sql`` : sql` or images.author_id = ${readers.userId}`;
+  return sql<boolean>`(images.parent_id is null${own} or not exists (select 1 from post_ids where post_ids.id = images.parent_id)
+    or ${shown('events')} or ${shown('venues')} or ${shown('organizers')})`;
+}
+
+function filtered(db: Db, filter: MediaFilter) {
+  let query = db.selectFrom('images').where('file', 'is not', null);
+  if (filter.readers !== undefined) query = query.where(parentVisible(filter.readers));
+  if (filter.search !== undefined && filter.search !== '') {
+    const pattern = likePattern(filter.search.toLowerCase());
+    query = query.where(
+      sql<boolean>`(lower(title) like ${pattern} escape '\\' or lower(caption) like ${pattern} escape '\\' or lower(alt_text) like ${pattern} escape '\\' or slug like ${pattern} escape '\\')`,
+    );
+  }
+  if (filter.mimeTypes !== undefined) query = query.where('mime_type', 'in', filter.mimeTypes.length === 0 ? [''] : [...filter.mimeTypes]);
+  if (filter.authors !== undefined && filter.authors.length > 0) query = query.where('author_id', 'in', [...filter.authors]);
+  if (filter.parents !== undefined && filter.parents.length > 0) {
+    // `parent=0`: images uploaded to no post, as WordPress says it.
+    const ids = filter.parents.filter((id) => id !== 0);
+    query = query.where((eb) =>
+      eb.or([
+        ...(ids.length > 0 ? [eb('parent_id', 'in', ids)] : []),
+        ...(filter.parents!.includes(0) ? [eb('parent_id', 'is', null)] : []),
+      ]),
+    );
+  }
+  return query;
+}
+
+/** A page of uploads, newest first, and how many match. */
+export async function listMedia(db: Db, filter: MediaFilter, limit: number, offset: number): Promise<{ rows: MediaRow[]; total: number }> {
+  const rows = await filtered(db, filter)
+    .selectAll()
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(limit)
+    .offset(offset)
+    .execute();
+  const count = await filtered(db, filter)
+    .select((eb) => eb.fn.countAll<number | string>().as('total'))
+    .executeTakeFirstOrThrow();
+  return { rows: rows as MediaRow[], total: Number(count.total) };
+}
+
+export async function updateMedia(
+  trx: Db,
+  id: number,
+  values: Updateable<Pick<ImageTable, 'title' | 'alt_text' | 'caption' | 'parent_id'>>,
+): Promise<void> {
+  await trx.updateTable('images').set(values).where('id', '=', id).execute();
+}
+
+/** The image row and its id; what used it loses it (`image_id` is set null by the foreign key, in this transaction). */
+export async function deleteMedia(trx: Db, id: number): Promise<void> {
+  await trx.deleteFrom('images').where('id', '=', id).execute();
+  await trx.deleteFrom('post_ids').where('id', '=', id).execute();
+}

@@ -1,0 +1,232 @@
+import type { Kysely } from 'kysely';
+import type { AuthUser } from '../../platform/auth/authenticate.ts';
+import type { Database } from '../../platform/db/schema.ts';
+import { AppError } from '../../platform/errors.ts';
+import { can } from '../calendar.capabilities.ts';
+import type { Site } from '../common/context.ts';
+import { fromInstant } from '../common/dates.ts';
+import { sanitizeText } from '../common/html.ts';
+import { isBeyondLastPage, pageWindow, totalPages } from '../common/pagination.ts';
+import { invalidParam, parseIdList, parseList } from '../common/wire.ts';
+import { listVisibility, utcStamp } from '../posts/posts.access.ts';
+import { findPostType } from '../posts/posts.repository.ts';
+import type { StoredSize } from '../common/images.ts';
+import { keysOf, toMedia } from './media.mapper.ts';
+import { filenameProblem, freeStem, stemOfFilename, titleOfFilename } from './media.names.ts';
+import { ImageRefused, processImage, type ProcessedImage } from './media.process.ts';
+import {
+  deleteMedia,
+  findFilesOfStem,
+  findMedia,
+  insertMedia,
+  listMedia,
+  updateMedia,
+  type MediaFilter,
+  type MediaRow,
+} from './media.repository.ts';
+import { DEFAULT_PER_PAGE, type ListMediaQuery, type Media, type MediaFields, type UploadQuery } from './media.schemas.ts';
+import type { MediaStorage } from './media.storage.ts';
+
+type Db = Kysely<Database>;
+
+export interface Upload {
+  readonly bytes: Buffer;
+  /** The file name the client gave, as sent. */
+  readonly filename: string;
+  readonly fields: UploadQuery;
+}
+
+export interface MediaPage {
+  readonly items: Media[];
+  readonly total: number;
+  readonly totalPages: number;
+}
+
+const UPLOAD_ERRORS: Record<ImageRefused['reason'], string> = {
+  unsupported_type: 'rest_upload_invalid_type',
+  too_many_pixels: 'rest_upload_too_many_pixels',
+  corrupt: 'rest_upload_invalid_image',
+};
+
+const notFound = () => new AppError(404, 'rest_post_invalid_id', 'Invalid post ID.');
+
+/** A `title` or `caption` as sent: a string, or WordPress's `{raw}` / `{rendered}` object read back. */
+function textOf(value: string | { raw?: string; rendered?: string } | undefined): string | undefined {
+  if (value === undefined || typeof value === 'string') return value === undefined ? undefined : sanitizeText(value).trim();
+  const text = value.raw ?? value.rendered;
+  return text === undefined ? undefined : sanitizeText(text).trim();
+}
+
+/**
+ * The media library (`/wp/v2/media`, docs/media.md): uploads checked and
+ * sized (`media.process.ts`), their files in a `MediaStorage` and their rows
+ * in `images`, with ids from the posts' sequence.
+ */
+export class MediaService {
+  constructor(
+    private readonly db: Db,
+    private readonly storage: MediaStorage,
+    private readonly site: Site,
+    private readonly maxPixels: number,
+  ) {}
+
+  async upload(user: AuthUser, { bytes, filename, fields }: Upload): Promise<Media> {
+    const problem = filenameProblem(filename);
+    if (problem !== undefined) throw new AppError(400, 'rest_upload_invalid_disposition', problem);
+    if (bytes.length === 0) throw new AppError(400, 'rest_upload_no_data', 'No data supplied.');
+    const parent = await this.parentOf(fields.post);
+    let image: ProcessedImage;
+    try {
+      image = await processImage(bytes, this.maxPixels);
+    } catch (error) {
+      if (error instanceof ImageRefused) throw new AppError(400, UPLOAD_ERRORS[error.reason], error.message);
+      throw error;
+    }
+    const now = new Date();
+    const local = fromInstant(now.getTime(), this.site.timezone)?.local ?? utcStamp(now);
+    const folder = `${local.slice(0, 4)}/${local.slice(5, 7)}`;
+    const written: string[] = [];
+    try {
+      const id = await this.db.transaction().execute(async (trx) => {
+        const wish = stemOfFilename(filename);
+        const stem = freeStem(folder, wish, image.extension, await findFilesOfStem(trx, `${folder}/${wish}`));
+        const file = `${folder}/${stem}.${image.extension}`;
+        const sizes: Record<string, StoredSize> = {};
+        for (const size of image.sizes) {
+          const name = `${stem}-${size.width}x${size.height}.${image.extension}`;
+          await this.storage.put(trx, `${folder}/${name}`, size.bytes);
+          written.push(`${folder}/${name}`);
+          sizes[size.name] = { file: name, width: size.width, height: size.height, filesize: size.bytes.length, mime_type: image.mime };
+        }
+        await this.storage.put(trx, file, image.full.bytes);
+        written.push(file);
+        const { width, height } = image.full;
+        sizes.full = { file: `${stem}.${image.extension}`, width, height, filesize: image.full.bytes.length, mime_type: image.mime };
+        return insertMedia(trx, {
+          file,
+          extension: image.extension,
+          mime_type: image.mime,
+          width,
+          height,
+          filesize: image.full.bytes.length,
+          sizes: JSON.stringify(sizes),
+          slug: stem,
+          title: textOf(fields.title) || titleOfFilename(sanitizeText(filename)) || stem,
+          alt_text: fields.alt_text === undefined ? '' : sanitizeText(fields.alt_text).trim(),
+          caption: textOf(fields.caption) ?? '',
+          parent_id: parent,
+          author_id: user.id,
+          created_at: utcStamp(now),
+        });
+      });
+      return this.get(user, id);
+    } catch (error) {
+      // What a store outside the transaction (a directory) kept of a failed upload; the database's rolled back.
+      await this.storage.delete(this.db, written).catch(() => undefined);
+      throw error;
+    }
+  }
+
+  /** The post an upload is attached to: an event, a venue or an organizer; 0 or none is no post. */
+  private async parentOf(post: number | undefined): Promise<number | null> {
+    if (post === undefined || post === 0) return null;
+    const type = await findPostType(this.db, post);
+    if (type === undefined || type === 'image') throw invalidParam('post', 'The post does not exist.');
+    return post;
+  }
+
+  async get(user: AuthUser | null, id: number): Promise<Media> {
+    const row = await findMedia(this.db, id, readersOf(user));
+    if (row === undefined) throw notFound();
+    return toMedia(row, this.site);
+  }
+
+  async list(user: AuthUser | null, query: ListMediaQuery): Promise<MediaPage> {
+    const page = query.page ?? 1;
+    const perPage = query.per_page ?? DEFAULT_PER_PAGE;
+    const filter: MediaFilter = {
+      readers: readersOf(user),
+      search: query.search,
+      // Only images are stored: asking for another type, or a MIME type, narrows the list as WordPress does.
+      mimeTypes:
+        query.media_type !== undefined && query.media_type !== 'image' ? [] : query.mime_type === undefined ? undefined : [query.mime_type],
+      authors: query.author === undefined ? undefined : parseIdList(query.author, 'author'),
+      parents: query.parent === undefined ? undefined : parentIds(query.parent),
+    };
+    const { limit, offset } = pageWindow(page, perPage);
+    const { rows, total } = await listMedia(this.db, filter, limit, offset);
+    const pages = totalPages(total, perPage);
+    if (isBeyondLastPage(page, total, perPage)) {
+      throw new AppError(400, 'rest_post_invalid_page_number', 'The page number requested is larger than the number of pages available.');
+    }
+    return { items: rows.map((row) => toMedia(row, this.site)), total, totalPages: pages };
+  }
+
+  async update(user: AuthUser, id: number, fields: MediaFields): Promise<Media> {
+    const row = await this.editable(user, id, 'edit_others', 'rest_cannot_edit', 'Sorry, you are not allowed to edit this post.');
+    const title = textOf(fields.title);
+    const caption = textOf(fields.caption);
+    await updateMedia(this.db, row.id, {
+      ...(title === undefined ? {} : { title }),
+      ...(caption === undefined ? {} : { caption }),
+      ...(fields.alt_text === undefined ? {} : { alt_text: sanitizeText(fields.alt_text).trim() }),
+    });
+    return this.get(user, id);
+  }
+
+  /**
+   * Deletes an upload and its files; what showed it (events, venues, organizers) shows no image from then on: the
+   * foreign key clears their `image`, in the same transaction. Images are never trashed (`force` must be true).
+   */
+  async remove(user: AuthUser, id: number, force: boolean): Promise<{ deleted: true; previous: Media }> {
+    if (!force) {
+      throw new AppError(501, 'rest_trash_not_supported', "The post does not support trashing. Set 'force=true' to delete.");
+    }
+    const row = await this.editable(user, id, 'delete_others', 'rest_cannot_delete', 'Sorry, you are not allowed to delete this post.');
+    const previous = toMedia(row, this.site);
+    await this.db.transaction().execute(async (trx) => {
+      await deleteMedia(trx, row.id);
+      await this.storage.delete(trx, keysOf(row));
+    });
+    return { deleted: true, previous };
+  }
+
+  /** A stored file's bytes, by its key (its path under `/media/`). */
+  file(key: string): Promise<Buffer | undefined> {
+    return this.storage.get(key);
+  }
+
+  /** The upload, if `user` may change it: their own (authors and above upload), or anyone's with `others`. */
+  private async editable(
+    user: AuthUser,
+    id: number,
+    others: 'edit_others' | 'delete_others',
+    code: string,
+    message: string,
+  ): Promise<MediaRow> {
+    const row = await findMedia(this.db, id);
+    if (row === undefined) throw notFound();
+    const own = row.author_id === user.id && can(user.role, 'upload_files');
+    if (!own && !can(user.role, others)) throw new AppError(403, code, message);
+    return row;
+  }
+}
+
+/** Whose images `user` may see beside those uploaded to no post: all of them for editors and administrators. */
+function readersOf(user: AuthUser | null): MediaFilter['readers'] {
+  const visibility = listVisibility(user);
+  if (visibility.kind === 'all-but-trash') return undefined;
+  return { scope: { visibility, statuses: undefined, now: utcStamp(new Date()) }, userId: user?.id ?? null };
+}
+
+/** `parent` ids: 0 (no post) is allowed here, unlike other id lists. */
+function parentIds(raw: unknown): number[] {
+  const parts = parseList(raw);
+  return [
+    ...(parts.includes('0') ? [0] : []),
+    ...parseIdList(
+      parts.filter((part) => part !== '0'),
+      'parent',
+    ),
+  ];
+}
