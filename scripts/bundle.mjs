@@ -11,7 +11,7 @@ const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const SOURCES = path.join(ROOT, 'src');
 const DIST = path.join(ROOT, 'dist');
 const ENTRY = path.join(DIST, 'almanac.mjs');
-const PAGE_FILES = ['calendar/pages/templates', 'calendar/pages/assets'];
+const PAGE_FILES = ['calendar/pages/templates', 'calendar/pages/assets', 'calendar/admin/templates', 'calendar/admin/assets'];
 
 /** Every folder named `migrations` under `directory`. */
 function migrationFolders(directory) {
@@ -71,7 +71,7 @@ export async function buildBundle(out = DIST) {
     outdir: staging,
     outExtension: { '.js': '.mjs' },
   });
-  // The public pages' templates and stylesheet, read at run time from their folder (src/calendar/pages/pages.views.ts).
+  // The public pages' and the editor's templates and stylesheets, read at run time from their folders (*.views.ts).
   for (const folder of PAGE_FILES) cpSync(path.join(SOURCES, folder), path.join(staging, folder), { recursive: true });
   rmSync(out, { recursive: true, force: true });
   renameSync(staging, out);

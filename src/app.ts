@@ -11,6 +11,7 @@ import { caldavPlugin } from './calendar/caldav/caldav.plugin.ts';
 import { mediaFilesRoutes } from './calendar/media/media.files.routes.ts';
 import { mediaRoutes } from './calendar/media/media.routes.ts';
 import { WP_NAMESPACE } from './calendar/common/context.ts';
+import { adminPlugin } from './calendar/admin/admin.plugin.ts';
 import { sendWpError } from './calendar/errors.ts';
 import type { Config } from './config/config.ts';
 import { entityManagementCapabilities } from './entity-management/entity-management.capabilities.ts';
@@ -20,6 +21,8 @@ import { Authenticator } from './platform/auth/authenticate.ts';
 import { CapabilityRegistry, platformCapabilities } from './platform/auth/capabilities.ts';
 import { PasswordHasher } from './platform/auth/passwords.ts';
 import { FailureThrottle } from './platform/auth/throttle.ts';
+import { SessionStore } from './platform/auth/sessions.ts';
+import { UsersService } from './platform/auth/users.service.ts';
 import type { BackgroundWork } from './platform/background.ts';
 import type { Store } from './platform/db/database.ts';
 import { PlatformErrors } from './platform/errors.ts';
@@ -99,7 +102,8 @@ export async function buildApp({ config, store, logger, background }: AppDepende
     maxFailuresPerAddress: config.authMaxFailuresPerAddress,
     windowSeconds: config.authLockoutSeconds,
   });
-  const authenticator = new Authenticator(store.db, throttle, new PasswordHasher(config.passwordHashCost));
+  const passwords = new PasswordHasher(config.passwordHashCost);
+  const authenticator = new Authenticator(store.db, throttle, passwords);
   const docsPrefix = `${config.basePath}/docs`;
   const capabilities = new CapabilityRegistry(CAPABILITY_SETS);
 
@@ -151,6 +155,12 @@ export async function buildApp({ config, store, logger, background }: AppDepende
       // The calendar over CalDAV, for calendar apps (docs/caldav.md): its own XML errors and parsers.
       await api.register(caldavPlugin, { services, basePath: config.basePath });
       await api.register(mediaFilesRoutes, { service: services.media });
+      // The editor: its own pages, session cookie, CSRF tokens and Content-Security-Policy.
+      const sessions = new SessionStore(store.db, {
+        idleSeconds: config.adminSessionIdleSeconds,
+        maxSeconds: config.adminSessionMaxSeconds,
+      });
+      await api.register(adminPlugin, { config, services, authenticator, sessions, users: new UsersService(store, passwords) });
     },
     { prefix: config.basePath },
   );

@@ -36,6 +36,9 @@ export interface Config {
   readonly authLockoutSeconds: number;
   /** log2 of scrypt's N for the password hashes this process makes (`PASSWORD_HASH_COST`): login passwords and post passwords. */
   readonly passwordHashCost: number;
+  /** The editor's sessions: ended after this long unused, and this long after sign-in in any case. */
+  readonly adminSessionIdleSeconds: number;
+  readonly adminSessionMaxSeconds: number;
   readonly authMaxFailuresPerAddress: number;
   readonly rateLimitPerMinute: number;
   readonly trustProxy: boolean;
@@ -111,6 +114,13 @@ function integer(env: Env, name: string, fallback: number, min: number, max: num
   const value = Number(raw.trim());
   if (value < min || value > max) throw new ConfigError(name, `must be between ${min} and ${max}, got ${value}`);
   return value;
+}
+
+function adminSessionLimits(env: Env): { adminSessionIdleSeconds: number; adminSessionMaxSeconds: number } {
+  const idle = integer(env, 'ADMIN_SESSION_IDLE_SECONDS', 3600, 1, 86_400 * 30);
+  const max = integer(env, 'ADMIN_SESSION_MAX_SECONDS', 86_400, 1, 86_400 * 90);
+  if (max < idle) throw new ConfigError('ADMIN_SESSION_MAX_SECONDS', `must be at least ADMIN_SESSION_IDLE_SECONDS (${idle}), got ${max}`);
+  return { adminSessionIdleSeconds: idle, adminSessionMaxSeconds: max };
 }
 
 function oneOf<T extends string>(env: Env, name: string, fallback: T, allowed: readonly T[]): T {
@@ -229,6 +239,7 @@ export function loadConfig(env: Env = process.env): Config {
     authMaxFailures: integer(env, 'AUTH_MAX_FAILURES', 10, 0, 1_000_000),
     authLockoutSeconds: integer(env, 'AUTH_LOCKOUT_SECONDS', 300, 1, 86_400 * 30),
     passwordHashCost: integer(env, 'PASSWORD_HASH_COST', DEFAULT_PASSWORD_HASH_COST, 10, 20),
+    ...adminSessionLimits(env),
     authMaxFailuresPerAddress: integer(env, 'AUTH_MAX_FAILURES_PER_ADDRESS', 50, 0, 1_000_000),
     rateLimitPerMinute: integer(env, 'RATE_LIMIT_PER_MINUTE', 0, 0, 10_000_000),
     trustProxy: boolean(env, 'TRUST_PROXY', false),

@@ -48,3 +48,7 @@ export async function deleteUser(db: Db, username: string): Promise<boolean> {
   const result = await db.deleteFrom('users').where('username', '=', username).executeTakeFirst();
   return Number(result.numDeletedRows) > 0;
 }
+
+export function findUserById(db: Db, id: number): Promise<UserRow | undefined> {
+  return db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
+}

@@ -12,6 +12,7 @@ export interface PlatformTables {
   users: UserTable;
   api_tokens: ApiTokenTable;
   auth_failures: AuthFailureTable;
+  sessions: SessionTable;
   revisions: RevisionTable;
 }
 
@@ -34,6 +35,19 @@ export interface ApiTokenTable {
   created_at: string;
   last_used_at: string | null;
   revoked_at: string | null;
+}
+
+/** A signed-in browser (the editor's cookie); deleting the row signs it out everywhere. */
+export interface SessionTable {
+  /** SHA-256 (hex) of the cookie's token. */
+  id: string;
+  user_id: number;
+  /** A digest of the user's password hash at sign-in: a new password ends the session. */
+  credential: string;
+  created_at_ms: number;
+  last_seen_ms: number;
+  /** The absolute end, whatever the activity. */
+  expires_at_ms: number;
 }
 
 /** One row per failed login, per (username, address); read to decide lockouts. */
