@@ -97,7 +97,8 @@ describe('entity-management interactive docs', () => {
     before(async () => {
       if (!existsSync(CHROMIUM)) return;
       browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
-      page = await browser.newPage();
+      // Swagger UI renders a long document's operations only near the viewport: a tall one shows them all at once.
+      page = await browser.newPage({ viewport: { width: 1280, height: 16000 } });
     });
     after(async () => browser?.close());
 
