@@ -6,6 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import AxeBuilder from '@axe-core/playwright';
+import type { AxeResults } from 'axe-core';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { startTestServer, type Credentials, type TestServer } from '../helpers/server.ts';
 import { makeEvent, utcDay } from './events.factories.ts';
@@ -23,6 +24,7 @@ const SIZES = [
   { name: 'desktop', width: 1280, height: 800 },
   { name: 'phone', width: 360, height: 740 },
 ] as const;
+type Size = (typeof SIZES)[number];
 /** Colours follow the reader's `prefers-color-scheme`: both must pass, contrast included. */
 const SCHEMES = ['light', 'dark'] as const;
 type Scheme = (typeof SCHEMES)[number];
@@ -109,7 +111,7 @@ describe('calendar pages in Chromium', () => {
     await server?.close();
   });
 
-  const open = async (size: (typeof SIZES)[number], colorScheme: Scheme = 'light'): Promise<Page> => {
+  const open = async (size: Size, colorScheme: Scheme = 'light'): Promise<Page> => {
     const context = await browser.newContext({
       viewport: { width: size.width, height: size.height },
       javaScriptEnabled: true,
@@ -119,7 +121,7 @@ describe('calendar pages in Chromium', () => {
   };
 
   for (const language of ['en', 'it'] as const) {
-    it(`finds no WCAG 2.2 AA violation on any page type in ${language}, at desktop and phone sizes, in the light and the dark scheme`, async () => {
+    it(`finds no WCAG 2.2 AA violation on any page type in ${language}, at desktop and phone sizes${language === 'en' ? ', in the light and the dark scheme' : ', its colours as in English'}`, async () => {
       for (const [size, scheme] of SIZES.flatMap((size) => SCHEMES.map((scheme) => [size, scheme] as const))) {
         const page = await open(size, scheme);
         const variant = `${size.name}${scheme === 'dark' ? ', dark' : ''}`;
@@ -128,15 +130,16 @@ describe('calendar pages in Chromium', () => {
           const response = await page.goto(`${server.url}${path}${path.includes('?') ? '&' : '?'}lang=${language}`);
           assert.ok(response !== null);
           assert.equal(await page.getAttribute('html', 'lang'), language);
-          // Only colours change in the dark scheme: contrast is what it has to check again.
-          const axe = new AxeBuilder({ page });
-          const results = await (scheme === 'light' ? axe.withTags(WCAG_TAGS) : axe.withRules(['color-contrast'])).analyze();
-          assert.ok(results.passes.length > (scheme === 'light' ? 10 : 0), `axe ran on ${name}`);
-          for (const violation of results.violations) {
+          const results = await audit(page, language, size, scheme);
+          for (const violation of results?.violations ?? []) {
             violations.push(
               `${name} (${variant}): ${violation.id} — ${violation.help}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`,
             );
           }
+          assert.ok(
+            results === undefined || results.passes.length > (size.name === 'desktop' && scheme === 'light' ? 10 : 0),
+            `axe ran on ${name}`,
+          );
           // The layout is the same in either scheme: measured once.
           if (size.name === 'phone' && scheme === 'light') {
             violations.push(...(await phoneProblems(page)).map((problem) => `${name} (phone): ${problem}`));
@@ -248,6 +251,22 @@ describe('calendar pages in Chromium', () => {
     await page.context().close();
   });
 });
+
+/**
+ * axe's rules for a page in a language, at a size and in a scheme. The document is the same at both sizes and in both
+ * schemes: everything is checked at desktop size in the light scheme, and elsewhere only colour contrast (a phone
+ * shows parts a desktop hides; the dark scheme changes colours), in English only, since the languages share every
+ * colour and style and only their words differ (a phone's tap targets are measured by `phoneProblems` in both).
+ * axe runs in the page itself (legacy mode): its default finishes each run in a new blank page, which doubles its
+ * time, for frames of other origins that these pages do not have.
+ */
+function audit(page: Page, language: 'en' | 'it', size: Size, scheme: Scheme): Promise<AxeResults> | undefined {
+  const axe = new AxeBuilder({ page }).setLegacyMode();
+  if (size.name === 'desktop' && scheme === 'light') {
+    return (language === 'en' ? axe : axe.disableRules(['color-contrast'])).withTags(WCAG_TAGS).analyze();
+  }
+  return language === 'en' ? axe.withRules(['color-contrast']).analyze() : undefined;
+}
 
 /**
  * What makes a page hard to use on a phone: a link, button or field smaller than 44×44 px (links in a description's
