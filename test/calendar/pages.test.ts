@@ -49,6 +49,16 @@ describe('calendar pages', () => {
     assert.match(csp, /style-src 'self'/, label);
     assert.doesNotMatch(csp, /unsafe-inline/, label);
     assert.equal(result.headers.get('content-language'), language, label);
+    // What search engines read on a page they may index: a description, and the page in each language at an absolute address.
+    const indexed = !result.html.includes('<meta name="robots" content="noindex">');
+    if (indexed) assert.match(result.html, /<meta name="description" content="[^"]+">/, label);
+    for (const hreflang of indexed ? ['en', 'it', 'x-default'] : []) {
+      assert.match(
+        result.html,
+        new RegExp(`<link rel="alternate" hreflang="${hreflang}" href="${server.url}/[^"]*">`),
+        `${label}: ${hreflang}`,
+      );
+    }
     // No inline script or style: the only script element is JSON-LD data.
     assert.doesNotMatch(result.html.replace(/<script type="application\/ld\+json">[^<]*<\/script>/g, ''), /<script|<style| style=/i, label);
   }
@@ -431,6 +441,13 @@ describe('calendar pages', () => {
     const css = await page('/events/assets/calendar.css');
     assert.equal(css.status, 200);
     assert.match(css.headers.get('content-type') ?? '', /^text\/css/);
+  });
+
+  it('tells crawlers to leave the editor, the embeds and the CalDAV collections alone', async () => {
+    const robots = await page('/robots.txt');
+    assert.equal(robots.status, 200);
+    assert.equal(robots.headers.get('content-type'), 'text/plain; charset=utf-8');
+    assert.deepEqual(robots.html.trim().split('\n'), ['User-agent: *', 'Disallow: /admin/', 'Disallow: /embed/', 'Disallow: /dav/']);
   });
 
   it('speaks Italian when asked by ?lang=it or Accept-Language, with content in Italian', async () => {

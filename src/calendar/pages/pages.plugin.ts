@@ -60,6 +60,14 @@ export async function pagesPlugin(app: FastifyInstance, { config, services }: Pa
     handler: async (_request, reply) =>
       reply.headers({ 'content-type': 'text/css; charset=utf-8', 'cache-control': 'public, max-age=86400' }).send(views.stylesheet),
   });
+  // Crawlers may read the calendar; the editor, the framed copies and the CalDAV collections are not pages to index.
+  const robots = ['User-agent: *', ...['/admin/', '/embed/', '/dav/'].map((path) => `Disallow: ${config.basePath}${path}`), ''].join('\n');
+  app.get('/robots.txt', {
+    config: { access: 'public' },
+    schema: { hide: true },
+    handler: async (_request, reply) =>
+      reply.headers({ 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'public, max-age=86400' }).send(robots),
+  });
   await app.register(pagesViewRoutes, { pages, views });
   await app.register(pagesItemRoutes, { pages, views });
   // Below the pages' own prefixes an unknown address is a page too; anywhere else it stays the API's JSON 404.

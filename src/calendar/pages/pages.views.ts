@@ -18,8 +18,12 @@ const FILES = [HERE, path.join(HERE, 'calendar/pages')].find((folder) => existsS
  * The pages' Content-Security-Policy: no script runs (JSON-LD is data, not executed), styles and images from the
  * site (images also from https: and data:), forms post to the site only.
  */
+/**
+ * No script may run. `connect-src 'self'` grants a page nothing, having no script, but lets tools that load through
+ * the page's frame (Lighthouse reads robots.txt so) reach the site.
+ */
 export const PAGE_CSP =
-  "default-src 'none'; style-src 'self'; img-src 'self' https: data:; form-action 'self'; base-uri 'none'; frame-ancestors 'none'";
+  "default-src 'none'; style-src 'self'; img-src 'self' https: data:; connect-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'";
 
 /** The embed's: the same, but the sites of `EMBED_ORIGINS` may frame it (every other page refuses to be framed). */
 export function embedCsp(origins: readonly string[]): string {
@@ -63,16 +67,27 @@ export class PageViews {
       day: links.to('/events/today/'),
       list: links.to('/events/list/'),
     };
-    const languages = LANGUAGES.map((code) => ({
-      code,
-      label: code === 'en' ? 'English' : 'Italiano',
-      href: links.inLanguage(head.path, code),
-      current: code === language.language,
-    }));
+    const languages = LANGUAGES.map((code) => {
+      const href = links.inLanguage(head.path, code);
+      // Search engines take alternates only as absolute URLs.
+      return {
+        code,
+        label: code === 'en' ? 'English' : 'Italiano',
+        href,
+        url: new URL(href, links.baseUrl).href,
+        current: code === language.language,
+      };
+    });
+    const site = {
+      title: siteTitle(page.caller.settings, language.language),
+      tagline: siteTagline(page.caller.settings, language.language),
+    };
+    // Every page describes itself to search results: a view by its heading and the site.
+    const description = head.description || `${head.title} · ${site.tagline === '' ? `${t.calendarOf} ${site.title}` : site.tagline}`;
     const html = this.eta.render(template, {
       ...model,
-      head: { ...head, canonical: `${links.baseUrl}${head.path}`, ogLocale: OG_LOCALE[language.language] },
-      site: { title: siteTitle(page.caller.settings, language.language), tagline: siteTagline(page.caller.settings, language.language) },
+      head: { ...head, description, canonical: `${links.baseUrl}${head.path}`, ogLocale: OG_LOCALE[language.language] },
+      site,
       lang: language.language,
       explicitLang: language.explicit,
       t,
