@@ -31,6 +31,11 @@ export interface CalendarServices {
   readonly media: MediaService;
 }
 
+/** The media library over the store (and MEDIA_DIR), for the server and for the command line. */
+export function buildMediaService(config: Config, store: Store): MediaService {
+  return new MediaService(store.db, mediaStorage(store.db, config.mediaDir), siteOf(config), config.mediaMaxPixels, store.translateError);
+}
+
 export function buildCalendarServices(config: Config, store: Store, background: BackgroundWork): CalendarServices {
   const namespaceUrl = `${config.baseUrl}/${NAMESPACE}`;
   const cache = new ReadCache(cacheBudgets(config.responseCacheBytes, config.eventCacheBytes));
@@ -46,7 +51,7 @@ export function buildCalendarServices(config: Config, store: Store, background: 
     answers: new CachedAnswers(cache, (request) => versions.of(request), config.responseCacheBytes > 0, true),
   };
   const representations = new EventRepresentations(cache);
-  const media = new MediaService(store.db, mediaStorage(store.db, config.mediaDir), deps.site, config.mediaMaxPixels, store.translateError);
+  const media = buildMediaService(config, store);
   const images = new ImageSideLoader(media, {
     enabled: config.mediaSideload,
     allow: config.mediaFetchAllowHosts,
