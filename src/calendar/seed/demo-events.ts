@@ -57,10 +57,7 @@ export async function seedDemoEvents(store: Store, options: SeedDemoEventsOption
   const terms = await db.transaction().execute((trx) => ensureTerms({ ...context, db: trx }));
   const venues = await db.transaction().execute((trx) => ensureVenues({ ...context, db: trx }, venueCount(total)));
   const organizers = await db.transaction().execute((trx) => ensureOrganizers({ ...context, db: trx }, organizerCount(total)));
-  const posters =
-    options.media === undefined || authorId === null
-      ? []
-      : await ensureDemoPosters(options.media, { id: authorId, username: '', displayName: '', role: 'administrator' });
+  const posters = options.media === undefined || authorId === null ? [] : await ensureDemoPosters(options.media, authorId);
 
   let written = 0;
   while (written < options.events) {

@@ -28,9 +28,10 @@ function poster(title: string, colour: string): Promise<Buffer> {
 
 /**
  * The demo posters' ids, one per kind in `POSTER_KINDS` order: those a previous run stored (found by title), else
- * drawn and uploaded through the media library as `author`, sized and stored as any upload.
+ * drawn and uploaded through the media library by the administrator `authorId`, sized and stored as any upload.
  */
-export async function ensureDemoPosters(media: MediaService, author: AuthUser): Promise<number[]> {
+export async function ensureDemoPosters(media: MediaService, authorId: number): Promise<number[]> {
+  const author: AuthUser = { id: authorId, username: '', displayName: '', role: 'administrator' };
   const kinds = EVENT_KINDS.slice(0, POSTER_KINDS);
   const titles = kinds.map((kind) => `${SEARCH}: ${kind.title.en}`);
   const { items } = await media.list(author, { search: SEARCH, per_page: 100 });
