@@ -51,7 +51,7 @@ const EN = {
   apply: 'Apply',
   select: 'Select',
   bulkDone: '{done} changed; {failed} left as they were (not allowed, or already so).',
-  actions: { publish: 'Publish', trash: 'Move to the trash' } as Record<string, string>,
+  actions: { publish: 'Publish', trash: 'Move to the trash', restore: 'Restore from the trash' } as Record<string, string>,
   statuses: {
     any: 'Any',
     publish: 'Published',
@@ -123,7 +123,7 @@ const IT: AdminDictionary = {
   apply: 'Applica',
   select: 'Seleziona',
   bulkDone: '{done} modificati; {failed} lasciati come erano (non consentito, o già così).',
-  actions: { publish: 'Pubblica', trash: 'Sposta nel cestino' },
+  actions: { publish: 'Pubblica', trash: 'Sposta nel cestino', restore: 'Ripristina dal cestino' },
   statuses: {
     any: 'Qualsiasi',
     publish: 'Pubblicato',
