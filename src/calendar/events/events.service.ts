@@ -65,14 +65,8 @@ import {
 
 type Db = Kysely<Database>;
 
-/** A list besides its arguments: its archive's URL, its order (no API argument), what its request sent (`linkPairs`). */
-type ListOptions = {
-  readonly archiveUrl?: string;
-  readonly order?: EventOrder;
-  readonly sent?: readonly string[];
-  /** Only this user's events: the editor's filter, which the API's query does not offer. */
-  readonly author?: number;
-};
+/** A list besides its arguments: its archive's URL, its order and author (the editor's; no API argument), what its request sent. */
+type ListOptions = Readonly<{ archiveUrl?: string; order?: EventOrder; sent?: readonly string[]; author?: number }>;
 
 // The end of the default window of a series' instances: every stored occurrence.
 const LAST_DAY = '9999-12-31';
