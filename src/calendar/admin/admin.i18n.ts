@@ -1,4 +1,5 @@
 import type { Language } from '../../config/config.ts';
+import { SCREENS_EN, SCREENS_IT } from './admin.screens.i18n.ts';
 
 /** The editor's words, one dictionary per language. */
 const EN = {
@@ -69,6 +70,7 @@ const EN = {
   badRequestText: 'Something in the request is not valid:',
   failed: 'Something went wrong',
   failedText: 'The request could not be completed. Its reference:',
+  ...SCREENS_EN,
 };
 
 export type AdminDictionary = typeof EN;
@@ -141,6 +143,7 @@ const IT: AdminDictionary = {
   badRequestText: 'Qualcosa nella richiesta non è valido:',
   failed: 'Qualcosa è andato storto',
   failedText: 'Non è stato possibile completare la richiesta. Il suo riferimento:',
+  ...SCREENS_IT,
 };
 
 export const ADMIN_DICTIONARIES: Readonly<Record<Language, AdminDictionary>> = { en: EN, it: IT };

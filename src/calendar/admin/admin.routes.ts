@@ -7,6 +7,7 @@ import { cookiesOf, setCookie } from './admin.cookies.ts';
 import { dashboardPage } from './admin.dashboard.ts';
 import { BulkBody, EventsListQuery, eventsBulkAction, eventsListPage } from './admin.events.ts';
 import { LOGIN_COOKIE, SESSION_COOKIE, type AdminContext } from './admin.context.ts';
+import { placeRoutes } from './admin.places.ts';
 
 const LoginQuery = Type.Object({
   next: Type.Optional(Type.String({ maxLength: 2000 })),
@@ -51,6 +52,7 @@ export async function adminRoutes(app: FastifyInstance, { context }: { context: 
     schema: { hide: true, querystring: EventsListQuery },
     handler: eventsListPage(context),
   });
+  await app.register(placeRoutes, { context });
 }
 
 function toEditor(context: AdminContext) {

@@ -1,0 +1,141 @@
+import Type from 'typebox';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { AppError } from '../../platform/errors.ts';
+import { classifyError, ValidationError } from '../../platform/http/classify-error.ts';
+import type { AdminContext } from './admin.context.ts';
+import type { AdminPage } from './admin.views.ts';
+
+/** How a field is typed in: the input it is drawn as. */
+export type FieldType = 'text' | 'textarea' | 'url' | 'email' | 'tel' | 'password' | 'checkbox' | 'select';
+
+/** One field of an editor form: its name is the API's, its label a word of the page's dictionary. */
+export interface Field {
+  readonly name: string;
+  readonly label: string;
+  readonly type?: FieldType;
+  readonly options?: readonly { readonly value: string; readonly label: string }[];
+  readonly required?: boolean;
+  readonly autocomplete?: string;
+  /** The language of what is typed, when it is not the page's. */
+  readonly lang?: string;
+  readonly hint?: string;
+}
+
+/** What was typed, by field name: what a refused form shows again. */
+export type Values = Readonly<Record<string, string>>;
+/** The message beside each refused field. */
+export type FieldErrors = Readonly<Record<string, string>>;
+
+/** A form's query: the list notices a write leaves (`saved`, `deleted`) and the language switch. */
+export const FormQuery = Type.Object({
+  lang: Type.Optional(Type.String({ maxLength: 5 })),
+  saved: Type.Optional(Type.String({ maxLength: 1 })),
+  deleted: Type.Optional(Type.String({ maxLength: 1 })),
+});
+export const IdParams = Type.Object({ id: Type.Integer({ minimum: 1, maximum: 2_147_483_647 }) });
+export const CsrfOnly = Type.Object({ csrf: Type.String({ maxLength: 200 }) });
+
+const typed = new WeakMap<FastifyRequest, Values>();
+
+/**
+ * A route hook, before its body is validated and coerced: keeps what was typed (to show again) and gives each unticked
+ * box of `checkboxes` its value, `0` (a browser sends nothing for it).
+ */
+export function keepTyped(checkboxes: readonly string[] = []) {
+  return async (request: FastifyRequest): Promise<void> => {
+    const body = (request.body ?? {}) as Record<string, unknown>;
+    for (const name of checkboxes) body[name] ??= '0';
+    const values: Record<string, string> = {};
+    for (const [name, value] of Object.entries(body)) if (typeof value === 'string' && name !== 'csrf') values[name] = value;
+    typed.set(request, values);
+  };
+}
+
+/** What the request's form carried, as typed. */
+export const typedValues = (request: FastifyRequest): Values => typed.get(request) ?? {};
+
+/**
+ * The fields a refusal names, each with the page's words; `undefined` when it names none (a refusal of the whole
+ * request — not allowed, missing — is no form error and is answered as one).
+ */
+export function fieldErrorsOf(error: unknown, page: AdminPage): FieldErrors | undefined {
+  const refusal = classifyError(error);
+  if (refusal instanceof ValidationError) {
+    const errors: Record<string, string> = {};
+    for (const name of Object.keys(refusal.invalid)) errors[name] = page.t.form.invalid;
+    for (const name of refusal.missing) errors[name] = page.t.form.required;
+    return errors;
+  }
+  if (refusal instanceof AppError && refusal.status === 400) {
+    const params = refusal.data.params;
+    if (typeof params === 'object' && params !== null && Object.keys(params).length > 0) {
+      return Object.fromEntries(Object.keys(params).map((name) => [name, page.t.form.invalid]));
+    }
+  }
+  if (refusal.code === 'duplicate_term_slug') return { slug: page.t.form.taken };
+  if (refusal.code === 'term_exists') return { name: page.t.form.taken };
+  return undefined;
+}
+
+/** The request's own validation failure (routes validate with `attachValidation`), as field errors. */
+export function validationErrorsOf(request: FastifyRequest, page: AdminPage): FieldErrors | undefined {
+  return request.validationError === undefined ? undefined : fieldErrorsOf(request.validationError, page);
+}
+
+/** A form page: its fields with their values and messages, where it posts, and what else the page offers. */
+export interface FormModel {
+  readonly heading: string;
+  readonly action: string;
+  readonly fields: readonly Field[];
+  readonly values: Values;
+  readonly errors?: FieldErrors;
+  readonly submit: string;
+  readonly notice?: string;
+  /** Other forms of the page, each one button (delete, restore…). */
+  readonly buttons?: readonly { readonly action: string; readonly label: string }[];
+  /** What the page shows after the form (a list of deliveries, tokens…): the name of a template part and its model. */
+  readonly after?: { readonly template: string; readonly model: object };
+  readonly back: { readonly href: string; readonly label: string };
+}
+
+/** Renders a form; a refused one with status 400 and its messages, every typed value kept. */
+export function sendForm(context: AdminContext, request: FastifyRequest, reply: FastifyReply, form: FormModel): FastifyReply {
+  const page = context.page(request);
+  const status = form.errors === undefined ? 200 : 400;
+  const labels = Object.fromEntries(form.fields.map((field) => [field.name, field.label]));
+  // A message naming a field the form does not show still names it, in the summary.
+  const summary = Object.entries(form.errors ?? {}).map(([name, message]) => ({ name, label: labels[name] ?? name, message }));
+  return context.views.send(reply, context.views.render(page, form.heading, 'form', { ...form, summary }), status);
+}
+
+/** A list page of the editor: its heading, what it may add, its rows as cells (the first links to the item). */
+export interface ListModel {
+  readonly heading: string;
+  readonly add?: { readonly href: string; readonly label: string };
+  readonly search?: { readonly value: string; readonly action: string; readonly status?: string };
+  /** Other views of the list (everything, the trash). */
+  readonly views?: readonly { readonly href: string; readonly label: string; readonly current: boolean }[];
+  readonly columns: readonly string[];
+  /** Each row's cells; `button`: a one-button form of the row (delete for good). */
+  readonly rows: readonly {
+    readonly href?: string;
+    readonly cells: readonly string[];
+    readonly button?: { readonly action: string; readonly label: string };
+  }[];
+  readonly total: number;
+  readonly notice?: string;
+  readonly previous?: string;
+  readonly next?: string;
+  readonly page?: number;
+  readonly pages?: number;
+}
+
+export function sendList(context: AdminContext, request: FastifyRequest, reply: FastifyReply, list: ListModel): FastifyReply {
+  const page = context.page(request);
+  return context.views.send(reply, context.views.render(page, list.heading, 'list', list));
+}
+
+/** The notice a list shows after a write sent the reader back to it. */
+export function noticeOf(page: AdminPage, query: { saved?: string; deleted?: string }): string | undefined {
+  return query.saved !== undefined ? page.t.form.saved : query.deleted !== undefined ? page.t.form.deleted : undefined;
+}
