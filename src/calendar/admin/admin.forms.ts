@@ -38,16 +38,18 @@ export const CsrfOnly = Type.Object({ csrf: Type.String({ maxLength: 200 }) });
 const typed = new WeakMap<FastifyRequest, Values>();
 
 /**
- * A route hook, before its body is validated and coerced: keeps what was typed (to show again) and gives each unticked
- * box of `checkboxes` its value, `0` (a browser sends nothing for it).
+ * A route hook, before its body is validated and coerced: keeps what was typed (to show again), gives each unticked
+ * box of `checkboxes` its value, `0` (a browser sends nothing for it), and leaves out each empty field of `optional`
+ * (a field the API takes only with a value: left empty, it is not sent).
  */
-export function keepTyped(checkboxes: readonly string[] = []) {
+export function keepTyped({ checkboxes = [], optional = [] }: { checkboxes?: readonly string[]; optional?: readonly string[] }) {
   return async (request: FastifyRequest): Promise<void> => {
     const body = (request.body ?? {}) as Record<string, unknown>;
     for (const name of checkboxes) body[name] ??= '0';
     const values: Record<string, string> = {};
     for (const [name, value] of Object.entries(body)) if (typeof value === 'string' && name !== 'csrf') values[name] = value;
     typed.set(request, values);
+    for (const name of optional) if (body[name] === '') delete body[name];
   };
 }
 
@@ -80,6 +82,24 @@ export function fieldErrorsOf(error: unknown, page: AdminPage): FieldErrors | un
 /** The request's own validation failure (routes validate with `attachValidation`), as field errors. */
 export function validationErrorsOf(request: FastifyRequest, page: AdminPage): FieldErrors | undefined {
   return request.validationError === undefined ? undefined : fieldErrorsOf(request.validationError, page);
+}
+
+/** Runs a write; a refusal naming fields is answered as those fields' messages, anything else as it is. */
+export async function attempt(page: AdminPage, write: () => Promise<unknown>): Promise<FieldErrors | undefined> {
+  try {
+    await write();
+    return undefined;
+  } catch (error) {
+    const errors = fieldErrorsOf(error, page);
+    if (errors === undefined) throw error;
+    return errors;
+  }
+}
+
+/** The write arguments of a form: what it carried but its token. */
+export function inputOf(body: unknown): Record<string, unknown> {
+  const { csrf: _csrf, ...input } = body as Record<string, unknown>;
+  return input;
 }
 
 /** A form page: its fields with their values and messages, where it posts, and what else the page offers. */

@@ -9,10 +9,11 @@ import { CreateOrganizerBodySchema, UpdateOrganizerBodySchema } from '../organiz
 import { CreateVenueBodySchema, UpdateVenueBodySchema } from '../venues/venues.schemas.ts';
 import type { AdminContext } from './admin.context.ts';
 import {
+  attempt,
   CsrfOnly,
-  fieldErrorsOf,
   FormQuery,
   IdParams,
+  inputOf,
   keepTyped,
   noticeOf,
   sendForm,
@@ -24,7 +25,6 @@ import {
   type Values,
 } from './admin.forms.ts';
 import type { AdminDictionary } from './admin.i18n.ts';
-import type { AdminPage } from './admin.views.ts';
 
 const PER_PAGE = 20;
 
@@ -98,24 +98,6 @@ const ListQuery = Type.Object({
 
 type IdRequest = FastifyRequest<{ Params: Static<typeof IdParams> }>;
 
-/** Runs a write; a refusal naming fields is answered as those fields' messages, anything else as it is. */
-export async function attempt(page: AdminPage, write: () => Promise<unknown>): Promise<FieldErrors | undefined> {
-  try {
-    await write();
-    return undefined;
-  } catch (error) {
-    const errors = fieldErrorsOf(error, page);
-    if (errors === undefined) throw error;
-    return errors;
-  }
-}
-
-/** The write arguments of a form: what it carried but its token. */
-export function inputOf(body: unknown): Record<string, unknown> {
-  const { csrf: _csrf, ...input } = body as Record<string, unknown>;
-  return input;
-}
-
 /** A representation as the form's values. */
 function valuesOf(screen: PlaceScreen, fields: readonly Field[], item: Representation): Values {
   const values: Record<string, string> = {};
@@ -130,7 +112,7 @@ function valuesOf(screen: PlaceScreen, fields: readonly Field[], item: Represent
 export async function placeRoutes(app: FastifyInstance, { context }: { context: AdminContext }): Promise<void> {
   for (const screen of [VENUES, ORGANIZERS]) {
     const base = `/admin/${screen.plural}`;
-    const typed = keepTyped(screen.checkboxes);
+    const typed = keepTyped({ checkboxes: screen.checkboxes });
     const body = (schema: TObject) => ({ hide: true, body: schema });
     app.get(base, { config: { access: 'edit' }, schema: { hide: true, querystring: ListQuery }, handler: listPlaces(context, screen) });
     app.get(`${base}/new`, {

@@ -8,6 +8,7 @@ import { dashboardPage } from './admin.dashboard.ts';
 import { BulkBody, EventsListQuery, eventsBulkAction, eventsListPage } from './admin.events.ts';
 import { LOGIN_COOKIE, SESSION_COOKIE, type AdminContext } from './admin.context.ts';
 import { placeRoutes } from './admin.places.ts';
+import { termRoutes } from './admin.terms.ts';
 
 const LoginQuery = Type.Object({
   next: Type.Optional(Type.String({ maxLength: 2000 })),
@@ -53,6 +54,7 @@ export async function adminRoutes(app: FastifyInstance, { context }: { context: 
     handler: eventsListPage(context),
   });
   await app.register(placeRoutes, { context });
+  await app.register(termRoutes, { context });
 }
 
 function toEditor(context: AdminContext) {
