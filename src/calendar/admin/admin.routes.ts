@@ -9,6 +9,7 @@ import { BulkBody, EventsListQuery, eventsBulkAction, eventsListPage } from './a
 import { LOGIN_COOKIE, SESSION_COOKIE, type AdminContext } from './admin.context.ts';
 import { placeRoutes } from './admin.places.ts';
 import { termRoutes } from './admin.terms.ts';
+import { settingsScreenRoutes } from './admin.settings.ts';
 
 const LoginQuery = Type.Object({
   next: Type.Optional(Type.String({ maxLength: 2000 })),
@@ -55,6 +56,7 @@ export async function adminRoutes(app: FastifyInstance, { context }: { context: 
   });
   await app.register(placeRoutes, { context });
   await app.register(termRoutes, { context });
+  await app.register(settingsScreenRoutes, { context });
 }
 
 function toEditor(context: AdminContext) {
