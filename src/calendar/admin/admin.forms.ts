@@ -56,6 +56,16 @@ export function keepTyped({ checkboxes = [], optional = [] }: { checkboxes?: rea
 /** What the request's form carried, as typed. */
 export const typedValues = (request: FastifyRequest): Values => typed.get(request) ?? {};
 
+/** Refusals that name no parameter but are about one field: the field, and what the form says of it. */
+const FIELD_OF_REFUSAL: Readonly<Record<string, readonly [string, 'taken' | 'invalid']>> = {
+  duplicate_term_slug: ['slug', 'taken'],
+  term_exists: ['name', 'taken'],
+  duplicate_username: ['username', 'taken'],
+  invalid_username: ['username', 'invalid'],
+  invalid_password: ['password', 'invalid'],
+  unknown_role: ['role', 'invalid'],
+};
+
 /**
  * The fields a refusal names, each with the page's words; `undefined` when it names none (a refusal of the whole
  * request — not allowed, missing — is no form error and is answered as one).
@@ -74,9 +84,8 @@ export function fieldErrorsOf(error: unknown, page: AdminPage): FieldErrors | un
       return Object.fromEntries(Object.keys(params).map((name) => [name, page.t.form.invalid]));
     }
   }
-  if (refusal.code === 'duplicate_term_slug') return { slug: page.t.form.taken };
-  if (refusal.code === 'term_exists') return { name: page.t.form.taken };
-  return undefined;
+  const named = FIELD_OF_REFUSAL[refusal.code];
+  return named === undefined ? undefined : { [named[0]]: page.t.form[named[1]] };
 }
 
 /** The request's own validation failure (routes validate with `attachValidation`), as field errors. */

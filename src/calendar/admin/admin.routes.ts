@@ -10,6 +10,7 @@ import { LOGIN_COOKIE, SESSION_COOKIE, type AdminContext } from './admin.context
 import { placeRoutes } from './admin.places.ts';
 import { termRoutes } from './admin.terms.ts';
 import { settingsScreenRoutes } from './admin.settings.ts';
+import { userRoutes } from './admin.users.ts';
 
 const LoginQuery = Type.Object({
   next: Type.Optional(Type.String({ maxLength: 2000 })),
@@ -57,6 +58,7 @@ export async function adminRoutes(app: FastifyInstance, { context }: { context: 
   await app.register(placeRoutes, { context });
   await app.register(termRoutes, { context });
   await app.register(settingsScreenRoutes, { context });
+  await app.register(userRoutes, { context });
 }
 
 function toEditor(context: AdminContext) {
