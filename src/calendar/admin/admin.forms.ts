@@ -1,12 +1,14 @@
 import Type from 'typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Access } from '../../platform/auth/access.plugin.ts';
 import { AppError } from '../../platform/errors.ts';
 import { classifyError, ValidationError } from '../../platform/http/classify-error.ts';
 import type { AdminContext } from './admin.context.ts';
 import type { AdminPage } from './admin.views.ts';
 
 /** How a field is typed in: the input it is drawn as. */
-export type FieldType = 'text' | 'textarea' | 'url' | 'email' | 'tel' | 'password' | 'checkbox' | 'select';
+/** `checkboxes`: a group of boxes of one name, whose value is the ticked ones' values, comma-separated. */
+export type FieldType = 'text' | 'textarea' | 'url' | 'email' | 'tel' | 'password' | 'checkbox' | 'checkboxes' | 'select';
 
 /** One field of an editor form: its name is the API's, its label a word of the page's dictionary. */
 export interface Field {
@@ -37,20 +39,34 @@ export const CsrfOnly = Type.Object({ csrf: Type.String({ maxLength: 200 }) });
 
 const typed = new WeakMap<FastifyRequest, Values>();
 
-/**
- * A route hook, before its body is validated and coerced: keeps what was typed (to show again), gives each unticked
- * box of `checkboxes` its value, `0` (a browser sends nothing for it), and leaves out each empty field of `optional`
- * (a field the API takes only with a value: left empty, it is not sent).
- */
-export function keepTyped({ checkboxes = [], optional = [] }: { checkboxes?: readonly string[]; optional?: readonly string[] }) {
+interface Typing {
+  /** Boxes whose absence is a no (`0`): a browser sends nothing for an unticked box. */
+  readonly checkboxes?: readonly string[];
+  /** Groups of boxes whose absence is an empty list. */
+  readonly groups?: readonly string[];
+  /** Fields the API takes only with a value: left empty, they are not sent. */
+  readonly optional?: readonly string[];
+}
+
+/** A route hook, before its body is validated and coerced: keeps what was typed (to show again) and reads what was not sent. */
+export function keepTyped({ checkboxes = [], groups = [], optional = [] }: Typing) {
   return async (request: FastifyRequest): Promise<void> => {
     const body = (request.body ?? {}) as Record<string, unknown>;
     for (const name of checkboxes) body[name] ??= '0';
+    for (const name of groups) body[name] ??= [];
     const values: Record<string, string> = {};
-    for (const [name, value] of Object.entries(body)) if (typeof value === 'string' && name !== 'csrf') values[name] = value;
+    for (const [name, value] of Object.entries(body)) {
+      if (name !== 'csrf' && (typeof value === 'string' || Array.isArray(value))) values[name] = [value].flat().map(String).join(',');
+    }
     typed.set(request, values);
     for (const name of optional) if (body[name] === '') delete body[name];
   };
+}
+
+/** A form's POST route: its access, how its fields are typed, the API's body schema (refusals reach the handler). */
+export function formRoute(access: Access, typing: Typing, body: object, params?: object) {
+  const schema = { hide: true, body, ...(params === undefined ? {} : { params }) };
+  return { config: { access }, attachValidation: true, preValidation: keepTyped(typing), schema };
 }
 
 /** What the request's form carried, as typed. */

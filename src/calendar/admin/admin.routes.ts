@@ -11,6 +11,7 @@ import { placeRoutes } from './admin.places.ts';
 import { termRoutes } from './admin.terms.ts';
 import { settingsScreenRoutes } from './admin.settings.ts';
 import { userRoutes } from './admin.users.ts';
+import { webhookRoutes } from './admin.webhooks.ts';
 
 const LoginQuery = Type.Object({
   next: Type.Optional(Type.String({ maxLength: 2000 })),
@@ -59,6 +60,7 @@ export async function adminRoutes(app: FastifyInstance, { context }: { context: 
   await app.register(termRoutes, { context });
   await app.register(settingsScreenRoutes, { context });
   await app.register(userRoutes, { context });
+  await app.register(webhookRoutes, { context });
 }
 
 function toEditor(context: AdminContext) {

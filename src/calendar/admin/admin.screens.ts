@@ -9,6 +9,7 @@ const SCREENS: readonly { readonly name: keyof AdminDictionary['nav']; readonly 
   { name: 'categories', path: '/admin/categories/', access: 'manage_categories' },
   { name: 'tags', path: '/admin/tags/', access: 'manage_tags' },
   { name: 'users', path: '/admin/users/', access: 'manage_options' },
+  { name: 'webhooks', path: '/admin/webhooks/', access: 'manage_webhooks' },
   { name: 'settings', path: '/admin/settings', access: 'manage_options' },
 ];
 

@@ -8,7 +8,7 @@ import {
   CsrfOnly,
   FormQuery,
   IdParams,
-  keepTyped,
+  formRoute,
   noticeOf,
   sendForm,
   sendList,
@@ -32,13 +32,7 @@ type IdRequest = FastifyRequest<{ Params: Static<typeof IdParams> }>;
 
 /** `/admin/users/` (administrators): the users, adding one, changing a role or a password, and API tokens. */
 export async function userRoutes(app: FastifyInstance, { context }: { context: AdminContext }): Promise<void> {
-  const typed = keepTyped({});
-  const form = (body: object, params?: object) => ({
-    config,
-    attachValidation: true,
-    preValidation: typed,
-    schema: { hide: true, body, params },
-  });
+  const form = (body: object, params?: object) => formRoute(config.access, {}, body, params);
   app.get('/admin/users', { config, schema: { hide: true, querystring: FormQuery }, handler: listUsers(context) });
   app.get('/admin/users/new', { config, schema: { hide: true }, handler: newUser(context) });
   app.post('/admin/users/new', { ...form(NewUserBody), handler: addUser(context) });
