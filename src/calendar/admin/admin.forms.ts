@@ -104,9 +104,14 @@ export function fieldErrorsOf(error: unknown, page: AdminPage): FieldErrors | un
   return named === undefined ? undefined : { [named[0]]: page.t.form[named[1]] };
 }
 
-/** The request's own validation failure (routes validate with `attachValidation`), as field errors. */
+/** The request's own validation failure (routes validate with `attachValidation`), as field errors: an empty one is missing. */
 export function validationErrorsOf(request: FastifyRequest, page: AdminPage): FieldErrors | undefined {
-  return request.validationError === undefined ? undefined : fieldErrorsOf(request.validationError, page);
+  const errors = request.validationError === undefined ? undefined : fieldErrorsOf(request.validationError, page);
+  if (errors === undefined) return undefined;
+  const typedNow = typedValues(request);
+  return Object.fromEntries(
+    Object.entries(errors).map(([name, message]) => [name, typedNow[name] === '' ? page.t.form.required : message]),
+  );
 }
 
 /** Runs a write; a refusal naming fields is answered as those fields' messages, anything else as it is. */
