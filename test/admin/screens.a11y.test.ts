@@ -1,12 +1,10 @@
 import assert from 'node:assert/strict';
-import { mkdirSync } from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import AxeBuilder from '@axe-core/playwright';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { ADMIN, startTestServer, type TestServer } from '../helpers/server.ts';
 import { makeVenue } from '../calendar/venues-organizers.factories.ts';
+import { axeViolations as axe, launchChromium, SCREENSHOTS, tabTo } from './chromium.helper.ts';
 
 /**
  * The editor's screens of venues, organizers, categories, tags, settings, users and webhooks in a real Chromium:
@@ -15,12 +13,10 @@ import { makeVenue } from '../calendar/venues-organizers.factories.ts';
  * Screenshots go to SCREENSHOT_DIR (default: the system's temporary directory).
  */
 
-const WCAG_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'];
 const SIZES = [
   { name: 'desktop', width: 1280, height: 800 },
   { name: 'phone', width: 390, height: 844 },
 ] as const;
-const SCREENSHOTS = process.env.SCREENSHOT_DIR ?? path.join(os.tmpdir(), 'almanac-admin-screenshots');
 const WORDS = {
   en: {
     logIn: 'Log in',
@@ -69,27 +65,14 @@ describe('the editor’s screens in Chromium', () => {
   let browser: Browser;
 
   before(async () => {
-    mkdirSync(SCREENSHOTS, { recursive: true });
     server = await startTestServer();
     await makeVenue(server, await server.admin(), { venue: 'Teatro Comunale', city: 'Vicenza' });
-    browser = await chromium.launch({
-      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-      headless: true,
-      args: ['--no-sandbox'],
-    });
+    browser = await launchChromium();
   });
   after(async () => {
     await browser?.close();
     await server?.close();
   });
-
-  const axe = async (page: Page, name: string): Promise<string[]> => {
-    const results = await new AxeBuilder({ page }).withTags(WCAG_TAGS).analyze();
-    assert.ok(results.passes.length > 5, `axe ran on ${name}`);
-    return results.violations.map(
-      (violation) => `${name}: ${violation.id} — ${violation.help}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`,
-    );
-  };
 
   it('walks every screen by its labels in English and Italian at 1280 and 390 px, with no axe violation', async () => {
     const violations: string[] = [];
@@ -177,18 +160,7 @@ describe('the editor’s screens in Chromium', () => {
     await page.getByLabel('Password', { exact: true }).fill(ADMIN.password);
     await page.keyboard.press('Enter');
     await page.waitForURL(/\/admin\/$/);
-    const focusOn = async (accessibleName: string) => {
-      for (let step = 0; step < 40; step += 1) {
-        await page.keyboard.press('Tab');
-        const name = await page.evaluate(() => {
-          const active = document.activeElement;
-          const label = active?.id ? document.querySelector(`label[for="${active.id}"]`) : null;
-          return (label ?? active)?.textContent ?? '';
-        });
-        if (name.trim() === accessibleName) return;
-      }
-      assert.fail(`no focusable "${accessibleName}"`);
-    };
+    const focusOn = (accessibleName: string) => tabTo(page, accessibleName);
     await focusOn('Categories');
     await page.keyboard.press('Enter');
     await page.waitForURL(/\/admin\/categories\/$/);

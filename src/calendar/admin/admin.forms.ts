@@ -1,4 +1,4 @@
-import Type from 'typebox';
+import Type, { type Static } from 'typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Access } from '../../platform/auth/access.plugin.ts';
 import { AppError } from '../../platform/errors.ts';
@@ -35,6 +35,8 @@ export const FormQuery = Type.Object({
   deleted: Type.Optional(Type.String({ maxLength: 1 })),
 });
 export const IdParams = Type.Object({ id: Type.Integer({ minimum: 1, maximum: 2_147_483_647 }) });
+/** The request of an item's form page: its id and the form's query. */
+export type ItemPageRequest = FastifyRequest<{ Params: Static<typeof IdParams>; Querystring: Static<typeof FormQuery> }>;
 export const CsrfOnly = Type.Object({ csrf: Type.String({ maxLength: 200 }) });
 
 const typed = new WeakMap<FastifyRequest, Values>();

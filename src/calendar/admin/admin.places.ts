@@ -8,22 +8,7 @@ import type { Representation } from '../linked-posts/linked-posts.present.ts';
 import { CreateOrganizerBodySchema, UpdateOrganizerBodySchema } from '../organizers/organizers.schemas.ts';
 import { CreateVenueBodySchema, UpdateVenueBodySchema } from '../venues/venues.schemas.ts';
 import type { AdminContext } from './admin.context.ts';
-import {
-  attempt,
-  CsrfOnly,
-  FormQuery,
-  IdParams,
-  inputOf,
-  keepTyped,
-  noticeOf,
-  sendForm,
-  sendList,
-  typedValues,
-  validationErrorsOf,
-  type Field,
-  type FieldErrors,
-  type Values,
-} from './admin.forms.ts';
+import * as forms from './admin.forms.ts';
 import type { AdminDictionary } from './admin.i18n.ts';
 
 const PER_PAGE = 20;
@@ -37,7 +22,7 @@ interface PlaceScreen {
   readonly service: (context: AdminContext) => LinkedPostsService;
   readonly createBody: TObject;
   readonly updateBody: TObject;
-  readonly fields: (t: AdminDictionary) => Field[];
+  readonly fields: (t: AdminDictionary) => forms.Field[];
   readonly headings: (t: AdminDictionary) => { readonly add: string; readonly edit: string };
   /** The list's columns after the name, and each item's cells for them. */
   readonly columns: (t: AdminDictionary) => string[];
@@ -90,16 +75,16 @@ const ORGANIZERS: PlaceScreen = {
 };
 
 const ListQuery = Type.Object({
-  ...FormQuery.properties,
+  ...forms.FormQuery.properties,
   page: Type.Optional(Type.Integer({ minimum: 1, maximum: 100_000 })),
   search: Type.Optional(Type.String({ maxLength: 200 })),
   status: Type.Optional(Type.Literal('trash')),
 });
 
-type IdRequest = FastifyRequest<{ Params: Static<typeof IdParams> }>;
+type IdRequest = FastifyRequest<{ Params: Static<typeof forms.IdParams> }>;
 
 /** A representation as the form's values. */
-function valuesOf(screen: PlaceScreen, fields: readonly Field[], item: Representation): Values {
+function valuesOf(screen: PlaceScreen, fields: readonly forms.Field[], item: Representation): forms.Values {
   const values: Record<string, string> = {};
   for (const field of fields) {
     const value = field.name === screen.nameField ? item[screen.nameField] : item[field.name];
@@ -112,12 +97,12 @@ function valuesOf(screen: PlaceScreen, fields: readonly Field[], item: Represent
 export async function placeRoutes(app: FastifyInstance, { context }: { context: AdminContext }): Promise<void> {
   for (const screen of [VENUES, ORGANIZERS]) {
     const base = `/admin/${screen.plural}`;
-    const typed = keepTyped({ checkboxes: screen.checkboxes });
+    const typed = forms.keepTyped({ checkboxes: screen.checkboxes });
     const body = (schema: TObject) => ({ hide: true, body: schema });
     app.get(base, { config: { access: 'edit' }, schema: { hide: true, querystring: ListQuery }, handler: listPlaces(context, screen) });
     app.get(`${base}/new`, {
       config: { access: 'edit' },
-      schema: { hide: true, querystring: FormQuery },
+      schema: { hide: true, querystring: forms.FormQuery },
       handler: newPlace(context, screen),
     });
     app.post(`${base}/new`, {
@@ -130,19 +115,19 @@ export async function placeRoutes(app: FastifyInstance, { context }: { context: 
     const edit = `${base}/:id/edit`;
     app.get(edit, {
       config: { access: 'edit' },
-      schema: { hide: true, params: IdParams, querystring: FormQuery },
+      schema: { hide: true, params: forms.IdParams, querystring: forms.FormQuery },
       handler: editPlace(context, screen),
     });
     app.post(edit, {
       config: { access: 'edit' },
       attachValidation: true,
       preValidation: typed,
-      schema: { ...body(screen.updateBody), params: IdParams },
+      schema: { ...body(screen.updateBody), params: forms.IdParams },
       handler: updatePlace(context, screen),
     });
     app.post(`${base}/:id/delete`, {
       config: { access: 'delete' },
-      schema: { hide: true, params: IdParams, body: CsrfOnly },
+      schema: { hide: true, params: forms.IdParams, body: forms.CsrfOnly },
       handler: deletePlace(context, screen),
     });
   }
@@ -165,7 +150,7 @@ function listPlaces(context: AdminContext, screen: PlaceScreen) {
     // A trashed item is read by nobody, so it is not edited: it goes for good from the trash, by those who may.
     const inTrash = query.status === 'trash';
     const forGood = inTrash && can(admin.user?.role ?? null, 'delete_others');
-    return sendList(context, request, reply, {
+    return forms.sendList(context, request, reply, {
       heading: t.nav[screen.plural],
       add: { href: `${base}/new`, label: screen.headings(t).add },
       search: { value: query.search ?? '', action: `${base}/`, status: query.status },
@@ -180,7 +165,7 @@ function listPlaces(context: AdminContext, screen: PlaceScreen) {
         cells: [text(item, screen.nameField), ...screen.cells(item), t.statuses[text(item, 'status')] ?? text(item, 'status')],
       })),
       total: result.total,
-      notice: noticeOf(admin, query),
+      notice: forms.noticeOf(admin, query),
       previous: page > 1 ? pageOf(page - 1) : undefined,
       next: page < result.totalPages ? pageOf(page + 1) : undefined,
       page,
@@ -191,8 +176,8 @@ function listPlaces(context: AdminContext, screen: PlaceScreen) {
 
 interface PlaceForm {
   readonly id?: number;
-  readonly values: Values;
-  readonly errors?: FieldErrors;
+  readonly values: forms.Values;
+  readonly errors?: forms.FieldErrors;
   readonly notice?: string;
 }
 
@@ -201,7 +186,7 @@ function sendPlaceForm(context: AdminContext, screen: PlaceScreen, request: Fast
   const base = `${context.config.basePath}/admin/${screen.plural}`;
   const headings = screen.headings(t);
   const buttons = form.id === undefined ? [] : [{ action: `${base}/${form.id}/delete`, label: t.form.trash }];
-  return sendForm(context, request, reply, {
+  return forms.sendForm(context, request, reply, {
     heading: form.id === undefined ? headings.add : headings.edit,
     action: form.id === undefined ? `${base}/new` : `${base}/${form.id}/edit`,
     fields: screen.fields(t),
@@ -224,23 +209,21 @@ function createPlace(context: AdminContext, screen: PlaceScreen) {
     const page = context.page(request);
     const ctx = requestContext(request, context.services.deps);
     const errors =
-      validationErrorsOf(request, page) ?? (await attempt(page, () => screen.service(context).create(inputOf(request.body), ctx)));
-    if (errors !== undefined) return sendPlaceForm(context, screen, request, reply, { values: typedValues(request), errors });
+      forms.validationErrorsOf(request, page) ??
+      (await forms.attempt(page, () => screen.service(context).create(forms.inputOf(request.body), ctx)));
+    if (errors !== undefined) return sendPlaceForm(context, screen, request, reply, { values: forms.typedValues(request), errors });
     return reply.redirect(`${context.config.basePath}/admin/${screen.plural}/?saved=1`, 303);
   };
 }
 
 function editPlace(context: AdminContext, screen: PlaceScreen) {
-  return async (
-    request: FastifyRequest<{ Params: Static<typeof IdParams>; Querystring: Static<typeof FormQuery> }>,
-    reply: FastifyReply,
-  ) => {
+  return async (request: forms.ItemPageRequest, reply: FastifyReply) => {
     const { id } = request.params;
     const ctx = requestContext(request, context.services.deps);
     const { item } = await screen.service(context).get({ id }, { context: 'edit' }, ctx);
     const page = context.page(request);
     const values = valuesOf(screen, screen.fields(page.t), item);
-    return sendPlaceForm(context, screen, request, reply, { id, values, notice: noticeOf(page, request.query) });
+    return sendPlaceForm(context, screen, request, reply, { id, values, notice: forms.noticeOf(page, request.query) });
   };
 }
 
@@ -250,8 +233,9 @@ function updatePlace(context: AdminContext, screen: PlaceScreen) {
     const page = context.page(request);
     const ctx = requestContext(request, context.services.deps);
     const errors =
-      validationErrorsOf(request, page) ?? (await attempt(page, () => screen.service(context).update({ id }, inputOf(request.body), ctx)));
-    if (errors !== undefined) return sendPlaceForm(context, screen, request, reply, { id, values: typedValues(request), errors });
+      forms.validationErrorsOf(request, page) ??
+      (await forms.attempt(page, () => screen.service(context).update({ id }, forms.inputOf(request.body), ctx)));
+    if (errors !== undefined) return sendPlaceForm(context, screen, request, reply, { id, values: forms.typedValues(request), errors });
     return reply.redirect(`${context.config.basePath}/admin/${screen.plural}/${id}/edit?saved=1`, 303);
   };
 }

@@ -2,18 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Static } from 'typebox';
 import { LOCALES, UpdateSettingsSchema, type Settings, type SettingName } from '../settings/settings.schemas.ts';
 import type { AdminContext } from './admin.context.ts';
-import {
-  attempt,
-  FormQuery,
-  keepTyped,
-  noticeOf,
-  sendForm,
-  typedValues,
-  validationErrorsOf,
-  type Field,
-  type FieldErrors,
-  type Values,
-} from './admin.forms.ts';
+import * as forms from './admin.forms.ts';
 import type { AdminDictionary } from './admin.i18n.ts';
 
 const config = { access: 'manage_options' } as const;
@@ -23,17 +12,17 @@ const ZONES = ['UTC', ...Intl.supportedValuesOf('timeZone').filter((zone) => zon
 
 /** `/admin/settings` (administrators): every setting of `/wp/v2/settings`, saved through its service and schema. */
 export async function settingsScreenRoutes(app: FastifyInstance, { context }: { context: AdminContext }): Promise<void> {
-  app.get('/admin/settings', { config, schema: { hide: true, querystring: FormQuery }, handler: showSettings(context) });
+  app.get('/admin/settings', { config, schema: { hide: true, querystring: forms.FormQuery }, handler: showSettings(context) });
   app.post('/admin/settings', {
     config,
     attachValidation: true,
-    preValidation: keepTyped({}),
+    preValidation: forms.keepTyped({}),
     schema: { hide: true, body: UpdateSettingsSchema },
     handler: saveSettings(context),
   });
 }
 
-function fieldsOf(t: AdminDictionary, current: Settings): Field[] {
+function fieldsOf(t: AdminDictionary, current: Settings): forms.Field[] {
   const { setting } = t;
   const clocks = CLOCKS.includes(current.time_format as (typeof CLOCKS)[number]) ? CLOCKS : [...CLOCKS, current.time_format];
   const clockLabel = (format: string) =>
@@ -76,18 +65,19 @@ function fieldsOf(t: AdminDictionary, current: Settings): Field[] {
   ];
 }
 
-const valuesOf = (settings: Settings): Values => Object.fromEntries(Object.entries(settings).map(([name, value]) => [name, String(value)]));
+const valuesOf = (settings: Settings): forms.Values =>
+  Object.fromEntries(Object.entries(settings).map(([name, value]) => [name, String(value)]));
 
 function sendSettings(
   context: AdminContext,
   request: FastifyRequest,
   reply: FastifyReply,
   current: Settings,
-  form: { values: Values; errors?: FieldErrors; notice?: string },
+  form: { values: forms.Values; errors?: forms.FieldErrors; notice?: string },
 ) {
   const { t } = context.page(request);
   const action = `${context.config.basePath}/admin/settings`;
-  return sendForm(context, request, reply, {
+  return forms.sendForm(context, request, reply, {
     heading: t.nav.settings,
     action,
     fields: fieldsOf(t, current),
@@ -98,11 +88,11 @@ function sendSettings(
 }
 
 function showSettings(context: AdminContext) {
-  return async (request: FastifyRequest<{ Querystring: Static<typeof FormQuery> }>, reply: FastifyReply) => {
+  return async (request: FastifyRequest<{ Querystring: Static<typeof forms.FormQuery> }>, reply: FastifyReply) => {
     const current = await context.services.deps.settings.latest();
     return sendSettings(context, request, reply, current, {
       values: valuesOf(current),
-      notice: noticeOf(context.page(request), request.query),
+      notice: forms.noticeOf(context.page(request), request.query),
     });
   };
 }
@@ -119,9 +109,9 @@ function saveSettings(context: AdminContext) {
         .filter((name) => body[name] !== undefined && String(body[name]) !== String(current[name]))
         .map((name) => [name, body[name]]),
     );
-    const errors = validationErrorsOf(request, page) ?? (await attempt(page, () => service.update(changes)));
+    const errors = forms.validationErrorsOf(request, page) ?? (await forms.attempt(page, () => service.update(changes)));
     if (errors !== undefined)
-      return sendSettings(context, request, reply, current, { values: { ...valuesOf(current), ...typedValues(request) }, errors });
+      return sendSettings(context, request, reply, current, { values: { ...valuesOf(current), ...forms.typedValues(request) }, errors });
     return reply.redirect(`${context.config.basePath}/admin/settings?saved=1`, 303);
   };
 }

@@ -6,22 +6,7 @@ import { createBodySchema, updateBodySchema, type Term, type TermWriteBody } fro
 import type { TermsService } from '../terms/terms.service.ts';
 import { CATEGORIES, TAGS, type TaxonomyInfo } from '../terms/terms.taxonomy.ts';
 import type { AdminContext } from './admin.context.ts';
-import {
-  attempt,
-  CsrfOnly,
-  FormQuery,
-  IdParams,
-  inputOf,
-  keepTyped,
-  noticeOf,
-  sendForm,
-  sendList,
-  typedValues,
-  validationErrorsOf,
-  type Field,
-  type FieldErrors,
-  type Values,
-} from './admin.forms.ts';
+import * as forms from './admin.forms.ts';
 import type { AdminDictionary } from './admin.i18n.ts';
 import type { AdminPage } from './admin.views.ts';
 
@@ -46,17 +31,17 @@ const SCREENS: readonly TermScreen[] = [
   { info: TAGS, service: (context) => context.services.tags, headings: ({ term }) => ({ add: term.addTag, edit: term.editTag }) },
 ];
 
-const ListQuery = Type.Object({ ...FormQuery.properties, search: Type.Optional(Type.String({ maxLength: 200 })) });
-type IdRequest = FastifyRequest<{ Params: Static<typeof IdParams> }>;
+const ListQuery = Type.Object({ ...forms.FormQuery.properties, search: Type.Optional(Type.String({ maxLength: 200 })) });
+type IdRequest = FastifyRequest<{ Params: Static<typeof forms.IdParams> }>;
 
 /** The editor's categories and tags: list with counts, add, edit (with the Italian name and description), delete. */
 export async function termRoutes(app: FastifyInstance, { context }: { context: AdminContext }): Promise<void> {
   for (const screen of SCREENS) {
     const base = `/admin/${screen.info.collection}`;
     const config = { access: screen.info.manageCapability };
-    const typed = keepTyped({ optional: ['slug', 'description', 'parent', 'name_it', 'description_it'] });
+    const typed = forms.keepTyped({ optional: ['slug', 'description', 'parent', 'name_it', 'description_it'] });
     app.get(base, { config, schema: { hide: true, querystring: ListQuery }, handler: listTerms(context, screen) });
-    app.get(`${base}/new`, { config, schema: { hide: true, querystring: FormQuery }, handler: newTerm(context, screen) });
+    app.get(`${base}/new`, { config, schema: { hide: true, querystring: forms.FormQuery }, handler: newTerm(context, screen) });
     app.post(`${base}/new`, {
       config,
       attachValidation: true,
@@ -65,17 +50,21 @@ export async function termRoutes(app: FastifyInstance, { context }: { context: A
       handler: createTerm(context, screen),
     });
     const edit = `${base}/:id/edit`;
-    app.get(edit, { config, schema: { hide: true, params: IdParams, querystring: FormQuery }, handler: editTerm(context, screen) });
+    app.get(edit, {
+      config,
+      schema: { hide: true, params: forms.IdParams, querystring: forms.FormQuery },
+      handler: editTerm(context, screen),
+    });
     app.post(edit, {
       config,
       attachValidation: true,
       preValidation: typed,
-      schema: { hide: true, params: IdParams, body: updateBodySchema(screen.info) },
+      schema: { hide: true, params: forms.IdParams, body: updateBodySchema(screen.info) },
       handler: updateTerm(context, screen),
     });
     app.post(`${base}/:id/delete`, {
       config,
-      schema: { hide: true, params: IdParams, body: CsrfOnly },
+      schema: { hide: true, params: forms.IdParams, body: forms.CsrfOnly },
       handler: deleteTerm(context, screen),
     });
   }
@@ -121,22 +110,22 @@ function listTerms(context: AdminContext, screen: TermScreen) {
     const page = context.page(request);
     const { t } = page;
     const base = `${context.config.basePath}/admin/${screen.info.collection}`;
-    return sendList(context, request, reply, {
+    return forms.sendList(context, request, reply, {
       heading: t.nav[screen.info.collection],
       add: { href: `${base}/new`, label: screen.headings(t).add },
       search: { value: request.query.search ?? '', action: `${base}/` },
       columns: [t.term.name, t.term.slug, t.term.count],
       rows: treeOf(terms).map(({ term, label }) => ({ href: `${base}/${term.id}/edit`, cells: [label, term.slug, String(term.count)] })),
       total: terms.length,
-      notice: noticeOf(page, request.query),
+      notice: forms.noticeOf(page, request.query),
     });
   };
 }
 
 interface TermForm {
   readonly id?: number;
-  readonly values: Values;
-  readonly errors?: FieldErrors;
+  readonly values: forms.Values;
+  readonly errors?: forms.FieldErrors;
   readonly notice?: string;
   /** The term's parent now: a category with one cannot be made top-level again (the API has no way to). */
   readonly parent?: number;
@@ -145,7 +134,7 @@ interface TermForm {
 async function sendTermForm(context: AdminContext, screen: TermScreen, request: FastifyRequest, reply: FastifyReply, form: TermForm) {
   const { t } = context.page(request);
   const base = `${context.config.basePath}/admin/${screen.info.collection}`;
-  const fields: Field[] = [
+  const fields: forms.Field[] = [
     { name: 'name', label: t.term.name, required: true },
     { name: 'slug', label: t.term.slug },
   ];
@@ -163,7 +152,7 @@ async function sendTermForm(context: AdminContext, screen: TermScreen, request: 
     { name: 'name_it', label: t.term.nameIt, lang: 'it' },
     { name: 'description_it', label: t.term.descriptionIt, type: 'textarea', lang: 'it' },
   );
-  return sendForm(context, request, reply, {
+  return forms.sendForm(context, request, reply, {
     heading: form.id === undefined ? screen.headings(t).add : screen.headings(t).edit,
     action: form.id === undefined ? `${base}/new` : `${base}/${form.id}/edit`,
     fields,
@@ -178,7 +167,7 @@ async function sendTermForm(context: AdminContext, screen: TermScreen, request: 
 
 /** The English (default) write's arguments and the Italian one's, from one form. */
 function writesOf(body: unknown): { main: Record<string, unknown>; italian: Record<string, unknown> } {
-  const main = inputOf(body);
+  const main = forms.inputOf(body);
   const italian: Record<string, unknown> = {};
   for (const [field, name] of Object.entries(ITALIAN)) {
     if (typeof main[field] === 'string') italian[name] = main[field];
@@ -198,18 +187,18 @@ async function writeItalian(
   if (Object.keys(italian).length === 0) return undefined;
   const page = context.page(request);
   const ctx: RequestContext = { ...requestContext(request, context.services.deps), language: 'it' };
-  return italianNames(await attempt(page, () => screen.service(context).update(id, italian as TermWriteBody, ctx)));
+  return italianNames(await forms.attempt(page, () => screen.service(context).update(id, italian as TermWriteBody, ctx)));
 }
 
 /** Refusals of the Italian write, by the form's names of its fields. */
-function italianNames(errors: FieldErrors | undefined): FieldErrors | undefined {
+function italianNames(errors: forms.FieldErrors | undefined): forms.FieldErrors | undefined {
   if (errors === undefined) return undefined;
   const renamed = Object.fromEntries(Object.entries(ITALIAN).map(([field, name]) => [name, field]));
   return Object.fromEntries(Object.entries(errors).map(([name, message]) => [renamed[name] ?? name, message]));
 }
 
 /** The Italian fields checked by the API's body schema, as the route checks the English ones: before anything is written. */
-function italianChecked(screen: TermScreen, page: AdminPage, italian: Record<string, unknown>): FieldErrors | undefined {
+function italianChecked(screen: TermScreen, page: AdminPage, italian: Record<string, unknown>): forms.FieldErrors | undefined {
   const names = new Set(
     [...Value.Errors(updateBodySchema(screen.info), italian)].map((error) => error.instancePath.split('/')[1] ?? 'name'),
   );
@@ -228,9 +217,9 @@ function createTerm(context: AdminContext, screen: TermScreen) {
     const service = screen.service(context);
     let id: number | undefined;
     let errors =
-      validationErrorsOf(request, page) ??
+      forms.validationErrorsOf(request, page) ??
       italianChecked(screen, page, italian) ??
-      (await attempt(page, async () => {
+      (await forms.attempt(page, async () => {
         id = (await service.create(main as TermWriteBody & { name: string }, ctx)).item.id;
       }));
     if (errors === undefined && id !== undefined) {
@@ -238,16 +227,13 @@ function createTerm(context: AdminContext, screen: TermScreen) {
       // A refused Italian version leaves nothing behind: the form comes back as it was sent.
       if (errors !== undefined) await service.delete(id, ctx);
     }
-    if (errors !== undefined) return sendTermForm(context, screen, request, reply, { values: typedValues(request), errors });
+    if (errors !== undefined) return sendTermForm(context, screen, request, reply, { values: forms.typedValues(request), errors });
     return reply.redirect(`${context.config.basePath}/admin/${screen.info.collection}/?saved=1`, 303);
   };
 }
 
 function editTerm(context: AdminContext, screen: TermScreen) {
-  return async (
-    request: FastifyRequest<{ Params: Static<typeof IdParams>; Querystring: Static<typeof FormQuery> }>,
-    reply: FastifyReply,
-  ) => {
+  return async (request: forms.ItemPageRequest, reply: FastifyReply) => {
     const { id } = request.params;
     const ctx = requestContext(request, context.services.deps);
     const service = screen.service(context);
@@ -263,7 +249,7 @@ function editTerm(context: AdminContext, screen: TermScreen) {
       name_it: own(italian.name, item.name),
       description_it: own(italian.description, item.description),
     };
-    const notice = noticeOf(context.page(request), request.query);
+    const notice = forms.noticeOf(context.page(request), request.query);
     return sendTermForm(context, screen, request, reply, { id, values, notice, parent: item.parent });
   };
 }
@@ -276,12 +262,12 @@ function updateTerm(context: AdminContext, screen: TermScreen) {
     const { main, italian } = writesOf(request.body);
     const current = await screen.service(context).get(id, ctx);
     const errors =
-      validationErrorsOf(request, page) ??
+      forms.validationErrorsOf(request, page) ??
       italianChecked(screen, page, italian) ??
-      (await attempt(page, () => screen.service(context).update(id, main as TermWriteBody, ctx))) ??
+      (await forms.attempt(page, () => screen.service(context).update(id, main as TermWriteBody, ctx))) ??
       (await writeItalian(context, screen, request, id, italian));
     if (errors !== undefined) {
-      return sendTermForm(context, screen, request, reply, { id, values: typedValues(request), errors, parent: current.item.parent });
+      return sendTermForm(context, screen, request, reply, { id, values: forms.typedValues(request), errors, parent: current.item.parent });
     }
     return reply.redirect(`${context.config.basePath}/admin/${screen.info.collection}/${id}/edit?saved=1`, 303);
   };

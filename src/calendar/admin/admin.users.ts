@@ -3,21 +3,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { isRole, ROLES } from '../../platform/auth/capabilities.ts';
 import { PlatformErrors } from '../../platform/errors.ts';
 import type { AdminContext } from './admin.context.ts';
-import {
-  attempt,
-  CsrfOnly,
-  FormQuery,
-  IdParams,
-  formRoute,
-  noticeOf,
-  sendForm,
-  sendList,
-  typedValues,
-  validationErrorsOf,
-  type Field,
-  type FieldErrors,
-  type Values,
-} from './admin.forms.ts';
+import * as forms from './admin.forms.ts';
 import type { AdminDictionary } from './admin.i18n.ts';
 
 const config = { access: 'manage_options' } as const;
@@ -26,26 +12,30 @@ const Text = (maxLength: number) => Type.String({ maxLength });
 const NewUserBody = Type.Object({ csrf: Text(200), username: Text(200), email: Text(200), role: Text(40), password: Text(1024) });
 const EditUserBody = Type.Object({ csrf: Text(200), role: Text(40), password: Type.Optional(Text(1024)) });
 const TokenBody = Type.Object({ csrf: Text(200), name: Text(100) });
-const TokenParams = Type.Object({ ...IdParams.properties, token: IdParams.properties.id });
+const TokenParams = Type.Object({ ...forms.IdParams.properties, token: forms.IdParams.properties.id });
 
-type IdRequest = FastifyRequest<{ Params: Static<typeof IdParams> }>;
+type IdRequest = FastifyRequest<{ Params: Static<typeof forms.IdParams> }>;
 
 /** `/admin/users/` (administrators): the users, adding one, changing a role or a password, and API tokens. */
 export async function userRoutes(app: FastifyInstance, { context }: { context: AdminContext }): Promise<void> {
-  const form = (body: object, params?: object) => formRoute(config.access, {}, body, params);
-  app.get('/admin/users', { config, schema: { hide: true, querystring: FormQuery }, handler: listUsers(context) });
+  const form = (body: object, params?: object) => forms.formRoute(config.access, {}, body, params);
+  app.get('/admin/users', { config, schema: { hide: true, querystring: forms.FormQuery }, handler: listUsers(context) });
   app.get('/admin/users/new', { config, schema: { hide: true }, handler: newUser(context) });
   app.post('/admin/users/new', { ...form(NewUserBody), handler: addUser(context) });
   app.get('/admin/users/:id/edit', {
     config,
-    schema: { hide: true, params: IdParams, querystring: FormQuery },
+    schema: { hide: true, params: forms.IdParams, querystring: forms.FormQuery },
     handler: editUser(context),
   });
-  app.post('/admin/users/:id/edit', { ...form(EditUserBody, IdParams), handler: updateUser(context) });
-  app.post('/admin/users/:id/tokens', { config, schema: { hide: true, params: IdParams, body: TokenBody }, handler: createToken(context) });
+  app.post('/admin/users/:id/edit', { ...form(EditUserBody, forms.IdParams), handler: updateUser(context) });
+  app.post('/admin/users/:id/tokens', {
+    config,
+    schema: { hide: true, params: forms.IdParams, body: TokenBody },
+    handler: createToken(context),
+  });
   app.post('/admin/users/:id/tokens/:token/revoke', {
     config,
-    schema: { hide: true, params: TokenParams, body: CsrfOnly },
+    schema: { hide: true, params: TokenParams, body: forms.CsrfOnly },
     handler: revokeToken(context),
   });
 }
@@ -53,12 +43,12 @@ export async function userRoutes(app: FastifyInstance, { context }: { context: A
 const roleOptions = (t: AdminDictionary) => ROLES.map((role) => ({ value: role, label: t.user.roles[role] ?? role }));
 
 function listUsers(context: AdminContext) {
-  return async (request: FastifyRequest<{ Querystring: Static<typeof FormQuery> }>, reply: FastifyReply) => {
+  return async (request: FastifyRequest<{ Querystring: Static<typeof forms.FormQuery> }>, reply: FastifyReply) => {
     const page = context.page(request);
     const { t } = page;
     const users = await context.users.list();
     const base = `${context.config.basePath}/admin/users`;
-    return sendList(context, request, reply, {
+    return forms.sendList(context, request, reply, {
       heading: t.nav.users,
       add: { href: `${base}/new`, label: t.user.add },
       columns: [t.username, t.user.displayName, t.place.email, t.user.role],
@@ -67,12 +57,12 @@ function listUsers(context: AdminContext) {
         cells: [user.username, user.display_name, user.email, t.user.roles[user.role] ?? user.role],
       })),
       total: users.length,
-      notice: noticeOf(page, request.query),
+      notice: forms.noticeOf(page, request.query),
     });
   };
 }
 
-function newUserFields(t: AdminDictionary): Field[] {
+function newUserFields(t: AdminDictionary): forms.Field[] {
   return [
     { name: 'username', label: t.username, required: true, autocomplete: 'off' },
     { name: 'email', label: t.place.email, type: 'email', autocomplete: 'off' },
@@ -81,10 +71,16 @@ function newUserFields(t: AdminDictionary): Field[] {
   ];
 }
 
-function sendNewUser(context: AdminContext, request: FastifyRequest, reply: FastifyReply, values: Values, errors?: FieldErrors) {
+function sendNewUser(
+  context: AdminContext,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  values: forms.Values,
+  errors?: forms.FieldErrors,
+) {
   const { t } = context.page(request);
   const base = `${context.config.basePath}/admin/users`;
-  return sendForm(context, request, reply, {
+  return forms.sendForm(context, request, reply, {
     heading: t.user.add,
     action: `${base}/new`,
     fields: newUserFields(t),
@@ -103,8 +99,9 @@ function addUser(context: AdminContext) {
   return async (request: FastifyRequest<{ Body: Static<typeof NewUserBody> }>, reply: FastifyReply) => {
     const page = context.page(request);
     const { username, email, role, password } = request.body;
-    const errors = validationErrorsOf(request, page) ?? (await attempt(page, () => context.users.add({ username, email, role, password })));
-    if (errors !== undefined) return sendNewUser(context, request, reply, typedValues(request), errors);
+    const errors =
+      forms.validationErrorsOf(request, page) ?? (await forms.attempt(page, () => context.users.add({ username, email, role, password })));
+    if (errors !== undefined) return sendNewUser(context, request, reply, forms.typedValues(request), errors);
     return reply.redirect(`${context.config.basePath}/admin/users/?saved=1`, 303);
   };
 }
@@ -117,8 +114,8 @@ async function userOf(context: AdminContext, id: number) {
 }
 
 interface EditForm {
-  readonly values?: Values;
-  readonly errors?: FieldErrors;
+  readonly values?: forms.Values;
+  readonly errors?: forms.FieldErrors;
   readonly notice?: string;
   /** A token just made, shown this once. */
   readonly token?: string;
@@ -129,11 +126,11 @@ async function sendEditUser(context: AdminContext, request: IdRequest, reply: Fa
   const user = await userOf(context, request.params.id);
   const base = `${context.config.basePath}/admin/users`;
   const tokens = (await context.users.listTokens(user.username)).filter((token) => token.revoked_at === null);
-  const fields: Field[] = [
+  const fields: forms.Field[] = [
     { name: 'role', label: t.user.role, type: 'select', options: roleOptions(t) },
     { name: 'password', label: t.user.newPassword, type: 'password', autocomplete: 'new-password', hint: t.user.newPasswordHint },
   ];
-  return sendForm(context, request, reply, {
+  return forms.sendForm(context, request, reply, {
     heading: `${t.user.edit}: ${user.username}`,
     action: `${base}/${user.id}/edit`,
     fields,
@@ -154,31 +151,37 @@ async function sendEditUser(context: AdminContext, request: IdRequest, reply: Fa
 }
 
 function editUser(context: AdminContext) {
-  return async (request: FastifyRequest<{ Params: Static<typeof IdParams>; Querystring: Static<typeof FormQuery> }>, reply: FastifyReply) =>
-    sendEditUser(context, request, reply, { notice: noticeOf(context.page(request), request.query) });
+  return async (request: forms.ItemPageRequest, reply: FastifyReply) =>
+    sendEditUser(context, request, reply, { notice: forms.noticeOf(context.page(request), request.query) });
 }
 
 /** A new role, a new password, or both: each through the users service, which the sessions read on their next request. */
 function updateUser(context: AdminContext) {
-  return async (request: FastifyRequest<{ Params: Static<typeof IdParams>; Body: Static<typeof EditUserBody> }>, reply: FastifyReply) => {
+  return async (
+    request: FastifyRequest<{ Params: Static<typeof forms.IdParams>; Body: Static<typeof EditUserBody> }>,
+    reply: FastifyReply,
+  ) => {
     const page = context.page(request);
     const user = await userOf(context, request.params.id);
     const { role, password } = request.body;
     // The role is known to be one before the password is written, so that a refusal of either changes nothing.
     const errors =
-      validationErrorsOf(request, page) ??
+      forms.validationErrorsOf(request, page) ??
       (isRole(role) ? undefined : { role: page.t.form.invalid }) ??
-      (await attempt(page, async () => {
+      (await forms.attempt(page, async () => {
         if (password !== undefined && password !== '') await context.users.setPassword(user.username, password);
         if (role !== user.role) await context.users.setRole(user.username, role);
       }));
-    if (errors !== undefined) return sendEditUser(context, request, reply, { values: typedValues(request), errors });
+    if (errors !== undefined) return sendEditUser(context, request, reply, { values: forms.typedValues(request), errors });
     return reply.redirect(`${context.config.basePath}/admin/users/${user.id}/edit?saved=1`, 303);
   };
 }
 
 function createToken(context: AdminContext) {
-  return async (request: FastifyRequest<{ Params: Static<typeof IdParams>; Body: Static<typeof TokenBody> }>, reply: FastifyReply) => {
+  return async (
+    request: FastifyRequest<{ Params: Static<typeof forms.IdParams>; Body: Static<typeof TokenBody> }>,
+    reply: FastifyReply,
+  ) => {
     const user = await userOf(context, request.params.id);
     const { token } = await context.users.createToken(user.username, request.body.name.trim() || 'editor');
     return sendEditUser(context, request, reply, { token });

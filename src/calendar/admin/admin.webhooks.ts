@@ -5,22 +5,7 @@ import { deliverySettingsOf } from '../webhooks/webhooks.delivery.ts';
 import { CreateWebhookSchema, UpdateWebhookSchema, WEBHOOK_EVENTS, type Webhook } from '../webhooks/webhooks.schemas.ts';
 import { WebhooksService } from '../webhooks/webhooks.service.ts';
 import type { AdminContext } from './admin.context.ts';
-import {
-  attempt,
-  CsrfOnly,
-  FormQuery,
-  IdParams,
-  inputOf,
-  formRoute,
-  noticeOf,
-  sendForm,
-  sendList,
-  typedValues,
-  validationErrorsOf,
-  type Field,
-  type FieldErrors,
-  type Values,
-} from './admin.forms.ts';
+import * as forms from './admin.forms.ts';
 import type { AdminDictionary } from './admin.i18n.ts';
 
 const config = { access: 'manage_webhooks' } as const;
@@ -28,27 +13,31 @@ const config = { access: 'manage_webhooks' } as const;
 const MAX_LISTED = 100;
 const DELIVERIES_SHOWN = 10;
 
-type IdRequest = FastifyRequest<{ Params: Static<typeof IdParams> }>;
+type IdRequest = FastifyRequest<{ Params: Static<typeof forms.IdParams> }>;
 
 /** `/admin/webhooks/` (administrators): subscriptions through the API's service and schemas, with their last deliveries. */
 export async function webhookRoutes(app: FastifyInstance, { context }: { context: AdminContext }): Promise<void> {
   const service = new WebhooksService(context.services.deps.store.db, deliverySettingsOf(context.config));
   const typing = { checkboxes: ['active'], groups: ['events'], optional: ['description'] };
-  const form = (body: object, params?: object) => formRoute(config.access, typing, body, params);
-  app.get('/admin/webhooks', { config, schema: { hide: true, querystring: FormQuery }, handler: listWebhooks(context, service) });
+  const form = (body: object, params?: object) => forms.formRoute(config.access, typing, body, params);
+  app.get('/admin/webhooks', { config, schema: { hide: true, querystring: forms.FormQuery }, handler: listWebhooks(context, service) });
   app.get('/admin/webhooks/new', { config, schema: { hide: true }, handler: newWebhook(context) });
   app.post('/admin/webhooks/new', { ...form(CreateWebhookSchema), handler: createWebhook(context, service) });
   const edit = '/admin/webhooks/:id/edit';
-  app.get(edit, { config, schema: { hide: true, params: IdParams, querystring: FormQuery }, handler: editWebhook(context, service) });
-  app.post(edit, { ...form(UpdateWebhookSchema, IdParams), handler: updateWebhook(context, service) });
+  app.get(edit, {
+    config,
+    schema: { hide: true, params: forms.IdParams, querystring: forms.FormQuery },
+    handler: editWebhook(context, service),
+  });
+  app.post(edit, { ...form(UpdateWebhookSchema, forms.IdParams), handler: updateWebhook(context, service) });
   app.post('/admin/webhooks/:id/delete', {
     config,
-    schema: { hide: true, params: IdParams, body: CsrfOnly },
+    schema: { hide: true, params: forms.IdParams, body: forms.CsrfOnly },
     handler: deleteWebhook(context, service),
   });
 }
 
-function fieldsOf(t: AdminDictionary): Field[] {
+function fieldsOf(t: AdminDictionary): forms.Field[] {
   return [
     { name: 'url', label: t.webhook.url, type: 'url', required: true, hint: t.webhook.urlHint },
     { name: 'description', label: t.webhook.description, type: 'textarea' },
@@ -62,7 +51,7 @@ function fieldsOf(t: AdminDictionary): Field[] {
   ];
 }
 
-const valuesOf = (webhook: Webhook): Values => ({
+const valuesOf = (webhook: Webhook): forms.Values => ({
   url: webhook.url,
   description: webhook.description,
   events: webhook.events.join(','),
@@ -70,12 +59,12 @@ const valuesOf = (webhook: Webhook): Values => ({
 });
 
 function listWebhooks(context: AdminContext, service: WebhooksService) {
-  return async (request: FastifyRequest<{ Querystring: Static<typeof FormQuery> }>, reply: FastifyReply) => {
+  return async (request: FastifyRequest<{ Querystring: Static<typeof forms.FormQuery> }>, reply: FastifyReply) => {
     const page = context.page(request);
     const { t } = page;
     const { items, total } = await service.list({ page: 1, per_page: MAX_LISTED });
     const base = `${context.config.basePath}/admin/webhooks`;
-    return sendList(context, request, reply, {
+    return forms.sendList(context, request, reply, {
       heading: t.nav.webhooks,
       add: { href: `${base}/new`, label: t.webhook.add },
       columns: [t.webhook.url, t.webhook.events, t.webhook.state],
@@ -84,7 +73,7 @@ function listWebhooks(context: AdminContext, service: WebhooksService) {
         cells: [webhook.url, webhook.events.join(', '), stateOf(t, webhook)],
       })),
       total,
-      notice: noticeOf(page, request.query),
+      notice: forms.noticeOf(page, request.query),
     });
   };
 }
@@ -94,8 +83,8 @@ const stateOf = (t: AdminDictionary, webhook: Webhook) =>
 
 interface WebhookForm {
   readonly id?: number;
-  readonly values: Values;
-  readonly errors?: FieldErrors;
+  readonly values: forms.Values;
+  readonly errors?: forms.FieldErrors;
   readonly notice?: string;
   /** The signing secret of a subscription just made: shown this once. */
   readonly secret?: string;
@@ -111,7 +100,7 @@ async function sendWebhookForm(
   const { t } = context.page(request);
   const base = `${context.config.basePath}/admin/webhooks`;
   const deliveries = form.id === undefined ? [] : (await service.deliveries(form.id, { page: 1, per_page: DELIVERIES_SHOWN })).items;
-  return sendForm(context, request, reply, {
+  return forms.sendForm(context, request, reply, {
     heading: form.id === undefined ? t.webhook.add : t.webhook.edit,
     action: form.id === undefined ? `${base}/new` : `${base}/${form.id}/edit`,
     fields: fieldsOf(t),
@@ -128,7 +117,7 @@ async function sendWebhookForm(
 function newWebhook(context: AdminContext) {
   return async (request: FastifyRequest, reply: FastifyReply) => {
     const { t } = context.page(request);
-    return sendForm(context, request, reply, {
+    return forms.sendForm(context, request, reply, {
       heading: t.webhook.add,
       action: `${context.config.basePath}/admin/webhooks/new`,
       fields: fieldsOf(t),
@@ -146,12 +135,12 @@ function createWebhook(context: AdminContext, service: WebhooksService) {
     if (user === null) throw PlatformErrors.forbidden(false);
     let created: (Webhook & { secret: string }) | undefined;
     const errors =
-      validationErrorsOf(request, page) ??
-      (await attempt(page, async () => {
-        created = await service.create(inputOf(request.body) as Static<typeof CreateWebhookSchema>, user);
+      forms.validationErrorsOf(request, page) ??
+      (await forms.attempt(page, async () => {
+        created = await service.create(forms.inputOf(request.body) as Static<typeof CreateWebhookSchema>, user);
       }));
     if (errors !== undefined || created === undefined)
-      return sendWebhookForm(context, service, request, reply, { values: typedValues(request), errors });
+      return sendWebhookForm(context, service, request, reply, { values: forms.typedValues(request), errors });
     // The secret is shown once, on the new subscription's page, rather than after a redirect that would lose it.
     return sendWebhookForm(context, service, request, reply, {
       id: created.id,
@@ -163,15 +152,12 @@ function createWebhook(context: AdminContext, service: WebhooksService) {
 }
 
 function editWebhook(context: AdminContext, service: WebhooksService) {
-  return async (
-    request: FastifyRequest<{ Params: Static<typeof IdParams>; Querystring: Static<typeof FormQuery> }>,
-    reply: FastifyReply,
-  ) => {
+  return async (request: forms.ItemPageRequest, reply: FastifyReply) => {
     const webhook = await service.get(request.params.id);
     return sendWebhookForm(context, service, request, reply, {
       id: webhook.id,
       values: valuesOf(webhook),
-      notice: noticeOf(context.page(request), request.query),
+      notice: forms.noticeOf(context.page(request), request.query),
     });
   };
 }
@@ -182,9 +168,9 @@ function updateWebhook(context: AdminContext, service: WebhooksService) {
     const page = context.page(request);
     await service.get(id);
     const errors =
-      validationErrorsOf(request, page) ??
-      (await attempt(page, () => service.update(id, inputOf(request.body) as Static<typeof UpdateWebhookSchema>)));
-    if (errors !== undefined) return sendWebhookForm(context, service, request, reply, { id, values: typedValues(request), errors });
+      forms.validationErrorsOf(request, page) ??
+      (await forms.attempt(page, () => service.update(id, forms.inputOf(request.body) as Static<typeof UpdateWebhookSchema>)));
+    if (errors !== undefined) return sendWebhookForm(context, service, request, reply, { id, values: forms.typedValues(request), errors });
     return reply.redirect(`${context.config.basePath}/admin/webhooks/${id}/edit?saved=1`, 303);
   };
 }
