@@ -7,7 +7,7 @@ import { makeVenue } from '../calendar/venues-organizers.factories.ts';
 import { axeViolations as axe, launchChromium, SCREENSHOTS, tabTo } from './chromium.helper.ts';
 
 /**
- * The editor's screens of venues, organizers, categories, tags, settings, users and webhooks in a real Chromium:
+ * The editor's screens of venues, organizers, categories, tags, media, settings, users and webhooks in a real Chromium:
  * each found by its menu link and used by its labels in both languages at desktop and phone sizes, axe-core with no
  * WCAG 2.2 AA violation, a refused form shown with its messages, and a category added by keyboard alone.
  * Screenshots go to SCREENSHOT_DIR (default: the system's temporary directory).
@@ -30,6 +30,8 @@ const WORDS = {
     categories: 'Categories',
     addCategory: 'Add a category',
     tags: 'Tags',
+    media: 'Media',
+    upload: 'Upload an image',
     settings: 'Settings',
     siteTitle: 'Site title',
     users: 'Users',
@@ -50,6 +52,8 @@ const WORDS = {
     categories: 'Categorie',
     addCategory: 'Aggiungi una categoria',
     tags: 'Etichette',
+    media: 'Media',
+    upload: "Carica un'immagine",
     settings: 'Impostazioni',
     siteTitle: 'Titolo del sito',
     users: 'Utenti',
@@ -129,6 +133,11 @@ describe('the editor’s screens in Chromium', () => {
 
         await open(words.tags, words.tags);
         await look('tags');
+
+        await open(words.media, words.media);
+        await look('media');
+        await page.getByRole('link', { name: words.upload }).click();
+        await look('media-upload');
 
         await open(words.users, words.users);
         await look('users');

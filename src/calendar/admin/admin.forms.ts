@@ -8,7 +8,7 @@ import type { AdminPage } from './admin.views.ts';
 
 /** How a field is typed in: the input it is drawn as. */
 /** `checkboxes`: a group of boxes of one name, whose value is the ticked ones' values, comma-separated. */
-export type FieldType = 'text' | 'textarea' | 'url' | 'email' | 'tel' | 'password' | 'checkbox' | 'checkboxes' | 'select';
+export type FieldType = 'text' | 'textarea' | 'url' | 'email' | 'tel' | 'password' | 'file' | 'checkbox' | 'checkboxes' | 'select';
 
 /** One field of an editor form: its name is the API's, its label a word of the page's dictionary. */
 export interface Field {
@@ -134,6 +134,13 @@ export function inputOf(body: unknown): Record<string, unknown> {
   return input;
 }
 
+/** What an item's form page is given besides the item: what was typed, what was refused, what was done. */
+export interface EditForm {
+  readonly values?: Values;
+  readonly errors?: FieldErrors;
+  readonly notice?: string;
+}
+
 /** A form page: its fields with their values and messages, where it posts, and what else the page offers. */
 export interface FormModel {
   readonly heading: string;
@@ -143,6 +150,10 @@ export interface FormModel {
   readonly errors?: FieldErrors;
   readonly submit: string;
   readonly notice?: string;
+  /** A form with a file: sent as multipart. */
+  readonly multipart?: boolean;
+  /** The image the form is about, shown above it. */
+  readonly image?: { readonly src: string; readonly alt: string; readonly href?: string };
   /** Other forms of the page, each one button (delete, restore…). */
   readonly buttons?: readonly { readonly action: string; readonly label: string }[];
   /** What the page shows after the form (a list of deliveries, tokens…): the name of a template part and its model. */
@@ -172,6 +183,8 @@ export interface ListModel {
   readonly rows: readonly {
     readonly href?: string;
     readonly cells: readonly string[];
+    /** A thumbnail before the first cell's text (decorative: the text names it). */
+    readonly image?: { readonly src: string };
     readonly button?: { readonly action: string; readonly label: string };
   }[];
   readonly total: number;

@@ -12,6 +12,7 @@ import { termRoutes } from './admin.terms.ts';
 import { settingsScreenRoutes } from './admin.settings.ts';
 import { userRoutes } from './admin.users.ts';
 import { webhookRoutes } from './admin.webhooks.ts';
+import { mediaScreenRoutes } from './admin.media.ts';
 
 const LoginQuery = Type.Object({
   next: Type.Optional(Type.String({ maxLength: 2000 })),
@@ -61,6 +62,7 @@ export async function adminRoutes(app: FastifyInstance, { context }: { context: 
   await app.register(settingsScreenRoutes, { context });
   await app.register(userRoutes, { context });
   await app.register(webhookRoutes, { context });
+  await app.register(mediaScreenRoutes, { context });
 }
 
 function toEditor(context: AdminContext) {

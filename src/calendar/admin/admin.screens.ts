@@ -8,6 +8,7 @@ const SCREENS: readonly { readonly name: keyof AdminDictionary['nav']; readonly 
   { name: 'organizers', path: '/admin/organizers/', access: 'edit' },
   { name: 'categories', path: '/admin/categories/', access: 'manage_categories' },
   { name: 'tags', path: '/admin/tags/', access: 'manage_tags' },
+  { name: 'media', path: '/admin/media/', access: 'upload_files' },
   { name: 'users', path: '/admin/users/', access: 'manage_options' },
   { name: 'webhooks', path: '/admin/webhooks/', access: 'manage_webhooks' },
   { name: 'settings', path: '/admin/settings', access: 'manage_options' },
