@@ -51,7 +51,7 @@ describe('the editor’s categories and tags', () => {
     assert.doesNotMatch(edit.text, /<option value="">None<\/option>/, 'the API cannot make a child top-level again');
     const saved = await browser.post(`/admin/categories/${jazz.id}/edit`, {
       csrf,
-      name: 'Jazz and blues',
+      name: 'Jazz & blues',
       slug: 'jazz',
       parent: String(music.id),
       description: 'Swing',
@@ -59,7 +59,10 @@ describe('the editor’s categories and tags', () => {
       description_it: '',
     });
     assert.equal(saved.headers.get('location'), `/admin/categories/${jazz.id}/edit?saved=1`);
-    assert.equal((await category('blues')).name, 'Jazz and blues');
+    assert.equal((await category('blues')).name, 'Jazz &amp; blues', 'the API stores names entity-escaped');
+    const again = await browser.get(`/admin/categories/${jazz.id}/edit`);
+    assert.match(again.text, /name="name" value="Jazz &amp; blues"/, 'shown as typed, escaped once by the page');
+    assert.match((await browser.get('/admin/categories/')).text, />— Jazz &amp; blues<\/a>/);
     assert.equal((await category('blues', 'it')).name, 'Jazz e blues');
 
     assert.equal((await browser.post(`/admin/categories/${jazz.id}/delete`, { csrf })).status, 303);

@@ -5,6 +5,7 @@ import { AppError, PlatformErrors } from '../../platform/errors.ts';
 import { MediaFieldsSchema, type Media } from '../media/media.schemas.ts';
 import { uploadFieldsOf } from '../media/media.upload.ts';
 import type { AdminContext } from './admin.context.ts';
+import { plainText } from '../pages/pages.present.ts';
 import * as forms from './admin.forms.ts';
 import type { AdminDictionary } from './admin.i18n.ts';
 
@@ -72,7 +73,7 @@ function listMedia(context: AdminContext) {
       rows: items.map((media) => ({
         href: `${base}/${media.id}/edit`,
         image: { src: thumbnailOf(media) },
-        cells: [media.title.rendered, media.alt_text, `${media.media_details.width}×${media.media_details.height}`],
+        cells: [plainText(media.title.rendered), media.alt_text, `${media.media_details.width}×${media.media_details.height}`],
       })),
       total,
       notice: forms.noticeOf(page, request.query),
@@ -140,7 +141,7 @@ async function sendMediaForm(context: AdminContext, request: FastifyRequest, rep
     action: `${base}/${id}/edit`,
     image: { src: thumbnailOf(media), alt: media.alt_text, href: media.source_url },
     fields: textFields(t),
-    values: form.values ?? { title: media.title.rendered, alt_text: media.alt_text },
+    values: form.values ?? { title: plainText(media.title.rendered), alt_text: media.alt_text },
     errors: form.errors,
     notice: form.notice,
     submit: t.form.save,

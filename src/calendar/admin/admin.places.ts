@@ -3,6 +3,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { classifyError } from '../../platform/http/classify-error.ts';
 import { can } from '../calendar.capabilities.ts';
 import { requestContext } from '../common/context.ts';
+import { plainText } from '../pages/pages.present.ts';
 import type { LinkedPostsService } from '../linked-posts/linked-posts.service.ts';
 import type { Representation } from '../linked-posts/linked-posts.present.ts';
 import { CreateOrganizerBodySchema, UpdateOrganizerBodySchema } from '../organizers/organizers.schemas.ts';
@@ -29,7 +30,8 @@ interface PlaceScreen {
   readonly cells: (item: Representation) => string[];
 }
 
-const text = (item: Representation, name: string) => (typeof item[name] === 'string' ? (item[name] as string) : '');
+/** A text field of a representation as typed: names and addresses are stored entity-escaped (`&amp;`). */
+const text = (item: Representation, name: string) => plainText(item[name]);
 
 const VENUES: PlaceScreen = {
   plural: 'venues',
@@ -88,7 +90,9 @@ function valuesOf(screen: PlaceScreen, fields: readonly forms.Field[], item: Rep
   const values: Record<string, string> = {};
   for (const field of fields) {
     const value = field.name === screen.nameField ? item[screen.nameField] : item[field.name];
-    values[field.name] = typeof value === 'boolean' ? (value ? '1' : '0') : typeof value === 'string' ? value : '';
+    // The description is HTML, edited as such; the other texts are shown as typed.
+    values[field.name] =
+      typeof value === 'boolean' ? (value ? '1' : '0') : field.type === 'textarea' ? String(value ?? '') : plainText(value);
   }
   return values;
 }

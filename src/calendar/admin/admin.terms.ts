@@ -2,6 +2,7 @@ import Type, { type Static } from 'typebox';
 import Value from 'typebox/value';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { requestContext, type RequestContext } from '../common/context.ts';
+import { plainText } from '../pages/pages.present.ts';
 import { createBodySchema, updateBodySchema, type Term, type TermWriteBody } from '../terms/terms.schemas.ts';
 import type { TermsService } from '../terms/terms.service.ts';
 import { CATEGORIES, TAGS, type TaxonomyInfo } from '../terms/terms.taxonomy.ts';
@@ -92,14 +93,14 @@ function treeOf(terms: readonly Term[]): { term: Term; label: string }[] {
   const out: { term: Term; label: string }[] = [];
   const walk = (parent: number, depth: number) => {
     for (const term of children.get(parent) ?? []) {
-      out.push({ term, label: `${'— '.repeat(depth)}${term.name}` });
+      out.push({ term, label: `${'— '.repeat(depth)}${plainText(term.name)}` });
       walk(term.id, depth + 1);
     }
   };
   walk(0, 0);
   // A parent past the screen's bound: its children are listed at the top level.
   for (const [parent, orphans] of children)
-    if (parent !== 0 && !known.has(parent)) for (const term of orphans) out.push({ term, label: term.name });
+    if (parent !== 0 && !known.has(parent)) for (const term of orphans) out.push({ term, label: plainText(term.name) });
   return out;
 }
 
@@ -242,11 +243,11 @@ function editTerm(context: AdminContext, screen: TermScreen) {
     // A text read in Italian that is the English one is no translation (reads fall back to English): left empty.
     const own = (text: string, english: string) => (text === english ? '' : text);
     const values = {
-      name: item.name,
+      name: plainText(item.name),
       slug: item.slug,
       parent: item.parent ? String(item.parent) : '',
       description: item.description,
-      name_it: own(italian.name, item.name),
+      name_it: plainText(own(italian.name, item.name)),
       description_it: own(italian.description, item.description),
     };
     const notice = forms.noticeOf(context.page(request), request.query);
