@@ -10,6 +10,7 @@ longest=(
   test/platform/cli.test.ts
   test/calendar/pages.a11y.test.ts
   test/admin/admin.a11y.test.ts
+  test/admin/screens.a11y.test.ts
   test/reliability/workers.test.ts
   test/reliability/permissions.test.ts
   test/calendar/caches.differential.test.ts

@@ -136,4 +136,33 @@ describe('the editor’s events list', () => {
     const bad = await editor.post('/admin/events/bulk', { csrf: editorCsrf, action: 'explode', ids: String(draft.id) });
     assert.equal(bad.status, 400);
   });
+
+  it('filters by author for those who see everyone’s events, and restores from the trash as the API lets the user', async () => {
+    const editor = new Browser(server.url);
+    const csrf = await editor.logIn('admin', 'admin-password-1');
+    const mine = await editor.get(`/admin/events/?author=${contributor.id}`);
+    assert.equal(mine.status, 200, mine.text);
+    assert.deepEqual(titlesOf(mine.text), ['Contributor weekly', 'Contributor weekly', 'Contributor weekly']);
+    assert.equal((await editor.get('/admin/events/?author=0')).status, 400);
+    const own = new Browser(server.url);
+    await own.logIn(contributor.username, contributor.password);
+    assert.doesNotMatch((await own.get('/admin/events/')).text, /<select id="author"/, 'a contributor is offered no list of users');
+
+    const held = await makeEvent(server, await server.admin(), {
+      title: 'Held over',
+      status: 'publish',
+      start_date: '2031-05-01 10:00',
+      end_date: '2031-05-01 11:00',
+    });
+    await editor.post('/admin/events/bulk', { csrf, action: 'trash', ids: String(held.id) });
+    const trash = await editor.get('/admin/events/?status=trash');
+    assert.match(trash.text, /<option value="restore">Restore from the trash<\/option>/);
+    const contributorCsrf = Browser.csrfOf((await own.get('/admin/events/')).text);
+    const refused = await own.post('/admin/events/bulk', { csrf: contributorCsrf, action: 'restore', ids: String(held.id) });
+    assert.equal(refused.headers.get('location'), '/admin/events/?done=0&failed=1', "a contributor may not restore another's event");
+    const restored = await editor.post('/admin/events/bulk', { csrf, action: 'restore', ids: String(held.id) });
+    assert.equal(restored.headers.get('location'), '/admin/events/?done=1&failed=0');
+    const status = (await server.request(`/calendar/events/v1/events/${held.id}`, { auth: await server.admin() })).body.status;
+    assert.equal(status, 'draft', 'a restored event comes back as a draft');
+  });
 });

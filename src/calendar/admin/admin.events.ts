@@ -4,6 +4,7 @@ import { classifyError } from '../../platform/http/classify-error.ts';
 import { requestContext } from '../common/context.ts';
 import type { EventResponse } from '../events/events.schemas.ts';
 import { termsOf } from '../terms/terms.mapper.ts';
+import { can } from '../calendar.capabilities.ts';
 import type { AdminContext } from './admin.context.ts';
 
 const PER_PAGE = 20;
@@ -21,6 +22,7 @@ export const EventsListQuery = Type.Object({
   status: Type.Optional(Type.Union(EVENT_STATUSES.map((status) => Type.Literal(status)))),
   category: Type.Optional(Type.Integer({ minimum: 1 })),
   venue: Type.Optional(Type.Integer({ minimum: 1 })),
+  author: Type.Optional(Type.Integer({ minimum: 1, maximum: 2_147_483_647 })),
   search: Type.Optional(Type.String({ maxLength: 200 })),
   order: Type.Optional(Type.Union([Type.Literal('asc'), Type.Literal('desc')])),
   lang: Type.Optional(Type.String({ maxLength: 5 })),
@@ -30,7 +32,9 @@ export const EventsListQuery = Type.Object({
 });
 type EventsListQuery = Static<typeof EventsListQuery>;
 
-export const BULK_ACTIONS = ['publish', 'trash'] as const;
+export const BULK_ACTIONS = ['publish', 'trash', 'restore'] as const;
+/** What the trash offers, and what every other view does. */
+const actionsFor = (status: string | undefined) => (status === 'trash' ? (['restore'] as const) : (['publish', 'trash'] as const));
 const Id = Type.Integer({ minimum: 1, maximum: 2_147_483_647 });
 export const BulkBody = Type.Object({
   csrf: Type.String({ maxLength: 200 }),
@@ -85,7 +89,7 @@ export function eventsListPage(context: AdminContext) {
         },
         caller,
         undefined,
-        { order: query.order ?? 'asc' },
+        { order: query.order ?? 'asc', author: query.author },
       ),
       categories.list({ page: 1, per_page: CHOICES_MAX, parent: undefined, orderby: 'name', order: 'asc' }, caller),
       venues.list({ page: 1, per_page: CHOICES_MAX }, caller, ''),
@@ -104,7 +108,9 @@ export function eventsListPage(context: AdminContext) {
       context.views.render(admin, admin.t.events, 'events', {
         query,
         statuses: EVENT_STATUSES,
-        actions: BULK_ACTIONS,
+        actions: actionsFor(query.status),
+        // Whose events to show is a choice for those who see everyone's; the others' lists hold their own and published ones.
+        authors: can(caller.user?.role ?? null, 'edit_others') ? users.map((user) => ({ id: user.id, name: user.display_name })) : [],
         categories: termsOf(categoryList.list, 'categories').map((term) => ({ id: term.id, name: term.name })),
         venues: venueList.items.map((item) => ({ id: Number(item.id), name: String(item.venue ?? item.title ?? '') })),
         rows: list.events.map((event) => rowOf(event, authors)),
@@ -119,8 +125,8 @@ export function eventsListPage(context: AdminContext) {
 }
 
 /**
- * A bulk action on the selected events, each through the API's own write as the user (publish as an update
- * of the status, trash as a delete): what the user may not do to one is left as it is and counted.
+ * A bulk action on the selected events, each through the API's own write as the user (publish and restore as
+ * an update of the status, trash as a delete): what the user may not do to one is left as it is and counted.
  */
 export function eventsBulkAction(context: AdminContext) {
   return async (request: FastifyRequest<{ Body: Static<typeof BulkBody> }>, reply: FastifyReply) => {
@@ -132,7 +138,8 @@ export function eventsBulkAction(context: AdminContext) {
     for (const id of new Set(ids)) {
       try {
         if (action === 'trash') await events.deleteEvent({ id }, {}, caller);
-        else await events.updateEvent({ id }, { status: 'publish' }, caller);
+        // A restored event comes back as a draft, as WordPress restores a post.
+        else await events.updateEvent({ id }, { status: action === 'restore' ? 'draft' : 'publish' }, caller);
         done += 1;
       } catch (error) {
         // A refusal (not allowed, missing, already in the trash) leaves that event as it is; anything else is a failure.

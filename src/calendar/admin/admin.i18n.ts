@@ -1,4 +1,5 @@
 import type { Language } from '../../config/config.ts';
+import { SCREENS_EN, SCREENS_IT } from './admin.screens.i18n.ts';
 
 /** The editor's words, one dictionary per language. */
 const EN = {
@@ -51,7 +52,7 @@ const EN = {
   apply: 'Apply',
   select: 'Select',
   bulkDone: '{done} changed; {failed} left as they were (not allowed, or already so).',
-  actions: { publish: 'Publish', trash: 'Move to the trash' } as Record<string, string>,
+  actions: { publish: 'Publish', trash: 'Move to the trash', restore: 'Restore from the trash' } as Record<string, string>,
   statuses: {
     any: 'Any',
     publish: 'Published',
@@ -69,6 +70,7 @@ const EN = {
   badRequestText: 'Something in the request is not valid:',
   failed: 'Something went wrong',
   failedText: 'The request could not be completed. Its reference:',
+  ...SCREENS_EN,
 };
 
 export type AdminDictionary = typeof EN;
@@ -123,7 +125,7 @@ const IT: AdminDictionary = {
   apply: 'Applica',
   select: 'Seleziona',
   bulkDone: '{done} modificati; {failed} lasciati come erano (non consentito, o già così).',
-  actions: { publish: 'Pubblica', trash: 'Sposta nel cestino' },
+  actions: { publish: 'Pubblica', trash: 'Sposta nel cestino', restore: 'Ripristina dal cestino' },
   statuses: {
     any: 'Qualsiasi',
     publish: 'Pubblicato',
@@ -141,6 +143,7 @@ const IT: AdminDictionary = {
   badRequestText: 'Qualcosa nella richiesta non è valido:',
   failed: 'Qualcosa è andato storto',
   failedText: 'Non è stato possibile completare la richiesta. Il suo riferimento:',
+  ...SCREENS_IT,
 };
 
 export const ADMIN_DICTIONARIES: Readonly<Record<Language, AdminDictionary>> = { en: EN, it: IT };

@@ -8,6 +8,7 @@ import { cookiesOf, setCookie } from './admin.cookies.ts';
 import { ADMIN_DICTIONARIES } from './admin.i18n.ts';
 import { LANGUAGE_COOKIE, LOGIN_COOKIE, SESSION_COOKIE, YEAR_SECONDS, type AdminContext, type AdminOptions } from './admin.context.ts';
 import { adminRoutes } from './admin.routes.ts';
+import { readUploads } from './admin.media.ts';
 import { ADMIN_CSP, ADMIN_STYLESHEET_PATH, AdminViews } from './admin.views.ts';
 
 const isLanguage = (value: unknown): value is Language => LANGUAGES.some((language) => language === value);
@@ -58,6 +59,7 @@ export async function adminPlugin(app: FastifyInstance, options: AdminOptions): 
     if (query !== undefined && query !== null) for (const [name, value] of Object.entries(query)) if (value === '') delete query[name];
     done();
   });
+  await readUploads(app, config.mediaMaxBytes);
   // After the body is parsed and before anything runs: a POST without its form's token changes nothing.
   app.addHook('preValidation', async (request) => {
     if (request.method !== 'POST') return;

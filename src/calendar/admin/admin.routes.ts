@@ -7,6 +7,12 @@ import { cookiesOf, setCookie } from './admin.cookies.ts';
 import { dashboardPage } from './admin.dashboard.ts';
 import { BulkBody, EventsListQuery, eventsBulkAction, eventsListPage } from './admin.events.ts';
 import { LOGIN_COOKIE, SESSION_COOKIE, type AdminContext } from './admin.context.ts';
+import { placeRoutes } from './admin.places.ts';
+import { termRoutes } from './admin.terms.ts';
+import { settingsScreenRoutes } from './admin.settings.ts';
+import { userRoutes } from './admin.users.ts';
+import { webhookRoutes } from './admin.webhooks.ts';
+import { mediaScreenRoutes } from './admin.media.ts';
 
 const LoginQuery = Type.Object({
   next: Type.Optional(Type.String({ maxLength: 2000 })),
@@ -51,6 +57,12 @@ export async function adminRoutes(app: FastifyInstance, { context }: { context: 
     schema: { hide: true, querystring: EventsListQuery },
     handler: eventsListPage(context),
   });
+  await app.register(placeRoutes, { context });
+  await app.register(termRoutes, { context });
+  await app.register(settingsScreenRoutes, { context });
+  await app.register(userRoutes, { context });
+  await app.register(webhookRoutes, { context });
+  await app.register(mediaScreenRoutes, { context });
 }
 
 function toEditor(context: AdminContext) {

@@ -7,6 +7,7 @@ import type { FastifyReply } from 'fastify';
 import { LANGUAGES, type Language } from '../../config/config.ts';
 import type { AuthUser } from '../../platform/auth/authenticate.ts';
 import type { AdminDictionary } from './admin.i18n.ts';
+import { screensFor } from './admin.screens.ts';
 
 // This folder in the sources; once bundled (scripts/bundle.mjs) the files are at the same path under dist/.
 const HERE = path.dirname(fileURLToPath(import.meta.url));
@@ -58,6 +59,7 @@ export class AdminViews {
       to,
       current: url.pathname,
       languages,
+      screens: screensFor(page.user?.role ?? null),
       css: `${to(ADMIN_STYLESHEET_PATH)}?v=${this.stylesheetVersion}`,
     });
   }

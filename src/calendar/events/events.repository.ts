@@ -52,6 +52,8 @@ export interface EventListFilter extends ModifiedBounds {
   readonly nearVenueIds?: readonly number[];
   readonly parentId?: number;
   readonly includeIds?: readonly number[];
+  /** Only this user's events (the editor's author filter; the API has none). */
+  readonly authorId?: number;
 }
 
 function isPublished(eb: Eb, nowUtc: string): Expression<SqlBool> {
@@ -135,6 +137,7 @@ function conditions(eb: Eb, filter: EventListFilter, asked: LinkProbe = 'walk'):
   bound('events.end_local', '>', filter.endAfter);
   bound('events.modified_utc', '>', filter.modifiedAfter);
   bound('events.modified_utc', '<', filter.modifiedBefore);
+  if (filter.authorId !== undefined) all.push(eb('events.author_id', '=', filter.authorId));
   for (const word of filter.search?.words ?? []) {
     const languages = filter.search?.languages ?? [];
     const inTitle = translationContains('event', TEXTS_OWNER, ['title'], languages, word);

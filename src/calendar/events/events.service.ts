@@ -66,8 +66,8 @@ import {
 
 type Db = Kysely<Database>;
 
-/** A list besides its arguments: its archive's URL, its order (no API argument), what its request sent (`linkPairs`). */
-type ListOptions = { readonly archiveUrl?: string; readonly order?: EventOrder; readonly sent?: readonly string[] };
+/** A list besides its arguments: its archive's URL, its order and author (the editor's; no API argument), what its request sent. */
+type ListOptions = Readonly<{ archiveUrl?: string; order?: EventOrder; sent?: readonly string[]; author?: number }>;
 
 // The end of the default window of a series' instances: every stored occurrence.
 const LAST_DAY = '9999-12-31';
@@ -134,13 +134,13 @@ export class EventsService {
     query: ListEventsQuery,
     caller: RequestContext,
     asked: Date = this.now(),
-    { archiveUrl = `${this.urls.namespaceUrl}/events/`, order = 'asc', sent = [] }: ListOptions = {},
+    { archiveUrl = `${this.urls.namespaceUrl}/events/`, order = 'asc', sent = [], author }: ListOptions = {},
   ): Promise<EventList> {
     const page = query.page ?? 1;
     const perPage = Math.min(MAX_PER_PAGE, query.per_page ?? DEFAULT_PER_PAGE);
     const version = await caller.version();
     const now = version.instantFrom(asked);
-    const filter = await listFilter(this.db, query, caller, now);
+    const filter = { ...(await listFilter(this.db, query, caller, now)), ...(author === undefined ? {} : { authorId: author }) };
     const listing = new EventListing(this.db, version, filter);
     const total = await listing.total();
     const pages = totalPages(total, perPage);

@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import { Webhook } from 'standardwebhooks';
+import type { Config } from '../../config/config.ts';
 import type { Database } from '../../platform/db/schema.ts';
 import { postJson, type AllowList, type PostResult } from '../../platform/http/outbound.ts';
 import { clearFailures, countFailure, recordAttempt, type AttemptOutcome, type ClaimedDelivery } from './webhooks.repository.ts';
@@ -16,6 +17,17 @@ export interface DeliverySettings {
   readonly retryForMs: number;
   /** Failures in a row that disable a subscription. */
   readonly disableAfter: number;
+}
+
+/** The delivery settings of the configuration: the worker's, and the service's wherever it is built. */
+export function deliverySettingsOf(config: Config): DeliverySettings {
+  return {
+    allow: config.webhookAllowHosts,
+    timeoutMs: config.webhookTimeoutMs,
+    retryBaseMs: config.webhookRetryBaseMs,
+    retryForMs: config.webhookRetryHours * 3_600_000,
+    disableAfter: config.webhookDisableAfter,
+  };
 }
 
 const MAX_RETRY_DELAY_MS = 6 * 3_600_000;

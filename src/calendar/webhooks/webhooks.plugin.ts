@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ChangesService } from '../changes/changes.service.ts';
 import { retentionSeconds } from '../changes/changes.retention.ts';
 import type { CalendarDeps } from '../common/context.ts';
-import type { DeliverySettings } from './webhooks.delivery.ts';
+import { deliverySettingsOf } from './webhooks.delivery.ts';
 import { WebhookDispatcher } from './webhooks.dispatch.ts';
 import { webhooksRoutes } from './webhooks.routes.ts';
 import { WebhooksService } from './webhooks.service.ts';
@@ -21,13 +21,7 @@ export async function webhooksPlugin(
   { deps, changes }: { deps: CalendarDeps; changes: ChangesService },
 ): Promise<void> {
   const { config, store, site, versions, background } = deps;
-  const settings: DeliverySettings = {
-    allow: config.webhookAllowHosts,
-    timeoutMs: config.webhookTimeoutMs,
-    retryBaseMs: config.webhookRetryBaseMs,
-    retryForMs: config.webhookRetryHours * 3_600_000,
-    disableAfter: config.webhookDisableAfter,
-  };
+  const settings = deliverySettingsOf(config);
   await app.register(webhooksRoutes, { service: new WebhooksService(store.db, settings) });
   if (!config.webhookDelivery) return;
   new WebhookWorker({
