@@ -21,7 +21,7 @@ import type { TermRow } from './terms.repository.ts';
 import { DEFAULT_PER_PAGE, MAX_PER_PAGE, type ListTermsQuery, type Term, type TermList, type TermWriteBody } from './terms.schemas.ts';
 import type { TaxonomyInfo } from './terms.taxonomy.ts';
 import { loadTermViews } from './terms.views.ts';
-import { claimExactSlug, cleanName, insertTermRecord, parentForWrite, reserveName, termExists } from './terms.writes.ts';
+import { claimExactSlug, cleanName, colorOf, insertTermRecord, parentForWrite, reserveName, termExists } from './terms.writes.ts';
 
 type Db = Kysely<Database>;
 
@@ -169,6 +169,7 @@ export class TermsService {
     const { deps, info } = this;
     const term = await this.writeTransaction(async (trx) => {
       const parentId = (await parentForWrite(trx, info, body)) ?? null;
+      const color = colorOf(info, body) ?? null;
       const inserted = await insertTermRecord(
         trx,
         info,
@@ -177,11 +178,12 @@ export class TermsService {
           ...(body.description === undefined ? {} : { description: sanitizeContent(body.description) }),
           ...(body.slug === undefined ? {} : { slug: body.slug }),
           parentId,
+          color,
         },
         ctx.language,
       );
       if ('existing' in inserted) throw termExists(info, inserted.existing);
-      return this.written(trx, { id: inserted.id, taxonomy: info.taxonomy, parent_id: parentId }, ctx);
+      return this.written(trx, { id: inserted.id, taxonomy: info.taxonomy, parent_id: parentId, color }, ctx);
     });
     return { ...term, location: termItemUrl(info, term.item.id, deps.namespaceUrl) };
   }
@@ -220,6 +222,8 @@ export class TermsService {
         await deleteSlugs(trx, info.taxonomy, id, [...slugs.values()]);
       }
       await upsertTexts(trx, info.taxonomy, id, language, fields);
+      const color = colorOf(info, body);
+      if (color !== undefined && color !== (term.color ?? null)) await repository.updateColor(trx, id, color);
       // The links of its descendants are made of its slug and its place in the tree.
       if (fields.slug !== undefined || parentId !== term.parent_id) {
         await repository.touchTerms(
@@ -227,7 +231,7 @@ export class TermsService {
           (await repository.withDescendants(trx, [id])).filter((descendant) => descendant !== id),
         );
       }
-      return this.written(trx, { ...term, parent_id: parentId }, ctx);
+      return this.written(trx, { ...term, parent_id: parentId, color: color === undefined ? term.color : color }, ctx);
     });
   }
 
