@@ -9,6 +9,7 @@ import type { Answer } from '../../platform/http/cached-answers.ts';
 import { siteTagline, siteTitle } from '../common/site-title.ts';
 import { OG_LOCALE } from './pages.i18n.ts';
 import type { PageRequest } from './pages.service.ts';
+import { themeHref } from './pages.theme.ts';
 
 // This folder in the sources; once bundled (scripts/bundle.mjs) the module is dist/almanac.mjs and the files are at the same path under dist/.
 const HERE = path.dirname(fileURLToPath(import.meta.url));
@@ -37,6 +38,9 @@ const HTML = 'text/html; charset=utf-8';
 
 /** Where the stylesheet is served, below the site root. */
 export const STYLESHEET_PATH = '/events/assets/calendar.css';
+
+/** Where the site's logo (setting `site_logo`, a media id) is found, below the site root: `{LOGO_PATH}{id}`. */
+export const LOGO_PATH = '/events/assets/logo/';
 
 /** What every page says of itself besides its body. */
 export interface PageHead {
@@ -78,9 +82,11 @@ export class PageViews {
         current: code === language.language,
       };
     });
+    const { settings } = page.caller;
     const site = {
-      title: siteTitle(page.caller.settings, language.language),
-      tagline: siteTagline(page.caller.settings, language.language),
+      title: siteTitle(settings, language.language),
+      tagline: siteTagline(settings, language.language),
+      logo: settings.site_logo > 0 ? `${links.basePath}${LOGO_PATH}${settings.site_logo}` : undefined,
     };
     // Every page describes itself to search results: a view by its heading and the site.
     const description = head.description || `${head.title} · ${site.tagline === '' ? `${t.calendarOf} ${site.title}` : site.tagline}`;
@@ -94,6 +100,7 @@ export class PageViews {
       nav,
       languages,
       css: `${links.basePath}${STYLESHEET_PATH}?v=${this.stylesheetVersion}`,
+      theme: themeHref(links.basePath, settings.almanac_accent_color, page.colors),
       home: links.to('/events/'),
     });
     return { payload: html, type: HTML, headers: { 'content-language': language.language, vary: 'Accept-Language' } };

@@ -81,6 +81,17 @@ export async function updateParent(db: Db, id: number, parentId: number | null):
   await db.updateTable('terms').set({ parent_id: parentId }).where('id', '=', id).execute();
 }
 
+/** The terms of `taxonomy` that have a colour, with it. */
+export async function findColors(db: Db, taxonomy: Taxonomy): Promise<Array<{ id: number; color: string }>> {
+  const rows = await db
+    .selectFrom('terms')
+    .select(['id', 'color'])
+    .where('taxonomy', '=', taxonomy)
+    .where('color', 'is not', null)
+    .execute();
+  return rows.map((row) => ({ id: row.id, color: row.color! }));
+}
+
 export async function updateColor(db: Db, id: number, color: string | null): Promise<void> {
   await db.updateTable('terms').set({ color }).where('id', '=', id).execute();
 }

@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { cacheKey } from '../../platform/cache/read-cache.ts';
 import { ForeignKeyViolationError } from '../../platform/db/dialect/errors.ts';
 import type { Database } from '../../platform/db/schema.ts';
 import { canEdit, canRead, utcStamp } from '../posts/posts.access.ts';
@@ -68,6 +69,18 @@ export class TermsService {
     const counts = await publishedEventCounts(db, [row.id], trx === undefined ? await ctx.version() : undefined);
     const views = await loadTermViews(db, [row], counts, ctx, { withAncestors: true });
     return toTermResponse(views.get(row.id)!, this.deps);
+  }
+
+  /** The colour of every term that has one, by id: few, and read once per calendar version. */
+  async colors(ctx: RequestContext): Promise<ReadonlyMap<number, string>> {
+    const rows = await (
+      await ctx.version()
+    ).once(
+      cacheKey('term-colors', this.info.taxonomy),
+      () => repository.findColors(this.deps.db, this.info.taxonomy),
+      (read) => 16 * read.length,
+    );
+    return new Map(rows.map((row) => [row.id, row.color]));
   }
 
   /** The terms among `ids` as the list shows them (empty ones too), read at the request's version: what a sync sends. */
