@@ -4,8 +4,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import AxeBuilder from '@axe-core/playwright';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import sharp from 'sharp';
+import { launchChromium } from '../helpers/chromium.ts';
 import { startTestServer, type Credentials, type TestServer } from '../helpers/server.ts';
 import { makeEvent } from './events.factories.ts';
 import { MEDIA, raw } from './media.factories.ts';
@@ -36,13 +37,8 @@ describe('the calendar’s look in Chromium', () => {
 
   before(async () => {
     mkdirSync(SCREENSHOTS, { recursive: true });
-    server = await startTestServer();
+    [server, browser] = await Promise.all([startTestServer(), launchChromium()]);
     admin = await server.admin();
-    browser = await chromium.launch({
-      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-      headless: true,
-      args: ['--no-sandbox'],
-    });
     const logo = await sharp(
       Buffer.from(
         '<svg xmlns="http://www.w3.org/2000/svg" width="480" height="120"><rect width="480" height="120" rx="24" fill="#7c3aed"/>' +

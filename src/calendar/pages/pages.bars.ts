@@ -9,6 +9,12 @@ import type { EventCard } from './pages.present.ts';
 /** Lanes a row may give bars: a day shows few events, and the others stay chips. */
 const MAX_LANES = 4;
 
+/** Days in a row, the longest a bar can be. */
+const ROW_DAYS = 7;
+
+/** The stylesheet's rules of bars' lengths (`span-N`, which calendar.css turns into widths), one per length a row allows. */
+export const BAR_RULES = [...Array(ROW_DAYS - 1).keys()].map((index) => `table.month li.span-${index + 2}{--span:${index + 2}}`).join('\n');
+
 /** An event of a day as a grid row draws it. */
 export interface PlacedCard {
   readonly card: EventCard;

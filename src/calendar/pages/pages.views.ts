@@ -10,6 +10,7 @@ import { siteTagline, siteTitle } from '../common/site-title.ts';
 import { OG_LOCALE } from './pages.i18n.ts';
 import type { PageRequest } from './pages.service.ts';
 import { themeHref } from './pages.theme.ts';
+import { BAR_RULES } from './pages.bars.ts';
 
 // This folder in the sources; once bundled (scripts/bundle.mjs) the module is dist/almanac.mjs and the files are at the same path under dist/.
 const HERE = path.dirname(fileURLToPath(import.meta.url));
@@ -56,10 +57,10 @@ export interface PageHead {
   readonly noindex?: boolean;
 }
 
-/** Eta templates with automatic escaping, read once; the stylesheet with a content hash for its URL. */
+/** Eta templates with automatic escaping, read once; the stylesheet (with the bars' lengths) with a content hash for its URL. */
 export class PageViews {
   private readonly eta = new Eta({ views: path.join(FILES, 'templates'), autoEscape: true, cache: true, autoTrim: [false, 'nl'] });
-  readonly stylesheet = readFileSync(path.join(FILES, 'assets', 'calendar.css'));
+  readonly stylesheet = Buffer.concat([readFileSync(path.join(FILES, 'assets', 'calendar.css')), Buffer.from(`${BAR_RULES}\n`)]);
   private readonly stylesheetVersion = createHash('sha256').update(this.stylesheet).digest('hex').slice(0, 12);
 
   /** `template` rendered in the layout: HTML in the page's language. */
