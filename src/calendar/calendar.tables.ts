@@ -169,6 +169,8 @@ export interface TermTable {
   parent_id: number | null;
   /** Links to events stored as `publish`, maintained by the database (migration 2026-11-24T0300). */
   published_count: Generated<number>;
+  /** Categories' colour, `#rrggbb` in lower case (migration 2026-12-04T0100); null: none. */
+  color: string | null;
 }
 
 export interface EventTermTable {

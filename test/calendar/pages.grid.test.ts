@@ -24,7 +24,7 @@ function monthCells(html: string): Cell[] {
     .map((cell) => cell.slice(0, cell.indexOf('</td>')))
     .map((cell) => ({
       day: /class="daynum" href="\/events\/(\d{4}-\d{2}-\d{2})\/"/.exec(cell)![1]!,
-      hrefs: [...cell.matchAll(/<li><a href="([^"]+)">/g)].map((match) => match[1]!),
+      hrefs: [...cell.matchAll(/<li class="ev[^"]*"><a href="([^"]+)"/g)].map((match) => match[1]!),
       more: Number(/<a class="more" href="[^"]+">\+(\d+) /.exec(cell)?.[1] ?? 0),
     }));
 }

@@ -102,7 +102,7 @@ describe('calendar grids and the events list', () => {
         );
       }
       // As the list: the three-day fair on each of its days, nothing else.
-      assert.equal(html.match(/<li><a href="\/event\//g)?.length, 8, language);
+      assert.equal(html.match(/<li class="ev[^"]*"><a href="\/event\//g)?.length, 8, language);
       assert.doesNotMatch(html, /Draft idea/);
       // The stripped event shows its times, as a list card of it does, not the all-day word.
       assert.match(html, /Locked dinner<\/a> <span class="time">\d/);

@@ -7,6 +7,7 @@ import { after, afterEach, before, describe, it } from 'node:test';
 import type { RunningServer } from '../../src/server.ts';
 import { startSecondServer, startTestServer, type Credentials, type TestServer } from '../helpers/server.ts';
 import { EVENTS, makeEvent } from './events.factories.ts';
+import { jpeg, MEDIA, raw } from './media.factories.ts';
 
 const SETTINGS = '/wp/v2/settings';
 const NAMES = [
@@ -21,6 +22,8 @@ const NAMES = [
   'language',
   'currency_symbol',
   'currency_position',
+  'site_logo',
+  'almanac_accent_color',
 ];
 const DEFAULTS = {
   title: 'Calendar',
@@ -34,6 +37,8 @@ const DEFAULTS = {
   language: 'en_US',
   currency_symbol: '$',
   currency_position: 'prefix',
+  site_logo: 0,
+  almanac_accent_color: '#2563eb',
 };
 // Intl separates AM/PM with a narrow no-break space: pages are compared with plain spaces.
 const plain = (html: string) => html.replace(/[\u202f\u00a0]/g, ' ');
@@ -96,6 +101,7 @@ describe('site settings', () => {
   });
 
   it('refuses a bad value with a 400 naming it, and changes nothing of what was sent with it', async () => {
+    const event = await makeEvent(server, admin);
     const bad: Array<[string, unknown]> = [
       ['start_of_week', 7],
       ['start_of_week', -1],
@@ -110,6 +116,14 @@ describe('site settings', () => {
       ['title', 'x'.repeat(201)],
       ['title', 'nul\u0000byte'],
       ['title_it', { text: 'Jazz' }],
+      ['almanac_accent_color', 'purple'],
+      ['almanac_accent_color', '#fff'],
+      ['almanac_accent_color', '7c3aed'],
+      ['site_logo', -1],
+      ['site_logo', 'logo.png'],
+      // An id that is no image of the media library: none, or an event.
+      ['site_logo', 999_999],
+      ['site_logo', event.id],
     ];
     for (const [name, value] of bad) {
       const response = await change({ description: 'Changed', [name]: value });
@@ -142,6 +156,20 @@ describe('site settings', () => {
     const italian = await page('/events/list/?lang=it');
     assert.match(italian, /<title>[^<]* · Jazz a Torino<\/title>/);
     assert.match(italian, /<p class="tagline">Ogni sera<\/p>/);
+  });
+
+  it('gives the pages the accent (stored in lower case) through their theme, and the logo in the header, its alt the title', async () => {
+    const changed = await change({ almanac_accent_color: '#7C3AED', title: 'Turin Jazz' });
+    assert.equal(changed.body.almanac_accent_color, '#7c3aed');
+    const html = await page('/events/list/');
+    assert.match(html, /<link rel="stylesheet" href="\/events\/assets\/theme\.css\?accent=7c3aed">/);
+    assert.doesNotMatch(html, /<img/);
+    const logo = await server.request(MEDIA, { method: 'POST', auth: admin, ...raw(await jpeg(300, 100), 'logo.jpg') });
+    assert.equal((await change({ site_logo: logo.body.id })).body.site_logo, logo.body.id);
+    assert.match(
+      await page('/events/list/?lang=it'),
+      new RegExp(`<img src="/events/assets/logo/${logo.body.id}" alt="Turin Jazz" height="48">`),
+    );
   });
 
   it('names the feeds after the site', async () => {

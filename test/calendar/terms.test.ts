@@ -5,8 +5,8 @@ import { makeEvent } from './terms.factory.ts';
 import { assertInvalidParam as invalid } from '../helpers/assertions.ts';
 
 const NS = '/calendar/events/v1';
-const TERM_KEYS = ['id', 'count', 'description', 'name', 'slug', 'taxonomy', 'parent', 'meta', 'url', 'urls'];
-const TAG_KEYS = TERM_KEYS.filter((key) => key !== 'parent');
+const TERM_KEYS = ['id', 'count', 'description', 'name', 'slug', 'taxonomy', 'parent', 'meta', 'url', 'urls', 'color'];
+const TAG_KEYS = TERM_KEYS.filter((key) => key !== 'parent' && key !== 'color');
 
 describe('categories and tags endpoints', () => {
   let server: TestServer;
@@ -297,6 +297,7 @@ describe('categories and tags endpoints', () => {
           collection: `${server.url}${NS}/categories`,
           up: `${server.url}${NS}/categories/${root.id}`,
         },
+        color: '',
       });
       const top = await server.request(`${NS}/categories/${root.id}`);
       assert.equal(top.body.parent, 0);
@@ -559,6 +560,54 @@ describe('categories and tags endpoints', () => {
         invalid(await server.request(`${NS}/tags/23000`, { method: 'DELETE', auth }), 'id');
       }
       invalid(await server.request(`${NS}/tags/23000`, { method: 'DELETE' }), 'id');
+    });
+  });
+
+  describe('colour (Almanac)', () => {
+    const colorOf = async (id: number) => (await server.request(`${NS}/categories/${id}`)).body.color;
+
+    it('is stored in lower case, kept by writes that leave it, changed and removed ("")', async () => {
+      const created = await create('categories', { name: unique('colour'), color: '#1A7F5A' });
+      assert.equal(created.color, '#1a7f5a');
+      assert.equal(await colorOf(created.id), '#1a7f5a');
+      const renamed = await server.request(`${NS}/categories/${created.id}`, {
+        method: 'POST',
+        auth: admin,
+        body: { name: unique('renamed') },
+      });
+      assert.equal(renamed.body.color, '#1a7f5a');
+      const changed = await server.request(`${NS}/categories/${created.id}`, { method: 'PATCH', auth: admin, body: { color: '#ffcc00' } });
+      assert.equal(changed.status, 200, changed.text);
+      assert.equal(await colorOf(created.id), '#ffcc00');
+      const listed = await list('categories', `include=${created.id}&hide_empty=false`);
+      assert.equal(listed.body.categories[0].color, '#ffcc00');
+      await server.request(`${NS}/categories/${created.id}`, { method: 'POST', auth: admin, body: { color: '' } });
+      assert.equal(await colorOf(created.id), '');
+      assert.equal((await create('categories', { name: unique('plain') })).color, '');
+    });
+
+    it('refuses what is not #rrggbb with a 400 naming color, and changes nothing', async () => {
+      const created = await create('categories', { name: unique('colour'), color: '#123456' });
+      for (const bad of ['red', '#fff', '123456', '#12345g', '#1234567', ' #123456', 'rgb(1,2,3)', 12, '#123456\n']) {
+        const name = unique('refused');
+        const response = await server.request(`${NS}/categories`, { method: 'POST', auth: admin, body: { name, color: bad } });
+        assert.equal(response.status, 400, `${JSON.stringify(bad)}: ${response.text}`);
+        invalid(response, 'color');
+        invalid(await server.request(`${NS}/categories/${created.id}`, { method: 'PATCH', auth: admin, body: { color: bad } }), 'color');
+        assert.equal((await list('categories', `search=${name}&hide_empty=false`)).body.total, 0);
+      }
+      assert.equal(await colorOf(created.id), '#123456');
+    });
+
+    it('is no field of tags, and is described in the OpenAPI document', async () => {
+      const tag = await create('tags', { name: unique('tag'), color: '#123456' });
+      assert.equal('color' in tag, false);
+      const doc = (await server.request(`${NS}/doc`)).body;
+      const text = JSON.stringify(doc);
+      const write = doc.paths['/categories'].post;
+      assert.match(JSON.stringify(write), /"color"/);
+      assert.match(text, /Colour of the category’s events on the calendar’s pages/);
+      assert.doesNotMatch(JSON.stringify(doc.paths['/tags'].post), /"color"/);
     });
   });
 

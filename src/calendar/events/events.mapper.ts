@@ -61,7 +61,10 @@ function offsetKeyOf(row: Pick<EventRow, 'start_local' | 'start_utc'>): string {
 export type EventSummary = Pick<
   EventResponse,
   'id' | 'title' | 'slug' | 'url' | 'all_day' | 'start_date' | 'end_date' | 'utc_start_date' | 'utc_end_date' | 'timezone'
->;
+> & {
+  /** The colour of its first category that has one (`#rrggbb`): what a grid paints it with. */
+  readonly color?: string;
+};
 
 /** The summary of an event (see toEventResponse), from its row and its title and slug. */
 export function toEventSummary(row: EventRow, texts: Translated | undefined, urls: EventUrls): EventSummary {
@@ -182,7 +185,8 @@ export function stripProtectedEvent(event: EventResponse): EventResponse {
 
 /** A summary as lists show it to who has not unlocked its event: what stripProtectedEvent strips of its fields. */
 export function stripProtectedSummary(summary: EventSummary): EventSummary {
-  return { ...summary, all_day: null };
+  const { color: _color, ...shown } = summary;
+  return { ...shown, all_day: null };
 }
 
 const ENTITIES: Readonly<Record<string, string>> = { amp: '&', lt: '<', gt: '>', quot: '"', '#39': "'", '#039': "'", nbsp: ' ' };

@@ -6,6 +6,7 @@ import type { RequestContext } from '../common/context.ts';
 import { loadEventEmbeds } from './events.embeds.ts';
 import type { EventEntry, EventRepresentations } from './events.representations.ts';
 import { publishedEventCounts } from '../terms/terms.counts.ts';
+import { findCategoryColors } from '../terms/terms.links.ts';
 import { canEdit, utcStamp } from '../posts/posts.access.ts';
 import { eventNotFound } from './events.lookup.ts';
 import { textIdsOf, textsOfEvent } from './events.inherited.ts';
@@ -154,12 +155,17 @@ export class EventPresenter {
    */
   async summarized(db: Db, rows: readonly EventRow[], query: ListEventsQuery, caller: RequestContext, now: Date): Promise<EventSummary[]> {
     if (rows.length === 0) return [];
-    const [texts, unlocked] = await Promise.all([
+    const [texts, unlocked, colors] = await Promise.all([
       loadTranslations(db, 'event', textIdsOf(rows), caller.language, caller.defaultLanguage, SUMMARY_FIELDS),
       this.passwords.unlocked(rows, this.attempt(query, caller, now), 'list'),
+      findCategoryColors(
+        db,
+        rows.map((row) => row.id),
+      ),
     ]);
     return rows.map((row) => {
-      const summary = toEventSummary(row, textsOfEvent(row, texts), this.urls);
+      const color = colors.get(row.id);
+      const summary = { ...toEventSummary(row, textsOfEvent(row, texts), this.urls), ...(color === undefined ? {} : { color }) };
       return unlocked.has(row.id) ? summary : stripProtectedSummary(summary);
     });
   }

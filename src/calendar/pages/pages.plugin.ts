@@ -5,10 +5,11 @@ import { answerConditionally } from '../../platform/http/conditional-get.ts';
 import type { CalendarServices } from '../calendar.services.ts';
 import { pagesItemRoutes } from './pages.items.routes.ts';
 import { pagesViewRoutes } from './pages.routes.ts';
-import { pageNotFound } from './pages.errors.ts';
+import { badPageArgument, pageNotFound } from './pages.errors.ts';
 import { loadSiteSettings } from '../common/context.ts';
 import { PagesService } from './pages.service.ts';
-import { embedCsp, PAGE_CSP, PageViews, STYLESHEET_PATH } from './pages.views.ts';
+import { embedCsp, LOGO_PATH, PAGE_CSP, PageViews, STYLESHEET_PATH } from './pages.views.ts';
+import { parseTheme, themeCss, THEME_PATH } from './pages.theme.ts';
 
 /** The first segments of the pages' paths. */
 const PAGE_PREFIXES = ['/events', '/event', '/venue', '/organizer', '/tag', '/embed'];
@@ -54,12 +55,7 @@ export async function pagesPlugin(app: FastifyInstance, { config, services }: Pa
   });
   app.setErrorHandler((error: FastifyError, request, reply) => sendErrorPage(pages, views, error, request, reply));
 
-  app.get(STYLESHEET_PATH, {
-    config: { access: 'public' },
-    schema: { hide: true },
-    handler: async (_request, reply) =>
-      reply.headers({ 'content-type': 'text/css; charset=utf-8', 'cache-control': 'public, max-age=86400' }).send(views.stylesheet),
-  });
+  registerAssets(app, pages, views);
   // Crawlers may read the calendar; the editor, the framed copies and the CalDAV collections are not pages to index.
   const robots = ['User-agent: *', ...['/admin/', '/embed/', '/dav/'].map((path) => `Disallow: ${config.basePath}${path}`), ''].join('\n');
   app.get('/robots.txt', {
@@ -77,6 +73,38 @@ export async function pagesPlugin(app: FastifyInstance, { config, services }: Pa
       { prefix },
     );
   }
+}
+
+/** The pages' stylesheets and the site's logo. */
+function registerAssets(app: FastifyInstance, pages: PagesService, views: PageViews): void {
+  app.get(STYLESHEET_PATH, {
+    config: { access: 'public' },
+    schema: { hide: true },
+    handler: async (_request, reply) =>
+      reply.headers({ 'content-type': 'text/css; charset=utf-8', 'cache-control': 'public, max-age=86400' }).send(views.stylesheet),
+  });
+  // Made from its address alone (pages.theme.ts): the same address is the same stylesheet for ever.
+  app.get(THEME_PATH, {
+    config: { access: 'public' },
+    schema: { hide: true },
+    handler: async (request, reply) => {
+      const theme = parseTheme(request.query as Record<string, unknown>);
+      if ('invalid' in theme) throw badPageArgument(theme.invalid);
+      return reply
+        .headers({ 'content-type': 'text/css; charset=utf-8', 'cache-control': 'public, max-age=31536000, immutable' })
+        .send(themeCss(theme.accent, theme.colors));
+    },
+  });
+  // The logo is the image the `site_logo` setting names, at the size that suits a header; another logo is another address.
+  app.get(`${LOGO_PATH}:id`, {
+    config: { access: 'public' },
+    schema: { hide: true },
+    handler: async (request, reply) => {
+      const url = await pages.logoUrl(request, (request.params as { id: string }).id);
+      if (url === undefined) throw pageNotFound();
+      return reply.headers({ 'cache-control': 'public, max-age=300' }).redirect(url, 302);
+    },
+  });
 }
 
 function sendErrorPage(pages: PagesService, views: PageViews, error: unknown, request: FastifyRequest, reply: FastifyReply): FastifyReply {

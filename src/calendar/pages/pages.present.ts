@@ -7,6 +7,7 @@ import { sanitizeContent } from '../common/html.ts';
 import { formatDay, formatTime } from './pages.dates.ts';
 import type { PageLanguage } from './pages.i18n.ts';
 import type { Settings } from '../settings/settings.schemas.ts';
+import { colorClass } from './pages.theme.ts';
 
 /** What templates show of the calendar's items: plain text (escaped by the templates), links and formatted dates. */
 
@@ -69,6 +70,50 @@ export interface EventCard {
   readonly time: string;
   readonly datetime: string;
   readonly when: string;
+  /** The class of its category colour (pages.theme.ts), or `''`: the accent's. */
+  readonly color: string;
+  /** Runs over several days (all day or not): a grid draws it as a bar. */
+  readonly spans: boolean;
+  /** What a list's card shows more (cards made from a whole event). */
+  readonly details?: CardDetails;
+}
+
+/** A list card's date badge, place, excerpt, cost and thumbnail. */
+export interface CardDetails {
+  readonly badge: { readonly month: string; readonly day: number };
+  readonly venue: string;
+  readonly excerpt: string;
+  readonly cost: string;
+  readonly thumbnail?: { readonly src: string; readonly width: number; readonly height: number };
+}
+
+/** Longest excerpt a card shows, in characters: about two lines of a phone. */
+const EXCERPT_MAX = 160;
+
+/** Text of rendered HTML (an excerpt) on one line, cut at a word past `max` characters. */
+function excerptText(html: string, max: number): string {
+  const text = plainText(html.replace(/<[^>]*>/g, ' '))
+    .replace(/\s+/g, ' ')
+    .trim();
+  if (text.length <= max) return text;
+  const cut = text.slice(0, max);
+  return `${cut.slice(0, Math.max(cut.lastIndexOf(' '), max / 2)).trimEnd()}…`;
+}
+
+/** The details of a list's card of `event`: the thumbnail its image has at the sizes a card uses (none for an image recorded by URL). */
+export function cardDetailsOf(event: EventResponse, language: Language): CardDetails {
+  const [year, month, day] = event.start_date.slice(0, 10).split('-').map(Number) as [number, number, number];
+  const monthName = new Intl.DateTimeFormat(language, { month: 'short', timeZone: 'UTC' }).format(Date.UTC(year, month - 1, day));
+  const place: Record<string, unknown> = Array.isArray(event.venue) ? {} : event.venue;
+  const venue = [plainText(place.venue), plainText(place.city)].filter(Boolean).join(', ');
+  const size = event.image === false ? undefined : (event.image.sizes?.thumbnail ?? event.image.sizes?.medium);
+  return {
+    badge: { month: monthName.replace('.', ''), day },
+    venue,
+    excerpt: excerptText(event.excerpt, EXCERPT_MAX),
+    cost: plainText(event.cost),
+    ...(size === undefined ? {} : { thumbnail: { src: size.url, width: size.width, height: size.height } }),
+  };
 }
 
 /** The words a card's time is made of. */
@@ -141,6 +186,8 @@ export function cardOf(
     time,
     datetime: isoWithOffset(utcStampMillis(event.utc_start_date), event.timezone),
     when: `${dayText(startDay)}${endDay === startDay ? '' : ` – ${dayText(endDay)}`}`,
+    color: event.color === undefined ? '' : colorClass(event.color),
+    spans: endDay !== startDay,
   };
 }
 

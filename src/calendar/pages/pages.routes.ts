@@ -15,6 +15,7 @@ import {
   weekStart,
 } from './pages.dates.ts';
 import { badPageArgument } from './pages.errors.ts';
+import { placeBars } from './pages.bars.ts';
 import type { PagesService, PageRequest } from './pages.service.ts';
 import { DayParamsSchema, MonthParamsSchema, ViewQuerySchema } from './pages.schemas.ts';
 import { EMBED_PATH, type PageViews } from './pages.views.ts';
@@ -57,8 +58,9 @@ async function monthOf(pages: PagesService, page: PageRequest, month: string, mo
   const first = weeks[0]![0]!;
   const last = weeks[weeks.length - 1]![6]!;
   const days = await pages.eventsByDay(page, first, last, MONTH_DAY_MAX);
-  const cells = weeks.map((week) =>
-    week.map((day) => ({
+  const cells = weeks.map((week) => {
+    const placed = placeBars(week.map((day) => days.get(day)!.events));
+    return week.map((day, index) => ({
       day,
       number: Number(day.slice(8)),
       label: formatDay(day, language.language, dateFormat),
@@ -66,8 +68,9 @@ async function monthOf(pages: PagesService, page: PageRequest, month: string, mo
       today: day === page.today,
       href: links.to(`/events/${day}/`),
       ...days.get(day)!,
-    })),
-  );
+      placed: placed[index]!,
+    }));
+  });
   return {
     heading: formatMonth(month, language.language),
     weekdays: weeks[0]!.map((day) => ({

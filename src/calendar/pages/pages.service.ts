@@ -5,13 +5,23 @@ import type { Config } from '../../config/config.ts';
 import { AppError } from '../../platform/errors.ts';
 import type { CalendarServices } from '../calendar.services.ts';
 import type { EventSummary } from '../events/events.mapper.ts';
-import type { ListEventsQuery } from '../events/events.schemas.ts';
+import type { EventResponse, ListEventsQuery } from '../events/events.schemas.ts';
 import { requestContext, settingsOf, type RequestContext } from '../common/context.ts';
 import { languageOfLocale } from '../settings/settings.service.ts';
 import { nowIn } from '../common/dates.ts';
 import { feedName } from '../common/site-title.ts';
+import { loadImages } from '../common/images.ts';
 import { DICTIONARIES, pageLanguageOf, type Dictionary, type PageLanguage } from './pages.i18n.ts';
-import { cardOf, dayPart, PageLinks, plainText, subscribeLinks, type EventCard, type SubscribeLinks } from './pages.present.ts';
+import {
+  cardDetailsOf,
+  cardOf,
+  dayPart,
+  PageLinks,
+  plainText,
+  subscribeLinks,
+  type EventCard,
+  type SubscribeLinks,
+} from './pages.present.ts';
 import type { ViewQuery } from './pages.schemas.ts';
 import type { Term } from '../terms/terms.schemas.ts';
 import { addDays, daysBetween } from './pages.dates.ts';
@@ -39,6 +49,8 @@ export interface PageRequest {
   /** Today in the site's time zone. */
   readonly today: string;
   readonly query: ViewQuery;
+  /** The category colours the page's cards show (`#rrggbb`), for its theme stylesheet. */
+  readonly colors: Set<string>;
 }
 
 export interface Option {
@@ -89,7 +101,19 @@ export class PagesService {
       now,
       today: nowIn(base.site.timezone, now).local.slice(0, 10),
       query,
+      colors: new Set(),
     };
+  }
+
+  /**
+   * Where the site's logo is: the medium size of the image `site_logo` names (the full one when it is smaller), if
+   * `id` is that image — no other image is found here, so the address tells nothing of the media library.
+   */
+  async logoUrl(request: FastifyRequest, id: string): Promise<string | undefined> {
+    const logo = settingsOf(request, this.config).site_logo;
+    if (logo === 0 || id !== String(logo)) return undefined;
+    const image = (await loadImages(this.services.deps.store.db, [logo], this.config.baseUrl)).get(logo);
+    return image?.sizes?.medium?.url ?? image?.url;
   }
 
   /**
@@ -137,8 +161,24 @@ export class PagesService {
     const past = isPast ? { ends_before: `${page.today} 00:00:00`, strict_dates: true } : {};
     const query: ListEventsQuery = { ...listFilters(page.query), ...past, ...extra, page: number, per_page: LIST_PER_PAGE };
     try {
-      const list = await this.services.events.listEvents(query, page.caller, page.now, { order: isPast ? 'desc' : 'asc' });
-      return { cards: list.events.map((event) => this.card(page, event)), page: number, pages: list.total_pages };
+      const [list, colors] = await Promise.all([
+        this.services.events.listEvents(query, page.caller, page.now, { order: isPast ? 'desc' : 'asc' }),
+        this.services.categories.colors(page.caller),
+      ]);
+      // As a grid's summary has it: the colour of its first category (by id) that has one.
+      const colorOf = (event: EventResponse) =>
+        [...event.categories]
+          .sort((a, b) => a.id - b.id)
+          .map((category) => colors.get(category.id))
+          .find((color) => color !== undefined);
+      return {
+        cards: list.events.map((event) => ({
+          ...this.card(page, { ...event, color: colorOf(event) }),
+          details: cardDetailsOf(event, page.language.language),
+        })),
+        page: number,
+        pages: list.total_pages,
+      };
     } catch (error) {
       // Past the last page: as any address that shows nothing.
       if (error instanceof AppError && error.code === 'event-archive-page-not-found') throw pageNotFound();
@@ -160,6 +200,7 @@ export class PagesService {
 
   /** The card of `event`, with its time as shown on `day` (none: a list's card). */
   card(page: PageRequest, event: EventSummary, day?: string): EventCard {
+    if (event.color !== undefined) page.colors.add(event.color);
     return cardOf(event, page.links, page.language.language, page.t, page.caller.settings, day);
   }
 

@@ -9,6 +9,8 @@ import type { Answer } from '../../platform/http/cached-answers.ts';
 import { siteTagline, siteTitle } from '../common/site-title.ts';
 import { OG_LOCALE } from './pages.i18n.ts';
 import type { PageRequest } from './pages.service.ts';
+import { themeHref } from './pages.theme.ts';
+import { BAR_RULES } from './pages.bars.ts';
 
 // This folder in the sources; once bundled (scripts/bundle.mjs) the module is dist/almanac.mjs and the files are at the same path under dist/.
 const HERE = path.dirname(fileURLToPath(import.meta.url));
@@ -48,6 +50,9 @@ export interface PageImage {
   readonly sizes?: string;
 }
 
+/** Where the site's logo (setting `site_logo`, a media id) is found, below the site root: `{LOGO_PATH}{id}`. */
+export const LOGO_PATH = '/events/assets/logo/';
+
 /** What every page says of itself besides its body. */
 export interface PageHead {
   readonly title: string;
@@ -63,10 +68,10 @@ export interface PageHead {
   readonly noindex?: boolean;
 }
 
-/** Eta templates with automatic escaping, read once; the stylesheet with a content hash for its URL. */
+/** Eta templates with automatic escaping, read once; the stylesheet (with the bars' lengths) with a content hash for its URL. */
 export class PageViews {
   private readonly eta = new Eta({ views: path.join(FILES, 'templates'), autoEscape: true, cache: true, autoTrim: [false, 'nl'] });
-  readonly stylesheet = readFileSync(path.join(FILES, 'assets', 'calendar.css'));
+  readonly stylesheet = Buffer.concat([readFileSync(path.join(FILES, 'assets', 'calendar.css')), Buffer.from(`${BAR_RULES}\n`)]);
   private readonly stylesheetVersion = createHash('sha256').update(this.stylesheet).digest('hex').slice(0, 12);
 
   /** `template` rendered in the layout: HTML in the page's language. */
@@ -89,9 +94,11 @@ export class PageViews {
         current: code === language.language,
       };
     });
+    const { settings } = page.caller;
     const site = {
-      title: siteTitle(page.caller.settings, language.language),
-      tagline: siteTagline(page.caller.settings, language.language),
+      title: siteTitle(settings, language.language),
+      tagline: siteTagline(settings, language.language),
+      logo: settings.site_logo > 0 ? `${links.basePath}${LOGO_PATH}${settings.site_logo}` : undefined,
     };
     // Every page describes itself to search results: a view by its heading and the site.
     const description = head.description || `${head.title} · ${site.tagline === '' ? `${t.calendarOf} ${site.title}` : site.tagline}`;
@@ -105,6 +112,7 @@ export class PageViews {
       nav,
       languages,
       css: `${links.basePath}${STYLESHEET_PATH}?v=${this.stylesheetVersion}`,
+      theme: themeHref(links.basePath, settings.almanac_accent_color, page.colors),
       home: links.to('/events/'),
     });
     return { payload: html, type: HTML, headers: { 'content-language': language.language, vary: 'Accept-Language' } };

@@ -51,6 +51,15 @@ export const SettingsSchema = Type.Object(
     currency_position: Type.Enum(['prefix', 'postfix'], {
       description: 'Where that symbol goes: before (prefix) or after (postfix) the amount (Almanac)',
     }),
+    site_logo: Type.Integer({
+      minimum: 0,
+      description: 'Logo shown in the pages’ header instead of the title: an image of the media library by id; 0 for none',
+    }),
+    almanac_accent_color: Type.String({
+      pattern: '^#[0-9A-Fa-f]{6}$',
+      description:
+        'Accent colour of the pages, #rrggbb: links (darkened or lightened as each colour scheme needs), buttons, today (Almanac)',
+    }),
   },
   { $id: 'WpSettings' },
 );

@@ -38,6 +38,14 @@ export async function findEventTermLinks(db: Db, eventIds: readonly number[]): P
   return repository.findTermsOfEvents(db, eventIds);
 }
 
+/** The colour of each of `eventIds` whose categories have one: its first category's (by id) that has one. */
+export async function findCategoryColors(db: Db, eventIds: readonly number[]): Promise<Map<number, string>> {
+  const colors = new Map<number, string>();
+  const links = (await repository.findTermsOfEvents(db, eventIds)).filter((link) => link.taxonomy === 'category' && link.color);
+  for (const link of links.sort((a, b) => a.id - b.id)) if (!colors.has(link.event_id)) colors.set(link.event_id, link.color!);
+  return colors;
+}
+
 /**
  * The embedded `categories` and `tags` of many events, from
  * their links, texts and counts (terms.counts.ts), sorted by name; every

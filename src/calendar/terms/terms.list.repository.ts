@@ -111,7 +111,7 @@ export async function listTerms(
   page: { readonly limit: number; readonly offset: number },
 ): Promise<TermRow[]> {
   if (filter.include !== undefined && filter.include.length === 0) return [];
-  let query = filtered(db, filter).select(['terms.id', 'terms.taxonomy', 'terms.parent_id']);
+  let query = filtered(db, filter).select(['terms.id', 'terms.taxonomy', 'terms.parent_id', 'terms.color']);
   const expression = orderExpression(filter, order);
   if (expression !== undefined) query = query.orderBy(expression, order.direction);
   return query.orderBy('terms.id', order.direction).limit(page.limit).offset(page.offset).execute();

@@ -14,6 +14,8 @@ export interface TermView {
   readonly slug: string;
   /** Slugs of the ancestors, root first (categories' public URL). */
   readonly ancestorSlugs: readonly string[];
+  /** Categories' `#rrggbb`; null: none. */
+  readonly color: string | null;
 }
 
 export interface TermUrlBase {
@@ -40,9 +42,10 @@ export function termItemUrl(info: TaxonomyInfo, id: number, namespaceUrl: string
   return `${namespaceUrl}/${info.collection}/${id}`;
 }
 
-/** The term-endpoint shape; tags have no `parent`. */
+/** The term-endpoint shape; tags have no `parent` and no `color`. */
 export function toTermResponse(view: TermView, base: TermUrlBase): Term {
   const parent = view.info.hierarchical ? { parent: view.parentId ?? 0 } : {};
+  const color = view.info.hierarchical ? { color: view.color ?? '' } : {};
   return {
     id: view.id,
     count: view.count,
@@ -54,6 +57,7 @@ export function toTermResponse(view: TermView, base: TermUrlBase): Term {
     meta: [],
     url: publicUrlOf(view, base.baseUrl),
     urls: urlsOf(view, base.namespaceUrl),
+    ...color,
   };
 }
 

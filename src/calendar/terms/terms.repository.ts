@@ -14,6 +14,8 @@ export interface TermRow {
   readonly id: number;
   readonly taxonomy: Taxonomy;
   readonly parent_id: number | null;
+  /** Absent where only the tree is read (ancestors). */
+  readonly color?: string | null;
 }
 
 /**
@@ -38,15 +40,15 @@ export function publishedCount(now: string): RawBuilder<number> {
   return sql<number>`(terms.published_count + ${duePublications(sql.ref<number>('terms.id'), now)})`;
 }
 
-export async function insertTerm(db: Db, taxonomy: Taxonomy, parentId: number | null): Promise<number> {
-  const row = await db.insertInto('terms').values({ taxonomy, parent_id: parentId }).returning('id').executeTakeFirstOrThrow();
+export async function insertTerm(db: Db, taxonomy: Taxonomy, parentId: number | null, color: string | null = null): Promise<number> {
+  const row = await db.insertInto('terms').values({ taxonomy, parent_id: parentId, color }).returning('id').executeTakeFirstOrThrow();
   return row.id;
 }
 
 /** One term; `forWrite` holds it until the write's transaction ends (see lockingRows). */
 export async function findTerm(db: Db, id: number, forWrite = false): Promise<TermRow | undefined> {
   if (id > MAX_ID) return undefined;
-  const query = db.selectFrom('terms').select(['id', 'taxonomy', 'parent_id']).where('id', '=', id);
+  const query = db.selectFrom('terms').select(['id', 'taxonomy', 'parent_id', 'color']).where('id', '=', id);
   return (forWrite ? lockingRows(db, query) : query).executeTakeFirst();
 }
 
@@ -55,7 +57,7 @@ export async function findTermsOf(db: Db, taxonomy: Taxonomy, ids: readonly numb
   if (ids.length === 0) return [];
   return db
     .selectFrom('terms')
-    .select(['id', 'taxonomy', 'parent_id'])
+    .select(['id', 'taxonomy', 'parent_id', 'color'])
     .where('taxonomy', '=', taxonomy)
     .where('id', 'in', [...ids])
     .execute();
@@ -77,6 +79,21 @@ export async function touchTerms(db: Db, ids: readonly number[]): Promise<void> 
 
 export async function updateParent(db: Db, id: number, parentId: number | null): Promise<void> {
   await db.updateTable('terms').set({ parent_id: parentId }).where('id', '=', id).execute();
+}
+
+/** The terms of `taxonomy` that have a colour, with it. */
+export async function findColors(db: Db, taxonomy: Taxonomy): Promise<Array<{ id: number; color: string }>> {
+  const rows = await db
+    .selectFrom('terms')
+    .select(['id', 'color'])
+    .where('taxonomy', '=', taxonomy)
+    .where('color', 'is not', null)
+    .execute();
+  return rows.map((row) => ({ id: row.id, color: row.color! }));
+}
+
+export async function updateColor(db: Db, id: number, color: string | null): Promise<void> {
+  await db.updateTable('terms').set({ color }).where('id', '=', id).execute();
 }
 
 /**
@@ -285,7 +302,7 @@ export async function findTermsOfEvents(db: Db, eventIds: readonly number[]): Pr
   return db
     .selectFrom('event_terms as et')
     .innerJoin('terms as t', 't.id', 'et.term_id')
-    .select(['et.event_id', 't.id', 't.taxonomy', 't.parent_id'])
+    .select(['et.event_id', 't.id', 't.taxonomy', 't.parent_id', 't.color'])
     .where('et.event_id', 'in', [...new Set(eventIds)])
     .execute();
 }

@@ -32,14 +32,18 @@ const termTail = {
   urls: TermUrlsSchema,
 };
 
-/** The term-endpoint representation, field order as emitted; tags have no `parent`. */
+/** The term-endpoint representation, field order as emitted; tags have no `parent` and no `color`. */
 export const CategorySchema = Type.Object({
   ...termHead,
   parent: Type.Integer({ description: 'Parent category id, 0 for none' }),
   ...termTail,
+  color: Type.String({
+    pattern: '^(?:#[0-9a-f]{6})?$',
+    description: 'Colour of the category’s events on the calendar’s pages, #rrggbb; empty for none (Almanac)',
+  }),
 });
 export const TagSchema = Type.Object({ ...termHead, ...termTail });
-export type Term = Static<typeof TagSchema> & { parent?: number };
+export type Term = Static<typeof TagSchema> & { parent?: number; color?: string };
 
 /**
  * The term shape embedded in events: a WordPress term
@@ -120,6 +124,17 @@ const writeFields = (info: TaxonomyInfo, required: boolean) => {
         ? IdReference('Parent category id')
         : Type.Unknown({ description: 'Not supported: tags are not hierarchical (400 rest_taxonomy_not_hierarchical)' }),
     ),
+    // Tags have no colour: a `color` sent to one is ignored, as any field a route does not take.
+    ...(info.hierarchical
+      ? {
+          color: optional(
+            Type.String({
+              pattern: '^(?:#[0-9A-Fa-f]{6})?$',
+              description: 'Colour of the category’s events on the pages, #rrggbb; empty removes it (Almanac)',
+            }),
+          ),
+        }
+      : {}),
   };
 };
 

@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { cacheKey } from '../../platform/cache/read-cache.ts';
 import { ForeignKeyViolationError } from '../../platform/db/dialect/errors.ts';
 import type { Database } from '../../platform/db/schema.ts';
 import { canEdit, canRead, utcStamp } from '../posts/posts.access.ts';
@@ -21,7 +22,7 @@ import type { TermRow } from './terms.repository.ts';
 import { DEFAULT_PER_PAGE, MAX_PER_PAGE, type ListTermsQuery, type Term, type TermList, type TermWriteBody } from './terms.schemas.ts';
 import type { TaxonomyInfo } from './terms.taxonomy.ts';
 import { loadTermViews } from './terms.views.ts';
-import { claimExactSlug, cleanName, insertTermRecord, parentForWrite, reserveName, termExists } from './terms.writes.ts';
+import { claimExactSlug, cleanName, colorOf, insertTermRecord, parentForWrite, reserveName, termExists } from './terms.writes.ts';
 
 type Db = Kysely<Database>;
 
@@ -68,6 +69,18 @@ export class TermsService {
     const counts = await publishedEventCounts(db, [row.id], trx === undefined ? await ctx.version() : undefined);
     const views = await loadTermViews(db, [row], counts, ctx, { withAncestors: true });
     return toTermResponse(views.get(row.id)!, this.deps);
+  }
+
+  /** The colour of every term that has one, by id: few, and read once per calendar version. */
+  async colors(ctx: RequestContext): Promise<ReadonlyMap<number, string>> {
+    const rows = await (
+      await ctx.version()
+    ).once(
+      cacheKey('term-colors', this.info.taxonomy),
+      () => repository.findColors(this.deps.db, this.info.taxonomy),
+      (read) => 16 * read.length,
+    );
+    return new Map(rows.map((row) => [row.id, row.color]));
   }
 
   /** The terms among `ids` as the list shows them (empty ones too), read at the request's version: what a sync sends. */
@@ -169,6 +182,7 @@ export class TermsService {
     const { deps, info } = this;
     const term = await this.writeTransaction(async (trx) => {
       const parentId = (await parentForWrite(trx, info, body)) ?? null;
+      const color = colorOf(info, body) ?? null;
       const inserted = await insertTermRecord(
         trx,
         info,
@@ -177,11 +191,12 @@ export class TermsService {
           ...(body.description === undefined ? {} : { description: sanitizeContent(body.description) }),
           ...(body.slug === undefined ? {} : { slug: body.slug }),
           parentId,
+          color,
         },
         ctx.language,
       );
       if ('existing' in inserted) throw termExists(info, inserted.existing);
-      return this.written(trx, { id: inserted.id, taxonomy: info.taxonomy, parent_id: parentId }, ctx);
+      return this.written(trx, { id: inserted.id, taxonomy: info.taxonomy, parent_id: parentId, color }, ctx);
     });
     return { ...term, location: termItemUrl(info, term.item.id, deps.namespaceUrl) };
   }
@@ -220,6 +235,8 @@ export class TermsService {
         await deleteSlugs(trx, info.taxonomy, id, [...slugs.values()]);
       }
       await upsertTexts(trx, info.taxonomy, id, language, fields);
+      const color = colorOf(info, body);
+      if (color !== undefined && color !== (term.color ?? null)) await repository.updateColor(trx, id, color);
       // The links of its descendants are made of its slug and its place in the tree.
       if (fields.slug !== undefined || parentId !== term.parent_id) {
         await repository.touchTerms(
@@ -227,7 +244,7 @@ export class TermsService {
           (await repository.withDescendants(trx, [id])).filter((descendant) => descendant !== id),
         );
       }
-      return this.written(trx, { ...term, parent_id: parentId }, ctx);
+      return this.written(trx, { ...term, parent_id: parentId, color: color === undefined ? term.color : color }, ctx);
     });
   }
 

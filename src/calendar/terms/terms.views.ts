@@ -76,6 +76,7 @@ export function termViewsOf(
       description: fields.description ?? '',
       slug: fields.slug ?? String(row.id),
       ancestorSlugs: ancestors === undefined ? [] : ancestorSlugs(row),
+      color: row.color ?? null,
     });
   }
   return views;

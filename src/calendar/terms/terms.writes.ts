@@ -59,10 +59,10 @@ export async function claimExactSlug(trx: Db, info: TaxonomyInfo, id: number, wi
 export async function insertTermRecord(
   trx: Db,
   info: TaxonomyInfo,
-  fields: { name: string; description?: string; slug?: string; parentId: number | null },
+  fields: { name: string; description?: string; slug?: string; parentId: number | null; color?: string | null },
   language: string,
 ): Promise<{ id: number } | { existing: number }> {
-  const id = await repository.insertTerm(trx, info.taxonomy, fields.parentId);
+  const id = await repository.insertTerm(trx, info.taxonomy, fields.parentId, fields.color);
   const owner = await reserveName(trx, { taxonomy: info.taxonomy, parentId: fields.parentId, language, nameKey: nameKey(fields.name) }, id);
   if (owner !== undefined) {
     await repository.deleteTerm(trx, { id, taxonomy: info.taxonomy, parent_id: fields.parentId });
@@ -72,6 +72,13 @@ export async function insertTermRecord(
     fields.slug === undefined ? await claimSlug(trx, info.taxonomy, id, fields.name) : await claimExactSlug(trx, info, id, fields.slug);
   await upsertTexts(trx, info.taxonomy, id, language, { name: fields.name, description: fields.description, slug });
   return { id };
+}
+
+/** A category's colour as stored (lower case; `''` → null: none); undefined when the write leaves it, or for a tag. */
+export function colorOf(info: TaxonomyInfo, body: TermWriteBody): string | null | undefined {
+  const color = (body as { color?: string }).color;
+  if (!info.hierarchical || color === undefined) return undefined;
+  return color === '' ? null : color.toLowerCase();
 }
 
 /** `parent` of a write: an existing category that is not the term itself or one of its descendants. */
