@@ -363,12 +363,12 @@ export class EventsService {
       if (force && !isOccurrence(row) && !can(user?.role ?? null, 'delete_others')) throw PlatformErrors.forbidden(user !== null);
       await checkPrecondition(trx, caller, 'event', id);
       if (isOccurrence(row)) {
-        const last = await this.presenter.written(trx, id, caller, this.now());
+        const last = await this.presenter.writtenRow(trx, row, caller, this.now());
         await excludeOccurrence(trx, this.series, row, caller.site.timezone, now);
         return { item: last, version: undefined };
       }
       if (force) {
-        const last = await this.presenter.written(trx, id, caller, this.now());
+        const last = await this.presenter.writtenRow(trx, row, caller, this.now());
         if (isSeries(row)) await this.series.forget(trx, id);
         await deleteTexts(trx, 'event', [id]);
         await deleteSlugs(trx, 'event', id);

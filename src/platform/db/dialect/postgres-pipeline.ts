@@ -1,7 +1,7 @@
 import type pg from 'pg';
 import type { StatementListener } from './statement-log.ts';
 
-type Query = (text: unknown, values?: unknown) => Promise<pg.QueryResult>;
+type Query = (text: unknown, values?: unknown, callback?: unknown) => Promise<pg.QueryResult>;
 
 const done = (command: string): pg.QueryResult => ({ command, rowCount: null, oid: 0, rows: [], fields: [] });
 
@@ -16,8 +16,9 @@ export function pipelineTransactions(client: pg.PoolClient, onStatement: Stateme
   const query = client.query.bind(client) as Query;
   let beginPending = false;
   let inFlight = 0;
+  const sqlOf = (text: unknown) => (typeof text === 'string' ? text : String((text as { text?: unknown }).text));
   const send = (text: unknown, values?: unknown): Promise<pg.QueryResult> => {
-    onStatement?.(typeof text === 'string' ? text : String((text as { text?: unknown }).text), inFlight > 0);
+    onStatement?.(sqlOf(text), inFlight > 0);
     inFlight += 1;
     const sent = query(text, values);
     const settle = () => {
@@ -26,7 +27,12 @@ export function pipelineTransactions(client: pg.PoolClient, onStatement: Stateme
     sent.then(settle, settle);
     return sent;
   };
-  const pipelined: Query = async (text, values) => {
+  const pipelined: Query = async (text, values, callback) => {
+    // The callback form is the pool's own `query`, a statement alone on a connection of its own.
+    if (typeof values === 'function' || callback !== undefined) {
+      onStatement?.(sqlOf(text), false);
+      return query(text, values, callback);
+    }
     const command = typeof text === 'string' ? text.trim().toLowerCase() : '';
     if (command === 'begin') {
       beginPending = true;
