@@ -109,7 +109,7 @@ describe('statements per request', () => {
     const thirtieth = await statementsOfCreate();
     assert.equal(second.slug, 'yoga-class-2');
     assert.equal(thirtieth.slug, 'yoga-class-30');
-    // One read of the slugs beginning with the title's, then the free one taken (before: two statements per suffix tried).
+    // One statement chooses the first free suffix and takes it (before: two statements per suffix tried).
     assert.equal(thirtieth.statements, second.statements);
   });
 

@@ -128,6 +128,11 @@ export class EventPresenter {
   async written(trx: Db, id: number, caller: RequestContext, now: Date): Promise<EventResponse> {
     const row = await findEventById(trx, id);
     if (row === undefined) throw eventNotFound(id);
+    return this.writtenRow(trx, row, caller, now);
+  }
+
+  /** `written`, of the row the write read back itself. */
+  async writtenRow(trx: Db, row: EventRow, caller: RequestContext, now: Date): Promise<EventResponse> {
     const [event] = await this.represent(trx, [row], caller, now, undefined);
     return event as EventResponse;
   }

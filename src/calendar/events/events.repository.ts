@@ -14,7 +14,8 @@ import type { ModifiedBounds } from '../posts/posts.modified.ts';
 import type { Database } from '../../platform/db/schema.ts';
 import type { EventTable, PostType } from '../calendar.tables.ts';
 import type { Exposure, ListVisibility } from '../posts/posts.access.ts';
-import { exposedIn, translationContains, visibleIn } from '../posts/posts.repository.ts';
+import { exposedIn, reservePostId, translationContains, visibleIn } from '../posts/posts.repository.ts';
+import { isPostgres } from '../../platform/db/dialect-of.ts';
 import '../calendar.tables.ts';
 
 type Db = Kysely<Database>;
@@ -306,6 +307,26 @@ export async function findEventById(db: Db, id: number): Promise<EventRow | unde
   return db.selectFrom('events').selectAll().where('id', '=', id).executeTakeFirst();
 }
 
+/** The event's row and its version (its change's number in the log) in one statement: what a write answers with. */
+export async function findEventWithVersion(db: Db, id: number): Promise<{ row: EventRow; version: number | undefined } | undefined> {
+  const found = await db
+    .selectFrom('events')
+    .selectAll('events')
+    .select((eb) =>
+      eb
+        .selectFrom('calendar_changes')
+        .select('seq')
+        .where('calendar_changes.type', '=', 'event')
+        .whereRef('calendar_changes.item_id', '=', 'events.id')
+        .as('version_seq'),
+    )
+    .where('events.id', '=', id)
+    .executeTakeFirst();
+  if (found === undefined) return undefined;
+  const { version_seq: seq, ...row } = found;
+  return { row, version: seq === null ? undefined : Number(seq) };
+}
+
 /** Event rows by id, in id order (ids that are not events are left out). */
 export async function findEventsByIds(db: Db, ids: readonly number[]): Promise<EventRow[]> {
   if (ids.length === 0) return [];
@@ -330,6 +351,25 @@ export async function findPostType(db: Db, id: number): Promise<PostType | undef
 
 export async function insertEvent(db: Db, row: NewEventRow): Promise<void> {
   await db.insertInto('events').values(row).execute();
+}
+
+/**
+ * Inserts an event under a new post id, which it returns. PostgreSQL reserves the id in the same statement (a
+ * round trip saved); SQLite, whose WITH takes no insert, reserves it first.
+ */
+export async function insertNewEvent(db: Db, row: Omit<NewEventRow, 'id'>): Promise<number> {
+  if (!isPostgres(db)) {
+    const id = await reservePostId(db, 'event');
+    await insertEvent(db, { ...row, id });
+    return id;
+  }
+  const inserted = await db
+    .with('new_post', (query) => query.insertInto('post_ids').values({ type: 'event' }).returning('id'))
+    .insertInto('events')
+    .values((eb) => ({ ...row, id: eb.selectFrom('new_post').select('id') }))
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return inserted.id;
 }
 
 export async function updateEvent(db: Db, id: number, changes: EventChanges): Promise<void> {

@@ -8,7 +8,7 @@ import { AppError, PlatformErrors } from '../../platform/errors.ts';
 import { resolveOrganizersForWrite, setEventOrganizers } from '../organizers/organizers.links.ts';
 import { canDelete, canEdit, canRead, datedStatus, scaleStatus } from '../posts/posts.access.ts';
 import type { PostPasswords } from '../posts/posts.passwords.ts';
-import { deleteSlugs, deleteTexts, reservePostId, upsertTexts } from '../posts/posts.repository.ts';
+import { deleteSlugs, deleteTexts, upsertTexts } from '../posts/posts.repository.ts';
 import { claimLanguageSlug, claimSlug } from '../posts/posts.slugs.ts';
 import { checkAuthor, newPostDates, publicationDates, stampsAt } from '../posts/posts.writes.ts';
 import { NAMESPACE, type CalendarDeps, type RequestContext } from '../common/context.ts';
@@ -18,7 +18,6 @@ import { archiveLinks, isBeyondLastPage, linkPairs, pageWindow, totalPages } fro
 import { invalidParam, parseWpBoolean } from '../common/wire.ts';
 import { resolveTermsForWrite, setEventTerms } from '../terms/terms.links.ts';
 import { resolveVenueForWrite } from '../venues/venues.links.ts';
-import { findVersion } from '../changes/changes.repository.ts';
 import { checkPrecondition, missingItem } from '../changes/changes.preconditions.ts';
 import type { Versioned } from '../common/versioned.ts';
 import {
@@ -43,7 +42,8 @@ import {
   deleteEvent as deleteEventRow,
   findEventsByIds,
   findEventForWrite,
-  insertEvent,
+  findEventWithVersion,
+  insertNewEvent,
   listEvents as listEventRows,
   listEventSpans,
   updateEvent as updateEventRow,
@@ -210,8 +210,9 @@ export class EventsService {
 
   /** The event as `trx` sees it, with its version: the last thing a write does (and an import's before and after). */
   async written(trx: Db, id: number, caller: RequestContext): Promise<Versioned<EventResponse>> {
-    const item = await this.presenter.written(trx, id, caller, this.now());
-    return { item, version: await findVersion(trx, 'event', id) };
+    const found = await findEventWithVersion(trx, id);
+    if (found === undefined) throw eventNotFound(id);
+    return { item: await this.presenter.writtenRow(trx, found.row, caller, this.now()), version: found.version };
   }
 
   // -------------------------------------------------------------------------
@@ -251,9 +252,7 @@ export class EventsService {
     const recurrence = recurrenceOfWrite(body.recurrence) ?? null;
 
     return this.writes.run(async (trx) => {
-      const eventId = await reservePostId(trx, 'event');
-      await insertEvent(trx, {
-        id: eventId,
+      const eventId = await insertNewEvent(trx, {
         author_id: author,
         status: datedStatus(scaleStatus(user, body.status), posted.date_utc, now),
         ...posted,
@@ -369,12 +368,12 @@ export class EventsService {
       if (force && !isOccurrence(row) && !can(user?.role ?? null, 'delete_others')) throw PlatformErrors.forbidden(user !== null);
       await checkPrecondition(trx, caller, 'event', id);
       if (isOccurrence(row)) {
-        const last = await this.presenter.written(trx, id, caller, this.now());
+        const last = await this.presenter.writtenRow(trx, row, caller, this.now());
         await excludeOccurrence(trx, this.series, row, caller.site.timezone, now);
         return { item: last, version: undefined };
       }
       if (force) {
-        const last = await this.presenter.written(trx, id, caller, this.now());
+        const last = await this.presenter.writtenRow(trx, row, caller, this.now());
         if (isSeries(row)) await this.series.forget(trx, id);
         await deleteTexts(trx, 'event', [id]);
         await deleteSlugs(trx, 'event', id);

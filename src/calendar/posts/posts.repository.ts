@@ -190,6 +190,30 @@ export async function insertSlugIfFree(db: Db, type: TranslatableType, id: numbe
 }
 
 /**
+ * Inserts the first of `stem`, `stem-2`, `stem-3`… that no other resource of the type holds, in one statement, and
+ * returns it. Of the slugs of the stem there are `k`, so one of the first `k + 1` candidates is free. `undefined`
+ * when that one is `id`'s already or a concurrent claim took it: the caller looks again.
+ */
+export async function insertFirstFreeSlug(db: Db, type: TranslatableType, id: number, stem: string): Promise<string | undefined> {
+  const slug = isPostgres(db) ? sql<string>`slug collate "C"` : sql<string>`slug`;
+  const { rows } = await sql<{ slug: string }>`
+    with recursive taken(k) as (
+      select count(*) from slugs where resource_type = ${type} and (slug = ${stem} or (${slug} >= ${`${stem}-0`} and ${slug} < ${`${stem}-:`}))
+    ), candidates(n, candidate) as (
+      select 1, cast(${stem} as text)
+      union all
+      select n + 1, cast(${stem} as text) || '-' || cast(n + 1 as text) from candidates, taken where n <= k
+    )
+    insert into slugs (resource_type, slug, resource_id)
+    select cast(${type} as text), candidate, cast(${id} as integer) from candidates
+    where not exists (select 1 from slugs where resource_type = ${type} and slug = candidate and resource_id <> ${id})
+    order by n limit 1
+    on conflict (resource_type, slug) do nothing
+    returning slug`.execute(db);
+  return rows[0]?.slug;
+}
+
+/**
  * The slugs of a type that are `stem` or begin with `stem-` and a digit, with their owners: what a claim chooses a
  * suffix among, in one read (not the slugs of other titles that merely begin alike). They sort from `stem-0` to
  * before `stem-:` in byte order, which PostgreSQL is asked for (`collate "C"`, indexed as `slugs_byte_order`): a

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../platform/db/schema.ts';
 import type { TranslatableType } from '../calendar.tables.ts';
-import { deleteSlugs, findFieldInAllLanguages, findSlugsOfStem, insertSlugIfFree } from './posts.repository.ts';
+import { deleteSlugs, findFieldInAllLanguages, findSlugsOfStem, insertFirstFreeSlug, insertSlugIfFree } from './posts.repository.ts';
 
 type Db = Kysely<Database>;
 
@@ -27,13 +27,15 @@ export function sanitizeSlug(text: string): string {
 
 /**
  * Reserves a slug for a resource, WordPress-style: the sanitized wish, or the first of `wish-2`, `wish-3`… that no
- * other resource of the type holds. The primary key on (type, slug) makes two concurrent claims safe (the loser
- * looks again). A taken wish costs one read of the slugs numbered after it, not one statement per suffix tried:
- * the thousandth "Yoga class" is as quick to create as the second.
+ * other resource of the type holds, chosen and inserted in one statement (a round trip on PostgreSQL), not one per
+ * suffix tried: the thousandth "Yoga class" is as quick to create as the second. The primary key on (type, slug)
+ * makes two concurrent claims safe: the loser, or a resource that holds the slug already, looks again by reading
+ * the slugs numbered after the wish.
  */
 export async function claimSlug(db: Db, type: TranslatableType, id: number, wish: string): Promise<string> {
   const base = sanitizeSlug(wish) || String(id);
-  if (await insertSlugIfFree(db, type, id, base)) return base;
+  const claimed = await insertFirstFreeSlug(db, type, id, base);
+  if (claimed !== undefined) return claimed;
   for (;;) {
     const taken = await findSlugsOfStem(db, type, base);
     let slug = base;

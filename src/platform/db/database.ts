@@ -2,6 +2,7 @@ import { Migrator, sql, type Kysely } from 'kysely';
 import type { Database } from './schema.ts';
 import { createPostgresDb, translatePostgresError } from './dialect/postgres.ts';
 import { createSqliteDb, translateSqliteError } from './dialect/sqlite.ts';
+import type { StatementListener } from './dialect/statement-log.ts';
 import { MigrationFolders } from './migration-folders.ts';
 
 export type DialectName = 'sqlite' | 'postgres';
@@ -28,6 +29,8 @@ export interface Store {
 export interface StoreOptions {
   readonly sqliteSynchronous?: 'NORMAL' | 'FULL';
   readonly sqliteBusyWaitMs?: number;
+  /** Told of every statement sent, transaction control included (tests count round trips with it). */
+  readonly onStatement?: StatementListener;
 }
 
 export function createDb(url: string, options: StoreOptions = {}): Store {
@@ -37,11 +40,12 @@ export function createDb(url: string, options: StoreOptions = {}): Store {
       file: file === ':memory:' ? ':memory:' : file,
       synchronous: options.sqliteSynchronous ?? 'NORMAL',
       busyWaitMs: options.sqliteBusyWaitMs,
+      onStatement: options.onStatement,
     });
     return storeOf(db, 'sqlite', translateSqliteError, statementsPrepared);
   }
   if (/^postgres(ql)?:\/\//.test(url)) {
-    const { db } = createPostgresDb(url);
+    const { db } = createPostgresDb(url, options.onStatement);
     return storeOf(db, 'postgres', translatePostgresError, () => 0);
   }
   throw new Error('DATABASE_URL must start with sqlite: or postgres://');

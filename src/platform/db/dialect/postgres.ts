@@ -2,6 +2,8 @@ import { Kysely, PostgresAdapter, PostgresDialect, sql, type DialectAdapter } fr
 import pg from 'pg';
 import type { Database } from '../schema.ts';
 import { ForeignKeyViolationError, UniqueViolationError } from './errors.ts';
+import { pipelineTransactions } from './postgres-pipeline.ts';
+import type { StatementListener } from './statement-log.ts';
 
 // COUNT(*) and BIGINT come back as strings by default; our counts fit in a double.
 pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number.parseInt(value, 10));
@@ -44,10 +46,11 @@ class TransactionPoolSafeDialect extends PostgresDialect {
  * advisory locks, `SET`, `LISTEN` or temporary tables): every connection is
  * interchangeable between transactions, as a transaction pooler requires.
  */
-export function createPostgresDb(connectionString: string): { db: Kysely<Database>; pool: pg.Pool } {
-  const pool = new pg.Pool({ connectionString, max: 10, idleTimeoutMillis: 30_000 });
+export function createPostgresDb(connectionString: string, onStatement?: StatementListener): { db: Kysely<Database>; pool: pg.Pool } {
+  const pool = new pg.Pool({ connectionString, max: 10, idleTimeoutMillis: 30_000, pipeline: true });
   // An idle client losing its connection must not crash the process; the pool replaces it.
   pool.on('error', () => undefined);
+  pool.on('connect', (client) => pipelineTransactions(client, onStatement));
   return { db: new Kysely<Database>({ dialect: new TransactionPoolSafeDialect({ pool }) }), pool };
 }
 

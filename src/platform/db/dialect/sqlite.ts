@@ -17,6 +17,7 @@ import { PlatformErrors } from '../../errors.ts';
 import type { Database } from '../schema.ts';
 import { boundListShapes } from '../bounded-lists.ts';
 import { ForeignKeyViolationError, UniqueViolationError } from './errors.ts';
+import { statementLog, type StatementListener } from './statement-log.ts';
 import { SqliteDatabase } from './sqlite-driver.ts';
 
 export interface SqliteOptions {
@@ -25,6 +26,7 @@ export interface SqliteOptions {
   readonly synchronous: 'NORMAL' | 'FULL';
   /** How long a statement keeps retrying while another process holds the write lock (`SQLITE_BUSY_WAIT_MS`); 5 s by default. */
   readonly busyWaitMs?: number;
+  readonly onStatement?: StatementListener;
 }
 
 /**
@@ -53,7 +55,7 @@ export function createSqliteDb(options: SqliteOptions): {
   raw.function('lower', { deterministic: true }, (value: unknown) => (typeof value === 'string' ? value.toLowerCase() : value));
   const statements = reusingStatements(raw);
   const dialect = new WriteLockSqliteDialect({ database: statements }, raw, busyWaitMs);
-  return { db: new Kysely<Database>({ dialect }), raw, statementsPrepared: statements.prepared };
+  return { db: new Kysely<Database>({ dialect, log: statementLog(options.onStatement) }), raw, statementsPrepared: statements.prepared };
 }
 
 /** Distinct SQL texts cached as prepared statements; the application issues a few hundred shapes. */
