@@ -109,6 +109,16 @@ describe('editor sessions', () => {
     assert.equal((await signedIn.get('/admin/')).status, 200);
   });
 
+  it('reads no file for a signed-out visitor: a multipart login is refused before its body is read', async () => {
+    const form = new FormData();
+    form.set('username', ADMIN.username);
+    form.set('password', ADMIN.password);
+    form.set('file', new Blob([new Uint8Array(2 * 1024 * 1024)]), 'big.bin');
+    const response = await fetch(`${server.url}/admin/login`, { method: 'POST', body: form, redirect: 'manual' });
+    assert.equal(response.status, 415);
+    assert.equal(response.headers.get('set-cookie')?.includes('almanac_session=') ?? false, false);
+  });
+
   it('never sends a sign-in elsewhere than the editor', async () => {
     for (const next of [
       '//evil.example/admin/',

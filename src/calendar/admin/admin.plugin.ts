@@ -45,6 +45,9 @@ export async function adminPlugin(app: FastifyInstance, options: AdminOptions): 
     request.adminSession = token === undefined || token === '' ? null : await sessions.resolve(token);
     // The editor acts for the session's user only: an Authorization header is the API's, not a way in here.
     request.user = request.adminSession?.user ?? null;
+    // A file is read whole before its form's token is checked: only a signed-in user's (the login form has none).
+    if (request.adminSession === null && /^multipart\//i.test(request.headers['content-type'] ?? ''))
+      throw PlatformErrors.unsupportedMediaType();
     if (request.adminSession === null && request.routeOptions.config.access !== 'public') {
       if (request.method !== 'GET' && request.method !== 'HEAD') throw PlatformErrors.forbidden(true);
       const ended = token !== undefined && token !== '';
