@@ -1,3 +1,6 @@
+import { once } from 'node:events';
+import { createWriteStream } from 'node:fs';
+
 /** WordPress exports (WXR) written as text, item by item, as WordPress's Tools → Export writes them. */
 
 export interface WxrPost {
@@ -89,4 +92,45 @@ export function wxrEvent(
       ...meta,
     ],
   });
+}
+
+/** An export of `events` events at `venues` venues, written a piece at a time (waiting whenever the stream asks to). */
+export async function writeLargeExport(at: string, events: number, venues: number): Promise<void> {
+  const out = createWriteStream(at);
+  const write = async (text: string) => {
+    if (!out.write(text)) await once(out, 'drain');
+  };
+  await write(wxrHead('https://large.example'));
+  await write(wxrTerm('tribe_events_cat', 'musica', 'Musica'));
+  for (let venue = 1; venue <= venues; venue += 1)
+    await write(wxrPost({ id: venue, type: 'tribe_venue', title: `Sala ${venue}`, meta: [['_VenueCity', 'Padova']] }));
+  const description = `<p>${'Una lunga descrizione. '.repeat(40)}</p>`;
+  for (let event = 1; event <= events; event += 1) {
+    const day = String(1 + (event % 28)).padStart(2, '0');
+    await write(
+      wxrEvent(
+        {
+          id: 1000 + event,
+          title: `Evento ${event}`,
+          slug: `evento-${event}`,
+          content: description,
+          terms: [['tribe_events_cat', 'musica', 'Musica']],
+        },
+        {
+          start: `2026-05-${day} 20:00:00`,
+          end: `2026-05-${day} 22:00:00`,
+          startUtc: `2026-05-${day} 18:00:00`,
+          endUtc: `2026-05-${day} 20:00:00`,
+          zone: 'Europe/Rome',
+        },
+        [
+          ['_EventVenueID', 1 + (event % venues)],
+          ['_EventCost', String(event % 30)],
+        ],
+      ),
+    );
+  }
+  await write(wxrTail);
+  out.end();
+  await once(out, 'finish');
 }

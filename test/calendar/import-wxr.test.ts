@@ -6,6 +6,9 @@
  */
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
+import { once } from 'node:events';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -359,6 +362,100 @@ describe('WordPress import', () => {
     assert.match(text.stdout, /^events: 0 created, 0 updated, 6 unchanged; venues: 0 created, 0 updated, 1 unchanged;.* errors 0\n/);
     assert.match(text.stdout, /authors without a user here .*: ghost/);
   });
+
+  it('fetches a featured image once, from allowed hosts only; an item refused is reported and a re-run completes the import', async () => {
+    const bytes = await picture(20, 20, 'jpeg');
+    let fetched = 0;
+    const images = createServer((request, response) => {
+      fetched += 1;
+      response.writeHead(request.url === '/uploads/far.jpg' ? 200 : 404, { 'content-type': 'image/jpeg' }).end(bytes);
+    });
+    images.listen(0, '127.0.0.1');
+    await once(images, 'listening');
+    const { port } = images.address() as AddressInfo;
+    const other = (zone: string) =>
+      [
+        wxrHead('https://other.example'),
+        wxrPost({
+          id: 201,
+          type: 'attachment',
+          title: 'far',
+          status: 'inherit',
+          attachmentUrl: `http://127.0.0.1:${port}/uploads/far.jpg`,
+          meta: [['_wp_attached_file', '2026/06/far.jpg']],
+        }),
+        wxrEvent(
+          { id: 200, title: 'Mostra lontana', slug: 'mostra' },
+          {
+            start: '2026-11-01 10:00:00',
+            end: '2026-11-01 18:00:00',
+            startUtc: '2026-11-01 09:00:00',
+            endUtc: '2026-11-01 17:00:00',
+            ...ROME,
+          },
+          [['_thumbnail_id', 201]],
+        ),
+        wxrEvent(
+          { id: 202, title: 'Mostra altrove', slug: 'altrove' },
+          {
+            start: '2026-11-02 10:00:00',
+            end: '2026-11-02 18:00:00',
+            startUtc: '2026-11-02 09:00:00',
+            endUtc: '2026-11-02 17:00:00',
+            zone,
+          },
+        ),
+        wxrTail,
+      ].join('');
+    try {
+      const brokenText = other('Mars/Olympus');
+      const broken = file(brokenText);
+      const refused = await almanac(['import', 'wordpress', broken, '--json']);
+      assert.equal(refused.code, 1, refused.stderr);
+      const report = JSON.parse(refused.stdout);
+      assert.deepEqual(report.events, { created: 1, updated: 0, unchanged: 0 });
+      assert.deepEqual(
+        report.errors.map((error: any) => [error.item, error.line]),
+        [
+          ['image 201', itemLine(brokenText, 201)],
+          ['event 202', itemLine(brokenText, 202)],
+        ],
+      );
+      assert.match(report.errors[0].message, /refused: .*127\.0\.0\.1/);
+      assert.match(report.errors[1].message, /timezone/);
+      assert.equal(fetched, 0);
+      // The image not stored, the event links its address.
+      assert.equal((await events()).get('Mostra lontana').image.url, `http://127.0.0.1:${port}/uploads/far.jpg`);
+
+      const fixed = file(other('Europe/Rome'));
+      const completed = await importJson(fixed, '--allow-hosts', '127.0.0.1');
+      assert.deepEqual(completed.images, { created: 1, updated: 0, unchanged: 0 });
+      assert.deepEqual(completed.events, { created: 1, updated: 1, unchanged: 0 });
+      assert.equal(fetched, 1);
+      const stored = (await events()).get('Mostra lontana').image.url;
+      assert.match(stored, /\/media\/.*far.*\.jpg$/);
+      assert.ok(!stored.includes(`:${port}/`), stored);
+      const again = await importJson(fixed, '--allow-hosts', '127.0.0.1');
+      assert.deepEqual(again.events, { created: 0, updated: 0, unchanged: 2 });
+      assert.deepEqual(again.images, { created: 0, updated: 0, unchanged: 1 });
+      assert.equal(fetched, 1);
+    } finally {
+      images.close();
+    }
+  });
+
+  /** The line an item of `text` opens on, found by its post id. */
+  const itemLine = (text: string, id: number) => {
+    const lines = text.split('\n');
+    return (
+      lines
+        .slice(
+          0,
+          lines.findIndex((line) => line.includes(`<wp:post_id>${id}<`)),
+        )
+        .lastIndexOf('\t<item>') + 1
+    );
+  };
 
   const bad: [string, string, RegExp][] = [
     [

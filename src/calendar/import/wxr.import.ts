@@ -1,34 +1,17 @@
-import { createHash } from 'node:crypto';
-import { readFile, stat } from 'node:fs/promises';
-import { basename, resolve, sep } from 'node:path';
-import type { Kysely } from 'kysely';
-import type { TSchema } from 'typebox';
-import Value from 'typebox/value';
-import type { Database } from '../../platform/db/schema.ts';
+import { stat } from 'node:fs/promises';
+import { resolve } from 'node:path';
 import { AppError } from '../../platform/errors.ts';
 import { listUsers } from '../../platform/auth/users.repository.ts';
+import { parseAllowList, type AllowList } from '../../platform/http/outbound.ts';
 import { withWriteUnits, type WriteUnit } from '../common/import-transactions.ts';
 import { NAMESPACE, type RequestContext } from '../common/context.ts';
-import { invalidParam } from '../common/wire.ts';
-import { EventsService } from '../events/events.service.ts';
-import { CreateEventBodySchema, type CreateEventBody } from '../events/events.schemas.ts';
-import { LinkedPostsService } from '../linked-posts/linked-posts.service.ts';
-import type { PostWriteInput } from '../linked-posts/linked-posts.writes.ts';
-import { MediaService } from '../media/media.service.ts';
-import { mediaStorage } from '../media/media.storage.ts';
-import { CreateOrganizerBodySchema } from '../organizers/organizers.schemas.ts';
-import { organizerKind } from '../organizers/organizers.kind.ts';
 import { TermsService } from '../terms/terms.service.ts';
 import { findTermIdsByReference } from '../terms/terms.repository.ts';
 import { CATEGORIES, TAGS, type TaxonomyInfo } from '../terms/terms.taxonomy.ts';
-import { CreateVenueBodySchema } from '../venues/venues.schemas.ts';
-import { venueKind } from '../venues/venues.kind.ts';
 import type { CsvImportDeps } from './csv.import.ts';
-import * as repository from './imports.repository.ts';
-import { eventBody, field, isImported, kindOf, metaOf, organizerBody, venueBody, type Body, type Links, type WxrKind } from './wxr.map.ts';
+import { field, isImported, kindOf, metaOf, type WxrKind } from './wxr.map.ts';
 import { readWxr, WxrFileError, type WxrItem, type WxrTerm } from './wxr.read.ts';
-
-type Db = Kysely<Database>;
+import { ItemWriter, SINGULAR, termKey, type Attachment, type Outcome, type Survey } from './wxr.write.ts';
 
 /**
  * Import of a WordPress export of a site with The Events Calendar (docs/moving-in.md). The file is read three
@@ -38,16 +21,9 @@ type Db = Kysely<Database>;
  * digest of what the export said: the same export imported again writes nothing, an edited one only what changed.
  */
 
-const SOURCE = 'wordpress';
 const MAX_LISTED_ERRORS = 1000;
 const KINDS = ['events', 'venues', 'organizers', 'images', 'categories', 'tags'] as const;
 type CountedKind = (typeof KINDS)[number];
-const SINGULAR: Readonly<Record<WxrKind | 'images', string>> = {
-  events: 'event',
-  venues: 'venue',
-  organizers: 'organizer',
-  images: 'image',
-};
 const TAXONOMIES: Readonly<Record<string, { info: TaxonomyInfo; kind: 'categories' | 'tags' }>> = {
   tribe_events_cat: { info: CATEGORIES, kind: 'categories' },
   post_tag: { info: TAGS, kind: 'tags' },
@@ -81,37 +57,13 @@ export interface WxrImportReport extends Record<CountedKind, WxrCounts> {
 export interface WxrImportOptions {
   /** The site's wp-content/uploads folder: featured images are taken from it and stored here. */
   readonly uploads?: string;
+  /** Hosts and address ranges images may be fetched from besides public ones (`--allow-hosts`). */
+  readonly allow?: AllowList;
   readonly dryRun?: boolean;
   readonly onProgress?: (done: number, total: number) => void;
 }
 
-/** A featured image: its file in the uploads folder, and its address on the exported site. */
-interface Attachment {
-  readonly file: string;
-  readonly url: string;
-  readonly line: number;
-}
-
-/** What the first reading gathers: small things items name, and how many items each pass writes. */
-interface Survey {
-  site: string;
-  readonly authors: Map<string, string>;
-  readonly terms: Map<string, WxrTerm>;
-  readonly attachments: Map<string, Attachment>;
-  readonly thumbnails: Set<string>;
-  readonly items: Record<WxrKind, number>;
-}
-
-const termKey = (taxonomy: string, slug: string) => `${taxonomy}/${slug}`;
-const digestOf = (body: Body) => createHash('sha256').update(JSON.stringify(body)).digest('hex').slice(0, 32);
-
-/** A write as the API's schema takes it: what the route would refuse is refused here too, naming the field. */
-function checked<T>(schema: TSchema, body: unknown): T {
-  if (Value.Check(schema, body)) return body as T;
-  const [first] = Value.Errors(schema, body);
-  const param = first?.instancePath.split('/')[1] || 'body';
-  throw invalidParam(param, first === undefined ? 'Invalid parameter.' : `${first.instancePath} ${first.message}`);
-}
+const NO_HOSTS = parseAllowList('');
 
 export class WxrImport {
   constructor(private readonly deps: CsvImportDeps) {}
@@ -133,8 +85,7 @@ export class WxrImport {
     >;
     const errors: WxrItemError[] = [];
     let errorCount = 0;
-    const images = uploads === undefined ? [] : [...survey.thumbnails];
-    const total = survey.items.events + survey.items.venues + survey.items.organizers + images.length;
+    const total = survey.items.events + survey.items.venues + survey.items.organizers + survey.thumbnails.size;
     let done = 0;
     const progress = () => options.onProgress?.((done += 1), total);
     const dryRun = options.dryRun === true;
@@ -153,9 +104,10 @@ export class WxrImport {
         }
         progress();
       };
-      for (const id of images) {
+      const sources = { uploads, allow: options.allow ?? NO_HOSTS };
+      for (const id of survey.thumbnails) {
         const attachment = survey.attachments.get(id) as Attachment;
-        await attempt('images', id, attachment.file, attachment.line, () => writer.image(id, attachment, uploads as string, dryRun));
+        await attempt('images', id, attachment.file, attachment.line, () => writer.image(id, attachment, sources, dryRun));
       }
       for (const pass of [['venues', 'organizers'], ['events']] as const) {
         for await (const item of this.tecItems(path)) {
@@ -275,124 +227,6 @@ export class WxrImport {
     };
     for (const term of survey.terms.values()) await write(term, new Set());
     return ids;
-  }
-}
-
-type Outcome = keyof WxrCounts;
-
-/** The writes of one import's items, each in a unit of its own, recorded with where it came from. */
-class ItemWriter {
-  constructor(
-    private readonly deps: CsvImportDeps,
-    private readonly unit: WriteUnit,
-    private readonly caller: RequestContext,
-    private readonly survey: Survey,
-    private readonly termIds: ReadonlyMap<string, number>,
-  ) {}
-
-  private key(kind: WxrKind | 'images', id: string): string {
-    return `${this.survey.site} ${SINGULAR[kind]}/${id}`;
-  }
-
-  private async imported(db: Db, kind: WxrKind | 'images', id: string | undefined): Promise<number | undefined> {
-    if (id === undefined || id === '' || id === '0') return undefined;
-    return (await repository.findImported(db, SOURCE, this.key(kind, id)))?.post_id;
-  }
-
-  /** Writes the item when the export says something else than the last import wrote; what that was. */
-  private recorded(key: string, body: (db: Db) => Promise<Body>, write: (db: Db, body: Body, id?: number) => Promise<number>) {
-    return this.unit(async (db): Promise<Outcome> => {
-      const known = await repository.findImported(db, SOURCE, key);
-      const wanted = await body(db);
-      const digest = digestOf(wanted);
-      if (known !== undefined && known.digest === digest) return 'unchanged';
-      const id = await write(db, wanted, known?.post_id);
-      if (known === undefined) await repository.insertImported(db, { source: SOURCE, item_key: key, post_id: id, digest });
-      else await repository.updateImportedDigest(db, SOURCE, key, digest);
-      return known === undefined ? 'created' : 'updated';
-    });
-  }
-
-  item(kind: WxrKind, item: WxrItem, author: number): Promise<Outcome> {
-    const id = field(item, 'wp:post_id');
-    return this.recorded(
-      this.key(kind, id),
-      async (db) => {
-        const image = metaOf(item, '_thumbnail_id')?.trim();
-        const links: Links = { author, image: (await this.imported(db, 'images', image)) ?? this.addressOf(image) };
-        if (kind === 'venues') return venueBody(item, links);
-        if (kind === 'organizers') return organizerBody(item, links);
-        return eventBody(item, await this.eventLinks(db, item, links));
-      },
-      (db, body, existing) => (kind === 'events' ? this.writeEvent(db, body, existing) : this.writeLinked(db, kind, body, existing)),
-    );
-  }
-
-  /** A featured image not stored here: its address, as an image URL is written through the API. */
-  private addressOf(attachment: string | undefined): string | undefined {
-    const url = attachment === undefined ? undefined : this.survey.attachments.get(attachment)?.url;
-    return url !== undefined && /^https?:\/\//i.test(url) ? url : undefined;
-  }
-
-  private async eventLinks(db: Db, item: WxrItem, links: Links): Promise<Links> {
-    const organizers: number[] = [];
-    for (const id of item.meta.get('_EventOrganizerID') ?? []) {
-      const found = await this.imported(db, 'organizers', id.trim());
-      if (found !== undefined && !organizers.includes(found)) organizers.push(found);
-    }
-    const terms = (taxonomy: string) =>
-      item.terms.flatMap((term) => (term.taxonomy === taxonomy ? (this.termIds.get(termKey(taxonomy, term.slug)) ?? []) : []));
-    return {
-      ...links,
-      venue: (await this.imported(db, 'venues', metaOf(item, '_EventVenueID')?.trim())) ?? null,
-      organizers,
-      categories: terms('tribe_events_cat'),
-      tags: terms('post_tag'),
-    };
-  }
-
-  private async writeEvent(db: Db, body: Body, id: number | undefined): Promise<number> {
-    const event = checked<CreateEventBody>(CreateEventBodySchema, body);
-    const service = new EventsService({ db, config: this.deps.config, passwords: this.deps.passwords });
-    if (id === undefined) return (await service.createEvent(event, this.caller)).item.id;
-    await service.updateEvent({ id }, event, this.caller);
-    return id;
-  }
-
-  private async writeLinked(db: Db, kind: 'venues' | 'organizers', body: Body, id: number | undefined): Promise<number> {
-    const service = new LinkedPostsService(kind === 'venues' ? venueKind : organizerKind, db, this.deps.passwords);
-    const input = checked<PostWriteInput>(kind === 'venues' ? CreateVenueBodySchema : CreateOrganizerBodySchema, body);
-    if (id === undefined) return (await service.create(input, this.caller)).item.id as number;
-    await service.update({ id }, input, this.caller);
-    return id;
-  }
-
-  /**
-   * A featured image: its file in the uploads folder stored as an image here, once. A dry run reads the file and
-   * stores nothing.
-   */
-  async image(id: string, attachment: Attachment, uploads: string, dryRun: boolean): Promise<Outcome> {
-    const key = this.key('images', id);
-    return this.unit(async (db) => {
-      if ((await repository.findImported(db, SOURCE, key)) !== undefined) return 'unchanged';
-      const path = resolve(uploads, attachment.file);
-      if (attachment.file === '' || !path.startsWith(`${uploads}${sep}`))
-        throw new AppError(400, 'image_not_found', `the attachment's file ${JSON.stringify(attachment.file)} is not in the uploads folder`);
-      const bytes = await readFile(path).catch((error: NodeJS.ErrnoException) => {
-        throw new AppError(400, 'image_not_found', `cannot read ${path}: ${error.code ?? error.message}`);
-      });
-      if (dryRun) return 'created';
-      const { config, translateError } = this.deps;
-      const media = new MediaService(db, mediaStorage(db, config.mediaDir), this.caller.site, config.mediaMaxPixels, translateError);
-      const stored = await media.upload(this.caller.user!, { bytes, filename: basename(path), fields: {} });
-      await repository.insertImported(db, {
-        source: SOURCE,
-        item_key: key,
-        post_id: stored.id,
-        digest: digestOf({ file: attachment.file }),
-      });
-      return 'created';
-    });
   }
 }
 
