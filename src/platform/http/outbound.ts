@@ -1,5 +1,5 @@
 /**
- * Requests the server makes on its own (webhook deliveries), guarded against
+ * Requests the server makes on its own (webhook deliveries, images an import fetches), guarded against
  * SSRF: an address that is not plain public unicast is refused unless the
  * allow list (WEBHOOK_ALLOW_HOSTS) names its host or contains it. Addresses
  * are checked when the connection is made, on every address the name
