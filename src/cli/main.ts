@@ -300,6 +300,40 @@ const COMMANDS: Record<string, Command> = {
       return report.errors.length > 0 ? 1 : 0;
     },
   },
+  'import wordpress': {
+    usage:
+      "almanac import wordpress EXPORT.xml [--uploads DIR] [--allow-hosts LIST] [--dry-run] [--as USER] [--json]   import a WordPress export of a site with The Events Calendar (docs/moving-in.md): featured images from DIR (its wp-content/uploads), else fetched from public addresses (and LIST's hosts and ranges); run again, it writes only what changed; progress on stderr, the report on stdout; exit 1 and nothing written on a file that is no such export or XML with a DOCTYPE, exit 1 too when some items were not imported (the others were)",
+    options: { ...importOptions, uploads: { type: 'string' }, 'allow-hosts': { type: 'string' } },
+    positionals: true,
+    run: async (options, config, positionals) => {
+      if (positionals.length !== 1) throw new UsageError('name one export file: almanac import wordpress EXPORT.xml');
+      const dryRun = options['dry-run'] === true;
+      const { WxrImport, WxrImportError, wxrReportLines } = await import('../calendar/import/wxr.import.ts');
+      const { parseAllowList } = await import('../platform/http/outbound.ts');
+      const allow = await Promise.resolve(optional(options, 'allow-hosts') ?? '')
+        .then(parseAllowList)
+        .catch((error: Error) => {
+          throw new UsageError(`--allow-hosts: ${error.message}`);
+        });
+      const report = await withStore(config, async (store) => {
+        const { caller, deps } = await importerOf(store, config, options);
+        return new WxrImport(deps)
+          .importFile(positionals[0] as string, caller, {
+            uploads: optional(options, 'uploads'),
+            allow,
+            dryRun,
+            onProgress: progressBar('items'),
+          })
+          .catch((error: unknown) => {
+            throw error instanceof WxrImportError ? new UsageError(error.message) : error;
+          });
+      });
+      // The peak memory of the whole import, for whoever watches a large one (kilobytes, as the kernel counts).
+      if (options.json === true) out(JSON.stringify({ ...report, dry_run: dryRun, max_rss_kb: process.resourceUsage().maxRSS }));
+      else for (const line of wxrReportLines(report, dryRun)) out(line);
+      return report.error_count > 0 ? 1 : 0;
+    },
+  },
   'changes prune': {
     usage:
       'almanac changes prune [--older-than 30d] [--json]   forget the removals the change log recorded before then (default: CHANGES_RETENTION_DAYS; units d, h, m); sync tokens from before them expire (410)',

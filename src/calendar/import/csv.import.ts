@@ -134,7 +134,7 @@ async function* rowsOf(
 }
 
 /** A write as the API's schema takes it: what the route would refuse is refused here too, naming the field. */
-function checked<T>(schema: TSchema, body: unknown): T {
+export function checked<T>(schema: TSchema, body: unknown): T {
   if (Value.Check(schema, body)) return body as T;
   const [first] = Value.Errors(schema, body);
   const param = first?.instancePath.split('/')[1] || 'body';

@@ -93,11 +93,14 @@ function keyOf(cell: Cells, otherwise: () => string): string {
 
 /** The cost with its currency symbol where the file gives it apart (`20` and `€`): the API reads the symbol from the cost. */
 function costOf(cell: Cells): string | undefined {
-  const cost = cell('cost');
-  const symbol = cell('currency_symbol') ?? '';
+  return costWithSymbol(cell('cost'), cell('currency_symbol'), cell('currency_position'));
+}
+
+/** A cost and the currency symbol given apart, before it or (`suffix`, `postfix`, `after`) after it: one text. */
+export function costWithSymbol(cost: string | undefined, symbol = '', position = ''): string | undefined {
   if (cost === undefined || symbol === '' || !/\d/.test(cost) || cost.includes(symbol)) return cost;
-  const position = (cell('currency_position') ?? '').toLowerCase();
-  return position === 'suffix' || position === 'postfix' || position === 'after' ? `${cost}${symbol}` : `${symbol}${cost}`;
+  const after = ['suffix', 'postfix', 'after'].includes(position.toLowerCase());
+  return after ? `${cost}${symbol}` : `${symbol}${cost}`;
 }
 
 const wallTime = (date: string, time: string) => `${date} ${time}`;

@@ -142,4 +142,5 @@ export const createBodySchema = (info: TaxonomyInfo) => Type.Object(writeFields(
 export const updateBodySchema = (info: TaxonomyInfo) => Type.Object(writeFields(info, false));
 
 export type ListTermsQuery = Static<ReturnType<typeof listQuerySchema>> & { parent?: number };
-export type TermWriteBody = Static<ReturnType<typeof updateBodySchema>>;
+// Only categories take a colour: TypeScript reads the schema's conditional field as required.
+export type TermWriteBody = Omit<Static<ReturnType<typeof updateBodySchema>>, 'color'> & { color?: unknown };

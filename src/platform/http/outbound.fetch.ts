@@ -46,7 +46,7 @@ export async function fetchBytes(url: string, options: FetchOptions): Promise<Fe
 }
 
 function getOnce(url: string, options: FetchOptions, remainingMs: number, timeoutMs: number): Promise<Hop> {
-  const target = readTarget(url, options.allow);
+  const target = readTarget(url, options.allow, options.anyHttp);
   if (typeof target === 'string') return Promise.resolve({ ok: false, error: `refused: ${target}` });
   return new Promise((resolve) => {
     let request: http.ClientRequest | undefined;

@@ -1,6 +1,6 @@
 /**
  * Requests the server makes on its own (webhook deliveries; images fetched
- * by URL, in outbound.fetch.ts), guarded against
+ * by URL or by an import, in outbound.fetch.ts), guarded against
  * SSRF: an address that is not plain public unicast is refused unless the
  * allow list (WEBHOOK_ALLOW_HOSTS) names its host or contains it. Addresses
  * are checked when the connection is made, on every address the name
@@ -46,6 +46,8 @@ export type ResolveAll = (
 
 export interface PostOptions {
   readonly allow: AllowList;
+  /** http to any host, not only to allowed ones: for a download that carries no secret (`fetchBytes`). */
+  readonly anyHttp?: boolean;
   /** Bounds the whole exchange: resolving, connecting, TLS, the answer and its first KiB. */
   readonly timeoutMs?: number;
   readonly userAgent?: string;
@@ -148,7 +150,7 @@ export interface Target {
   readonly allowed: boolean;
 }
 
-export function readTarget(url: string, allow: AllowList): Target | string {
+export function readTarget(url: string, allow: AllowList, anyHttp = false): Target | string {
   // The URL parser drops or encodes them, so what is stored and shown would not be what is called; PostgreSQL cannot store NUL.
   if (/[\s\p{Cc}]/u.test(url)) return 'url must not contain spaces or control characters.';
   let parsed: URL;
@@ -168,7 +170,8 @@ export function readTarget(url: string, allow: AllowList): Target | string {
   // Node connects to an IP literal without calling `lookup`: it is judged here.
   const literal = net.isIP(host) === 0 ? undefined : host;
   const allowed = literal === undefined ? allow.hosts.has(host) : isInRanges(literal, allow);
-  if (parsed.protocol === 'http:' && !allowed) return 'url must use https (http is accepted only for hosts allowed by configuration).';
+  if (parsed.protocol === 'http:' && !allowed && !anyHttp)
+    return 'url must use https (http is accepted only for hosts allowed by configuration).';
   if (literal !== undefined && !allowed) {
     const range = blockedRangeOf(literal);
     if (range !== undefined) return `url's host ${literal} is in a blocked address range (${range}).`;
@@ -250,42 +253,51 @@ function resultOfAnswer(status: number, location: string | undefined, bytes: Buf
   return { ok: false, status, error, body };
 }
 
-/** POSTs `body` (already-serialized JSON, content-type application/json) with `headers` to `url`, checking every address the connection would use AT CONNECT TIME (a custom `lookup` for node:http/https requests, and IP-literal hosts checked directly since Node does not call lookup for them), so a host name re-resolving to a private address (DNS rebinding) is refused. Never follows redirects. Whole request bounded by timeoutMs (default 10 000). Never throws for network problems: returns ok:false with error. */
-export function postJson(url: string, headers: Record<string, string>, body: string, options: PostOptions): Promise<PostResult> {
-  const started = performance.now();
-  const elapsed = () => Math.round(performance.now() - started);
-  const target = readTarget(url, options.allow);
-  if (typeof target === 'string') return Promise.resolve({ ok: false, durationMs: elapsed(), error: `refused: ${target}` });
+/** What came back: the status, and the body's first bytes up to the limit (`complete` when that was all of it). */
+interface Answer {
+  readonly status: number;
+  readonly location: string | undefined;
+  readonly bytes: Buffer;
+  readonly complete: boolean;
+}
 
+/**
+ * One request to a checked target, connected through the guarded lookup, never following a redirect, bounded by
+ * `timeoutMs`; the answer's first `limit` bytes are read and the rest left. Never throws for network problems: an
+ * error (its message without the `secrets`) instead of an answer.
+ */
+function exchange(
+  target: Target,
+  method: 'GET' | 'POST',
+  headers: Record<string, string>,
+  body: string | undefined,
+  limit: number,
+  options: PostOptions,
+  secrets: readonly string[],
+): Promise<Answer | { error: string }> {
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-  const requestHeaders: Record<string, string> = {};
-  for (const [name, value] of Object.entries(headers)) requestHeaders[name.toLowerCase()] = value;
-  if (options.userAgent !== undefined) requestHeaders['user-agent'] = options.userAgent;
-  requestHeaders['content-type'] = 'application/json';
-  requestHeaders['content-length'] = String(Buffer.byteLength(body));
-  // The caller's values (signatures, tokens); short ones would blank out ordinary words of a message.
-  const secrets = Object.values(headers).filter((value) => value.length >= 6);
-
   return new Promise((resolve) => {
     let request: http.ClientRequest | undefined;
     let answer: { status: number; location: string | undefined; chunks: Buffer[]; size: number } | undefined;
     let settled = false;
-    const finish = (result: Omit<PostResult, 'durationMs'>) => {
+    const finish = (result: Answer | { error: string }) => {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
       request?.destroy();
-      resolve({ ...result, durationMs: elapsed() });
+      resolve(result);
     };
     // Once the status is in, the answer stands: a body cut short is just shorter.
-    const finishAnswer = () => answer && finish(resultOfAnswer(answer.status, answer.location, Buffer.concat(answer.chunks)));
-    const fail = (error: unknown) => (answer ? finishAnswer() : finish({ ok: false, error: describeError(error, secrets) }));
-    const timer = setTimeout(() => (answer ? finishAnswer() : finish({ ok: false, error: `timeout after ${timeoutMs} ms` })), timeoutMs);
+    const finishAnswer = (complete: boolean) =>
+      answer &&
+      finish({ status: answer.status, location: answer.location, bytes: Buffer.concat(answer.chunks).subarray(0, limit), complete });
+    const fail = (error: unknown) => (answer ? finishAnswer(false) : finish({ error: describeError(error, secrets) }));
+    const timer = setTimeout(() => (answer ? finishAnswer(false) : finish({ error: `timeout after ${timeoutMs} ms` })), timeoutMs);
 
     try {
       request = (target.url.protocol === 'https:' ? https : http).request(target.url, {
-        method: 'POST',
-        headers: requestHeaders,
+        method,
+        headers,
         // A fresh agent per request: no pooled socket to an address checked for someone else.
         agent: false,
         lookup: target.allowed ? undefined : guardedLookup(options.allow, options.resolve ?? dns.lookup),
@@ -301,11 +313,30 @@ export function postJson(url: string, headers: Record<string, string>, body: str
       response.on('data', (chunk: Buffer) => {
         current.chunks.push(chunk);
         current.size += chunk.length;
-        if (current.size >= BODY_LIMIT_BYTES) finishAnswer();
+        if (current.size > limit) finishAnswer(false);
       });
-      response.on('end', finishAnswer);
-      response.on('error', finishAnswer);
+      response.on('end', () => finishAnswer(true));
+      response.on('error', () => finishAnswer(false));
     });
     request.end(body);
   });
+}
+
+/** POSTs `body` (already-serialized JSON, content-type application/json) with `headers` to `url`, checking every address the connection would use AT CONNECT TIME (a custom `lookup` for node:http/https requests, and IP-literal hosts checked directly since Node does not call lookup for them), so a host name re-resolving to a private address (DNS rebinding) is refused. Never follows redirects. Whole request bounded by timeoutMs (default 10 000). Never throws for network problems: returns ok:false with error. */
+export async function postJson(url: string, headers: Record<string, string>, body: string, options: PostOptions): Promise<PostResult> {
+  const started = performance.now();
+  const elapsed = () => Math.round(performance.now() - started);
+  const target = readTarget(url, options.allow);
+  if (typeof target === 'string') return { ok: false, durationMs: elapsed(), error: `refused: ${target}` };
+
+  const requestHeaders: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers)) requestHeaders[name.toLowerCase()] = value;
+  if (options.userAgent !== undefined) requestHeaders['user-agent'] = options.userAgent;
+  requestHeaders['content-type'] = 'application/json';
+  requestHeaders['content-length'] = String(Buffer.byteLength(body));
+  // The caller's values (signatures, tokens); short ones would blank out ordinary words of a message.
+  const secrets = Object.values(headers).filter((value) => value.length >= 6);
+  const answer = await exchange(target, 'POST', requestHeaders, body, BODY_LIMIT_BYTES, options, secrets);
+  if ('error' in answer) return { ok: false, durationMs: elapsed(), error: answer.error };
+  return { ...resultOfAnswer(answer.status, answer.location, answer.bytes), durationMs: elapsed() };
 }
