@@ -8,7 +8,19 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { startTestServer, type Credentials, type TestServer } from '../helpers/server.ts';
-import { CALDAV, DAV, apiEvent, dav, davError, key, members, propfind, syncCollection, syncTokenOf } from './caldav.helper.ts';
+import {
+  CALDAV,
+  DAV,
+  apiEvent,
+  calendarQuery,
+  dav,
+  davError,
+  key,
+  members,
+  propfind,
+  syncCollection,
+  syncTokenOf,
+} from './caldav.helper.ts';
 
 const ALL = '/dav/calendars/events/';
 const API = '/calendar/events/v1/events';
@@ -112,6 +124,17 @@ describe('PUT and DELETE', () => {
 
     const again = await put(`${ALL}${encodeURIComponent(uid)}.ics`, ics, editor, { 'if-none-match': '*' });
     assert.equal(again.status, 412);
+    // Clients find a resource by its UID (python3-caldav's event_by_uid) before they write it.
+    const byUid = (value: string) =>
+      calendarQuery(
+        `<c:comp-filter name="VEVENT"><c:prop-filter name="UID"><c:text-match collation="i;octet">${value}</c:text-match></c:prop-filter></c:comp-filter>`,
+      );
+    const found = members(await dav(server, 'REPORT', ALL, { auth: editor, depth: '1', body: byUid(uid) }));
+    assert.deepEqual(
+      found.map((member) => member.href),
+      [`${ALL}${id}.ics`],
+    );
+    assert.deepEqual(members(await dav(server, 'REPORT', ALL, { auth: editor, depth: '1', body: byUid('nobody@example.org') })), []);
   });
 
   it('creates all-day and recurring events, and a new venue by LOCATION', async () => {

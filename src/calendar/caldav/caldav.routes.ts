@@ -168,7 +168,8 @@ async function report(options: CaldavRoutesOptions, request: FastifyRequest, rep
     }
     case 'query': {
       await reader.calendar(collection);
-      const ids = asked.component === undefined || asked.component === 'VEVENT' ? await reader.members(collection, asked.range) : [];
+      const among = asked.uid === undefined ? undefined : [...(await reader.resourceIds(collection, [asked.uid])).values()];
+      const ids = asked.component === undefined || asked.component === 'VEVENT' ? await reader.members(collection, asked.range, among) : [];
       return sendMultistatus(reply, await eventResponses(paths, reader, collection, ids, asked.props));
     }
     case 'sync': {
