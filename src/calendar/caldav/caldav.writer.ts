@@ -17,7 +17,7 @@ import { listedEtags } from '../../platform/http/entity-tags.ts';
 import { davErrors } from './caldav.errors.ts';
 import type { Collection, DavPaths } from './caldav.paths.ts';
 import type { CaldavReader, Representation } from './caldav.reader.ts';
-import { findEventIdOfImportedUid } from './caldav.repository.ts';
+import { findEventIdOfImportedUid, findEventIdOfResourceName, insertResourceName } from './caldav.repository.ts';
 
 type Db = Kysely<Database>;
 
@@ -97,14 +97,27 @@ export class CaldavWriter {
     if (named !== undefined && owner === undefined) {
       throw davErrors.invalidObject('A resource keeps its UID (RFC 4791 §4.1): send the event with the UID it has.');
     }
-    // Clients name a new resource after its UID; under any other name it could not be read back where it was put.
-    if (named === undefined && name !== uid) {
-      throw davErrors.invalidObject(`A new event is put at its UID: ${this.paths.collection(collection)}${encodeURIComponent(uid)}.ics.`);
+    // A name of the client's own is taken only for a new event, and not one another event answers to (an id, a UID).
+    const kept = named === undefined && name !== uid;
+    if (
+      kept &&
+      (/^[1-9]\d{0,14}$/.test(name) ||
+        (await this.eventOfUid(name)) !== undefined ||
+        (await findEventIdOfResourceName(this.deps.db, name)) !== undefined)
+    ) {
+      throw davErrors.invalidObject(`The name ${name}.ics is taken: put the new event at its UID (${encodeURIComponent(uid)}.ics).`);
     }
     const id = await this.asDav(() =>
-      this.deps.importer.writeResource(calendar, this.ctx, async (db) => {
-        if (named !== undefined) await this.checkHeld(db, named, write.ifMatch);
-      }),
+      this.deps.importer.writeResource(
+        calendar,
+        this.ctx,
+        async (db) => {
+          if (named !== undefined) await this.checkHeld(db, named, write.ifMatch);
+        },
+        async (db, created) => {
+          if (kept) await insertResourceName(db, name, created);
+        },
+      ),
     );
     return { created: named === undefined, shown: await this.reader.representation(id) };
   }

@@ -221,9 +221,15 @@ export class IcalImport {
   /**
    * One calendar object resource (RFC 4791 §4.1: a single event, or a series and its overrides, of one UID) written as
    * a CalDAV PUT writes it: in one transaction, after `check` has held and checked the stored event there, replacing
-   * what is stored whatever its SEQUENCE. An `EventProblem` or a refusal of the service writes nothing. The event's id.
+   * what is stored whatever its SEQUENCE, then `record` given the event's id. An `EventProblem` or a refusal of the
+   * service writes nothing. The event's id.
    */
-  async writeResource(calendar: ParsedCalendar, caller: RequestContext, check: (db: Db) => Promise<void>): Promise<number> {
+  async writeResource(
+    calendar: ParsedCalendar,
+    caller: RequestContext,
+    check: (db: Db) => Promise<void>,
+    record: (db: Db, id: number) => Promise<void>,
+  ): Promise<number> {
     const times = new FileTimes(calendar, caller.site.timezone);
     const drafts = calendar.events.map((event) => draftOf(event, times));
     const ordered = [
@@ -237,6 +243,7 @@ export class IcalImport {
         const uid = ordered[0]?.uid ?? '';
         const id = (await repository.findEventIdByUid(db, uid)) ?? eventIdOfOwnUid(uid, this.deps.config.baseUrl);
         if (id === undefined) throw new EventProblem(ordered[0]?.line ?? 1, 'The resource holds no event.');
+        await record(db, id);
         return id;
       }),
     );
