@@ -516,6 +516,14 @@ describe('bad input', () => {
         key(DAV, 'need-privileges'),
       );
     }
+    // Anonymous readers never write, CALDAV_ANONYMOUS or not.
+    const anonymous = await dav(anonymousServer, 'PUT', `${ALL}x@y.ics`, {
+      auth: null,
+      body: ics,
+      headers: { 'content-type': 'text/calendar' },
+    });
+    assert.equal(anonymous.status, 403, anonymous.text);
+    assert.equal(davError(anonymous).condition, key(DAV, 'need-privileges'));
     const afterwards = await dav(server, 'GET', eventHref(ALL, single.id), { auth: admin });
     assert.equal(afterwards.text, before.text);
     assert.equal(afterwards.headers.get('etag'), before.headers.get('etag'));
