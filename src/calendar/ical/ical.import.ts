@@ -73,14 +73,10 @@ export interface IcalImportDeps {
 type Outcome = 'created' | 'updated' | 'skipped';
 
 /**
- * How a write treats the events it finds: an import skips what is no newer than the stored event (SEQUENCE,
- * LAST-MODIFIED); a CalDAV PUT replaces it, its client having read it first (If-Match), and publishes a new event
- * the file asks no status of, as far as the caller's role allows (a contributor's goes to review).
+ * How a write treats stored events: an import skips what is no newer (SEQUENCE, LAST-MODIFIED); a CalDAV PUT, read
+ * first (If-Match), replaces it and publishes a new event as far as the caller's role allows (a contributor's: review).
  */
-interface WriteMode {
-  readonly replace: boolean;
-  readonly newStatus?: AskedStatus;
-}
+type WriteMode = { readonly replace: boolean; readonly newStatus?: AskedStatus };
 const IMPORTING: WriteMode = { replace: false };
 const REPLACING: WriteMode = { replace: true, newStatus: 'publish' };
 
