@@ -17,6 +17,7 @@ longest=(
   test/reliability/webhooks.processes.test.ts
   test/reliability/crash.test.ts
   test/entity-management/docs.test.ts
+  test/calendar/caldav.vdirsyncer.test.ts
 )
 files=("${longest[@]}")
 for file in test/**/*.test.ts; do

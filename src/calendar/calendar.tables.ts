@@ -13,6 +13,7 @@ declare module '../platform/db/schema.ts' {
     event_terms: EventTermTable;
     event_occurrences: EventOccurrenceTable;
     event_ical_uids: EventIcalUidTable;
+    caldav_resource_names: CaldavResourceNameTable;
     imported_items: ImportedItemTable;
     translations: TranslationTable;
     slugs: SlugTable;
@@ -115,6 +116,12 @@ export interface EventTable extends PostColumns {
 /** The UID an imported event came with (events born here have none: theirs is made of their id). */
 export interface EventIcalUidTable {
   uid: string;
+  event_id: number;
+}
+
+/** The address a CalDAV client put a new event at, when it is not the event's UID (migration 2026-12-04T0500). */
+export interface CaldavResourceNameTable {
+  name: string;
   event_id: number;
 }
 

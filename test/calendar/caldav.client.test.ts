@@ -97,3 +97,29 @@ it('discovers, lists, searches a time range, fetches and syncs as python3-caldav
   const quiet = await client('sync', synced.token);
   assert.deepEqual([quiet.updated, quiet.deleted], [[], []]);
 });
+
+it('creates, updates with its ETag, deletes and syncs after each write as python3-caldav does', async () => {
+  await server.request('/calendar/events/v1/categories', { method: 'POST', auth: editor, body: { name: 'Concerts' } });
+  const uid = 'python-1@example.org';
+  const written = await client('write', uid);
+  assert.equal(written.url, `${server.url}/dav/calendars/events/${encodeURIComponent(uid)}.ics`);
+  assert.equal(written.created_etag, true);
+  assert.deepEqual(written.after_create, ['Made in python']);
+  assert.equal(written.update, 204);
+  assert.equal(written.stale_update, 412);
+  assert.deepEqual(written.after_update, ['Made in python, changed']);
+  assert.equal(written.summary, 'Made in python, changed');
+  assert.equal(written.stale_delete, 412);
+  assert.equal(written.after_delete.length, 1);
+  // What the client wrote is the event's: in its own zone, its venue made from LOCATION, and in the trash after the delete.
+  const db = server.server.store.db;
+  const id = Number((await db.selectFrom('event_ical_uids').select('event_id').where('uid', '=', uid).executeTakeFirstOrThrow()).event_id);
+  const row = await db
+    .selectFrom('events')
+    .select(['status', 'timezone', 'start_local', 'venue_id'])
+    .where('id', '=', id)
+    .executeTakeFirstOrThrow();
+  assert.deepEqual([row.status, row.timezone, row.start_local], ['trash', 'Europe/Rome', '2031-05-12 21:00:00']);
+  const venue = await server.request(`/calendar/events/v1/venues/${row.venue_id}`, { auth: editor });
+  assert.equal(venue.body.venue, 'Garden stage');
+});

@@ -150,7 +150,7 @@ describe('discovery', () => {
     const answer = await dav(server, 'OPTIONS', ALL);
     assert.equal(answer.status, 200);
     assert.equal(answer.headers.get('dav'), '1, 3, calendar-access');
-    assert.equal(answer.headers.get('allow'), 'OPTIONS, GET, HEAD, PROPFIND, REPORT');
+    assert.equal(answer.headers.get('allow'), 'OPTIONS, GET, HEAD, PROPFIND, REPORT, PUT, DELETE');
   });
 
   it('lets anonymous callers read the public calendars when CALDAV_ANONYMOUS is on', async () => {
@@ -494,25 +494,36 @@ describe('bad input', () => {
     await refuse('PROPFIND', ALL, { depth: '0', body: huge }, 413);
   });
 
-  it('refuses every write as read-only with DAV:need-privileges, changing nothing', async () => {
+  it('refuses writes to category calendars, subscribers’ writes and changes to the calendars themselves with DAV:need-privileges, changing nothing', async () => {
     const before = await dav(server, 'GET', eventHref(ALL, single.id), { auth: admin });
     const ics =
       'BEGIN:VCALENDAR\r\nVERSION:2.0\r\nBEGIN:VEVENT\r\nUID:x@y\r\nDTSTART:20310101T100000Z\r\nSUMMARY:No\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n';
-    for (const [method, path, body] of [
-      ['PUT', `${ALL}new.ics`, ics],
-      ['PUT', eventHref(ALL, single.id), ics],
-      ['DELETE', eventHref(ALL, single.id), undefined],
-      ['MKCALENDAR', `${HOME}mine/`, undefined],
-      ['PROPPATCH', ALL, propfind('<d:displayname/>')],
+    const category = `${HOME}category-${jazz}/`;
+    for (const [method, path, body, auth] of [
+      ['PUT', `${category}x@y.ics`, ics, admin],
+      ['PUT', eventHref(category, single.id), ics, admin],
+      ['PUT', `${ALL}x@y.ics`, ics, subscriber],
+      ['DELETE', eventHref(category, single.id), undefined, admin],
+      ['DELETE', eventHref(ALL, single.id), undefined, subscriber],
+      ['MKCALENDAR', `${HOME}mine/`, undefined, admin],
+      ['PROPPATCH', ALL, propfind('<d:displayname/>'), admin],
     ] as const) {
       await refuse(
         method,
         path,
-        { body, headers: body === ics ? { 'content-type': 'text/calendar' } : {} },
+        { body, auth, headers: body === ics ? { 'content-type': 'text/calendar' } : {} },
         403,
         key(DAV, 'need-privileges'),
       );
     }
+    // Anonymous readers never write, CALDAV_ANONYMOUS or not.
+    const anonymous = await dav(anonymousServer, 'PUT', `${ALL}x@y.ics`, {
+      auth: null,
+      body: ics,
+      headers: { 'content-type': 'text/calendar' },
+    });
+    assert.equal(anonymous.status, 403, anonymous.text);
+    assert.equal(davError(anonymous).condition, key(DAV, 'need-privileges'));
     const afterwards = await dav(server, 'GET', eventHref(ALL, single.id), { auth: admin });
     assert.equal(afterwards.text, before.text);
     assert.equal(afterwards.headers.get('etag'), before.headers.get('etag'));

@@ -9,8 +9,14 @@ import { clark, errorXml, NS } from './caldav.xml.ts';
  * notation), which clients read to tell why.
  */
 
-const failed = (status: number, condition: string | undefined, message: string, headers: Record<string, string> = {}) =>
-  new AppError(status, 'caldav', message, condition === undefined ? {} : { condition }, headers);
+const failed = (status: number, condition: string | undefined, message: string, headers: Record<string, string> = {}, href?: string) =>
+  new AppError(
+    status,
+    'caldav',
+    message,
+    { ...(condition === undefined ? {} : { condition }), ...(href === undefined ? {} : { href }) },
+    headers,
+  );
 
 const BASIC_CHALLENGE = 'Basic realm="almanac", charset="UTF-8"';
 
@@ -37,8 +43,18 @@ export const davErrors = {
     failed(
       403,
       clark(NS.dav, 'need-privileges'),
-      `${method} is refused: the CalDAV collections are read-only; change events through the calendar API.`,
+      `${method} is refused: events are written with PUT and DELETE in /dav/calendars/events/; the calendars themselves are not changed over CalDAV.`,
     ),
+  needPrivileges: (message: string) => failed(403, clark(NS.dav, 'need-privileges'), message),
+  unsupportedData: () =>
+    failed(415, clark(NS.caldav, 'supported-calendar-data'), 'An event is written as iCalendar: send it as text/calendar.'),
+  invalidData: (message: string) => failed(400, clark(NS.caldav, 'valid-calendar-data'), `Malformed iCalendar, ${message}`),
+  unsupportedComponent: (name: string) =>
+    failed(403, clark(NS.caldav, 'supported-calendar-component'), `This calendar holds events (VEVENT), not ${name}.`),
+  invalidObject: (message: string) => failed(403, clark(NS.caldav, 'valid-calendar-object-resource'), message),
+  uidConflict: (href: string) =>
+    failed(403, clark(NS.caldav, 'no-uid-conflict'), `Another resource, ${href}, holds this UID: write to it instead.`, {}, href),
+  preconditionFailed: (message: string) => failed(412, undefined, message),
   notFound: () => failed(404, undefined, 'Nothing is at this address.'),
   credentialsRequired: () =>
     failed(401, undefined, 'Sign in (HTTP Basic, with your password or an API token as the password).', {
@@ -56,6 +72,17 @@ export async function sendDavError(error: unknown, request: FastifyRequest, repl
   const internal = status >= 500 && !(isPlatformError(appError) && appError.reason === 'database_busy');
   if (status >= 500) request.log.error({ err: error }, 'request failed');
   const message = internal ? `internal error (request ${request.id})` : appError.message;
-  const condition = typeof appError.data.condition === 'string' ? appError.data.condition : undefined;
-  await reply.code(status).headers(headers).type('application/xml; charset=utf-8').send(errorXml(message, condition));
+  // A PUT over the body limit is the resource size RFC 4791 §5.3.2.1 names.
+  const condition =
+    typeof appError.data.condition === 'string'
+      ? appError.data.condition
+      : status === 413 && request.method === 'PUT'
+        ? clark(NS.caldav, 'max-resource-size')
+        : undefined;
+  const href = typeof appError.data.href === 'string' ? appError.data.href : undefined;
+  await reply
+    .code(status)
+    .headers(headers)
+    .type('application/xml; charset=utf-8')
+    .send(errorXml(message, condition, href));
 }

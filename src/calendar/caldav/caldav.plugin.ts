@@ -7,6 +7,7 @@ import { davErrors, sendDavError } from './caldav.errors.ts';
 import { DavPaths } from './caldav.paths.ts';
 import { caldavRoutes } from './caldav.routes.ts';
 import { CaldavService } from './caldav.service.ts';
+import { IcalImport } from '../ical/ical.import.ts';
 
 export interface CaldavOptions {
   readonly services: CalendarServices;
@@ -18,18 +19,18 @@ export interface CaldavOptions {
 const EXTENSION_METHODS = ['PROPFIND', 'REPORT', 'PROPPATCH', 'MKCALENDAR', 'MKCOL', 'COPY', 'MOVE', 'LOCK', 'UNLOCK'];
 
 /**
- * CalDAV (RFC 4791, docs/caldav.md) at `/dav/`, read-only: its own XML
- * bodies (read with entity expansion off), its DAV:error answers, and Basic
+ * CalDAV (RFC 4791, docs/caldav.md) at `/dav/`: its own XML and iCalendar
+ * bodies (XML read with entity expansion off), its DAV:error answers, and Basic
  * authentication, which every CalDAV client speaks (an API token may be the
  * password); anonymous callers read the public collections only with
- * CALDAV_ANONYMOUS.
+ * CALDAV_ANONYMOUS, and never write.
  */
 export async function caldavPlugin(app: FastifyInstance, { services, basePath }: CaldavOptions): Promise<void> {
   const wellKnown = `${basePath}/.well-known/caldav`;
   const { deps } = services;
   for (const method of EXTENSION_METHODS) if (!app.supportedMethods.includes(method)) app.addHttpMethod(method, { hasBody: true });
   app.setErrorHandler(sendDavError);
-  // This scope reads raw bodies (XML; iCalendar once writes come); the platform's JSON and form parsers stay outside it.
+  // This scope reads raw bodies (XML, iCalendar); the platform's JSON and form parsers stay outside it.
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', { parseAs: 'string' }, (_request, body, done) => done(null, body));
   app.decorateRequest('siteSettings', null);
@@ -43,12 +44,24 @@ export async function caldavPlugin(app: FastifyInstance, { services, basePath }:
   app.decorateReply('itemVersion', null);
   app.addHook('onSend', answerConditionally);
   const changes = new ChangesService({ db: deps.store.db, config: deps.config, ...services });
-  const service = new CaldavService({
+  const importer = new IcalImport({
     db: deps.store.db,
     config: deps.config,
-    ical: services.ical,
-    categories: services.categories,
-    changes,
+    passwords: deps.passwords,
+    translateError: deps.store.translateError,
   });
-  await app.register(caldavRoutes, { deps, service, paths: new DavPaths(basePath) });
+  const paths = new DavPaths(basePath);
+  const service = new CaldavService(
+    {
+      db: deps.store.db,
+      config: deps.config,
+      ical: services.ical,
+      categories: services.categories,
+      changes,
+      events: services.events,
+      importer,
+    },
+    paths,
+  );
+  await app.register(caldavRoutes, { deps, service, paths });
 }

@@ -2,6 +2,7 @@ import type { AuthUser } from '../../platform/auth/authenticate.ts';
 import type { PropRequest } from './caldav.requests.ts';
 import type { CaldavReader, CalendarInfo, Representation } from './caldav.reader.ts';
 import type { DavPaths } from './caldav.paths.ts';
+import { CaldavWriter } from './caldav.writer.ts';
 import { clark, element, href, NS, text, type DavResponse } from './caldav.xml.ts';
 
 /**
@@ -20,8 +21,10 @@ interface Properties {
 const dav = (name: string) => clark(NS.dav, name);
 const caldav = (name: string) => clark(NS.caldav, name);
 
-const READ_ONLY =
-  element(dav('privilege'), element(dav('read'))) + element(dav('privilege'), element(dav('read-current-user-privilege-set')));
+const privileges = (...names: string[]) => names.map((name) => element(dav('privilege'), element(dav(name)))).join('');
+const READ_ONLY = privileges('read', 'read-current-user-privilege-set');
+// RFC 3744 §3: adding (bind), changing (write-content) and removing (unbind) events; the calendar's properties stay as they are.
+const READ_WRITE = privileges('read', 'read-current-user-privilege-set', 'write-content', 'bind', 'unbind');
 const REPORTS = ['calendar-multiget', 'calendar-query']
   .map((name) => element(caldav(name)))
   .concat(element(dav('sync-collection')))
@@ -29,7 +32,7 @@ const REPORTS = ['calendar-multiget', 'calendar-query']
   .join('');
 const CALENDAR_DATA = caldav('calendar-data');
 
-/** What every thing the service has tells a client of it: who asks, and that it may only read. */
+/** What every thing the service has tells a client of it: who asks, and that it may only read it. */
 function common(reader: CaldavReader, paths: DavPaths): [string, Value][] {
   return [
     [dav('current-user-principal'), () => href(paths.principal(reader.ctx.user))],
@@ -84,6 +87,8 @@ export function calendarProperties(reader: CaldavReader, paths: DavPaths, info: 
       [clark(NS.calendarServer, 'getctag'), async () => text(await reader.ctag(info.collection))],
       [dav('sync-token'), async () => text(await reader.currentSyncToken())],
       ...common(reader, paths),
+      // Said where writes are taken, so that apps offer edits only there.
+      [dav('current-user-privilege-set'), () => (CaldavWriter.mayWrite(reader.ctx, info.collection) ? READ_WRITE : READ_ONLY)],
     ]),
   };
 }

@@ -15,7 +15,14 @@ import type { IcalService } from '../ical/ical.service.ts';
 import { decodeEntities } from '../ical/ical.text.ts';
 import { eventIdOfOwnUid } from '../ical/ical.uid.ts';
 import type { TermsService } from '../terms/terms.service.ts';
-import { findEventIdOfImportedUid, findEventVersions, findOwnersOf, findResourceVersions, listCategoryIds } from './caldav.repository.ts';
+import {
+  findEventIdOfImportedUid,
+  findEventIdOfResourceName,
+  findEventVersions,
+  findOwnersOf,
+  findResourceVersions,
+  listCategoryIds,
+} from './caldav.repository.ts';
 import { davErrors } from './caldav.errors.ts';
 import type { Collection } from './caldav.paths.ts';
 import type { TimeRange } from './caldav.requests.ts';
@@ -117,20 +124,22 @@ export class CaldavReader {
     return (await this.ctx.version()).once(key, read, (ids) => 64 + ids.length * 8);
   }
 
-  /** The event a resource name names (its id or its UID) if it is a member of the collection; else a 404. */
+  /** The event a resource name names (its id, its UID or the name a client put it at) if it is a member of the collection; else a 404. */
   async resourceId(collection: Collection, name: string): Promise<number> {
     const id = (await this.resourceIds(collection, [name])).get(name);
     if (id === undefined) throw davErrors.notFound();
     return id;
   }
 
-  /** The events resource names name (ids or UIDs), those that are members of the collection, checked together. */
+  /** The events resource names name (ids, UIDs, names clients put them at), those that are members of the collection, checked together. */
   async resourceIds(collection: Collection, names: readonly string[]): Promise<Map<string, number>> {
     const named = new Map<string, number>();
     for (const name of new Set(names)) {
       const id = /^[1-9]\d{0,14}$/.test(name)
         ? Number(name)
-        : (eventIdOfOwnUid(name, this.deps.config.baseUrl) ?? (await findEventIdOfImportedUid(this.deps.db, name)));
+        : (eventIdOfOwnUid(name, this.deps.config.baseUrl) ??
+          (await findEventIdOfImportedUid(this.deps.db, name)) ??
+          (await findEventIdOfResourceName(this.deps.db, name)));
       if (id !== undefined) named.set(name, id);
     }
     // Anonymous readers' members are known for the version already; others' are checked in one statement.

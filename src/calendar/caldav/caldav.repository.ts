@@ -13,6 +13,16 @@ export async function findEventIdOfImportedUid(db: Db, uid: string): Promise<num
   return row === undefined ? undefined : Number(row.event_id);
 }
 
+/** The event a CalDAV client put at `name` (other than its UID), if any. */
+export async function findEventIdOfResourceName(db: Db, name: string): Promise<number | undefined> {
+  const row = await db.selectFrom('caldav_resource_names').select('event_id').where('name', '=', name).executeTakeFirst();
+  return row === undefined ? undefined : Number(row.event_id);
+}
+
+export async function insertResourceName(db: Db, name: string, eventId: number): Promise<void> {
+  await db.insertInto('caldav_resource_names').values({ name, event_id: eventId }).execute();
+}
+
 /** Each event's version (its last change in the log), by id. */
 export async function findEventVersions(db: Db, ids: readonly number[]): Promise<Map<number, number>> {
   if (ids.length === 0) return new Map();

@@ -17,7 +17,7 @@ export interface TimeRange {
 export type Report =
   | { readonly kind: 'multiget'; readonly props: PropRequest; readonly hrefs: string[] }
   /** `component` undefined: every resource (a filter on VCALENDAR alone); another than VEVENT matches none. */
-  | { readonly kind: 'query'; readonly props: PropRequest; readonly component?: string; readonly range?: TimeRange }
+  | { readonly kind: 'query'; readonly props: PropRequest; readonly component?: string; readonly range?: TimeRange; readonly uid?: string }
   | { readonly kind: 'sync'; readonly props: PropRequest; readonly token: string };
 
 const nameOf = (element: XmlElement) => clark(element.namespace, element.localName);
@@ -67,8 +67,8 @@ function sameDay(stamp: string): boolean {
 const attribute = (element: XmlElement, name: string) =>
   element.attributes.find((item) => item.namespace === '' && item.localName === name)?.value;
 
-/** calendar-query's filter: VCALENDAR, then at most one component with at most a time-range (RFC 4791 §9.7). */
-function readFilter(report: XmlElement): { component?: string; range?: TimeRange } {
+/** calendar-query's filter: VCALENDAR, then at most one component with at most a time-range and a UID (RFC 4791 §9.7). */
+function readFilter(report: XmlElement): { component?: string; range?: TimeRange; uid?: string } {
   const [filter] = childrenNamed(report, NS.caldav, 'filter');
   const [calendar, ...others] = filter === undefined ? [] : childrenNamed(filter, NS.caldav, 'comp-filter');
   if (calendar === undefined || others.length > 0 || attribute(calendar, 'name')?.toUpperCase() !== 'VCALENDAR') {
@@ -82,16 +82,28 @@ function readFilter(report: XmlElement): { component?: string; range?: TimeRange
   if (component === undefined) return {};
   const name = (attribute(component, 'name') ?? '').toUpperCase();
   const ranges = childrenNamed(component, NS.caldav, 'time-range');
-  if (ranges.length > 1 || component.children.length > ranges.length) {
-    throw davErrors.unsupportedFilter('Filter a component by a time-range only (no prop-filter, text-match or is-not-defined).');
+  const props = childrenNamed(component, NS.caldav, 'prop-filter');
+  if (ranges.length > 1 || props.length > 1 || component.children.length > ranges.length + props.length) {
+    throw davErrors.unsupportedFilter('Filter a component by a time-range and its UID only (no other text-match or is-not-defined).');
   }
+  const uid = props[0] === undefined ? undefined : uidOf(props[0]);
   const [range] = ranges;
-  if (range === undefined) return { component: name };
+  if (range === undefined) return { component: name, uid };
   const from = utcStampOf(attribute(range, 'start'), 'start');
   const to = utcStampOf(attribute(range, 'end'), 'end');
   if (from === undefined && to === undefined) throw davErrors.invalidFilter('A time-range has a start, an end or both.');
   if (from !== undefined && to !== undefined && to <= from) throw davErrors.invalidFilter('A time-range ends after it starts.');
-  return { component: name, range: { from, to } };
+  return { component: name, range: { from, to }, uid };
+}
+
+/** The UID a prop-filter asks for: clients find a resource by its UID (a text-match of the whole of it). */
+function uidOf(prop: XmlElement): string {
+  const [match, ...more] = childrenNamed(prop, NS.caldav, 'text-match');
+  const negated = match !== undefined && attribute(match, 'negate-condition') === 'yes';
+  if (attribute(prop, 'name')?.toUpperCase() !== 'UID' || match === undefined || more.length > 0 || prop.children.length > 1 || negated) {
+    throw davErrors.unsupportedFilter('A prop-filter matches the UID only, with one text-match.');
+  }
+  return match.text.trim();
 }
 
 /** A REPORT body: the three reports a calendar answers; any other is refused with DAV:supported-report. */

@@ -23,10 +23,10 @@ export interface CaldavRoutesOptions {
   readonly paths: DavPaths;
 }
 
-/** What the service answers (OPTIONS and Allow), and what it refuses as read-only. */
-const READ_METHODS = ['OPTIONS', 'GET', 'HEAD', 'PROPFIND', 'REPORT'] as const;
-const WRITE_METHODS = ['PUT', 'DELETE', 'POST', 'PATCH', 'PROPPATCH', 'MKCALENDAR', 'MKCOL', 'COPY', 'MOVE', 'LOCK', 'UNLOCK'] as const;
-const ALLOW = READ_METHODS.join(', ');
+/** What the service answers (OPTIONS and Allow), and what it refuses: collections and properties are not written here. */
+const METHODS = ['OPTIONS', 'GET', 'HEAD', 'PROPFIND', 'REPORT', 'PUT', 'DELETE'] as const;
+const REFUSED_METHODS = ['POST', 'PATCH', 'PROPPATCH', 'MKCALENDAR', 'MKCOL', 'COPY', 'MOVE', 'LOCK', 'UNLOCK'] as const;
+const ALLOW = METHODS.join(', ');
 // RFC 4918 class 1 and 3, RFC 4791: what OPTIONS announces (no locks: class 2 is not).
 const DAV_CLASSES = '1, 3, calendar-access';
 /** The largest request body (a PROPFIND, a REPORT naming many hrefs): over it, a 413. */
@@ -44,7 +44,9 @@ export async function caldavRoutes(app: FastifyInstance, options: CaldavRoutesOp
   route('PROPFIND', (request, reply) => propfind(options, request, reply));
   route('REPORT', (request, reply) => report(options, request, reply));
   route('GET', (request, reply) => getResource(options, request, reply));
-  route([...WRITE_METHODS], async (request) => {
+  route('PUT', (request, reply) => putResource(options, request, reply));
+  route('DELETE', (request, reply) => deleteResource(options, request, reply));
+  route([...REFUSED_METHODS], async (request) => {
     throw davErrors.readOnly(request.method);
   });
   app.route({
@@ -166,7 +168,8 @@ async function report(options: CaldavRoutesOptions, request: FastifyRequest, rep
     }
     case 'query': {
       await reader.calendar(collection);
-      const ids = asked.component === undefined || asked.component === 'VEVENT' ? await reader.members(collection, asked.range) : [];
+      const among = asked.uid === undefined ? undefined : [...(await reader.resourceIds(collection, [asked.uid])).values()];
+      const ids = asked.component === undefined || asked.component === 'VEVENT' ? await reader.members(collection, asked.range, among) : [];
       return sendMultistatus(reply, await eventResponses(paths, reader, collection, ids, asked.props));
     }
     case 'sync': {
@@ -179,6 +182,44 @@ async function report(options: CaldavRoutesOptions, request: FastifyRequest, rep
 }
 
 const sameCollection = (paths: DavPaths, a: Collection, b: Collection) => paths.collection(a) === paths.collection(b);
+
+const headerOf = (request: FastifyRequest, name: string) => {
+  const value = request.headers[name];
+  return Array.isArray(value) ? value.join(', ') : value;
+};
+
+/** A write names an event of a calendar; anything else is no resource a client may write. */
+function writeTargetOf(paths: DavPaths, request: FastifyRequest) {
+  const target = targetOf(paths, request);
+  if (target.kind === 'resource') return target;
+  throw new AppError(
+    405,
+    'caldav',
+    `${request.method} writes an event: {uid}.ics in a calendar.`,
+    {},
+    { allow: 'OPTIONS, PROPFIND, REPORT' },
+  );
+}
+
+/** RFC 4791 §5.3.2: 201 for a new event, 204 for a replaced one, with the ETag of what is stored now. */
+async function putResource(options: CaldavRoutesOptions, request: FastifyRequest, reply: FastifyReply): Promise<void> {
+  const target = writeTargetOf(options.paths, request);
+  const writer = options.service.writerFor(readerOf(options, request));
+  const { created, shown } = await writer.put(target.collection, target.name, {
+    contentType: headerOf(request, 'content-type'),
+    body: typeof request.body === 'string' ? request.body : '',
+    ifMatch: headerOf(request, 'if-match'),
+    ifNoneMatch: headerOf(request, 'if-none-match'),
+  });
+  if (shown !== undefined) void reply.header('etag', shown.etag);
+  await reply.code(created ? 201 : 204).send();
+}
+
+async function deleteResource(options: CaldavRoutesOptions, request: FastifyRequest, reply: FastifyReply): Promise<void> {
+  const target = writeTargetOf(options.paths, request);
+  await options.service.writerFor(readerOf(options, request)).delete(target.collection, target.name, headerOf(request, 'if-match'));
+  await reply.code(204).send();
+}
 
 async function getResource(options: CaldavRoutesOptions, request: FastifyRequest, reply: FastifyReply): Promise<void> {
   const target = targetOf(options.paths, request);

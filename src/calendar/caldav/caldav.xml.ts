@@ -78,8 +78,8 @@ export function multistatus(responses: readonly DavResponse[], syncToken?: strin
   return `<?xml version="1.0" encoding="utf-8"?>\n<d:multistatus ${DECLARATIONS}>${responses.map(responseXml).join('')}${token}</d:multistatus>\n`;
 }
 
-/** An error body (RFC 4918 §16): the precondition that failed, if any, and the message. */
-export function errorXml(message: string, condition?: string): string {
-  const named = condition === undefined ? '' : element(condition);
+/** An error body (RFC 4918 §16): the precondition that failed, if any (with the resource it names), and the message. */
+export function errorXml(message: string, condition?: string, conditionHref?: string): string {
+  const named = condition === undefined ? '' : element(condition, conditionHref === undefined ? '' : href(conditionHref));
   return `<?xml version="1.0" encoding="utf-8"?>\n<d:error ${DECLARATIONS}>${named}${element(clark(NS.almanac, 'message'), escapeXml(message))}</d:error>\n`;
 }

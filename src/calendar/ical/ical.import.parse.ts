@@ -285,6 +285,8 @@ function readWithIcalJs(lines: readonly LogicalLine[]): void {
 export interface ParsedCalendar {
   /** The VEVENTs of every VCALENDAR of the file, in order. */
   readonly events: readonly Component[];
+  /** The names of the components of every VCALENDAR of the file (VEVENT, VTIMEZONE, VTODO…), in order. */
+  readonly componentNames: readonly string[];
   /** X-WR-TIMEZONE of the first calendar that has a valid one. */
   readonly calendarZone: string | undefined;
   /** The file's VTIMEZONEs by TZID (read only when an event uses one: ical.import.zones.ts). */
@@ -306,7 +308,8 @@ export function parseCalendar(text: string): ParsedCalendar {
     .map((calendar) => calendar.properties.find((property) => property.name === 'X-WR-TIMEZONE')?.value.trim())
     .find((zone) => zone !== undefined && isValidZoneName(zone));
   const events = calendars.flatMap((calendar) => calendar.components.filter((component) => component.name === 'VEVENT'));
-  return { events, calendarZone, zones };
+  const componentNames = calendars.flatMap((calendar) => calendar.components.map((component) => component.name));
+  return { events, componentNames, calendarZone, zones };
 }
 
 /** A TEXT value unescaped (RFC 5545 §3.3.11). */

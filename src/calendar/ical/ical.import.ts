@@ -17,8 +17,17 @@ import { findUserByUsername, listUsers } from '../../platform/auth/users.reposit
 import { can } from '../calendar.capabilities.ts';
 import { siteOf, type RequestContext } from '../common/context.ts';
 import { languageOfLocale, SiteSettingsService } from '../settings/settings.service.ts';
-import { parseCalendar } from './ical.import.parse.ts';
-import { draftOf, EventProblem, FileTimes, property, utcStamp, type Draft, type StatusSaid } from './ical.import.draft.ts';
+import { parseCalendar, type ParsedCalendar } from './ical.import.parse.ts';
+import {
+  draftOf,
+  EventProblem,
+  FileTimes,
+  property,
+  utcStamp,
+  type AskedStatus,
+  type Draft,
+  type StatusSaid,
+} from './ical.import.draft.ts';
 import type { PostStatus } from '../calendar.tables.ts';
 import * as repository from './ical.import.repository.ts';
 
@@ -62,6 +71,14 @@ export interface IcalImportDeps {
 }
 
 type Outcome = 'created' | 'updated' | 'skipped';
+
+/**
+ * How a write treats stored events: an import skips what is no newer (SEQUENCE, LAST-MODIFIED); a CalDAV PUT, read
+ * first (If-Match), replaces it and publishes a new event as far as the caller's role allows (a contributor's: review).
+ */
+type WriteMode = { readonly replace: boolean; readonly newStatus?: AskedStatus };
+const IMPORTING: WriteMode = { replace: false };
+const REPLACING: WriteMode = { replace: true, newStatus: 'publish' };
 
 /** Newer than what is stored: a higher SEQUENCE, or the same one with a LAST-MODIFIED after the stored event's last change. */
 function isNewer(draft: Draft, target: repository.ImportTarget): boolean {
@@ -197,14 +214,46 @@ export class IcalImport {
     return { ...counts, errors };
   }
 
-  private async importEvent(db: Db, draft: Draft, caller: RequestContext): Promise<Outcome> {
+  /**
+   * One calendar object resource (RFC 4791 §4.1: a single event, or a series and its overrides, of one UID) written as
+   * a CalDAV PUT writes it: in one transaction, after `check` has held and checked the stored event there, replacing
+   * what is stored whatever its SEQUENCE, then `record` given the event's id. An `EventProblem` or a refusal of the
+   * service writes nothing. The event's id.
+   */
+  async writeResource(
+    calendar: ParsedCalendar,
+    caller: RequestContext,
+    check: (db: Db) => Promise<void>,
+    record: (db: Db, id: number) => Promise<void>,
+  ): Promise<number> {
+    const times = new FileTimes(calendar, caller.site.timezone);
+    const drafts = calendar.events.map((event) => draftOf(event, times));
+    const ordered = [
+      ...drafts.filter((draft) => draft.recurrenceId === undefined),
+      ...drafts.filter((draft) => draft.recurrenceId !== undefined),
+    ];
+    return withWriteUnits(this.deps.db, false, (unit) =>
+      unit(async (db) => {
+        await check(db);
+        for (const draft of ordered) await this.importEvent(db, draft, caller, REPLACING);
+        const uid = ordered[0]?.uid ?? '';
+        const id = (await repository.findEventIdByUid(db, uid)) ?? eventIdOfOwnUid(uid, this.deps.config.baseUrl);
+        if (id === undefined) throw new EventProblem(ordered[0]?.line ?? 1, 'The resource holds no event.');
+        await record(db, id);
+        return id;
+      }),
+    );
+  }
+
+  private async importEvent(db: Db, draft: Draft, caller: RequestContext, mode = IMPORTING): Promise<Outcome> {
     const service = new EventsService({ db, config: this.deps.config, passwords: this.deps.passwords });
     const existingId = (await repository.findEventIdByUid(db, draft.uid)) ?? eventIdOfOwnUid(draft.uid, this.deps.config.baseUrl);
     const existing = existingId === undefined ? undefined : await repository.findImportTarget(db, existingId);
-    if (draft.recurrenceId !== undefined) return this.importException(db, service, draft, existing, caller);
+    if (draft.recurrenceId !== undefined) return this.importException(db, service, draft, existing, caller, mode);
     const target = existing?.parent_id === null ? existing : undefined;
-    if (target !== undefined && !isNewer(draft, target)) return 'skipped';
-    const status = statusToWrite(draft.status, target?.status ?? 'publish');
+    if (target !== undefined && !mode.replace && !isNewer(draft, target)) return 'skipped';
+    const said = target === undefined ? { ...draft.status, asked: draft.status.asked ?? mode.newStatus } : draft.status;
+    const status = statusToWrite(said, target?.status ?? 'publish');
     const body = checked(
       withoutUnsaid(
         { ...draft.body, ...websiteOf(draft, target), ...(await this.links(db, draft)), ...(status === undefined ? {} : { status }) },
@@ -234,6 +283,7 @@ export class IcalImport {
     draft: Draft,
     series: repository.ImportTarget | undefined,
     caller: RequestContext,
+    mode: WriteMode,
   ): Promise<Outcome> {
     const line = draft.recurrenceId?.line ?? draft.line;
     if (series === undefined || series.parent_id !== null)
@@ -251,7 +301,7 @@ export class IcalImport {
       if (draft.cancelled && originalStart !== undefined) return 'skipped';
       throw new EventProblem(line, 'RECURRENCE-ID names no occurrence of its series.');
     }
-    if (occurrence.is_exception === 1 && !isNewer(draft, occurrence)) return 'skipped';
+    if (occurrence.is_exception === 1 && !mode.replace && !isNewer(draft, occurrence)) return 'skipped';
     if (draft.cancelled) {
       // A cancelled occurrence leaves its series, as a DELETE through its id does.
       await service.deleteEvent({ id: occurrence.id }, {}, caller);
@@ -312,7 +362,8 @@ function lineOf(error: AppError, draft: Draft): number {
   return (param === undefined ? undefined : draft.lines[param]) ?? draft.line;
 }
 
-function messageOf(error: AppError): string {
+/** The service's refusal in words, with what it found wrong in each argument. */
+export function messageOf(error: AppError): string {
   const params = (error.data as { params?: Record<string, string> }).params;
   return params === undefined ? error.message : `${error.message}: ${Object.values(params).join(' ')}`;
 }
