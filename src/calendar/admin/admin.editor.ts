@@ -1,0 +1,189 @@
+import type { Static } from 'typebox';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { PlatformErrors } from '../../platform/errors.ts';
+import { classifyError } from '../../platform/http/classify-error.ts';
+import { escapeXml } from '../../platform/xml/xml.ts';
+import { can } from '../calendar.capabilities.ts';
+import { findVersion } from '../changes/changes.repository.ts';
+import { requestContext, type RequestContext } from '../common/context.ts';
+import { CreateEventBodySchema, UpdateEventBodySchema, type EventResponse } from '../events/events.schemas.ts';
+import { canEdit } from '../posts/posts.access.ts';
+import type { AdminContext } from './admin.context.ts';
+import {
+  apiBodyOf,
+  choicesOf,
+  EditorParams,
+  EditorQuery,
+  refusalErrors,
+  schemaErrors,
+  storedValues,
+  TEXTS,
+  timeZones,
+  valuesOfBody,
+  newValues,
+  type Choices,
+  type EditorBody,
+  type FormValues,
+} from './admin.editor.form.ts';
+import { EDITOR_DICTIONARIES } from './admin.editor.i18n.ts';
+import { ENDS, REPEATS, WEEKDAYS } from './admin.recurrence.ts';
+
+const ORGANIZER_ROWS = 3;
+const STATUSES = ['draft', 'pending', 'publish', 'private'] as const;
+type Params = { Params: Static<typeof EditorParams> };
+
+/** A page of the form: values, what is wrong with them (by field), and what was being edited. */
+interface FormState {
+  readonly values: FormValues;
+  readonly errors?: ReadonlyMap<string, string>;
+  readonly event?: EventResponse;
+  readonly version?: number;
+  readonly conflict?: readonly string[];
+  readonly saved?: boolean;
+}
+
+const isConflict = (error: unknown) => classifyError(error).status === 412;
+
+function render(context: AdminContext, request: FastifyRequest, reply: FastifyReply, choices: Choices, state: FormState, status = 200) {
+  const page = context.page(request);
+  const e = EDITOR_DICTIONARIES[page.language];
+  const user = page.user;
+  const event = state.event;
+  const title = event === undefined ? e.newEvent : e.editEvent;
+  const errors = [...(state.errors ?? new Map<string, string>())].map(([field, message]) => ({
+    field,
+    label: e.fields[field] ?? field,
+    message: e.problems[message] ?? message,
+  }));
+  const html = context.views.render(page, title, 'event-form', {
+    e,
+    // The template builds its repeated fields as text: what it puts in them is escaped as XML (valid HTML too).
+    escape: escapeXml,
+    heading: title,
+    action: event === undefined ? '/admin/events/new' : `/admin/events/${event.id}/edit`,
+    event,
+    version: state.version,
+    v: state.values.text,
+    byday: state.values.byday,
+    organizers: [...state.values.organizers, ...Array<string>(ORGANIZER_ROWS).fill('')].slice(
+      0,
+      Math.max(ORGANIZER_ROWS, state.values.organizers.length + 1),
+    ),
+    checked: new Set(state.values.categories),
+    errors,
+    errorOf: (field: string) => errors.find((error) => error.field === field),
+    conflict: state.conflict,
+    saved: state.saved === true,
+    choices,
+    zones: timeZones(),
+    repeats: REPEATS,
+    weekdays: WEEKDAYS,
+    ends: ENDS,
+    statuses: STATUSES,
+    mayPublish: user !== null && can(user.role, 'publish'),
+    occurrence: event?.recurring_event_id !== undefined,
+  });
+  return context.views.send(reply, html, status);
+}
+
+/** The labels of the fields whose saved value differs from the one the person sent. */
+async function changedFields(context: AdminContext, current: EventResponse, sent: FormValues): Promise<string[]> {
+  const saved = await storedValues(context, current);
+  const names = ['title', 'description', 'excerpt', 'title_it', 'description_it', 'excerpt_it', 'start', 'end', 'timezone', 'venue'];
+  const more = ['tags', 'cost', 'website', 'status', 'image', 'all_day', 'featured'];
+  const differs = [...names, ...more].filter((name) => (saved.text[name] ?? '') !== (sent.text[name] ?? ''));
+  if (saved.organizers.join('\n') !== sent.organizers.filter((name) => name.trim() !== '').join('\n')) differs.push('organizers');
+  if ([...saved.categories].sort().join() !== [...sent.categories].sort().join()) differs.push('categories');
+  return differs;
+}
+
+/** The event to edit, if the user may edit it (as the API's update checks); its version read before it. */
+async function editable(context: AdminContext, id: number, caller: RequestContext) {
+  const version = await findVersion(context.services.deps.store.db, 'event', id);
+  const english = { ...caller, language: 'en' as const };
+  const { row, event } = await context.services.events.getEventWithRow({ id }, {}, english);
+  if (!canEdit(caller.user, row)) throw PlatformErrors.forbidden(caller.user !== null);
+  return { event, version };
+}
+
+export function newEventForm(context: AdminContext) {
+  return async (request: FastifyRequest, reply: FastifyReply) => {
+    const caller = requestContext(request, context.services.deps);
+    return render(context, request, reply, await choicesOf(context, caller), { values: newValues(caller) });
+  };
+}
+
+export function editEventForm(context: AdminContext) {
+  return async (request: FastifyRequest<Params & { Querystring: Static<typeof EditorQuery> }>, reply: FastifyReply) => {
+    const caller = requestContext(request, context.services.deps);
+    const { event, version } = await editable(context, request.params.id, caller);
+    const [choices, values] = await Promise.all([choicesOf(context, caller), storedValues(context, event)]);
+    return render(context, request, reply, choices, { values, event, version, saved: request.query.saved !== undefined });
+  };
+}
+
+/** The Italian texts, written after the event as the API writes a translation (`translation_language=it`). */
+async function writeItalian(context: AdminContext, id: number, values: FormValues, caller: RequestContext, before?: FormValues) {
+  const body: Record<string, string> = {};
+  for (const field of TEXTS) {
+    const value = values.text[`${field}_it`] ?? '';
+    if (value === (before?.text[`${field}_it`] ?? '') || (field === 'title' && value === '')) continue;
+    body[field] = value;
+  }
+  if (Object.keys(body).length === 0) return;
+  await context.services.events.updateEvent({ id }, body, { ...caller, language: 'it', precondition: undefined });
+}
+
+/** Creates (no id) or saves the event through the API's schema and service, or shows the form again with what to fix. */
+export function saveEvent(context: AdminContext) {
+  return async (request: FastifyRequest<{ Body: EditorBody; Params: Partial<Static<typeof EditorParams>> }>, reply: FastifyReply) => {
+    const caller = requestContext(request, context.services.deps);
+    const id = request.params.id;
+    const values = valuesOfBody(request.body);
+    const opened = id === undefined ? undefined : await editable(context, id, caller);
+    const choices = await choicesOf(context, caller);
+    const form = (state: Omit<FormState, 'values'>, status: number) =>
+      render(context, request, reply, choices, { values, event: opened?.event, version: sentVersion, ...state }, status);
+    const sentVersion = request.body.version === undefined || request.body.version === '' ? undefined : Number(request.body.version);
+
+    const built = apiBodyOf(values, choices, opened?.event);
+    if ('errors' in built) return form({ errors: built.errors }, 422);
+    const schema = id === undefined ? CreateEventBodySchema : UpdateEventBodySchema;
+    const invalid = schemaErrors(schema, built.body);
+    if (invalid.size > 0) return form({ errors: invalid }, 422);
+
+    const english = { ...caller, language: 'en' as const };
+    let savedId: number;
+    try {
+      if (id === undefined || opened === undefined) {
+        savedId = (await context.services.events.createEvent(built.body as Static<typeof CreateEventBodySchema>, english)).item.id;
+      } else {
+        const all = request.body.scope === 'all' && opened.event.recurring_event_id !== undefined;
+        const target = all ? (opened.event.recurring_event_id as number) : id;
+        const body = { ...built.body } as Static<typeof UpdateEventBodySchema>;
+        // The dates of one occurrence are not every occurrence's: the series keeps its own.
+        if (all) for (const name of ['start_date', 'end_date', 'scope'] as const) delete body[name];
+        // The version the form was opened at must still be the event's: the API's If-Match.
+        const precondition = all || sentVersion === undefined ? undefined : { ifMatch: `"${sentVersion}-form"`, required: false };
+        savedId = (await context.services.events.updateEvent({ id: target }, body, { ...english, precondition })).item.id;
+      }
+      await writeItalian(context, savedId, values, caller, opened === undefined ? undefined : await storedValues(context, opened.event));
+    } catch (error) {
+      if (opened !== undefined && isConflict(error)) {
+        const current = await editable(context, opened.event.id, caller);
+        const conflict = await changedFields(context, current.event, values);
+        return form(
+          {
+            conflict: conflict.map((field) => EDITOR_DICTIONARIES[context.page(request).language].fields[field] ?? field),
+            version: current.version,
+          },
+          409,
+        );
+      }
+      const errors = refusalErrors(error);
+      if (errors === undefined) throw error;
+      return form({ errors }, 422);
+    }
+    return reply.redirect(`${context.config.basePath}/admin/events/${savedId}/edit?saved=1`, 303);
+  };
+}
