@@ -147,7 +147,7 @@ export async function choicesOf(context: AdminContext, caller: RequestContext) {
   const [venueList, organizerList, categoryList, images] = await Promise.all([
     venues.list({ page: 1, per_page: CHOICES_MAX }, caller, ''),
     organizers.list({ page: 1, per_page: CHOICES_MAX }, caller, ''),
-    categories.list({ page: 1, per_page: CHOICES_MAX, parent: undefined, orderby: 'name', order: 'asc' }, caller),
+    categories.list({ page: 1, per_page: CHOICES_MAX, parent: undefined, orderby: 'name', order: 'asc', hide_empty: false }, caller),
     caller.user !== null && can(caller.user.role, 'upload_files') ? media.list(caller.user, { page: 1, per_page: CHOICES_MAX }) : undefined,
   ]);
   const named = (items: readonly Record<string, unknown>[], key: string): Named[] =>

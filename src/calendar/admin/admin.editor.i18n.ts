@@ -4,8 +4,6 @@ import type { Language } from '../../config/config.ts';
 const EN = {
   newEvent: 'New event',
   editEvent: 'Edit event',
-  addEvent: 'Add an event',
-  edit: 'Edit',
   fields: {
     title: 'Title',
     description: 'Description',
@@ -39,6 +37,7 @@ const EN = {
     password: 'Password',
     scope: 'Apply the change to',
   } as Record<string, string>,
+  english: 'English',
   italian: 'Italiano',
   when: 'When',
   where: 'Where and who',
@@ -96,8 +95,6 @@ export type EditorDictionary = typeof EN;
 const IT: EditorDictionary = {
   newEvent: 'Nuovo evento',
   editEvent: 'Modifica evento',
-  addEvent: 'Aggiungi un evento',
-  edit: 'Modifica',
   fields: {
     title: 'Titolo',
     description: 'Descrizione',
@@ -131,6 +128,7 @@ const IT: EditorDictionary = {
     password: 'Password',
     scope: 'Applica la modifica a',
   },
+  english: 'Inglese',
   italian: 'Italiano',
   when: 'Quando',
   where: 'Dove e chi',
