@@ -188,6 +188,21 @@ describe('the event editor', () => {
     assert.equal((await server.request(`${EVENTS}/${event.id}`)).body.title, 'Choir rehearsal (moved)');
   });
 
+  it('previews the next dates of the Repeats builder without saving anything', async () => {
+    const before = await countEvents();
+    const { csrf } = await formOf(editor, '/admin/events/new');
+    const repeats = { repeats: 'monthly', monthly: 'weekday', ends: 'count', count: '3', exceptions: '2031-06-10' };
+    const preview = await editor.post('/admin/events/new', { ...fields, ...repeats, csrf, start: '2031-05-13T20:00', preview: '1' });
+    assert.equal(preview.status, 200, preview.text.slice(0, 300));
+    // The second Tuesday of each month, less the exception, as typed values stay.
+    const dates = [...preview.text.matchAll(/<time datetime="[^"]*">([^<]*)<\/time>/g)].map((match) => match[1]);
+    assert.deepEqual(dates, ['2031-05-13 20:00', '2031-07-08 20:00']);
+    assert.match(preview.text, /value="2031-06-10"/);
+    const bad = await editor.post('/admin/events/new', { ...fields, csrf, repeats: 'custom', rrule: 'FREQ=WEEKLY;COUNT=0', preview: '1' });
+    assert.match(bad.text, /<div id="preview-dates" role="status">\s*<p class="error">/);
+    assert.equal(await countEvents(), before);
+  });
+
   it('builds a weekly series with an exception, and edits "this and following" from an occurrence', async () => {
     const { csrf } = await formOf(editor, '/admin/events/new');
     const saved = await editor.post('/admin/events/new', {

@@ -55,6 +55,7 @@ export const EditorBody = Type.Object({
   website: Text(2000),
   featured: Text(5),
   image: Text(20),
+  preview: Text(5),
   status: Text(20),
   password: Text(1000),
 });
@@ -78,7 +79,7 @@ const FIELD_OF_PARAM: Readonly<Record<string, string>> = {
 
 const listOf = (value: string | string[] | undefined): string[] => (value === undefined ? [] : [value].flat());
 const localInput = (stamp: string) => stamp.slice(0, 16).replace(' ', 'T');
-const apiDate = (input: string) => input.trim().replace('T', ' ');
+export const apiDate = (input: string) => input.trim().replace('T', ' ');
 
 let zones: string[] | undefined;
 export function timeZones(): string[] {
@@ -189,15 +190,10 @@ function venueOf(text: Readonly<Record<string, string>>, choices: Choices): unkn
   };
 }
 
-/** The API's body of the form's values, or the form's field errors. */
-export function apiBodyOf(
-  values: FormValues,
-  choices: Choices,
-  editing: EventResponse | undefined,
-): { body: Record<string, unknown> } | { errors: Map<string, string> } {
+/** The Repeats builder's fields of the form's values. */
+export function repeatOf(values: FormValues): RepeatFields {
   const { text } = values;
-  const occurrence = editing?.recurring_event_id !== undefined && text.scope !== 'following';
-  const repeat: RepeatFields = {
+  return {
     repeats: text.repeats ?? 'none',
     interval: text.interval ?? '',
     byday: values.byday,
@@ -208,7 +204,17 @@ export function apiBodyOf(
     exceptions: text.exceptions ?? '',
     rrule: text.rrule ?? '',
   };
-  const built = recurrenceLinesOf(repeat, apiDate(text.start ?? '').slice(0, 10));
+}
+
+/** The API's body of the form's values, or the form's field errors. */
+export function apiBodyOf(
+  values: FormValues,
+  choices: Choices,
+  editing: EventResponse | undefined,
+): { body: Record<string, unknown> } | { errors: Map<string, string> } {
+  const { text } = values;
+  const occurrence = editing?.recurring_event_id !== undefined && text.scope !== 'following';
+  const built = recurrenceLinesOf(repeatOf(values), apiDate(text.start ?? '').slice(0, 10));
   if ('field' in built) return { errors: new Map([[built.field, built.problem]]) };
   const body: Record<string, unknown> = {
     title: text.title ?? '',

@@ -73,6 +73,9 @@ const EN = {
   passwordHint: 'Visitors need it to see the event. On an event that has one, leave it empty to keep it.',
   rruleHint: 'For rules the builder does not offer: one line each, e.g. FREQ=MONTHLY;BYDAY=-1FR.',
   save: 'Save',
+  previewDates: 'Preview dates',
+  nextDates: 'Next dates:',
+  noRepeat: 'The event does not repeat.',
   saved: 'Saved.',
   preview: 'Preview',
   view: 'View on the calendar',
@@ -87,6 +90,7 @@ const EN = {
     exceptions: 'Enter dates as YYYY-MM-DD, separated by commas.',
     rrule: 'Enter a rule, e.g. FREQ=WEEKLY;BYDAY=MO.',
     required: 'This field is required.',
+    start: 'Enter the start date and time first.',
   } as Record<string, string>,
 };
 
@@ -161,6 +165,9 @@ const IT: EditorDictionary = {
   passwordHint: 'Serve ai visitatori per vedere l’evento. Se l’evento ne ha già una, lascia vuoto per mantenerla.',
   rruleHint: 'Per le regole che il modulo non offre: una riga ciascuna, es. FREQ=MONTHLY;BYDAY=-1FR.',
   save: 'Salva',
+  previewDates: 'Anteprima delle date',
+  nextDates: 'Prossime date:',
+  noRepeat: "L'evento non si ripete.",
   saved: 'Salvato.',
   preview: 'Anteprima',
   view: 'Vedi nel calendario',
@@ -175,6 +182,7 @@ const IT: EditorDictionary = {
     exceptions: 'Inserisci le date come AAAA-MM-GG, separate da virgole.',
     rrule: 'Inserisci una regola, es. FREQ=WEEKLY;BYDAY=MO.',
     required: 'Questo campo è obbligatorio.',
+    start: "Inserisci prima la data e l'ora di inizio.",
   },
 };
 

@@ -11,10 +11,12 @@ import { canEdit } from '../posts/posts.access.ts';
 import type { AdminContext } from './admin.context.ts';
 import {
   apiBodyOf,
+  apiDate,
   choicesOf,
   EditorParams,
   EditorQuery,
   refusalErrors,
+  repeatOf,
   schemaErrors,
   storedValues,
   TEXTS,
@@ -26,7 +28,7 @@ import {
   type FormValues,
 } from './admin.editor.form.ts';
 import { EDITOR_DICTIONARIES } from './admin.editor.i18n.ts';
-import { ENDS, REPEATS, WEEKDAYS } from './admin.recurrence.ts';
+import { ENDS, previewDates, recurrenceLinesOf, REPEATS, WEEKDAYS } from './admin.recurrence.ts';
 
 const ORGANIZER_ROWS = 3;
 const STATUSES = ['draft', 'pending', 'publish', 'private'] as const;
@@ -40,6 +42,8 @@ interface FormState {
   readonly version?: number;
   readonly conflict?: readonly string[];
   readonly saved?: boolean;
+  /** The next dates of the Repeats builder's series, or why it has none. */
+  readonly preview?: { readonly dates: readonly string[] } | { readonly error: string };
 }
 
 const isConflict = (error: unknown) => classifyError(error).status === 412;
@@ -74,6 +78,7 @@ function render(context: AdminContext, request: FastifyRequest, reply: FastifyRe
     errorOf: (field: string) => errors.find((error) => error.field === field),
     conflict: state.conflict,
     saved: state.saved === true,
+    preview: state.preview,
     choices,
     zones: timeZones(),
     repeats: REPEATS,
@@ -84,6 +89,18 @@ function render(context: AdminContext, request: FastifyRequest, reply: FastifyRe
     occurrence: event?.recurring_event_id !== undefined,
   });
   return context.views.send(reply, html, status);
+}
+
+/** What "Preview dates" shows: the builder's next dates from the typed start, or what to fix first. */
+function previewOf(values: FormValues, caller: RequestContext): Omit<FormState, 'values'> {
+  const start = apiDate(values.text.start ?? '');
+  if (!/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}$/.test(start)) return { errors: new Map([['start', 'start']]) };
+  const built = recurrenceLinesOf(repeatOf(values), start.slice(0, 10));
+  if ('field' in built) return { errors: new Map([[built.field, built.problem]]) };
+  if (built.lines.length === 0) return { preview: { dates: [] } };
+  const allDay = values.text.all_day === '1';
+  const zone = values.text.timezone || caller.site.timezone;
+  return { preview: previewDates(built.lines, { local: allDay ? `${start.slice(0, 10)} 00:00:00` : `${start}:00`, zone, allDay }) };
 }
 
 /** The labels of the fields whose saved value differs from the one the person sent. */
@@ -146,6 +163,7 @@ export function saveEvent(context: AdminContext) {
       render(context, request, reply, choices, { values, event: opened?.event, version: sentVersion, ...state }, status);
     const sentVersion = request.body.version === undefined || request.body.version === '' ? undefined : Number(request.body.version);
 
+    if (request.body.preview !== undefined) return form(previewOf(values, caller), 200);
     const built = apiBodyOf(values, choices, opened?.event);
     if ('errors' in built) return form({ errors: built.errors }, 422);
     const schema = id === undefined ? CreateEventBodySchema : UpdateEventBodySchema;

@@ -1,3 +1,7 @@
+import { isValidZoneName, plusCalendar } from '../common/dates.ts';
+import { parseRecurrence, RecurrenceError } from '../recurrence/recurrence.grammar.ts';
+import { expandRecurrence, type SeriesStart } from '../recurrence/recurrence.rules.ts';
+
 /**
  * The editor's "Repeats" builder: the common rules as form fields, turned into the API's recurrence lines
  * (RFC 5545, docs/calendar-recurrence.md). The API parses and checks the lines; this only writes them.
@@ -86,4 +90,23 @@ export function repeatFieldsOf(lines: readonly string[] | undefined): RepeatFiel
     exceptions: '',
     rrule: custom ? lines.join('\n') : '',
   };
+}
+
+const PREVIEW_COUNT = 10;
+const PREVIEW_MONTHS = 24;
+
+/**
+ * The first starts a series of these lines would have (local wall times), as the API would store them; or why the
+ * lines give none (the recurrence module's own message). Only two years ahead, so a preview stays cheap.
+ */
+export function previewDates(lines: readonly string[], start: SeriesStart): { dates: string[] } | { error: string } {
+  try {
+    const recurrence = parseRecurrence(lines, isValidZoneName);
+    const until = plusCalendar(start.local, { months: PREVIEW_MONTHS });
+    const starts = expandRecurrence(recurrence, start, { until, max: 1000 });
+    return { dates: starts.slice(0, PREVIEW_COUNT).map((occurrence) => occurrence.local.slice(0, start.allDay ? 10 : 16)) };
+  } catch (error) {
+    if (error instanceof RecurrenceError || error instanceof RangeError) return { error: error.message };
+    throw error;
+  }
 }
