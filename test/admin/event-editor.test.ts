@@ -142,6 +142,17 @@ describe('the event editor', () => {
     assert.equal((await server.request(`${EVENTS}/${id}`)).body.status, 'publish');
   });
 
+  it('previews a draft’s public page for those who may edit it, and for no one else', async () => {
+    const draft = await makeEvent(server, admin, { title: 'Secret gala', status: 'draft' });
+    const preview = await editor.get(`/admin/events/${draft.id}/preview`);
+    assert.equal(preview.status, 200, preview.text.slice(0, 300));
+    assert.match(preview.text, /<h1[^>]*>Secret gala<\/h1>/);
+    assert.match(preview.headers.get('cache-control') ?? '', /no-store/);
+    assert.match(preview.text, /name="robots" content="noindex/);
+    assert.equal((await (await signedIn(author)).get(`/admin/events/${draft.id}/preview`)).status, 403);
+    assert.equal((await new Browser(server.url).get(`/admin/events/${draft.id}/preview`)).status, 303);
+  });
+
   it('lets an author edit only their own events', async () => {
     const others = await makeEvent(server, admin, { title: 'Admin event', status: 'publish' });
     const browser = await signedIn(author);

@@ -115,7 +115,7 @@ async function changedFields(context: AdminContext, current: EventResponse, sent
 }
 
 /** The event to edit, if the user may edit it (as the API's update checks); its version read before it. */
-async function editable(context: AdminContext, id: number, caller: RequestContext) {
+export async function editable(context: AdminContext, id: number, caller: RequestContext) {
   const version = await findVersion(context.services.deps.store.db, 'event', id);
   const english = { ...caller, language: 'en' as const };
   const { row, event } = await context.services.events.getEventWithRow({ id }, {}, english);

@@ -7,6 +7,7 @@ import { cookiesOf, setCookie } from './admin.cookies.ts';
 import { dashboardPage } from './admin.dashboard.ts';
 import { editEventForm, newEventForm, saveEvent } from './admin.editor.ts';
 import { EditorBody, EditorParams, EditorQuery } from './admin.editor.form.ts';
+import { previewEvent } from './admin.preview.ts';
 import { BulkBody, EventsListQuery, eventsBulkAction, eventsListPage } from './admin.events.ts';
 import { LOGIN_COOKIE, SESSION_COOKIE, type AdminContext } from './admin.context.ts';
 
@@ -59,6 +60,11 @@ export async function adminRoutes(app: FastifyInstance, { context }: { context: 
     config: { access: 'edit' },
     schema: { hide: true, params: EditorParams, body: EditorBody },
     handler: saveEvent(context),
+  });
+  app.get('/admin/events/:id/preview', {
+    config: { access: 'edit' },
+    schema: { hide: true, params: EditorParams },
+    handler: previewEvent(context),
   });
   app.get('/admin/events', {
     config: { access: 'edit' },
