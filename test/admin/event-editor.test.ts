@@ -103,6 +103,7 @@ describe('the event editor', () => {
     const { csrf } = await formOf(editor, '/admin/events/new');
     const cases: [Record<string, string>, string][] = [
       [{ start: '', title: 'Kept title' }, 'start'],
+      [{ start: '2031-13-45T25:00', title: 'Kept title' }, 'start'],
       [{ start: '2031-05-02T20:00', end: '2031-05-01T20:00', title: 'Kept title' }, 'end'],
       [{ repeats: 'custom', rrule: 'FREQ=SOMETIMES', title: 'Kept title' }, 'repeats'],
       [{ venue: '999999', title: 'Kept title' }, 'venue'],

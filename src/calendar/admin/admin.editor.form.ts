@@ -13,51 +13,56 @@ import { recurrenceLinesOf, repeatFieldsOf, type RepeatFields } from './admin.re
 
 const CHOICES_MAX = 100;
 export const TEXTS = ['title', 'description', 'excerpt'] as const;
-const Text = (maxLength = 100_000) => Type.Optional(Type.String({ maxLength }));
-const Many = Type.Optional(Type.Union([Type.String({ maxLength: 500 }), Type.Array(Type.String({ maxLength: 500 }), { maxItems: 500 })]));
+// No bounds of its own beyond the request's size: what the API takes, the form takes.
+const Text = () => Type.Optional(Type.String());
+const Many = Type.Optional(Type.Union([Type.String(), Type.Array(Type.String())]));
 
 export const EditorParams = Type.Object({ id: Type.Integer({ minimum: 1, maximum: 2_147_483_647 }) });
-export const EditorQuery = Type.Object({ saved: Type.Optional(Type.String({ maxLength: 1 })), lang: Text(5) });
+export const EditorQuery = Type.Object({
+  saved: Type.Optional(Type.String({ maxLength: 1 })),
+  lang: Type.Optional(Type.String({ maxLength: 5 })),
+});
 
-/** The form as the browser sends it: text, loosely bounded; the API's schema judges what it means. */
+/** The form as the browser sends it: text; the API's schema judges what it means. */
 export const EditorBody = Type.Object({
   csrf: Type.String({ maxLength: 200 }),
-  version: Text(20),
-  scope: Text(20),
-  title: Text(1000),
+  // The row version the form was opened at (a number the server wrote; empty on a new event).
+  version: Type.Optional(Type.String({ pattern: '^\\d{0,15}$' })),
+  scope: Text(),
+  title: Text(),
   description: Text(),
-  excerpt: Text(10_000),
-  title_it: Text(1000),
+  excerpt: Text(),
+  title_it: Text(),
   description_it: Text(),
-  excerpt_it: Text(10_000),
-  start: Text(40),
-  end: Text(40),
-  all_day: Text(5),
-  timezone: Text(100),
-  repeats: Text(20),
-  interval: Text(10),
+  excerpt_it: Text(),
+  start: Text(),
+  end: Text(),
+  all_day: Text(),
+  timezone: Text(),
+  repeats: Text(),
+  interval: Text(),
   byday: Many,
-  monthly: Text(20),
-  ends: Text(20),
-  until: Text(40),
-  count: Text(10),
-  exceptions: Text(10_000),
-  rrule: Text(10_000),
-  venue: Text(500),
-  venue_address: Text(500),
-  venue_city: Text(200),
-  venue_zip: Text(50),
-  venue_country: Text(200),
+  monthly: Text(),
+  ends: Text(),
+  until: Text(),
+  count: Text(),
+  exceptions: Text(),
+  rrule: Text(),
+  venue: Text(),
+  venue_address: Text(),
+  venue_city: Text(),
+  venue_zip: Text(),
+  venue_country: Text(),
   organizers: Many,
   categories: Many,
-  tags: Text(2000),
-  cost: Text(200),
-  website: Text(2000),
-  featured: Text(5),
-  image: Text(20),
-  preview: Text(5),
-  status: Text(20),
-  password: Text(1000),
+  tags: Text(),
+  cost: Text(),
+  website: Text(),
+  featured: Text(),
+  image: Text(),
+  preview: Text(),
+  status: Text(),
+  password: Text(),
 });
 export type EditorBody = Static<typeof EditorBody>;
 
