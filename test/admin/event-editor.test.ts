@@ -119,6 +119,11 @@ describe('the event editor', () => {
       if (changes.title !== '') assert.match(answer.text, /value="Kept title"/);
       assert.match(answer.text, new RegExp(`aria-describedby="error-${field}`), field);
     }
+    // In Italian (remembered by that browser only).
+    const italian = await signedIn(admin);
+    const italianForm = await formOf(italian, '/admin/events/new?lang=it');
+    const empty = await italian.post('/admin/events/new', { ...fields, csrf: italianForm.csrf, title: '' });
+    assert.match(empty.text, /<p class="error" id="error-title">Questo campo è obbligatorio\.<\/p>/);
     assert.equal(await countEvents(), before);
   });
 

@@ -260,10 +260,13 @@ export function schemaErrors(schema: TSchema, body: unknown): Map<string, string
   for (const error of Value.Errors(schema, body)) {
     const param = error.instancePath.split('/')[1] ?? '';
     const field = FIELD_OF_PARAM[param] ?? param;
-    if (!errors.has(field)) errors.set(field, error.message);
+    // An empty field the API needs is said in the person's words; the rest as the API's schema says it.
+    if (!errors.has(field)) errors.set(field, error.keyword === 'minLength' ? 'required' : error.message);
   }
   return errors;
 }
+
+const GENERIC_REASON = 'Invalid parameter.';
 
 /** A refusal of the API as the form's field errors; `undefined` for what the form cannot fix (not allowed, missing). */
 export function refusalErrors(error: unknown): Map<string, string> | undefined {
@@ -271,7 +274,9 @@ export function refusalErrors(error: unknown): Map<string, string> | undefined {
   if (refused.status !== 400 && refused.status !== 409 && refused.status !== 422) return undefined;
   const params = (refused as { data?: { params?: Record<string, string> } }).data?.params ?? {};
   const errors = new Map<string, string>();
-  for (const [param, reason] of Object.entries(params)) errors.set(FIELD_OF_PARAM[param] ?? param, reason);
+  // The API's reason, unless it gives none beyond "invalid" (an id of nothing).
+  for (const [param, reason] of Object.entries(params))
+    errors.set(FIELD_OF_PARAM[param] ?? param, reason === GENERIC_REASON ? 'invalid' : reason);
   if (errors.size === 0) errors.set('', refused.message);
   return errors;
 }

@@ -90,6 +90,7 @@ const EN = {
     exceptions: 'Enter dates as YYYY-MM-DD, separated by commas.',
     rrule: 'Enter a rule, e.g. FREQ=WEEKLY;BYDAY=MO.',
     required: 'This field is required.',
+    invalid: 'This is not valid here: choose from the list, or type a name.',
     start: 'Enter the start date and time first.',
   } as Record<string, string>,
 };
@@ -182,6 +183,7 @@ const IT: EditorDictionary = {
     exceptions: 'Inserisci le date come AAAA-MM-GG, separate da virgole.',
     rrule: 'Inserisci una regola, es. FREQ=WEEKLY;BYDAY=MO.',
     required: 'Questo campo è obbligatorio.',
+    invalid: "Non è valido qui: scegli dall'elenco, oppure scrivi un nome.",
     start: "Inserisci prima la data e l'ora di inizio.",
   },
 };
