@@ -86,6 +86,16 @@ describe('the event editor', () => {
     assert.match(form.html, /role="status">Saved\./);
   });
 
+  it('schedules a published event whose publication date is in the future', async () => {
+    const { csrf } = await formOf(editor, '/admin/events/new');
+    const saved = await editor.post('/admin/events/new', { ...fields, csrf, title: 'Announced later', date: '2030-01-01T09:00' });
+    assert.equal(saved.status, 303, saved.text);
+    const id = Number(/events\/(\d+)\/edit/.exec(saved.headers.get('location') ?? '')?.[1]);
+    assert.equal((await server.request(`${EVENTS}/${id}`, { auth: admin })).body.status, 'future');
+    const form = await formOf(editor, `/admin/events/${id}/edit`);
+    assert.match(form.html, /id="date" name="date" type="datetime-local" value="2030-01-01T09:00"/);
+  });
+
   it('refuses a POST without the form token, and sends the signed-out to the login form', async () => {
     const before = await countEvents();
     const refused = await editor.post('/admin/events/new', { ...fields, csrf: 'wrong' });

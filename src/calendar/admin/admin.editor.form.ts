@@ -63,6 +63,7 @@ export const EditorBody = Type.Object({
   preview: Text(),
   status: Text(),
   password: Text(),
+  date: Text(),
 });
 export type EditorBody = Static<typeof EditorBody>;
 
@@ -134,6 +135,7 @@ export async function storedValues(context: AdminContext, event: EventResponse):
       featured: event.featured === true ? '1' : '',
       image: event.image === false ? '' : String(event.image.id),
       status: event.status === 'future' ? 'publish' : event.status,
+      date: localInput(event.date),
       scope: 'this',
     },
     byday: [...byday],
@@ -246,6 +248,9 @@ export function apiBodyOf(
   if (editing === undefined && body.venue === '') delete body.venue;
   if (!occurrence) {
     body.status = text.status ?? 'draft';
+    // A publication date in the future makes a published event scheduled (the API's `date`); empty means now.
+    const date = apiDate(text.date ?? '');
+    if (date !== '' && (editing === undefined || date !== apiDate(localInput(editing.date)))) body.date = date;
     if ((text.password ?? '') !== '') body.password = text.password;
     const stored = (editing?.recurrence ?? []).join('\n');
     if (built.lines.join('\n') !== stored) body.recurrence = built.lines;
