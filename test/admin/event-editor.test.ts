@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { startTestServer, type Credentials, type TestServer } from '../helpers/server.ts';
 import { makeEvent } from '../calendar/events.factories.ts';
+import { picture } from '../calendar/media.factories.ts';
 import { makeVenue } from '../calendar/venues-organizers.factories.ts';
 import { Browser } from './admin.helper.ts';
 
@@ -94,6 +95,31 @@ describe('the event editor', () => {
     assert.equal((await server.request(`${EVENTS}/${id}`, { auth: admin })).body.status, 'future');
     const form = await formOf(editor, `/admin/events/${id}/edit`);
     assert.match(form.html, /id="date" name="date" type="datetime-local" value="2030-01-01T09:00"/);
+  });
+
+  it('uploads a featured image in the same form, through the media library', async () => {
+    const before = await countEvents();
+    const { csrf } = await formOf(editor, '/admin/events/new');
+    const send = (form: Record<string, string>, file: Blob, filename: string) => {
+      const body = new FormData();
+      for (const [name, value] of Object.entries(form)) body.append(name, value);
+      body.append('image_file', file, filename);
+      const cookie = [...editor.cookies].map(([name, value]) => `${name}=${value}`).join('; ');
+      return fetch(`${server.url}/admin/events/new`, { method: 'POST', body, headers: { cookie }, redirect: 'manual' });
+    };
+    const notAnImage = await send({ ...fields, csrf, title: 'Poster night' }, new Blob(['hello']), 'poster.png');
+    assert.equal(notAnImage.status, 422);
+    const html = await notAnImage.text();
+    assert.match(html, /id="error-image_file"/);
+    assert.match(html, /value="Poster night"/);
+    assert.equal((await send({ ...fields, csrf: 'wrong' }, new Blob(['x']), 'x.png')).status, 403);
+    assert.equal(await countEvents(), before);
+    const png = await picture(40, 30, 'png');
+    const saved = await send({ ...fields, csrf, title: 'Poster night' }, new Blob([new Uint8Array(png)]), 'poster.png');
+    assert.equal(saved.status, 303, await saved.text());
+    const id = Number(/events\/(\d+)\/edit/.exec(saved.headers.get('location') ?? '')?.[1]);
+    const event = (await server.request(`${EVENTS}/${id}`)).body;
+    assert.equal(event.image.width, 40);
   });
 
   it('refuses a POST without the form token, and sends the signed-out to the login form', async () => {

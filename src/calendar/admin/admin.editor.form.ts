@@ -60,6 +60,8 @@ export const EditorBody = Type.Object({
   website: Text(),
   featured: Text(),
   image: Text(),
+  // A new image to upload (multipart), as the editor's multipart reading gives it.
+  image_file: Type.Optional(Type.Object({ filename: Type.String(), bytes: Type.Unsafe<Buffer>({}) })),
   preview: Text(),
   status: Text(),
   password: Text(),

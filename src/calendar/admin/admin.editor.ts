@@ -86,6 +86,7 @@ function render(context: AdminContext, request: FastifyRequest, reply: FastifyRe
     ends: ENDS,
     statuses: STATUSES,
     mayPublish: user !== null && can(user.role, 'publish'),
+    mayUpload: user !== null && can(user.role, 'upload_files'),
     occurrence: event?.recurring_event_id !== undefined,
   });
   return context.views.send(reply, html, status);
@@ -156,9 +157,9 @@ export function saveEvent(context: AdminContext) {
   return async (request: FastifyRequest<{ Body: EditorBody; Params: Partial<Static<typeof EditorParams>> }>, reply: FastifyReply) => {
     const caller = requestContext(request, context.services.deps);
     const id = request.params.id;
-    const values = valuesOfBody(request.body);
+    let values = valuesOfBody(request.body);
     const opened = id === undefined ? undefined : await editable(context, id, caller);
-    const choices = await choicesOf(context, caller);
+    let choices = await choicesOf(context, caller);
     const form = (state: Omit<FormState, 'values'>, status: number) =>
       render(context, request, reply, choices, { values, event: opened?.event, version: sentVersion, ...state }, status);
     const sentVersion = request.body.version === undefined || request.body.version === '' ? undefined : Number(request.body.version);
@@ -171,6 +172,22 @@ export function saveEvent(context: AdminContext) {
     if (invalid.size > 0) return form({ errors: invalid }, 422);
 
     const english = { ...caller, language: 'en' as const };
+    const file = request.body.image_file;
+    if (file !== undefined && file.bytes.length > 0) {
+      const user = caller.user;
+      if (user === null || !can(user.role, 'upload_files')) throw PlatformErrors.forbidden(user !== null);
+      try {
+        const image = await context.services.media.upload(user, { bytes: file.bytes, filename: file.filename, fields: {} });
+        built.body.image = String(image.id);
+        // Kept in the library and chosen in the form, whatever happens to the event next.
+        values = { ...values, text: { ...values.text, image: String(image.id) } };
+        choices = { ...choices, images: [{ id: image.id, name: image.title.rendered || image.slug }, ...choices.images] };
+      } catch (error) {
+        const errors = refusalErrors(error);
+        if (errors === undefined) throw error;
+        return form({ errors: new Map([['image_file', [...errors.values()].join(' ')]]) }, 422);
+      }
+    }
     let savedId: number;
     try {
       if (id === undefined || opened === undefined) {

@@ -1,3 +1,4 @@
+import multipart, { type MultipartFile } from '@fastify/multipart';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { LANGUAGES, type Language } from '../../config/config.ts';
 import { sameSecret } from '../../platform/auth/sessions.ts';
@@ -58,6 +59,8 @@ export async function adminPlugin(app: FastifyInstance, options: AdminOptions): 
     if (query !== undefined && query !== null) for (const [name, value] of Object.entries(query)) if (value === '') delete query[name];
     done();
   });
+  // Registered before the token's check, which then finds the token of a form with a file too.
+  await readFormsWithFiles(app, config.mediaMaxBytes);
   // After the body is parsed and before anything runs: a POST without its form's token changes nothing.
   app.addHook('preValidation', async (request) => {
     if (request.method !== 'POST') return;
@@ -78,6 +81,17 @@ export async function adminPlugin(app: FastifyInstance, options: AdminOptions): 
       reply.headers({ 'content-type': 'text/css; charset=utf-8', 'cache-control': 'public, max-age=86400' }).send(views.stylesheet),
   });
   await app.register(adminRoutes, { context });
+}
+
+/** A form with a file (the event editor's image) is read whole, each file as its name and bytes. */
+async function readFormsWithFiles(app: FastifyInstance, maxFileBytes: number): Promise<void> {
+  await app.register(multipart, {
+    attachFieldsToBody: 'keyValues',
+    limits: { fileSize: maxFileBytes, files: 1, fields: 2000, parts: 2001 },
+    onFile: async (part: MultipartFile & { value?: unknown }) => {
+      part.value = { filename: part.filename, bytes: await part.toBuffer() };
+    },
+  });
 }
 
 /** `?lang=` chooses and is remembered in a cookie; then the cookie; then the browser's languages. */
