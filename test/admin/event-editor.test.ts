@@ -85,6 +85,8 @@ describe('the event editor', () => {
     assert.match(form.html, /value="Serata jazz"/);
     assert.match(form.html, /value="2031-05-01T20:00"/);
     assert.match(form.html, /role="status">Saved\./);
+    // The cost as typed, without the currency symbol the pages add.
+    assert.match(form.html, /id="cost" name="cost" type="text" value="10"/);
   });
 
   it('schedules a published event whose publication date is in the future', async () => {

@@ -112,7 +112,14 @@ export function newValues(caller: RequestContext): FormValues {
 }
 
 /** The form of a stored event, its texts as they were typed (in each language), not as rendered. */
-export async function storedValues(context: AdminContext, event: EventResponse): Promise<FormValues> {
+/** An event opened in the form: as the API answers it, its version, and its costs as they were typed. */
+export interface Opened {
+  readonly event: EventResponse;
+  readonly version: number | undefined;
+  readonly costs: string;
+}
+
+export async function storedValues(context: AdminContext, { event, costs }: Pick<Opened, 'event' | 'costs'>): Promise<FormValues> {
   const rows = await findTexts(context.services.deps.store.db, [['event', [event.id]]], TEXTS);
   const typed = (language: string, field: string) => rows.find((row) => row.language === language && row.field === field)?.value;
   const venue = Array.isArray(event.venue) ? '' : String((event.venue as { venue?: unknown }).venue ?? '');
@@ -132,7 +139,8 @@ export async function storedValues(context: AdminContext, event: EventResponse):
       ...repeat,
       venue,
       tags: event.tags.map((tag) => tag.name).join(', '),
-      cost: event.cost,
+      // As typed, not as shown (the site's currency symbol added): saved again, it stays as it was.
+      cost: costs,
       website: event.website,
       featured: event.featured === true ? '1' : '',
       image: event.image === false ? '' : String(event.image.id),

@@ -26,6 +26,7 @@ import {
   type Choices,
   type EditorBody,
   type FormValues,
+  type Opened,
 } from './admin.editor.form.ts';
 import { EDITOR_DICTIONARIES } from './admin.editor.i18n.ts';
 import { ENDS, previewDates, recurrenceLinesOf, REPEATS, WEEKDAYS } from './admin.recurrence.ts';
@@ -105,7 +106,7 @@ function previewOf(values: FormValues, caller: RequestContext): Omit<FormState, 
 }
 
 /** The labels of the fields whose saved value differs from the one the person sent. */
-async function changedFields(context: AdminContext, current: EventResponse, sent: FormValues): Promise<string[]> {
+async function changedFields(context: AdminContext, current: Opened, sent: FormValues): Promise<string[]> {
   const saved = await storedValues(context, current);
   const names = ['title', 'description', 'excerpt', 'title_it', 'description_it', 'excerpt_it', 'start', 'end', 'timezone', 'venue'];
   const more = ['tags', 'cost', 'website', 'status', 'image', 'all_day', 'featured'];
@@ -116,12 +117,23 @@ async function changedFields(context: AdminContext, current: EventResponse, sent
 }
 
 /** The event to edit, if the user may edit it (as the API's update checks); its version read before it. */
-export async function editable(context: AdminContext, id: number, caller: RequestContext) {
+export async function editable(context: AdminContext, id: number, caller: RequestContext): Promise<Opened> {
   const version = await findVersion(context.services.deps.store.db, 'event', id);
   const english = { ...caller, language: 'en' as const };
   const { row, event } = await context.services.events.getEventWithRow({ id }, {}, english);
   if (!canEdit(caller.user, row)) throw PlatformErrors.forbidden(caller.user !== null);
-  return { event, version };
+  return { event, version, costs: typedCosts(row.cost) };
+}
+
+/** The costs as stored (a JSON list of what was typed), for the form's one field. */
+function typedCosts(stored: string | null): string {
+  if (stored === null) return '';
+  try {
+    const costs: unknown = JSON.parse(stored);
+    return Array.isArray(costs) ? costs.map(String).join(', ') : stored;
+  } catch {
+    return stored;
+  }
 }
 
 export function newEventForm(context: AdminContext) {
@@ -134,8 +146,9 @@ export function newEventForm(context: AdminContext) {
 export function editEventForm(context: AdminContext) {
   return async (request: FastifyRequest<Params & { Querystring: Static<typeof EditorQuery> }>, reply: FastifyReply) => {
     const caller = requestContext(request, context.services.deps);
-    const { event, version } = await editable(context, request.params.id, caller);
-    const [choices, values] = await Promise.all([choicesOf(context, caller), storedValues(context, event)]);
+    const opened = await editable(context, request.params.id, caller);
+    const { event, version } = opened;
+    const [choices, values] = await Promise.all([choicesOf(context, caller), storedValues(context, opened)]);
     return render(context, request, reply, choices, { values, event, version, saved: request.query.saved !== undefined });
   };
 }
@@ -202,11 +215,11 @@ export function saveEvent(context: AdminContext) {
         const precondition = all || sentVersion === undefined ? undefined : { ifMatch: `"${sentVersion}-form"`, required: false };
         savedId = (await context.services.events.updateEvent({ id: target }, body, { ...english, precondition })).item.id;
       }
-      await writeItalian(context, savedId, values, caller, opened === undefined ? undefined : await storedValues(context, opened.event));
+      await writeItalian(context, savedId, values, caller, opened === undefined ? undefined : await storedValues(context, opened));
     } catch (error) {
       if (opened !== undefined && isConflict(error)) {
         const current = await editable(context, opened.event.id, caller);
-        const conflict = await changedFields(context, current.event, values);
+        const conflict = await changedFields(context, current, values);
         return form(
           {
             conflict: conflict.map((field) => EDITOR_DICTIONARIES[context.page(request).language].fields[field] ?? field),
