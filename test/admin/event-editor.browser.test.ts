@@ -45,6 +45,13 @@ describe('the event editor in Chromium', () => {
       (violation) => `${name}: ${violation.id} — ${violation.help}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`,
     );
   };
+  /** A published event of the editor's, open in its form. */
+  const openPublished = async (title: string, start: string, end: string) => {
+    const event = await makeEvent(server, editor, { title, status: 'publish', start_date: start, end_date: end });
+    const page = await logIn(desktop, editor);
+    await page.goto(`${server.url}/admin/events/${event.id}/edit`);
+    return { event, page };
+  };
   const shot = (page: Page, name: string) => page.screenshot({ path: path.join(SCREENSHOTS, `${name}.png`), fullPage: true });
 
   before(async () => {
@@ -148,14 +155,7 @@ describe('the event editor in Chromium', () => {
   });
 
   it('edits an event by keyboard alone', async () => {
-    const event = await makeEvent(server, editor, {
-      title: 'Book club',
-      status: 'publish',
-      start_date: '2031-09-03 18:00',
-      end_date: '2031-09-03 19:00',
-    });
-    const page = await logIn(desktop, editor);
-    await page.goto(`${server.url}/admin/events/${event.id}/edit`);
+    const { event, page } = await openPublished('Book club', '2031-09-03 18:00', '2031-09-03 19:00');
     const tabTo = async (test: (active: { id: string; text: string }) => boolean, what: string) => {
       for (let step = 0; step < 80; step += 1) {
         await page.keyboard.press('Tab');
@@ -237,14 +237,7 @@ describe('the event editor in Chromium', () => {
   });
 
   it('refuses to save over someone else’s newer save, keeping the text typed', async () => {
-    const event = await makeEvent(server, editor, {
-      title: 'Film club',
-      status: 'publish',
-      start_date: '2031-12-05 20:00',
-      end_date: '2031-12-05 22:00',
-    });
-    const page = await logIn(desktop, editor);
-    await page.goto(`${server.url}/admin/events/${event.id}/edit`);
+    const { event, page } = await openPublished('Film club', '2031-12-05 20:00', '2031-12-05 22:00');
     // Another editor saves first, here through the API.
     const other = await server.request(`/calendar/events/v1/events/${event.id}`, {
       method: 'POST',
