@@ -1,4 +1,3 @@
-import multipart from '@fastify/multipart';
 import Type, { type Static } from 'typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError, PlatformErrors } from '../../platform/errors.ts';
@@ -19,20 +18,6 @@ const UploadBody = Type.Object({
   title: Type.Optional(Type.String()),
   alt_text: Type.Optional(Type.String()),
 });
-
-/**
- * Registered before the form-token check: an upload form's parts become its body, the file as its bytes and name,
- * so that its token is checked as every form's.
- */
-export async function readUploads(app: FastifyInstance, maxBytes: number): Promise<void> {
-  await app.register(multipart, {
-    attachFieldsToBody: 'keyValues',
-    limits: { fileSize: maxBytes, files: 1, fields: 10, fieldSize: 10_000, parts: 11 },
-    onFile: async (part) => {
-      (part as unknown as { value: unknown }).value = { bytes: await part.toBuffer(), filename: part.filename };
-    },
-  });
-}
 
 /** `/admin/media/` (authors and above, as uploads in the API): the library with thumbnails, uploads, texts, deletion. */
 export async function mediaScreenRoutes(app: FastifyInstance, { context }: { context: AdminContext }): Promise<void> {

@@ -1,3 +1,4 @@
+import multipart, { type MultipartFile } from '@fastify/multipart';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { LANGUAGES, type Language } from '../../config/config.ts';
 import { sameSecret } from '../../platform/auth/sessions.ts';
@@ -8,7 +9,6 @@ import { cookiesOf, setCookie } from './admin.cookies.ts';
 import { ADMIN_DICTIONARIES } from './admin.i18n.ts';
 import { LANGUAGE_COOKIE, LOGIN_COOKIE, SESSION_COOKIE, YEAR_SECONDS, type AdminContext, type AdminOptions } from './admin.context.ts';
 import { adminRoutes } from './admin.routes.ts';
-import { readUploads } from './admin.media.ts';
 import { ADMIN_CSP, ADMIN_STYLESHEET_PATH, AdminViews } from './admin.views.ts';
 
 const isLanguage = (value: unknown): value is Language => LANGUAGES.some((language) => language === value);
@@ -18,7 +18,7 @@ const isLanguage = (value: unknown): value is Language => LANGUAGES.some((langua
  * credentials). Signed-out readers of a page are sent to the login form; every POST carries its form token.
  */
 export async function adminPlugin(app: FastifyInstance, options: AdminOptions): Promise<void> {
-  const { config, sessions } = options;
+  const { config } = options;
   const views = new AdminViews();
   const context: AdminContext = {
     ...options,
@@ -37,32 +37,15 @@ export async function adminPlugin(app: FastifyInstance, options: AdminOptions): 
   app.decorateRequest('adminSession', null);
   app.decorateRequest('adminLanguage', config.defaultLanguage);
 
-  app.addHook('onRequest', async (request, reply) => {
-    void reply.headers({ 'content-security-policy': ADMIN_CSP, 'cache-control': 'no-store', 'x-content-type-options': 'nosniff' });
-    const cookies = cookiesOf(request);
-    request.adminLanguage = languageOf(request, cookies.get(LANGUAGE_COOKIE), reply, context);
-    const token = cookies.get(SESSION_COOKIE);
-    request.adminSession = token === undefined || token === '' ? null : await sessions.resolve(token);
-    // The editor acts for the session's user only: an Authorization header is the API's, not a way in here.
-    request.user = request.adminSession?.user ?? null;
-    // A file is read whole before its form's token is checked: only a signed-in user's (the login form has none).
-    if (request.adminSession === null && /^multipart\//i.test(request.headers['content-type'] ?? ''))
-      throw PlatformErrors.unsupportedMediaType();
-    if (request.adminSession === null && request.routeOptions.config.access !== 'public') {
-      if (request.method !== 'GET' && request.method !== 'HEAD') throw PlatformErrors.forbidden(true);
-      const ended = token !== undefined && token !== '';
-      if (ended) setCookie(reply, SESSION_COOKIE, '', { path: context.cookiePath, secure: context.secure, maxAge: 0 });
-      const next = encodeURIComponent(request.url);
-      return reply.redirect(`${config.basePath}/admin/login?next=${next}${ended ? '&ended=1' : ''}`, 303);
-    }
-  });
+  app.addHook('onRequest', readSession(context));
   // A filter form sends its empty fields: on a page they mean the filter is not used.
   app.addHook('preValidation', (request, _reply, done) => {
     const query = request.query as Record<string, unknown> | undefined;
     if (query !== undefined && query !== null) for (const [name, value] of Object.entries(query)) if (value === '') delete query[name];
     done();
   });
-  await readUploads(app, config.mediaMaxBytes);
+  // Registered before the token's check, which then finds the token of a form with a file too.
+  await readFormsWithFiles(app, config.mediaMaxBytes);
   // After the body is parsed and before anything runs: a POST without its form's token changes nothing.
   app.addHook('preValidation', async (request) => {
     if (request.method !== 'POST') return;
@@ -83,6 +66,41 @@ export async function adminPlugin(app: FastifyInstance, options: AdminOptions): 
       reply.headers({ 'content-type': 'text/css; charset=utf-8', 'cache-control': 'public, max-age=86400' }).send(views.stylesheet),
   });
   await app.register(adminRoutes, { context });
+}
+
+/** Every editor request: its headers, language and session; a signed-out visitor is sent to the login form. */
+function readSession(context: AdminContext) {
+  const { config, sessions } = context;
+  return async (request: FastifyRequest, reply: FastifyReply) => {
+    void reply.headers({ 'content-security-policy': ADMIN_CSP, 'cache-control': 'no-store', 'x-content-type-options': 'nosniff' });
+    const cookies = cookiesOf(request);
+    request.adminLanguage = languageOf(request, cookies.get(LANGUAGE_COOKIE), reply, context);
+    const token = cookies.get(SESSION_COOKIE);
+    request.adminSession = token === undefined || token === '' ? null : await sessions.resolve(token);
+    // The editor acts for the session's user only: an Authorization header is the API's, not a way in here.
+    request.user = request.adminSession?.user ?? null;
+    // A file is read whole before its form's token is checked: only a signed-in user's (the login form has none).
+    if (request.adminSession === null && /^multipart\//i.test(request.headers['content-type'] ?? ''))
+      throw PlatformErrors.unsupportedMediaType();
+    if (request.adminSession === null && request.routeOptions.config.access !== 'public') {
+      if (request.method !== 'GET' && request.method !== 'HEAD') throw PlatformErrors.forbidden(true);
+      const ended = token !== undefined && token !== '';
+      if (ended) setCookie(reply, SESSION_COOKIE, '', { path: context.cookiePath, secure: context.secure, maxAge: 0 });
+      const next = encodeURIComponent(request.url);
+      return reply.redirect(`${config.basePath}/admin/login?next=${next}${ended ? '&ended=1' : ''}`, 303);
+    }
+  };
+}
+
+/** A form with a file (the event editor's image, an upload to the media library) is read whole, each file as its name and bytes. */
+async function readFormsWithFiles(app: FastifyInstance, maxFileBytes: number): Promise<void> {
+  await app.register(multipart, {
+    attachFieldsToBody: 'keyValues',
+    limits: { fileSize: maxFileBytes, files: 1, fields: 2000, parts: 2001 },
+    onFile: async (part: MultipartFile & { value?: unknown }) => {
+      part.value = { filename: part.filename, bytes: await part.toBuffer() };
+    },
+  });
 }
 
 /** `?lang=` chooses and is remembered in a cookie; then the cookie; then the browser's languages. */

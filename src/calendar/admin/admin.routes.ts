@@ -5,6 +5,9 @@ import { classifyError } from '../../platform/http/classify-error.ts';
 import { can } from '../calendar.capabilities.ts';
 import { cookiesOf, setCookie } from './admin.cookies.ts';
 import { dashboardPage } from './admin.dashboard.ts';
+import { editEventForm, newEventForm, saveEvent } from './admin.editor.ts';
+import { EditorBody, EditorParams, EditorQuery } from './admin.editor.form.ts';
+import { previewEvent } from './admin.preview.ts';
 import { BulkBody, EventsListQuery, eventsBulkAction, eventsListPage } from './admin.events.ts';
 import { LOGIN_COOKIE, SESSION_COOKIE, type AdminContext } from './admin.context.ts';
 import { placeRoutes } from './admin.places.ts';
@@ -51,6 +54,23 @@ export async function adminRoutes(app: FastifyInstance, { context }: { context: 
     config: { access: 'edit' },
     schema: { hide: true, body: BulkBody },
     handler: eventsBulkAction(context),
+  });
+  app.get('/admin/events/new', { config: { access: 'edit' }, schema: { hide: true }, handler: newEventForm(context) });
+  app.post('/admin/events/new', { config: { access: 'edit' }, schema: { hide: true, body: EditorBody }, handler: saveEvent(context) });
+  app.get('/admin/events/:id/edit', {
+    config: { access: 'edit' },
+    schema: { hide: true, params: EditorParams, querystring: EditorQuery },
+    handler: editEventForm(context),
+  });
+  app.post('/admin/events/:id/edit', {
+    config: { access: 'edit' },
+    schema: { hide: true, params: EditorParams, body: EditorBody },
+    handler: saveEvent(context),
+  });
+  app.get('/admin/events/:id/preview', {
+    config: { access: 'edit' },
+    schema: { hide: true, params: EditorParams },
+    handler: previewEvent(context),
   });
   app.get('/admin/events', {
     config: { access: 'edit' },
