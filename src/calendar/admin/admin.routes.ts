@@ -5,6 +5,7 @@ import { classifyError } from '../../platform/http/classify-error.ts';
 import { can } from '../calendar.capabilities.ts';
 import { cookiesOf, setCookie } from './admin.cookies.ts';
 import { dashboardPage } from './admin.dashboard.ts';
+import { importRoutes } from './admin.import.ts';
 import { BulkBody, EventsListQuery, eventsBulkAction, eventsListPage } from './admin.events.ts';
 import { LOGIN_COOKIE, SESSION_COOKIE, type AdminContext } from './admin.context.ts';
 
@@ -51,6 +52,8 @@ export async function adminRoutes(app: FastifyInstance, { context }: { context: 
     schema: { hide: true, querystring: EventsListQuery },
     handler: eventsListPage(context),
   });
+  // A scope of its own: its multipart parser is for its form only.
+  await app.register(importRoutes, { context });
 }
 
 function toEditor(context: AdminContext) {
