@@ -64,6 +64,8 @@ const EN = {
   importTitle: 'Import',
   importIntro: 'Bring in events from a file or from another calendar. Importing again updates what changed and adds nothing twice.',
   icsFile: 'An iCalendar file (.ics)',
+  fileLabel: 'File',
+  urlLabel: 'Address',
   csvFiles: 'Spreadsheets (CSV, UTF-8)',
   eventsFile: 'Events',
   venuesFile: 'Venues (optional)',
@@ -172,6 +174,8 @@ const IT: AdminDictionary = {
   importIntro:
     'Porta qui eventi da un file o da un altro calendario. Importare di nuovo aggiorna ciò che è cambiato e non aggiunge nulla due volte.',
   icsFile: 'Un file iCalendar (.ics)',
+  fileLabel: 'File',
+  urlLabel: 'Indirizzo',
   csvFiles: 'Fogli di calcolo (CSV, UTF-8)',
   eventsFile: 'Eventi',
   venuesFile: 'Luoghi (facoltativo)',
