@@ -1,10 +1,8 @@
 import assert from 'node:assert/strict';
-import { mkdirSync } from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import AxeBuilder from '@axe-core/playwright';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
+import { axeViolations as axe, launchChromium, SCREENSHOTS } from './chromium.helper.ts';
 import { ADMIN, startTestServer, type TestServer } from '../helpers/server.ts';
 import { makeEvent } from '../calendar/events.factories.ts';
 
@@ -14,12 +12,10 @@ import { makeEvent } from '../calendar/events.factories.ts';
  * and the same by keyboard alone. Screenshots go to SCREENSHOT_DIR (default: the system's temporary directory).
  */
 
-const WCAG_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'];
 const SIZES = [
   { name: 'desktop', width: 1280, height: 800 },
   { name: 'phone', width: 360, height: 740 },
 ] as const;
-const SCREENSHOTS = process.env.SCREENSHOT_DIR ?? path.join(os.tmpdir(), 'almanac-admin-screenshots');
 const WORDS = {
   en: { username: 'Username', password: 'Password', logIn: 'Log in', dashboard: 'Dashboard', events: 'Events' },
   it: { username: 'Nome utente', password: 'Password', logIn: 'Accedi', dashboard: 'Bacheca', events: 'Eventi' },
@@ -30,29 +26,16 @@ describe('the editor in Chromium', () => {
   let browser: Browser;
 
   before(async () => {
-    mkdirSync(SCREENSHOTS, { recursive: true });
     server = await startTestServer();
     const admin = await server.admin();
     await makeEvent(server, admin, { title: 'Jazz night', status: 'publish', start_date: 'tomorrow 21:00', end_date: 'tomorrow 23:00' });
     await makeEvent(server, admin, { title: 'Draft talk', status: 'draft', start_date: 'tomorrow 18:00', end_date: 'tomorrow 19:00' });
-    browser = await chromium.launch({
-      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-      headless: true,
-      args: ['--no-sandbox'],
-    });
+    browser = await launchChromium();
   });
   after(async () => {
     await browser?.close();
     await server?.close();
   });
-
-  const axe = async (page: Page, name: string): Promise<string[]> => {
-    const results = await new AxeBuilder({ page }).withTags(WCAG_TAGS).analyze();
-    assert.ok(results.passes.length > 5, `axe ran on ${name}`);
-    return results.violations.map(
-      (violation) => `${name}: ${violation.id} — ${violation.help}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`,
-    );
-  };
 
   for (const language of ['en', 'it'] as const) {
     it(`signs in by the labels and shows the dashboard and the events list in ${language}, with no axe violation`, async () => {

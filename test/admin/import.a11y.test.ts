@@ -1,10 +1,8 @@
 import assert from 'node:assert/strict';
-import { mkdirSync } from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import AxeBuilder from '@axe-core/playwright';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
+import { axeViolations as axe, launchChromium, SCREENSHOTS } from './chromium.helper.ts';
 import { ADMIN, startTestServer, type TestServer } from '../helpers/server.ts';
 
 /**
@@ -13,12 +11,10 @@ import { ADMIN, startTestServer, type TestServer } from '../helpers/server.ts';
  * violation; the Italian form at phone size. Screenshots go to SCREENSHOT_DIR (default: the system's temporary directory).
  */
 
-const WCAG_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'];
 const SIZES = [
   { name: 'desktop', width: 1280, height: 800 },
   { name: 'phone', width: 390, height: 844 },
 ] as const;
-const SCREENSHOTS = process.env.SCREENSHOT_DIR ?? path.join(os.tmpdir(), 'almanac-admin-screenshots');
 const CSV = 'Event Name,Event Start Date,Event Start Time\nBrowser fair,2031-05-01,10:00\nBroken row,31/31/2031,10:00\n';
 
 describe('the import page in Chromium', () => {
@@ -26,26 +22,14 @@ describe('the import page in Chromium', () => {
   let browser: Browser;
 
   before(async () => {
-    mkdirSync(SCREENSHOTS, { recursive: true });
     server = await startTestServer({ SITE_TIMEZONE: 'UTC' });
-    browser = await chromium.launch({
-      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-      headless: true,
-      args: ['--no-sandbox'],
-    });
+    browser = await launchChromium();
   });
   after(async () => {
     await browser?.close();
     await server?.close();
   });
 
-  const axe = async (page: Page, name: string): Promise<string[]> => {
-    const results = await new AxeBuilder({ page }).withTags(WCAG_TAGS).analyze();
-    assert.ok(results.passes.length > 5, `axe ran on ${name}`);
-    return results.violations.map(
-      (violation) => `${name}: ${violation.id} — ${violation.help}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`,
-    );
-  };
   const fits = async (page: Page, width: number) => {
     const scrollWidth = await page.evaluate(() => document.documentElement.scrollWidth);
     assert.ok(scrollWidth <= width, `no sideways scrolling at ${width} px (${scrollWidth})`);
