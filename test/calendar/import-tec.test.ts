@@ -17,6 +17,7 @@ import { TecImport, tecReportLines, type TecImportOptions, type TecImportReport 
 import { TecImportError } from '../../src/calendar/import/tec.client.ts';
 import { PostPasswords } from '../../src/calendar/posts/posts.passwords.ts';
 import { parseAllowList } from '../../src/platform/http/outbound.ts';
+import { picture } from './media.factories.ts';
 
 const NS = '/calendar/events/v1';
 const EVERYTHING = 'per_page=50&start_date=1970-01-01&end_date=2200-12-31';
@@ -251,7 +252,8 @@ describe('TEC REST import', () => {
       description: '<p>Event 01 description</p>',
       excerpt: '<p>Event 01 excerpt</p>',
       slug: 'event-01',
-      image: { url: 'https://img.example/image.png', id: 30, extension: 'png' },
+      // The fixture server's address, written in as it answers.
+      image: { url: '{base}/ok/wp-content/uploads/image.png', id: 30, extension: 'png' },
       all_day: false,
       start_date: '2017-01-05 14:23:36',
       end_date: '2017-01-05 16:23:36',
@@ -283,7 +285,7 @@ describe('TEC REST import', () => {
       custom_fields: [],
     };
     /** Answers by path: a list of answers, the last one repeated. */
-    const answers: Record<string, { status: number; type: string; body: string; headers?: Record<string, string> }[]> = {
+    const answers: Record<string, { status: number; type: string; body: string | Buffer; headers?: Record<string, string> }[]> = {
       '/ok/wp-json/tribe/events/v1/events': [
         { status: 429, type: 'application/json', body: '{"code":"too_many"}', headers: { 'retry-after': '1' } },
         json({ events: [event], rest_url: 'x', total: 1, total_pages: 1 }),
@@ -300,6 +302,8 @@ describe('TEC REST import', () => {
       '/missing/events': [{ status: 404, type: 'application/json', body: '{"code":"rest_no_route"}' }],
     };
     before(async () => {
+      const png = await picture(40, 30, 'png');
+      answers['/ok/wp-content/uploads/image.png'] = [{ status: 200, type: 'image/png', body: png }];
       fixture = createServer((request, response) => {
         const path = new URL(request.url ?? '/', 'http://x').pathname;
         const count = hits.get(path) ?? 0;
@@ -307,7 +311,7 @@ describe('TEC REST import', () => {
         const list = answers[path] ?? [{ status: 404, type: 'text/html', body: 'not found' }];
         const answer = list[Math.min(count, list.length - 1)]!;
         response.writeHead(answer.status, { 'content-type': answer.type, ...answer.headers });
-        response.end(answer.body);
+        response.end(typeof answer.body === 'string' ? answer.body.replaceAll('{base}', base) : answer.body);
       });
       await new Promise<void>((resolve) => fixture.listen(0, '127.0.0.1', resolve));
       base = `http://127.0.0.1:${(fixture.address() as AddressInfo).port}`;
@@ -329,7 +333,8 @@ describe('TEC REST import', () => {
       assert.equal(imported.timezone, 'America/New_York');
       assert.equal(imported.cost, '$23');
       assert.equal(imported.website, 'http://tri.be/?a=1&b=2');
-      assert.equal(imported.image.url, 'https://img.example/image.png');
+      assert.ok(imported.image.url.startsWith(`${target.url}/`), `the image is stored here: ${imported.image.url}`);
+      assert.equal(imported.image.width, 40);
       assert.equal(imported.venue.venue, 'Venue 01');
       assert.equal(imported.venue.city, 'Boston');
       assert.deepEqual(

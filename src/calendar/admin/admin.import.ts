@@ -206,7 +206,7 @@ const importCsv: Run = async (context, form, _url, caller, dryRun, t) => {
 };
 
 const importTec: Run = async (context, _form, url, caller, dryRun, t) => {
-  const report = await new TecImport(depsOf(context))
+  const report = await new TecImport({ ...depsOf(context), media: context.services.media })
     .importSite(url, caller, { allow: context.config.webhookAllowHosts, dryRun })
     .catch((error: unknown) => {
       throw error instanceof TecImportError ? new FormProblem(error.message) : error;

@@ -3,18 +3,20 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../platform/db/schema.ts';
 import { AppError } from '../../platform/errors.ts';
 import { withWriteUnits, type WriteUnit } from '../common/import-transactions.ts';
-import type { RequestContext } from '../common/context.ts';
 import { EventsService } from '../events/events.service.ts';
 import { LinkedPostsService } from '../linked-posts/linked-posts.service.ts';
 import { organizerKind } from '../organizers/organizers.kind.ts';
 import { venueKind } from '../venues/venues.kind.ts';
-import { NAMESPACE } from '../common/context.ts';
 import { findTermIdsByReference } from '../terms/terms.repository.ts';
 import { TermsService } from '../terms/terms.service.ts';
 import { CATEGORIES, TAGS, type TaxonomyInfo } from '../terms/terms.taxonomy.ts';
+import { NAMESPACE, siteOf, type RequestContext } from '../common/context.ts';
+import { MediaService } from '../media/media.service.ts';
+import { mediaStorage } from '../media/media.storage.ts';
 import type { CsvImportDeps } from './csv.import.ts';
+import { ImageStore } from './tec.images.ts';
 import * as repository from './imports.repository.ts';
-import { isObject, TecClient, type TecClientOptions } from './tec.client.ts';
+import { isObject, TEC_DEFAULTS, TecClient, type TecClientOptions } from './tec.client.ts';
 import {
   digestOf,
   eventBody,
@@ -80,8 +82,13 @@ const PROTECTED_NOTICE = 'password-protected there; the API does not give passwo
 
 type Remote = Record<Collection, Json[]>;
 
+/** What the import writes with: the CSV import's, and the media library that keeps featured images (by default the site's, over `db`). */
+export interface TecImportDeps extends CsvImportDeps {
+  readonly media?: MediaService;
+}
+
 export class TecImport {
-  constructor(private readonly deps: CsvImportDeps) {}
+  constructor(private readonly deps: TecImportDeps) {}
 
   async importSite(url: string, caller: RequestContext, options: TecImportOptions): Promise<TecImportReport> {
     const client = new TecClient(url, options);
@@ -95,6 +102,16 @@ export class TecImport {
     const notices: TecProblem[] = [];
     const maps = { venues: new Map(), organizers: new Map(), categories: new Map(), tags: new Map() } satisfies IdMaps;
     const events = eventsToWrite(remote.events);
+    // A dry run's one transaction holds the database throughout, and the media library writes on its own: a dry
+    // run leaves image URLs as they are.
+    const images =
+      options.dryRun === true
+        ? undefined
+        : new ImageStore(this.mediaLibrary(), {
+            allow: options.allow,
+            maxBytes: this.deps.config.mediaMaxBytes,
+            timeoutMs: options.timeoutMs ?? TEC_DEFAULTS.timeoutMs,
+          });
     const total = remote.categories.length + remote.tags.length + remote.venues.length + remote.organizers.length + events.length;
     let done = 0;
     const step = () => options.onProgress?.((done += 1), total);
@@ -122,7 +139,9 @@ export class TecImport {
         for (const item of remote[collection]) {
           const body = collection === 'venues' ? venueBody(item) : organizerBody(item);
           const isProtected = protectedItems.has(`${collection}/${String(item.id)}`);
-          const written = await this.writeItem(unit, source, collection, item, body, isProtected, caller).catch(refuse(collection, item));
+          const written = await this.writeItem(unit, images, source, collection, item, body, isProtected, caller).catch(
+            refuse(collection, item),
+          );
           if (written !== undefined) {
             maps[collection].set(item.id as number, written.id);
             counts[collection][written.outcome] += 1;
@@ -140,7 +159,7 @@ export class TecImport {
       for (const { key, item } of events) {
         const keyed = { ...item, id: key };
         const isProtected = protectedItems.has(`events/${String(item.id)}`);
-        const written = await this.writeItem(unit, source, 'events', keyed, eventBody(item, maps), isProtected, caller).catch(
+        const written = await this.writeItem(unit, images, source, 'events', keyed, eventBody(item, maps), isProtected, caller).catch(
           refuse('events', keyed),
         );
         if (written !== undefined) {
@@ -151,6 +170,11 @@ export class TecImport {
       }
     });
     return { source: client.base.href, ...counts, errors, notices };
+  }
+
+  private mediaLibrary(): MediaService {
+    const { db, config, translateError, media } = this.deps;
+    return media ?? new MediaService(db, mediaStorage(db, config.mediaDir), siteOf(config), config.mediaMaxPixels, translateError);
   }
 
   /** Every item of every collection, read before anything is written; the events first, which tell a TEC API. */
@@ -220,6 +244,7 @@ export class TecImport {
   /** A venue, organizer or event: written when new or changed there since the last run, under the remote id. */
   private async writeItem(
     unit: WriteUnit,
+    images: ImageStore | undefined,
     source: string,
     collection: 'venues' | 'organizers' | 'events',
     item: Json,
@@ -229,11 +254,17 @@ export class TecImport {
   ) {
     const key = `${SINGULAR[collection]}/${String(item.id)}`;
     const digest = digestOf(body);
+    // The image of an item to write is stored before its transaction: the media library writes on its own.
+    let withImage = body;
+    if (images !== undefined) {
+      const before = await repository.findImported(this.deps.db, source, key);
+      if (before?.digest !== digest) withImage = await images.localize(body, caller.user);
+    }
     return unit(async (db) => {
       const known = await repository.findImported(db, source, key);
       if (known !== undefined && known.digest === digest) return { id: known.post_id, outcome: 'unchanged' as const, protected: false };
       // The password is set when the item is made, and left as it is (set here) from then on.
-      const written = known === undefined && isProtected ? { ...body, password: randomBytes(18).toString('base64url') } : body;
+      const written = known === undefined && isProtected ? { ...withImage, password: randomBytes(18).toString('base64url') } : withImage;
       const id = await this.write(db, collection, written, known?.post_id, caller);
       if (known === undefined) await repository.insertImported(db, { source, item_key: key, post_id: id, digest });
       else await repository.updateImportedDigest(db, source, key, digest);
