@@ -16,6 +16,8 @@ export interface Fixtures {
   };
   /** An anonymous sync token from before the last `SYNC_BEHIND` changes of the log: a poller a few edits behind. */
   readonly syncToken: string;
+  /** A stored thumbnail's key (its path under `/media/`), or undefined when the media library has none. */
+  readonly mediaFile: string | undefined;
   /** What the mixed workload draws its requests from: published events across the whole table, and filter values. */
   readonly mix: {
     readonly eventIds: readonly number[];
@@ -71,8 +73,22 @@ export async function loadFixtures(store: Store): Promise<Fixtures> {
     eventId: event.id,
     filter: { category: category.slug, venue: event.venue_id, search, startDate: day(-30), endDate: day(30) },
     syncToken: await syncTokenBehind(store, SYNC_BEHIND),
+    mediaFile: await thumbnailFile(store),
     mix: await mixFixtures(store),
   };
+}
+
+/** The thumbnail of the first stored image (what list cards load most), by its key under `/media/`. */
+async function thumbnailFile(store: Store): Promise<string | undefined> {
+  const image = await store.db
+    .selectFrom('images')
+    .select(['file', 'sizes'])
+    .where('file', 'is not', null)
+    .orderBy('id')
+    .executeTakeFirst();
+  if (image?.file == null) return undefined;
+  const thumbnail = (JSON.parse(image.sizes) as Record<string, { file: string }>).thumbnail;
+  return thumbnail === undefined ? undefined : `${image.file.slice(0, image.file.lastIndexOf('/'))}/${thumbnail.file}`;
 }
 
 /** Every n-th published event (about 500 of them, from first to last), and the categories and venues they use. */

@@ -10,7 +10,10 @@ import { randomBytes } from 'node:crypto';
 import { cpus, loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
+import { buildMediaService } from '../src/calendar/calendar.services.ts';
 import { seedDemoEvents } from '../src/calendar/seed/demo-events.ts';
+import { findFirstAdministratorId } from '../src/calendar/seed/demo-events.repository.ts';
+import { ensureDemoPosters } from '../src/calendar/seed/demo-images.ts';
 import { convertDemoEventsToSeries } from '../src/calendar/seed/demo-series.ts';
 import { seriesLimits } from '../src/calendar/recurrence/recurrence.series.ts';
 import { progressBar } from '../src/cli/progress.ts';
@@ -185,6 +188,15 @@ class BenchRun {
       convertDemoEventsToSeries(store, { series: count, limits, onProgress: progressBar('series') }),
     );
     return { events, ...converted, seconds: (performance.now() - started) / 1000 };
+  }
+
+  /** The demo posters, for `media-file`: stored once and shown by no event, so the other scenarios read what they read before. */
+  async ensurePosters(): Promise<void> {
+    const config = loadConfig(this.env);
+    await this.withStore(async (store) => {
+      const admin = await findFirstAdministratorId(store.db);
+      if (admin !== null) await ensureDemoPosters(buildMediaService(config, store), admin);
+    });
   }
 
   async seedEventsUpTo(total: number, current: number): Promise<number> {
@@ -447,6 +459,7 @@ async function main(): Promise<number> {
     // 3. Everything at the large size.
     events = await run.seedEventsUpTo(options.large, events);
     const entity = await run.withStore((store) => seedEntities(store, options.entities));
+    if (run.wants('media-file')) await run.ensurePosters();
     const fixtures = await run.withStore(loadFixtures);
     await run.measureBaseline(baselineUrl, `baseline: bare Fastify, ${bodyBytes} B JSON${sized ? '' : ' (default size)'}`);
     const server = await run.startAlmanac();

@@ -102,6 +102,15 @@ export function scenarios(baseUrl: string, fixtures: Fixtures, bearer: string, e
       expectedStatus: 200,
     },
     {
+      // An image file as a page's <img> asks for it (a poster's thumbnail, from the database store): bytes, no JSON.
+      name: 'media-file',
+      title: 'image file GET /media/… (anonymous)',
+      request: { method: 'GET', url: `${baseUrl}/media/${fixtures.mediaFile ?? '-'}` },
+      expectedStatus: 200,
+      target: { minRatio: 0.5 },
+      unavailable: fixtures.mediaFile === undefined ? 'no image stored (no administrator to upload the demo posters)' : undefined,
+    },
+    {
       name: 'event-create',
       title: 'create event (Bearer, durable commit)',
       request: {

@@ -15,6 +15,7 @@ import { TermsService } from './terms/terms.service.ts';
 import { CATEGORIES, TAGS } from './terms/terms.taxonomy.ts';
 import { venueKind } from './venues/venues.kind.ts';
 import { MediaService } from './media/media.service.ts';
+import { ImageSideLoader } from './media/media.sideload.ts';
 import { mediaStorage } from './media/media.storage.ts';
 import { SiteSettingsService } from './settings/settings.service.ts';
 
@@ -28,6 +29,11 @@ export interface CalendarServices {
   readonly categories: TermsService;
   readonly tags: TermsService;
   readonly media: MediaService;
+}
+
+/** The media library over the store (and MEDIA_DIR), for the server and for the command line. */
+export function buildMediaService(config: Config, store: Store): MediaService {
+  return new MediaService(store.db, mediaStorage(store.db, config.mediaDir), siteOf(config), config.mediaMaxPixels, store.translateError);
 }
 
 export function buildCalendarServices(config: Config, store: Store, background: BackgroundWork): CalendarServices {
@@ -45,14 +51,21 @@ export function buildCalendarServices(config: Config, store: Store, background: 
     answers: new CachedAnswers(cache, (request) => versions.of(request), config.responseCacheBytes > 0, true),
   };
   const representations = new EventRepresentations(cache);
-  const events = new EventsService({ db: store.db, config, passwords: deps.passwords, representations, background });
+  const media = buildMediaService(config, store);
+  const images = new ImageSideLoader(media, {
+    enabled: config.mediaSideload,
+    allow: config.mediaFetchAllowHosts,
+    timeoutMs: config.mediaFetchTimeoutMs,
+    maxBytes: config.mediaMaxBytes,
+    baseUrl: config.baseUrl,
+  });
+  const events = new EventsService({ db: store.db, config, passwords: deps.passwords, representations, background, images });
   const termDeps = { db: store.db, translateError: store.translateError, namespaceUrl, baseUrl: config.baseUrl };
   const linked = {
-    venues: new LinkedPostsService(venueKind, store.db, deps.passwords),
-    organizers: new LinkedPostsService(organizerKind, store.db, deps.passwords),
+    venues: new LinkedPostsService(venueKind, store.db, deps.passwords, images),
+    organizers: new LinkedPostsService(organizerKind, store.db, deps.passwords, images),
     categories: new TermsService(CATEGORIES, termDeps),
     tags: new TermsService(TAGS, termDeps),
   };
-  const media = new MediaService(store.db, mediaStorage(store.db, config.mediaDir), deps.site, config.mediaMaxPixels, store.translateError);
   return { deps, events, ical: new IcalService({ db: store.db, config, events, ...linked }), ...linked, media };
 }

@@ -119,6 +119,7 @@ const COMMANDS: Record<string, Command> = {
       const { seedDemoRecords } = await import('../entity-management/seed/demo.seed.ts');
       const { seedBulkCustomers } = await import('../entity-management/seed/bulk-customers.seed.ts');
       const { seedDemoEvents } = await import('../calendar/seed/demo-events.ts');
+      const { buildMediaService } = await import('../calendar/calendar.services.ts');
       const { convertDemoEventsToSeries } = await import('../calendar/seed/demo-series.ts');
       const { seriesLimits } = await import('../calendar/recurrence/recurrence.series.ts');
       await withStore(config, async (store) => {
@@ -133,6 +134,7 @@ const COMMANDS: Record<string, Command> = {
           events: Number(events),
           siteTimezone: config.siteTimezone,
           onProgress: progressBar('events'),
+          media: buildMediaService(config, store),
         });
         out(
           `calendar: ${calendar.events} events added (${calendar.totalEvents} in all), ${calendar.venues} venues, ${calendar.organizers} organizers, ${calendar.categories} categories, ${calendar.tags} tags`,

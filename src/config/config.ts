@@ -65,6 +65,12 @@ export interface Config {
   readonly mediaMaxBytes: number;
   /** The most pixels (width × height) an uploaded image may declare (`MEDIA_MAX_PIXELS`): more is refused before decoding. */
   readonly mediaMaxPixels: number;
+  /** Whether an `image` URL of another site is fetched and stored (`MEDIA_SIDELOAD`); when not, the URL is recorded as given. */
+  readonly mediaSideload: boolean;
+  /** Hosts and address ranges image URLs may be fetched from over http and at private addresses (`MEDIA_FETCH_ALLOW_HOSTS`). */
+  readonly mediaFetchAllowHosts: AllowList;
+  /** How long fetching an image URL may take, redirects included (`MEDIA_FETCH_TIMEOUT_MS`). */
+  readonly mediaFetchTimeoutMs: number;
   /** How long the change log keeps what was deleted, and sync tokens stay valid (`CHANGES_RETENTION_DAYS`). */
   readonly changesRetentionDays: number;
   /** Whether a write to an existing calendar item must send If-Match (`REQUIRE_IF_MATCH`): without it, a 428. */
@@ -200,11 +206,11 @@ function origins(env: Env, name: string, fallback: string): string[] {
   return origins;
 }
 
-function webhookAllowHosts(env: Env): AllowList {
+function allowHosts(env: Env, name: string): AllowList {
   try {
-    return parseAllowList(text(env, 'WEBHOOK_ALLOW_HOSTS', ''));
+    return parseAllowList(text(env, name, ''));
   } catch (error) {
-    throw new ConfigError('WEBHOOK_ALLOW_HOSTS', (error as Error).message);
+    throw new ConfigError(name, (error as Error).message);
   }
 }
 
@@ -255,10 +261,13 @@ export function loadConfig(env: Env = process.env): Config {
     mediaDir: env.MEDIA_DIR === undefined || env.MEDIA_DIR === '' ? undefined : path.resolve(env.MEDIA_DIR),
     mediaMaxBytes: integer(env, 'MEDIA_MAX_BYTES', 10 * 1024 * 1024, 1024, 1024 * 1024 * 1024),
     mediaMaxPixels: integer(env, 'MEDIA_MAX_PIXELS', 50_000_000, 1, 268_402_689),
+    mediaSideload: boolean(env, 'MEDIA_SIDELOAD', true),
+    mediaFetchAllowHosts: allowHosts(env, 'MEDIA_FETCH_ALLOW_HOSTS'),
+    mediaFetchTimeoutMs: integer(env, 'MEDIA_FETCH_TIMEOUT_MS', 10_000, 100, 120_000),
     changesRetentionDays: integer(env, 'CHANGES_RETENTION_DAYS', 30, 1, 36_600),
     requireIfMatch: boolean(env, 'REQUIRE_IF_MATCH', false),
     caldavAnonymous: boolean(env, 'CALDAV_ANONYMOUS', false),
-    webhookAllowHosts: webhookAllowHosts(env),
+    webhookAllowHosts: allowHosts(env, 'WEBHOOK_ALLOW_HOSTS'),
     webhookTimeoutMs: integer(env, 'WEBHOOK_TIMEOUT_MS', 10_000, 100, 60_000),
     webhookRetryBaseMs: integer(env, 'WEBHOOK_RETRY_BASE_MS', 5_000, 10, 3_600_000),
     webhookRetryHours: integer(env, 'WEBHOOK_RETRY_HOURS', 72, 1, 720),

@@ -130,6 +130,42 @@ describe('iCalendar import (POST /events.ics)', () => {
     assert.deepEqual(titles, ['Yoga flow', 'Yoga (an hour later)', 'Yoga flow', 'Yoga flow']);
   });
 
+  it('takes a cancelled occurrence out of its series once, and finds nothing to change when the file comes again', async () => {
+    const file = ics(
+      'BEGIN:VCALENDAR',
+      'VERSION:2.0',
+      'PRODID:-//Tests//EN',
+      'BEGIN:VEVENT',
+      'UID:choir-cancelled@tests.example',
+      'DTSTAMP:20261120T101010Z',
+      'SUMMARY:Choir with a week off',
+      'DTSTART:20270104T180000Z',
+      'DTEND:20270104T190000Z',
+      'RRULE:FREQ=WEEKLY;COUNT=4',
+      'END:VEVENT',
+      'BEGIN:VEVENT',
+      'UID:choir-cancelled@tests.example',
+      'DTSTAMP:20261120T101010Z',
+      'RECURRENCE-ID:20270111T180000Z',
+      'SUMMARY:Choir with a week off',
+      'DTSTART:20270111T180000Z',
+      'DTEND:20270111T190000Z',
+      'STATUS:CANCELLED',
+      'END:VEVENT',
+      'END:VCALENDAR',
+    );
+    assert.deepEqual(await importFile(file), { created: 1, updated: 1, skipped: 0, errors: [] });
+    const [first] = await search('Choir with a week off');
+    const dates = async () => (await instancesOf(first.recurring_event_id)).map((item) => [item.id, item.start_date, item.modified_utc]);
+    const before = await dates();
+    assert.deepEqual(
+      before.map(([, start]) => start),
+      ['2027-01-04 18:00:00', '2027-01-18 18:00:00', '2027-01-25 18:00:00'],
+    );
+    for (const _ of [1, 2]) assert.deepEqual(await importFile(file), { created: 0, updated: 0, skipped: 2, errors: [] });
+    assert.deepEqual(await dates(), before);
+  });
+
   it('reads an Outlook export: a Windows TZID through its VTIMEZONE, the organizer, a cancelled meeting as a draft', async () => {
     const report = await importFile(outlookCalendar());
     assert.deepEqual(report, { created: 2, updated: 0, skipped: 0, errors: [] });

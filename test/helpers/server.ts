@@ -141,6 +141,8 @@ export async function startTestServer(env: Record<string, string> = {}): Promise
     ADMIN_PASSWORD: ADMIN.password,
     LOG_LEVEL: 'info',
     PASSWORD_HASH_COST: process.env.PASSWORD_HASH_COST,
+    // Image URLs are recorded, not fetched: the suite's are made up; test/calendar/media.sideload.test.ts fetches.
+    MEDIA_SIDELOAD: 'false',
     ...env,
   });
   const logs: string[] = [];

@@ -13,6 +13,7 @@ import { claimLanguageSlug, claimSlug } from '../posts/posts.slugs.ts';
 import { checkAuthor, newPostDates, publicationDates, stampsAt } from '../posts/posts.writes.ts';
 import { NAMESPACE, type CalendarDeps, type RequestContext } from '../common/context.ts';
 import { resolveImageForWrite } from '../common/images.ts';
+import type { ImageSideLoader } from '../media/media.sideload.ts';
 import { archiveLinks, isBeyondLastPage, linkPairs, pageWindow, totalPages } from '../common/pagination.ts';
 import { invalidParam, parseWpBoolean } from '../common/wire.ts';
 import { resolveTermsForWrite, setEventTerms } from '../terms/terms.links.ts';
@@ -78,6 +79,8 @@ export interface EventsServiceDeps extends Partial<Pick<CalendarDeps, 'backgroun
   /** Anonymous representations cached per event (EVENT_CACHE_MB); none cached when absent. */
   readonly representations?: EventRepresentations;
   readonly now?: () => Date;
+  /** Fetches the image URLs of other sites a write names (none fetched, only recorded, when absent). */
+  readonly images?: ImageSideLoader;
 }
 
 const errors = {
@@ -234,9 +237,10 @@ export class EventsService {
     });
   }
 
-  async createEvent(body: CreateEventBody, caller: RequestContext): Promise<Versioned<EventResponse>> {
+  async createEvent(sent: CreateEventBody, caller: RequestContext): Promise<Versioned<EventResponse>> {
     const now = this.now();
     const user = caller.user;
+    const body = (await this.deps.images?.prepareAll(sent, user)) ?? sent;
     const schedule = scheduleOf(body, undefined, caller.site.timezone, now);
     const website = websiteOf(body.website);
     const author = (await checkAuthor(this.db, body.author, user)) ?? user?.id ?? null;
@@ -285,12 +289,13 @@ export class EventsService {
   }
 
   /** Deviation 1: only what is sent changes. */
-  async updateEvent(ref: EventRef, body: UpdateEventBody, caller: RequestContext): Promise<Versioned<EventResponse>> {
+  async updateEvent(ref: EventRef, sent: UpdateEventBody, caller: RequestContext): Promise<Versioned<EventResponse>> {
     const now = this.now();
     const user = caller.user;
     const found = await eventOf(this.db, ref, caller);
     // Checked here for the order of errors (403 before 400s), and again on the row the write holds.
     if (!canEdit(user, found, now)) throw PlatformErrors.forbidden(user !== null);
+    const body = (await this.deps.images?.prepareAll(sent, user)) ?? sent;
     const following = body.scope === 'following';
     if (following && !isOccurrence(found)) throw invalidParam('scope', 'scope=following applies to an occurrence of a series.');
     // Through an occurrence, "this and following" writes the series cut from it; else the occurrence alone.

@@ -2,6 +2,7 @@ import ical, { ICalEventStatus, type ICalCalendar, type ICalEvent } from 'ical-g
 import { DateTime } from 'luxon';
 import { tzlib_get_ical_block, tzlib_get_timezones } from 'timezones-ical-library';
 import type { EventResponse } from '../events/events.schemas.ts';
+import type { ImageResponse } from '../common/images.ts';
 import { parseLine, type RecurrenceTime } from '../recurrence/recurrence.grammar.ts';
 import { fromInstant, fromWallTime, isValidZoneName, plusCalendar, utcStampMillis } from '../common/dates.ts';
 import type { OriginalStart } from './ical.repository.ts';
@@ -18,7 +19,7 @@ import { textOfHtml } from './ical.text.ts';
  *   once the calendar has a time zone: the calendar gets no zone of its own
  *   (X-WR-TIMEZONE is written as an X- property), so they are UTC.
  * - the last line (END:VCALENDAR) has no CRLF.
- * - URL and ATTACH are URIs but are escaped as TEXT (`,` → `\,`); GEO is
+ * - URL, ATTACH and IMAGE are URIs but are escaped as TEXT (`,` → `\,`); GEO is
  *   left out at latitude or longitude 0; ORGANIZER needs an email; an
  *   all-day RECURRENCE-ID is written as a DATE-TIME; RDATE alone would be
  *   written as `RRULE:RDATE…`; NAME/X-WR-CALNAME are not escaped; no
@@ -50,6 +51,8 @@ export interface Feed {
   /** REFRESH-INTERVAL and X-PUBLISHED-TTL, in seconds. */
   readonly refreshSeconds: number;
   readonly components: readonly FeedComponent[];
+  /** One event's file (`/events/{id}.ics`): its image goes with it in full, as an ATTACH and a FULLSIZE IMAGE. */
+  readonly single?: boolean;
 }
 
 const PRODUCT_ID = '//Almanac//Calendar events feed//EN';
@@ -188,7 +191,7 @@ export function recurrenceLinesOf(lines: readonly string[], excluded: readonly O
   return written;
 }
 
-function addComponent(calendar: ICalCalendar, component: FeedComponent, language: string): void {
+function addComponent(calendar: ICalCalendar, component: FeedComponent, feed: Feed): void {
   const { event } = component;
   const allDay = isAllDay(event);
   const tzid = allDay ? undefined : tzidOf(event.timezone);
@@ -228,14 +231,26 @@ function addComponent(calendar: ICalCalendar, component: FeedComponent, language
   }
   if (component.series !== undefined) extra.push(...recurrenceLinesOf(component.series.lines, component.series.excluded, event));
   if (component.website !== '') extra.push(`URL;VALUE=URI:${uriValue(component.website)}`);
-  if (event.image !== false) extra.push(`ATTACH;FMTTYPE=${imageType(event.image.extension)}:${uriValue(event.image.url)}`);
+  if (event.image !== false) extra.push(...imageLinesOf(event.image, feed.single === true));
   const geo = geoOf(event);
   if (geo !== undefined) extra.push(geo);
   const organizer = organizerOf(event);
   if (organizer !== undefined) extra.push(organizer);
   const written = vevent.toString.bind(vevent);
   vevent.toString = () =>
-    withLanguage(written(), language).replace(/END:VEVENT\r\n$/, `${extra.map((line) => `${line}\r\n`).join('')}END:VEVENT\r\n`);
+    withLanguage(written(), feed.language).replace(/END:VEVENT\r\n$/, `${extra.map((line) => `${line}\r\n`).join('')}END:VEVENT\r\n`);
+}
+
+/**
+ * RFC 7986's IMAGE: in every file a BADGE (the thumbnail, or the image itself when it has none) that calendar apps
+ * show beside the event; in one event's file also the FULLSIZE image, and the ATTACH apps that predate RFC 7986 show.
+ */
+function imageLinesOf(image: ImageResponse, single: boolean): string[] {
+  const type = `FMTTYPE=${imageType(image.extension)}`;
+  const badge = image.sizes?.thumbnail?.url ?? image.url;
+  const lines = [`IMAGE;VALUE=URI;DISPLAY=BADGE;${type}:${uriValue(badge)}`];
+  if (single) lines.push(`IMAGE;VALUE=URI;DISPLAY=FULLSIZE;${type}:${uriValue(image.url)}`, `ATTACH;${type}:${uriValue(image.url)}`);
+  return lines;
 }
 
 function imageType(extension: string): string {
@@ -255,7 +270,7 @@ export function toICalendar(feed: Feed): string {
   calendar.timezone({ name: '', generator: vtimezoneOf });
   calendar.ttl(feed.refreshSeconds);
   calendar.x('X-WR-TIMEZONE', feed.siteTimezone);
-  for (const component of feed.components) addComponent(calendar, component, feed.language);
+  for (const component of feed.components) addComponent(calendar, component, feed);
   // Every content line ends with CRLF, the last one too (RFC 5545 §3.1); ical-generator leaves it off.
   return calendarPropertiesFirst(`${calendar.toString()}\r\n`);
 }

@@ -246,7 +246,11 @@ export class IcalImport {
           ? utcStamp(moment.epochMs)
           : fromWallTime(`${moment.day} 00:00:00`, series.timezone)?.utc;
     const occurrence = originalStart === undefined ? undefined : await repository.findOccurrence(db, series.id, originalStart);
-    if (occurrence === undefined) throw new EventProblem(line, 'RECURRENCE-ID names no occurrence of its series.');
+    if (occurrence === undefined) {
+      // Cancelled before (by this file's last import, or by hand): the series already says what the file says.
+      if (draft.cancelled && originalStart !== undefined) return 'skipped';
+      throw new EventProblem(line, 'RECURRENCE-ID names no occurrence of its series.');
+    }
     if (occurrence.is_exception === 1 && !isNewer(draft, occurrence)) return 'skipped';
     if (draft.cancelled) {
       // A cancelled occurrence leaves its series, as a DELETE through its id does.

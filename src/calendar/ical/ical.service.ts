@@ -97,16 +97,17 @@ export class IcalService {
     } else {
       components.push({ uid: uid as string, sequence: one.row.sequence, event: one.event, website: websiteOf(one) });
     }
-    return this.calendar(components[0]?.event.title ?? '', caller, components);
+    return this.calendar(components[0]?.event.title ?? '', caller, components, true);
   }
 
-  private calendar(name: string, caller: RequestContext, components: readonly FeedComponent[]): string {
+  private calendar(name: string, caller: RequestContext, components: readonly FeedComponent[], single = false): string {
     return toICalendar({
       name,
       siteTimezone: caller.site.timezone,
       language: caller.language,
       refreshSeconds: REFRESH_SECONDS,
       components,
+      single,
     });
   }
 

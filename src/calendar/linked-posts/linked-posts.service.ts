@@ -30,6 +30,7 @@ import { modifiedBounds } from '../posts/posts.modified.ts';
 import { alwaysUnlocked, presentPosts, type Representation, type Unlock } from './linked-posts.present.ts';
 import { deletePost, findEventAccessFacts, findPost, findPosts, listPosts, updatePost } from './linked-posts.repository.ts';
 import { MAX_PER_PAGE } from './linked-posts.schemas.ts';
+import type { ImageSideLoader } from '../media/media.sideload.ts';
 import { imageFor, insertLinkedPost, optionalContent, requiredName, writeTexts, type PostWriteInput } from './linked-posts.writes.ts';
 
 type Db = Kysely<Database>;
@@ -111,6 +112,8 @@ export class LinkedPostsService {
     readonly kind: LinkedPostKind,
     private readonly db: Db,
     private readonly passwords: PostPasswords,
+    /** Fetches the image URLs of other sites a write names (none fetched, only recorded, when absent). */
+    private readonly images?: ImageSideLoader,
   ) {
     this.errors = errorsOf(kind);
   }
@@ -233,15 +236,21 @@ export class LinkedPostsService {
     return { item: item as Representation, version };
   }
 
-  async create(input: PostWriteInput, ctx: RequestContext): Promise<Versioned<Representation>> {
+  async create(sent: PostWriteInput, ctx: RequestContext): Promise<Versioned<Representation>> {
+    const input = (await this.images?.prepareAll(sent, ctx.user)) ?? sent;
     return this.db
       .transaction()
       .execute(async (trx) => this.written(trx, ctx, await insertLinkedPost(trx, this.kind, ctx, input, this.passwords)));
   }
 
   /** Partial update (deviation 1): only the fields sent change. */
-  async update(target: Target, input: PostWriteInput, ctx: RequestContext): Promise<Versioned<Representation>> {
+  async update(target: Target, sent: PostWriteInput, ctx: RequestContext): Promise<Versioned<Representation>> {
     const { kind } = this;
+    // Nothing is fetched for a write that is refused: checked again on the row the write holds.
+    if (sent.image !== undefined && !canEdit(ctx.user, await this.resolve(target, this.db, false, ctx))) {
+      throw PlatformErrors.forbidden(ctx.user !== null);
+    }
+    const input = (await this.images?.prepareAll(sent, ctx.user)) ?? sent;
     const siteZone = ctx.site.timezone;
     // The slow hash before the write lock.
     const passwordHash = await this.passwords.hashOf(input.password);

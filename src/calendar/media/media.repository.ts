@@ -145,3 +145,15 @@ export async function deleteMedia(trx: Db, id: number): Promise<void> {
   await trx.deleteFrom('images').where('id', '=', id).execute();
   await trx.deleteFrom('post_ids').where('id', '=', id).execute();
 }
+
+/** The alternative texts of images, by id (those without one are left out). */
+export async function findAltTexts(db: Db, ids: readonly number[]): Promise<Map<number, string>> {
+  if (ids.length === 0) return new Map();
+  const rows = await db
+    .selectFrom('images')
+    .select(['id', 'alt_text'])
+    .where('id', 'in', [...new Set(ids)])
+    .where('alt_text', '<>', '')
+    .execute();
+  return new Map(rows.map((row) => [row.id, row.alt_text]));
+}

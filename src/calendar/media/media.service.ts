@@ -17,6 +17,7 @@ import { filenameProblem, freeStem, stemOfFilename, titleOfFilename } from './me
 import { ImageRefused, processImage, type ProcessedImage } from './media.process.ts';
 import {
   deleteMedia,
+  findAltTexts,
   findFilesOfStem,
   findMedia,
   insertMedia,
@@ -234,6 +235,11 @@ export class MediaService {
       await this.storage.delete(trx, keysOf(row));
     });
     return { deleted: true, previous };
+  }
+
+  /** The alternative texts of the images a page shows, by id: what the image shows is the post's, whoever uploaded it. */
+  altTexts(ids: readonly number[]): Promise<Map<number, string>> {
+    return findAltTexts(this.db, ids);
   }
 
   /** A stored file's bytes, by its key (its path under `/media/`). */

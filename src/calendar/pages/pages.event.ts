@@ -15,6 +15,7 @@ import {
   type SubscribeLinks,
 } from './pages.present.ts';
 import { pageNotFound } from './pages.errors.ts';
+import { pageImageOf, previewImageOf } from './pages.images.ts';
 import { recurrenceInWords } from './pages.recurrence.ts';
 import type { PageRequest, PagesService } from './pages.service.ts';
 import type { PageHead } from './pages.views.ts';
@@ -104,10 +105,11 @@ export async function eventModel(
   const { links } = page;
   const { categories, tags } = pages.services;
   const termIds = (terms: readonly object[]) => terms.map((term) => Number((term as Embedded).id)).filter(Number.isInteger);
-  const [categoryTerms, tagTerms, series] = await Promise.all([
+  const [categoryTerms, tagTerms, series, image] = await Promise.all([
     categories.listByIds(termIds(event.categories), page.caller),
     tags.listByIds(termIds(event.tags), page.caller),
     seriesModel(pages, page, event),
+    pageImageOf(pages, event.image),
   ]);
   const venue = Array.isArray(event.venue) ? undefined : (event.venue as Embedded);
   const venueModel =
@@ -133,7 +135,7 @@ export async function eventModel(
     tags: tagTerms.map((term) => ({ name: plainText(term.name), href: links.of(permalinks.tag(links.baseUrl, term.slug)) })),
     description,
     cost: plainText(event.cost),
-    image: event.image === false ? undefined : { url: event.image.url },
+    image,
     website: event.website !== '' && event.website !== event.url ? plainText(event.website) : undefined,
     // The file is this event (an occurrence alone: one day to add); a subscription follows its whole series.
     subscribe: {
@@ -147,7 +149,7 @@ export async function eventModel(
     title: model.heading,
     path,
     description: summary.slice(0, 300),
-    image: model.image?.url,
+    image: previewImageOf(event.image, image?.alt),
     ogType: 'website',
     jsonLd: event.json_ld === undefined ? undefined : jsonForScript(eventJsonLdForSearch(event.json_ld, event.cost_details)),
   };

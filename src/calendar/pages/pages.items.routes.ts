@@ -8,6 +8,7 @@ import { parseDay } from './pages.dates.ts';
 import { eventModel, findOccurrence } from './pages.event.ts';
 import { addressOf, mapLink, plainText, safeHtml } from './pages.present.ts';
 import { termsOf } from '../terms/terms.mapper.ts';
+import { pageImageOf } from './pages.images.ts';
 import { pageNotFound } from './pages.errors.ts';
 import type { PageRequest, PagesService } from './pages.service.ts';
 import {
@@ -209,7 +210,8 @@ async function linkedPostPage(
           : { kind, email: plainText(item.email), phone: plainText(item.phone), website: plainText(item.website) };
       const description = safeHtml(item.description);
       const own = `/${kind}/${String(item.slug)}/`;
-      return archive(options, page, own, plainText(item[kind]), { ...details, description }, { [kind]: String(item.id) });
+      const image = await pageImageOf(pages, item.image);
+      return archive(options, page, own, plainText(item[kind]), { ...details, description, image }, { [kind]: String(item.id) });
     },
   );
 }

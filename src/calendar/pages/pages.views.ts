@@ -38,6 +38,16 @@ const HTML = 'text/html; charset=utf-8';
 /** Where the stylesheet is served, below the site root. */
 export const STYLESHEET_PATH = '/events/assets/calendar.css';
 
+/** An `<img>`'s attributes; an image recorded by URL has no dimensions and no sizes. */
+export interface PageImage {
+  readonly url: string;
+  readonly alt: string;
+  readonly width?: number;
+  readonly height?: number;
+  readonly srcset?: string;
+  readonly sizes?: string;
+}
+
 /** What every page says of itself besides its body. */
 export interface PageHead {
   readonly title: string;
@@ -45,7 +55,8 @@ export interface PageHead {
   readonly path: string;
   readonly current?: 'month' | 'week' | 'day' | 'list';
   readonly description?: string;
-  readonly image?: string;
+  /** The image link previews show (`og:image`). */
+  readonly image?: PageImage;
   readonly ogType?: string;
   /** JSON-LD, already made safe for a script element (`jsonForScript`). */
   readonly jsonLd?: string;

@@ -5,6 +5,8 @@ import { CITIES, DESCRIPTIONS, EVENT_KINDS, THEMES } from './demo-data.ts';
 import { reservePostIds } from '../posts/posts.repository.ts';
 import { BulkInsert, countEvents, findFirstAdministratorId, type BulkRow } from './demo-events.repository.ts';
 import { ensureOrganizers, ensureTerms, ensureVenues, type DemoTerms, type DemoVenue } from './demo-links.ts';
+import type { MediaService } from '../media/media.service.ts';
+import { ensureDemoPosters } from './demo-images.ts';
 import { distinctPicks, mulberry32, pick, publicationDate, stamp, TextRows, type SeedContext } from './demo-rows.ts';
 
 export interface SeedDemoEventsOptions {
@@ -17,6 +19,8 @@ export interface SeedDemoEventsOptions {
   /** Makes the content reproducible; default: derived from the number of events already stored. */
   readonly seed?: number;
   readonly now?: Date;
+  /** Where the demo posters are stored (`ensureDemoPosters`); without it the events have no images. */
+  readonly media?: MediaService;
 }
 
 export interface SeedDemoEventsResult {
@@ -53,11 +57,12 @@ export async function seedDemoEvents(store: Store, options: SeedDemoEventsOption
   const terms = await db.transaction().execute((trx) => ensureTerms({ ...context, db: trx }));
   const venues = await db.transaction().execute((trx) => ensureVenues({ ...context, db: trx }, venueCount(total)));
   const organizers = await db.transaction().execute((trx) => ensureOrganizers({ ...context, db: trx }, organizerCount(total)));
+  const posters = options.media === undefined || authorId === null ? [] : await ensureDemoPosters(options.media, authorId);
 
   let written = 0;
   while (written < options.events) {
     const size = Math.min(EVENTS_PER_CHUNK, options.events - written);
-    await db.transaction().execute((trx) => insertEventChunk({ ...context, db: trx }, size, { terms, venues, organizers }));
+    await db.transaction().execute((trx) => insertEventChunk({ ...context, db: trx }, size, { terms, venues, organizers, posters }));
     written += size;
     options.onProgress?.(written, options.events);
   }
@@ -80,6 +85,8 @@ interface Links {
   readonly terms: DemoTerms;
   readonly venues: readonly DemoVenue[];
   readonly organizers: readonly number[];
+  /** The posters of the first kinds of event, in `EVENT_KINDS` order. */
+  readonly posters: readonly number[];
 }
 
 // ---------------------------------------------------------------- events
@@ -114,7 +121,8 @@ async function insertEventChunk(context: SeedContext, size: number, links: Links
       status,
       ...published,
       password_hash: null,
-      image_id: null,
+      // Every other event of a kind with a poster shows it; the random sequence, and so the rest of the content, stays as it was.
+      image_id: id % 2 === 0 ? (links.posters[EVENT_KINDS.indexOf(kind)] ?? null) : null,
       parent_id: null,
       timezone,
       ...when,

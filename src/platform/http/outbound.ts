@@ -1,5 +1,6 @@
 /**
- * Requests the server makes on its own (webhook deliveries), guarded against
+ * Requests the server makes on its own (webhook deliveries; images fetched
+ * by URL, in outbound.fetch.ts), guarded against
  * SSRF: an address that is not plain public unicast is refused unless the
  * allow list (WEBHOOK_ALLOW_HOSTS) names its host or contains it. Addresses
  * are checked when the connection is made, on every address the name
@@ -52,7 +53,7 @@ export interface PostOptions {
   readonly resolve?: ResolveAll;
 }
 
-const DEFAULT_TIMEOUT_MS = 10_000;
+export const DEFAULT_TIMEOUT_MS = 10_000;
 const BODY_LIMIT_BYTES = 1024;
 const LABEL = '[a-z0-9_](?:[a-z0-9_-]{0,61}[a-z0-9_])?';
 const HOST_NAME = new RegExp(`^${LABEL}(?:\\.${LABEL})*$`);
@@ -139,7 +140,7 @@ export function blockedRangeOf(address: string): string | undefined {
   return parsed.match(GLOBAL_UNICAST_V6) ? undefined : 'notGlobalUnicast';
 }
 
-interface Target {
+export interface Target {
   readonly url: URL;
   /** The host without brackets or a trailing dot. */
   readonly host: string;
@@ -147,7 +148,7 @@ interface Target {
   readonly allowed: boolean;
 }
 
-function readTarget(url: string, allow: AllowList): Target | string {
+export function readTarget(url: string, allow: AllowList): Target | string {
   // The URL parser drops or encodes them, so what is stored and shown would not be what is called; PostgreSQL cannot store NUL.
   if (/[\s\p{Cc}]/u.test(url)) return 'url must not contain spaces or control characters.';
   let parsed: URL;
@@ -216,7 +217,7 @@ function refusalOf(hostname: string, addresses: readonly dns.LookupAddress[], al
  * `all` Node asks for, since happy eyeballs may try any of them) and refuses
  * the name if one of them is blocked, so no address goes unchecked.
  */
-function guardedLookup(allow: AllowList, resolve: ResolveAll): net.LookupFunction {
+export function guardedLookup(allow: AllowList, resolve: ResolveAll): net.LookupFunction {
   return (hostname, options, callback) => {
     resolve(hostname, { ...options, all: true }, (error, addresses) => {
       if (error) return callback(error, []);
@@ -230,7 +231,7 @@ function guardedLookup(allow: AllowList, resolve: ResolveAll): net.LookupFunctio
 }
 
 /** An error's message without any value of the request's headers (Node quotes some in its messages). */
-function describeError(error: unknown, secrets: readonly string[]): string {
+export function describeError(error: unknown, secrets: readonly string[]): string {
   if (error instanceof RefusedAddressError) return error.message;
   let message = error instanceof Error ? error.message : String(error);
   // Happy eyeballs reports every address it tried in an AggregateError with no message of its own.
