@@ -12,6 +12,7 @@ import { TermsService } from '../terms/terms.service.ts';
 import { CATEGORIES, TAGS, type TaxonomyInfo } from '../terms/terms.taxonomy.ts';
 import { NAMESPACE, siteOf, type RequestContext } from '../common/context.ts';
 import { MediaService } from '../media/media.service.ts';
+import { ImageSideLoader } from '../media/media.sideload.ts';
 import { mediaStorage } from '../media/media.storage.ts';
 import type { CsvImportDeps } from './csv.import.ts';
 import { ImageStore } from './tec.images.ts';
@@ -107,11 +108,15 @@ export class TecImport {
     const images =
       options.dryRun === true
         ? undefined
-        : new ImageStore(this.mediaLibrary(), {
-            allow: options.allow,
-            maxBytes: this.deps.config.mediaMaxBytes,
-            timeoutMs: options.timeoutMs ?? TEC_DEFAULTS.timeoutMs,
-          });
+        : new ImageStore(
+            new ImageSideLoader(this.mediaLibrary(), {
+              enabled: true,
+              allow: options.allow,
+              maxBytes: this.deps.config.mediaMaxBytes,
+              timeoutMs: options.timeoutMs ?? TEC_DEFAULTS.timeoutMs,
+              baseUrl: this.deps.config.baseUrl,
+            }),
+          );
     const total = remote.categories.length + remote.tags.length + remote.venues.length + remote.organizers.length + events.length;
     let done = 0;
     const step = () => options.onProgress?.((done += 1), total);
