@@ -334,6 +334,55 @@ const COMMANDS: Record<string, Command> = {
       return report.error_count > 0 ? 1 : 0;
     },
   },
+  'import tec': {
+    usage:
+      "almanac import tec URL [--user U --password P] [--allow HOSTS] [--concurrency N] [--rate N] [--timeout S] [--dry-run] [--as USER] [--json]   import categories, tags, venues, organizers and events from The Events Calendar's REST API (…/wp-json/tribe/events/v1/; an application password includes drafts and private items; --allow lets it reach hosts and ranges that are private or loopback, as WEBHOOK_ALLOW_HOSTS; at most N requests at once (default 2) and N a second (default 4), each within S seconds (default 30)); run again, it writes only what changed; progress on stderr, the report on stdout; exit 1 and nothing written on a URL that is no such API, exit 1 too when some items were not imported (the others were)",
+    options: {
+      ...importOptions,
+      user: { type: 'string' },
+      password: { type: 'string' },
+      allow: { type: 'string' },
+      concurrency: { type: 'string' },
+      rate: { type: 'string' },
+      timeout: { type: 'string' },
+    },
+    positionals: true,
+    run: async (options, config, positionals) => {
+      if (positionals.length !== 1) throw new UsageError('name one API: almanac import tec https://site.example/wp-json/tribe/events/v1/');
+      const user = optional(options, 'user');
+      const password = optional(options, 'password');
+      if ((user === undefined) !== (password === undefined)) throw new UsageError('--user and --password go together');
+      const dryRun = options['dry-run'] === true;
+      const { parseAllowList } = await import('../platform/http/outbound.ts');
+      let allow;
+      try {
+        allow = parseAllowList(optional(options, 'allow') ?? '');
+      } catch (error) {
+        throw new UsageError(`--allow: ${(error as Error).message}`);
+      }
+      const settings = {
+        allow,
+        credentials: user === undefined || password === undefined ? undefined : { user, password },
+        concurrency: wholeNumber(options, 'concurrency', 1, 16),
+        rate: wholeNumber(options, 'rate', 1, 100),
+        timeoutMs: mapDefined(wholeNumber(options, 'timeout', 1, 600), (seconds) => seconds * 1000),
+      };
+      const { TecImport, tecReportLines } = await import('../calendar/import/tec.import.ts');
+      const { TecImportError } = await import('../calendar/import/tec.client.ts');
+      const report = await withStore(config, async (store) => {
+        const { caller, deps } = await importerOf(store, config, options);
+        const fetched = (collection: string, items: number) => process.stderr.write(`${collection}: ${items} read\n`);
+        return new TecImport(deps)
+          .importSite(positionals[0] as string, caller, { ...settings, dryRun, onFetched: fetched, onProgress: progressBar('items') })
+          .catch((error: unknown) => {
+            throw error instanceof TecImportError ? new UsageError(`${error.message}; nothing imported`) : error;
+          });
+      });
+      if (options.json === true) out(JSON.stringify({ ...report, dry_run: dryRun }));
+      else for (const line of tecReportLines(report, dryRun)) out(line);
+      return report.errors.length > 0 ? 1 : 0;
+    },
+  },
   'changes prune': {
     usage:
       'almanac changes prune [--older-than 30d] [--json]   forget the removals the change log recorded before then (default: CHANGES_RETENTION_DAYS; units d, h, m); sync tokens from before them expire (410)',
@@ -363,6 +412,17 @@ const COMMANDS: Record<string, Command> = {
     },
   },
 };
+
+/** A whole-number option within bounds, or undefined when not given. */
+function wholeNumber(options: Options, name: string, min: number, max: number): number | undefined {
+  const value = optional(options, name);
+  if (value === undefined) return undefined;
+  if (!/^\d{1,6}$/.test(value) || Number(value) < min || Number(value) > max)
+    throw new UsageError(`--${name} takes a whole number from ${min} to ${max}: not ${value}`);
+  return Number(value);
+}
+
+const mapDefined = <T, U>(value: T | undefined, map: (value: T) => U): U | undefined => (value === undefined ? undefined : map(value));
 
 const DURATION_UNITS: Readonly<Record<string, number>> = { d: 86_400, h: 3_600, m: 60 };
 

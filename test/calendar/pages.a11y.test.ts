@@ -7,7 +7,8 @@ import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import AxeBuilder from '@axe-core/playwright';
 import type { AxeResults } from 'axe-core';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
+import { launchChromium } from '../helpers/chromium.ts';
 import { startTestServer, type Credentials, type TestServer } from '../helpers/server.ts';
 import { makeEvent, utcDay } from './events.factories.ts';
 import { makeOrganizer, makeVenue } from './venues-organizers.factories.ts';
@@ -41,11 +42,7 @@ describe('calendar pages in Chromium', () => {
     mkdirSync(SCREENSHOTS, { recursive: true });
     server = await startTestServer();
     admin = await server.admin();
-    browser = await chromium.launch({
-      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-      headless: true,
-      args: ['--no-sandbox'],
-    });
+    browser = await launchChromium();
     const event = await makeEvent(server, admin, {
       title: 'Jazz night',
       description: 'Live jazz with the <b>Trio</b>.\n\nDoors open at 8.',

@@ -92,11 +92,12 @@ function readSession(context: AdminContext) {
   };
 }
 
-/** A form with a file (the event editor's image, an upload to the media library) is read whole, each file as its name and bytes. */
+/** A form with files (the event editor's image, an upload to the media library, an import) is read whole, each file as its name and bytes. */
 async function readFormsWithFiles(app: FastifyInstance, maxFileBytes: number): Promise<void> {
   await app.register(multipart, {
     attachFieldsToBody: 'keyValues',
-    limits: { fileSize: maxFileBytes, files: 1, fields: 2000, parts: 2001 },
+    // Three files at most: the import's events, venues and organizers spreadsheets.
+    limits: { fileSize: maxFileBytes, files: 3, fields: 2000, parts: 2003 },
     onFile: async (part: MultipartFile & { value?: unknown }) => {
       part.value = { filename: part.filename, bytes: await part.toBuffer() };
     },

@@ -8,6 +8,7 @@ import { dashboardPage } from './admin.dashboard.ts';
 import { editEventForm, newEventForm, saveEvent } from './admin.editor.ts';
 import { EditorBody, EditorParams, EditorQuery } from './admin.editor.form.ts';
 import { previewEvent } from './admin.preview.ts';
+import { importRoutes } from './admin.import.ts';
 import { BulkBody, EventsListQuery, eventsBulkAction, eventsListPage } from './admin.events.ts';
 import { LOGIN_COOKIE, SESSION_COOKIE, type AdminContext } from './admin.context.ts';
 import { placeRoutes } from './admin.places.ts';
@@ -83,6 +84,8 @@ export async function adminRoutes(app: FastifyInstance, { context }: { context: 
   await app.register(userRoutes, { context });
   await app.register(webhookRoutes, { context });
   await app.register(mediaScreenRoutes, { context });
+  // A scope of its own: its multipart parser is for its form only.
+  await app.register(importRoutes, { context });
 }
 
 function toEditor(context: AdminContext) {

@@ -253,51 +253,68 @@ function resultOfAnswer(status: number, location: string | undefined, bytes: Buf
   return { ok: false, status, error, body };
 }
 
-/** What came back: the status, and the body's first bytes up to the limit (`complete` when that was all of it). */
+/** What an exchange brought back: the status and headers, and the body up to the exchange's limit. */
 interface Answer {
   readonly status: number;
-  readonly location: string | undefined;
+  readonly headers: http.IncomingHttpHeaders;
   readonly bytes: Buffer;
-  readonly complete: boolean;
+  /** The body went past the limit: `bytes` holds the part within it. */
+  readonly cut: boolean;
+}
+
+interface Exchange {
+  readonly method: 'GET' | 'POST';
+  readonly headers: Record<string, string>;
+  readonly body?: string;
+  /** The caller's header values, blanked out of error messages. */
+  readonly secrets: readonly string[];
+  /** Bytes of the body kept; the exchange ends there. */
+  readonly limit: number;
 }
 
 /**
- * One request to a checked target, connected through the guarded lookup, never following a redirect, bounded by
- * `timeoutMs`; the answer's first `limit` bytes are read and the rest left. Never throws for network problems: an
- * error (its message without the `secrets`) instead of an answer.
+ * One request to a target `readTarget` accepted, checking every address the connection would use AT CONNECT TIME (a
+ * custom `lookup` for node:http/https requests, and IP-literal hosts checked directly since Node does not call
+ * lookup for them), so a host name re-resolving to a private address (DNS rebinding) is refused. Never follows
+ * redirects. The whole exchange is bounded by timeoutMs. Never throws for network problems: the error's sentence.
  */
-function exchange(
-  target: Target,
-  method: 'GET' | 'POST',
-  headers: Record<string, string>,
-  body: string | undefined,
-  limit: number,
-  options: PostOptions,
-  secrets: readonly string[],
-): Promise<Answer | { error: string }> {
+function exchange(target: Target, request: Exchange, options: PostOptions): Promise<Answer | string> {
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const requestHeaders: Record<string, string> = {};
+  for (const [name, value] of Object.entries(request.headers)) requestHeaders[name.toLowerCase()] = value;
+  if (options.userAgent !== undefined) requestHeaders['user-agent'] = options.userAgent;
+  // Short values would blank out ordinary words of a message.
+  const secrets = request.secrets.filter((value) => value.length >= 6);
+
   return new Promise((resolve) => {
-    let request: http.ClientRequest | undefined;
-    let answer: { status: number; location: string | undefined; chunks: Buffer[]; size: number } | undefined;
+    let client: http.ClientRequest | undefined;
+    let answer: { status: number; headers: http.IncomingHttpHeaders; chunks: Buffer[]; size: number } | undefined;
     let settled = false;
-    const finish = (result: Answer | { error: string }) => {
+    const finish = (result: Answer | string) => {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
-      request?.destroy();
+      client?.destroy();
       resolve(result);
     };
     // Once the status is in, the answer stands: a body cut short is just shorter.
-    const finishAnswer = (complete: boolean) =>
-      answer &&
-      finish({ status: answer.status, location: answer.location, bytes: Buffer.concat(answer.chunks).subarray(0, limit), complete });
-    const fail = (error: unknown) => (answer ? finishAnswer(false) : finish({ error: describeError(error, secrets) }));
-    const timer = setTimeout(() => (answer ? finishAnswer(false) : finish({ error: `timeout after ${timeoutMs} ms` })), timeoutMs);
+    const finishAnswer = () => {
+      if (answer === undefined) return;
+      const bytes = Buffer.concat(answer.chunks);
+      finish({
+        status: answer.status,
+        headers: answer.headers,
+        bytes: bytes.subarray(0, request.limit),
+        cut: bytes.length > request.limit,
+      });
+    };
+    const fail = (error: unknown) => (answer ? finishAnswer() : finish(describeError(error, secrets)));
+    const timer = setTimeout(() => (answer ? finishAnswer() : finish(`timeout after ${timeoutMs} ms`)), timeoutMs);
 
     try {
-      request = (target.url.protocol === 'https:' ? https : http).request(target.url, {
-        method,
-        headers,
+      client = (target.url.protocol === 'https:' ? https : http).request(target.url, {
+        method: request.method,
+        headers: requestHeaders,
         // A fresh agent per request: no pooled socket to an address checked for someone else.
         agent: false,
         lookup: target.allowed ? undefined : guardedLookup(options.allow, options.resolve ?? dns.lookup),
@@ -306,37 +323,61 @@ function exchange(
       fail(error);
       return;
     }
-    request.on('error', fail);
-    request.on('response', (response) => {
-      const current = { status: response.statusCode ?? 0, location: response.headers.location, chunks: [] as Buffer[], size: 0 };
+    client.on('error', fail);
+    client.on('response', (response) => {
+      const current = { status: response.statusCode ?? 0, headers: response.headers, chunks: [] as Buffer[], size: 0 };
       answer = current;
       response.on('data', (chunk: Buffer) => {
         current.chunks.push(chunk);
         current.size += chunk.length;
-        if (current.size > limit) finishAnswer(false);
+        if (current.size >= request.limit) finishAnswer();
       });
-      response.on('end', () => finishAnswer(true));
-      response.on('error', () => finishAnswer(false));
+      response.on('end', finishAnswer);
+      response.on('error', finishAnswer);
     });
-    request.end(body);
+    client.end(request.body);
   });
 }
 
-/** POSTs `body` (already-serialized JSON, content-type application/json) with `headers` to `url`, checking every address the connection would use AT CONNECT TIME (a custom `lookup` for node:http/https requests, and IP-literal hosts checked directly since Node does not call lookup for them), so a host name re-resolving to a private address (DNS rebinding) is refused. Never follows redirects. Whole request bounded by timeoutMs (default 10 000). Never throws for network problems: returns ok:false with error. */
+/** POSTs `body` (already-serialized JSON, content-type application/json) with `headers` to `url` through `exchange`, whole request bounded by timeoutMs (default 10 000). Never throws for network problems: returns ok:false with error. */
 export async function postJson(url: string, headers: Record<string, string>, body: string, options: PostOptions): Promise<PostResult> {
   const started = performance.now();
   const elapsed = () => Math.round(performance.now() - started);
   const target = readTarget(url, options.allow);
   if (typeof target === 'string') return { ok: false, durationMs: elapsed(), error: `refused: ${target}` };
+  const requestHeaders = { ...headers, 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)) };
+  const answer = await exchange(
+    target,
+    { method: 'POST', headers: requestHeaders, body, secrets: Object.values(headers), limit: BODY_LIMIT_BYTES },
+    options,
+  );
+  if (typeof answer === 'string') return { ok: false, error: answer, durationMs: elapsed() };
+  return { ...resultOfAnswer(answer.status, answer.headers.location, answer.bytes), durationMs: elapsed() };
+}
 
-  const requestHeaders: Record<string, string> = {};
-  for (const [name, value] of Object.entries(headers)) requestHeaders[name.toLowerCase()] = value;
-  if (options.userAgent !== undefined) requestHeaders['user-agent'] = options.userAgent;
-  requestHeaders['content-type'] = 'application/json';
-  requestHeaders['content-length'] = String(Buffer.byteLength(body));
-  // The caller's values (signatures, tokens); short ones would blank out ordinary words of a message.
-  const secrets = Object.values(headers).filter((value) => value.length >= 6);
-  const answer = await exchange(target, 'POST', requestHeaders, body, BODY_LIMIT_BYTES, options, secrets);
-  if ('error' in answer) return { ok: false, durationMs: elapsed(), error: answer.error };
-  return { ...resultOfAnswer(answer.status, answer.location, answer.bytes), durationMs: elapsed() };
+/** What `getUrl` brought back. */
+export interface GetResult {
+  /** The status, when the server answered. */
+  readonly status?: number;
+  readonly headers?: http.IncomingHttpHeaders;
+  /** The body, when it was within `maxBytes`. */
+  readonly body?: Buffer;
+  /** Why there is no answer or no body: refused, a network problem, a timeout, a body larger than `maxBytes`. */
+  readonly error?: string;
+}
+
+/** GETs `url` through `exchange` (the guard of postJson: no redirect followed, bounded in time); a body past `maxBytes` is an error. */
+export async function getUrl(
+  url: string,
+  headers: Record<string, string>,
+  options: PostOptions & { maxBytes: number },
+): Promise<GetResult> {
+  const target = readTarget(url, options.allow);
+  if (typeof target === 'string') return { error: `refused: ${target}` };
+  const answer = await exchange(target, { method: 'GET', headers, secrets: Object.values(headers), limit: options.maxBytes }, options);
+  if (typeof answer === 'string') return { error: answer };
+  const { status, headers: answerHeaders } = answer;
+  return answer.cut
+    ? { status, headers: answerHeaders, error: `an answer larger than ${options.maxBytes} bytes` }
+    : { status, headers: answerHeaders, body: answer.bytes };
 }
