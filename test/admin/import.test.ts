@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { startTestServer, type Credentials, type TestServer } from '../helpers/server.ts';
 import { Browser } from './admin.helper.ts';
+import { wxrEvent, wxrHead, wxrPost, wxrTail } from '../calendar/import-wxr.factories.ts';
 
 const ICS = [
   'BEGIN:VCALENDAR',
@@ -101,6 +102,34 @@ describe('the editor’s import page', () => {
     assert.equal(await eventCount(), before + 1);
   });
 
+  it('imports a WordPress export: its venue and event, and nothing again the second time', async () => {
+    const before = await eventCount();
+    const exported = [
+      wxrHead(),
+      wxrPost({ id: 7, type: 'tribe_venue', title: 'Teatro Verdi', meta: [['_VenueCity', 'Pisa']] }),
+      wxrEvent(
+        { id: 8, title: 'Exported opera', slug: 'exported-opera' },
+        {
+          start: '2031-06-01 20:00:00',
+          end: '2031-06-01 23:00:00',
+          startUtc: '2031-06-01 18:00:00',
+          endUtc: '2031-06-01 21:00:00',
+          zone: 'Europe/Rome',
+        },
+        [['_EventVenueID', 7]],
+      ),
+      wxrTail,
+    ].join('');
+    const first = await upload(editor, { csrf, wxr: { name: 'export.xml', content: exported } });
+    assert.equal(first.status, 200, first.text);
+    assert.deepEqual(row(first.text, 'Events'), [1, 0, 0]);
+    assert.deepEqual(row(first.text, 'Venues'), [1, 0, 0]);
+    assert.equal(await eventCount(), before + 1);
+    const again = await upload(editor, { csrf, wxr: { name: 'export.xml', content: exported } });
+    assert.deepEqual(row(again.text, 'Events'), [0, 0, 1]);
+    assert.equal(await eventCount(), before + 1);
+  });
+
   it('re-renders the form with one clear error for what it cannot import, writing nothing', async () => {
     const before = await eventCount();
     const cases: [Record<string, string | { name: string; content: string | Uint8Array }>, RegExp][] = [
@@ -110,6 +139,14 @@ describe('the editor’s import page', () => {
       [{ ics: { name: 'photo.ics', content: new Uint8Array([0xff, 0xd8, 0xff, 0x00, 0x10]) } }, /photo\.ics: not a text file in UTF-8/],
       [{ ics: { name: 'notes.ics', content: 'just some words\n' } }, /notes\.ics: not an iCalendar file; nothing imported:/],
       [{ events: { name: 'events.csv', content: 'Colour,Size\nred,2' } }, /no known header in line 1/],
+      [
+        { wxr: { name: 'feed.xml', content: '<?xml version="1.0"?><rss version="2.0"><channel><title>A blog</title></channel></rss>' } },
+        /feed\.xml: not a WordPress export of The Events Calendar; nothing imported:/,
+      ],
+      [
+        { wxr: { name: 'bomb.xml', content: '<?xml version="1.0"?><!DOCTYPE lolz [<!ENTITY lol "lol">]><rss>&lol;</rss>' } },
+        /bomb\.xml: not a WordPress export/,
+      ],
       [{ url: `${server.url}/calendar/events/v1/` }, /blocked address range \(loopback\)|http is accepted only/],
     ];
     for (const [fields, message] of cases) {

@@ -9,6 +9,7 @@ import { IcalImport, IcalSyntaxError } from '../ical/ical.import.ts';
 import { CsvImport, CsvImportError, type CsvFiles } from '../import/csv.import.ts';
 import { TecImportError } from '../import/tec.client.ts';
 import { TecImport } from '../import/tec.import.ts';
+import { WxrImport, WxrImportError } from '../import/wxr.import.ts';
 import type { AdminContext } from './admin.context.ts';
 import type { AdminDictionary } from './admin.i18n.ts';
 
@@ -48,7 +49,7 @@ const CSV_FILES = ['events', 'venues', 'organizers'] as const;
  * The sources the form offers, each one field. The WordPress export (WXR) importer is added here, with its
  * field in templates/import.eta, when it is built.
  */
-const SOURCES = ['ics', 'events', 'url'] as const;
+const SOURCES = ['ics', 'events', 'wxr', 'url'] as const;
 
 export async function importRoutes(app: FastifyInstance, { context }: { context: AdminContext }): Promise<void> {
   app.get('/admin/import', { config: { access: 'edit' }, schema: { hide: true }, handler: importPage(context) });
@@ -103,7 +104,7 @@ function runImport(context: AdminContext) {
       if (given[0] !== 'events' && CSV_FILES.some((kind) => fileOf(form[kind]) !== undefined))
         throw new FormProblem(t.importCsvWithoutEvents);
       const caller = requestContext(request, context.services.deps);
-      const run = { ics: importIcs, events: importCsv, url: importTec }[given[0] as (typeof SOURCES)[number]];
+      const run = { ics: importIcs, events: importCsv, wxr: importWxr, url: importTec }[given[0] as (typeof SOURCES)[number]];
       const report = await run(context, form, url, caller, dryRun, t);
       return render(context, request, reply, { report, url, dryRun });
     } catch (error) {
@@ -176,6 +177,33 @@ const importCsv: Run = async (context, form, _url, caller, dryRun, t) => {
         (error) =>
           `${error.file.replace(/^[a-z]+-/, '')}, ${t.line} ${error.line}${error.column === null ? '' : `, ${t.column} ${error.column} (${error.header})`}: ${error.message}`,
       ),
+      dryRun,
+    };
+  } finally {
+    await rm(folder, { recursive: true, force: true });
+  }
+};
+
+/** The WordPress importer streams a file: the upload is written to a folder of its own for the time of the import. */
+const importWxr: Run = async (context, form, _url, caller, dryRun, t) => {
+  const file = fileOf(form.wxr) as FilePart;
+  const folder = await mkdtemp(path.join(tmpdir(), 'almanac-import-'));
+  try {
+    const exported = path.join(folder, 'export.xml');
+    await writeFile(exported, file.bytes);
+    // Images come from the old site's public addresses (and the hosts WEBHOOK_ALLOW_HOSTS allows), as the TEC import's.
+    const report = await new WxrImport(depsOf(context))
+      .importFile(exported, caller, { allow: context.config.webhookAllowHosts, dryRun })
+      .catch((error: unknown) => {
+        throw error instanceof WxrImportError ? new FormProblem(`${file.filename}: ${t.importNotWxr} ${error.message}`) : error;
+      });
+    const kinds = ['events', 'venues', 'organizers', 'images', 'categories', 'tags'] as const;
+    return {
+      rows: kinds.map((kind) => ({ kind: t[kind], ...report[kind] })),
+      problems: [
+        ...(report.unmatched_authors.length === 0 ? [] : [`${t.unmatchedAuthors} ${report.unmatched_authors.join(', ')}`]),
+        ...report.errors.map((error) => `${t.line} ${error.line}, ${error.item} (${error.title}): ${error.message}`),
+      ],
       dryRun,
     };
   } finally {

@@ -96,8 +96,8 @@ function readSession(context: AdminContext) {
 async function readFormsWithFiles(app: FastifyInstance, maxFileBytes: number): Promise<void> {
   await app.register(multipart, {
     attachFieldsToBody: 'keyValues',
-    // Three files at most: the import's events, venues and organizers spreadsheets.
-    limits: { fileSize: maxFileBytes, files: 3, fields: 2000, parts: 2003 },
+    // A browser sends every file field, chosen or not: the import form has five.
+    limits: { fileSize: maxFileBytes, files: 5, fields: 2000, parts: 2005 },
     onFile: async (part: MultipartFile & { value?: unknown }) => {
       part.value = { filename: part.filename, bytes: await part.toBuffer() };
     },
