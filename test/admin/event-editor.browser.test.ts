@@ -174,6 +174,13 @@ describe('the event editor in Chromium', () => {
     await page.keyboard.press('Enter');
     await page.waitForURL(/saved=1$/);
     assert.equal((await server.request(`/calendar/events/v1/events/${event.id}`)).body.title, 'Book club (moved upstairs)');
+    // Enter in a field saves, as in any form, and does not preview the dates.
+    await tabTo((active) => active.id === 'title', 'Title');
+    await page.keyboard.press('End');
+    await page.keyboard.type(' again');
+    await Promise.all([page.waitForEvent('load'), page.keyboard.press('Enter')]);
+    assert.match(page.url(), /saved=1$/);
+    assert.equal((await server.request(`/calendar/events/v1/events/${event.id}`)).body.title, 'Book club (moved upstairs) again');
     await page.close();
   });
 

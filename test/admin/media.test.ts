@@ -9,7 +9,8 @@ describe('the editor’s media library', () => {
   let admin: Credentials;
 
   before(async () => {
-    server = await startTestServer();
+    // A small limit, so that a file past it is cheap to send.
+    server = await startTestServer({ MEDIA_MAX_BYTES: '300000' });
     admin = await server.admin();
   });
   after(() => server.close());
@@ -26,6 +27,16 @@ describe('the editor’s media library', () => {
     return { status: answer.status, headers: answer.headers, text: await answer.text() };
   };
   const library = async () => (await server.request(`${MEDIA}?per_page=100`, { auth: admin })).body as { id: number; alt_text: string }[];
+
+  it("says a file past MEDIA_MAX_BYTES is too large, in the person's language, and stores nothing", async () => {
+    const browser = new Browser(server.url);
+    const csrf = await browser.logIn('admin', 'admin-password-1');
+    await browser.get('/admin/?lang=it');
+    const answer = await upload(browser, { csrf, title: 'Huge', file: { bytes: Buffer.alloc(400_000, 1), filename: 'huge.jpg' } });
+    assert.equal(answer.status, 413);
+    assert.match(answer.text, /<h1[^>]*>File troppo grande<\/h1>/);
+    assert.deepEqual(await library(), []);
+  });
 
   it('uploads an image through the media service, lists it with its thumbnail, edits its texts and deletes it', async () => {
     const browser = new Browser(server.url);

@@ -2,6 +2,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { EventResponse } from '../events/events.schemas.ts';
 import { requestContext } from '../common/context.ts';
 import type { AdminContext } from './admin.context.ts';
+import { plainText } from '../pages/pages.present.ts';
 import { ANY_END, ANY_START } from './admin.events.ts';
 
 const PANEL_SIZE = 5;
@@ -18,7 +19,7 @@ export interface EventLine {
 
 export const eventLine = (event: EventResponse): EventLine => ({
   id: event.id,
-  title: event.title,
+  title: plainText(event.title),
   start: event.start_date.slice(0, 16),
   status: event.status,
   url: event.url,

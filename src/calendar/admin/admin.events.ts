@@ -6,6 +6,7 @@ import type { EventResponse } from '../events/events.schemas.ts';
 import { termsOf } from '../terms/terms.mapper.ts';
 import { can } from '../calendar.capabilities.ts';
 import type { AdminContext } from './admin.context.ts';
+import { plainText } from '../pages/pages.present.ts';
 
 const PER_PAGE = 20;
 const CHOICES_MAX = 100;
@@ -54,11 +55,12 @@ interface Row {
 }
 
 function rowOf(event: EventResponse, authors: ReadonlyMap<string, string>): Row {
-  const venue = Array.isArray(event.venue) ? '' : String((event.venue as { venue?: unknown }).venue ?? '');
+  const venue = Array.isArray(event.venue) ? '' : plainText((event.venue as { venue?: unknown }).venue);
   const day = (local: string) => (event.all_day === true ? local.slice(0, 10) : local.slice(0, 16));
   return {
     id: event.id,
-    title: event.title,
+    // The API's titles are HTML (an `&` as `&amp;`); the template escapes what it shows.
+    title: plainText(event.title),
     url: event.url,
     dates: `${day(event.start_date)} – ${day(event.end_date)} ${event.timezone_abbr}`,
     venue,

@@ -129,9 +129,11 @@ function sendErrorPage(context: AdminContext, error: unknown, request: FastifyRe
         ? [t.forbidden, t.forbiddenText]
         : status === 429
           ? [t.forbidden, t.lockedOut]
-          : status >= 500
-            ? [t.failed, `${t.failedText} ${request.id}`]
-            : [t.notFound, t.notFoundText];
+          : status === 413
+            ? [t.tooLarge, t.tooLargeText]
+            : status >= 500
+              ? [t.failed, `${t.failedText} ${request.id}`]
+              : [t.notFound, t.notFoundText];
   void reply.headers(appError.headers);
   return context.views.send(reply, context.views.render(page, heading, 'error', { heading, text, params }), status);
 }
