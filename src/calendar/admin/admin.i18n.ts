@@ -227,7 +227,8 @@ const IT: AdminDictionary = {
   forbidden: 'Non consentito',
   forbiddenText: 'Non puoi farlo, oppure il modulo era troppo vecchio: ricarica la pagina e riprova.',
   tooLarge: 'File troppo grande',
-  tooLargeText: 'Un file inviato era più grande di quanto questo sito accetti (MEDIA_MAX_BYTES). Torna indietro e scegline uno più piccolo.',
+  tooLargeText:
+    'Un file inviato era più grande di quanto questo sito accetti (MEDIA_MAX_BYTES). Torna indietro e scegline uno più piccolo.',
   notFound: 'Pagina non trovata',
   notFoundText: 'A questo indirizzo non c’è nulla.',
   badRequest: 'Controlla la richiesta',
