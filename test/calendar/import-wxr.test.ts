@@ -365,10 +365,12 @@ describe('WordPress import', () => {
 
   it('fetches a featured image once, from allowed hosts only; an item refused is reported and a re-run completes the import', async () => {
     const bytes = await picture(20, 20, 'jpeg');
+    // A name with a broken escape, as old sites' uploads have: kept as written, not a crash of the import.
+    const FAR = '/uploads/far%E0%A4%A.jpg';
     let fetched = 0;
     const images = createServer((request, response) => {
       fetched += 1;
-      response.writeHead(request.url === '/uploads/far.jpg' ? 200 : 404, { 'content-type': 'image/jpeg' }).end(bytes);
+      response.writeHead(request.url === FAR ? 200 : 404, { 'content-type': 'image/jpeg' }).end(bytes);
     });
     images.listen(0, '127.0.0.1');
     await once(images, 'listening');
@@ -381,7 +383,7 @@ describe('WordPress import', () => {
           type: 'attachment',
           title: 'far',
           status: 'inherit',
-          attachmentUrl: `http://127.0.0.1:${port}/uploads/far.jpg`,
+          attachmentUrl: `http://127.0.0.1:${port}${FAR}`,
           meta: [['_wp_attached_file', '2026/06/far.jpg']],
         }),
         wxrEvent(
@@ -425,7 +427,7 @@ describe('WordPress import', () => {
       assert.match(report.errors[1].message, /timezone/);
       assert.equal(fetched, 0);
       // The image not stored, the event links its address.
-      assert.equal((await events()).get('Mostra lontana').image.url, `http://127.0.0.1:${port}/uploads/far.jpg`);
+      assert.equal((await events()).get('Mostra lontana').image.url, `http://127.0.0.1:${port}${FAR}`);
 
       const fixed = file(other('Europe/Rome'));
       const completed = await importJson(fixed, '--allow-hosts', '127.0.0.1');

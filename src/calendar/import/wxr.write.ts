@@ -6,6 +6,7 @@ import type { Database } from '../../platform/db/schema.ts';
 import { AppError } from '../../platform/errors.ts';
 import type { AllowList } from '../../platform/http/outbound.ts';
 import { fetchBytes } from '../../platform/http/outbound.fetch.ts';
+import { filenameOfUrl } from '../media/media.names.ts';
 import type { WriteUnit } from '../common/import-transactions.ts';
 import type { RequestContext } from '../common/context.ts';
 import { EventsService } from '../events/events.service.ts';
@@ -197,6 +198,6 @@ export class ItemWriter {
       timeoutMs: FETCH_TIMEOUT_MS,
     });
     if (!fetched.ok) throw new AppError(400, 'image_not_fetched', `${attachment.url}: ${fetched.error}`);
-    return { bytes: fetched.bytes, filename: decodeURIComponent(basename(new URL(attachment.url).pathname)) };
+    return { bytes: fetched.bytes, filename: filenameOfUrl(attachment.url) };
   }
 }

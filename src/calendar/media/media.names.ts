@@ -52,3 +52,17 @@ export function freeStem(folder: string, stem: string, extension: string, taken:
   for (let suffix = 1; taken.has(`${folder}/${candidate}.${extension}`); suffix += 1) candidate = `${stem}-${suffix}`;
   return candidate;
 }
+
+/** A name for the stored file from the URL's last path segment; the media library makes a slug of it. */
+export function filenameOfUrl(url: string): string {
+  const path = new URL(url).pathname;
+  let name = path.slice(path.lastIndexOf('/') + 1);
+  try {
+    name = decodeURIComponent(name);
+  } catch {
+    // A malformed escape: the segment as written names it as well.
+  }
+  // eslint-disable-next-line no-control-regex -- what a decoded name may hold and a file name may not
+  const plain = name.replace(/[/\\\u0000-\u001f\u007f]/g, '-').replace(/^\.+$/, '');
+  return plain.trim() === '' ? 'image' : plain;
+}

@@ -4,6 +4,7 @@ import type { AllowList } from '../../platform/http/outbound.ts';
 import { fetchBytes } from '../../platform/http/outbound.fetch.ts';
 import { can } from '../calendar.capabilities.ts';
 import { invalidParam, isHttpUrl } from '../common/wire.ts';
+import { filenameOfUrl } from './media.names.ts';
 import type { MediaService } from './media.service.ts';
 
 export interface SideloadOptions {
@@ -23,20 +24,6 @@ interface WithImages {
 }
 
 const USER_AGENT = 'Almanac (image fetch)';
-
-/** A name for the stored file from the URL's last path segment; the media library makes a slug of it. */
-function filenameOfUrl(url: string): string {
-  const path = new URL(url).pathname;
-  let name = path.slice(path.lastIndexOf('/') + 1);
-  try {
-    name = decodeURIComponent(name);
-  } catch {
-    // A malformed escape: the segment as written names it as well.
-  }
-  // eslint-disable-next-line no-control-regex -- what a decoded name may hold and a file name may not
-  const plain = name.replace(/[/\\\u0000-\u001f\u007f]/g, '-').replace(/^\.+$/, '');
-  return plain.trim() === '' ? 'image' : plain;
-}
 
 /**
  * Side-loading, as the reference does it: an `image` given as the URL of
