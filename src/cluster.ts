@@ -43,7 +43,7 @@ export function restartDelay(quickDeaths: number): number {
 /** In the primary: prepares the database, forks `workers` servers sharing the port, keeps them running until a signal. */
 export async function runPrimary(config: Config, workers: number, { print = console.log }: { print?: (line: string) => void } = {}) {
   const log = createLogger(config.logLevel).child({ role: 'primary' });
-  const store = openStore(config);
+  const store = openStore(config, log);
   const admin = await prepareDatabase(store, config).finally(() => store.close());
 
   const startedAt = new Map<Worker, number>();

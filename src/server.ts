@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import type { DestinationStream } from 'pino';
+import type { DestinationStream, Logger } from 'pino';
 import { buildApp } from './app.ts';
 import type { Config } from './config/config.ts';
 import { PasswordHasher } from './platform/auth/passwords.ts';
@@ -34,8 +34,13 @@ export async function prepareDatabase(store: Store, config: Config): Promise<Fir
   );
 }
 
-export function openStore(config: Config): Store {
-  return createDb(config.databaseUrl, { sqliteSynchronous: config.sqliteSynchronous, sqliteBusyWaitMs: config.sqliteBusyWaitMs });
+/** The store of a serving process: on SQLite, WAL checkpoints run off the event loop. */
+export function openStore(config: Config, logger: Logger): Store {
+  return createDb(config.databaseUrl, {
+    sqliteSynchronous: config.sqliteSynchronous,
+    sqliteBusyWaitMs: config.sqliteBusyWaitMs,
+    onSqliteCheckpointError: (err) => logger.error({ err }, 'the WAL checkpoint thread failed: checkpoints run inline from now on'),
+  });
 }
 
 /** The public base URL: the address actually bound when PORT=0 and no BASE_URL was given. */
@@ -75,7 +80,7 @@ export async function startServer(
   }: { print?: (line: string) => void; logDestination?: DestinationStream; prepared?: boolean } = {},
 ): Promise<RunningServer> {
   const logger = createLogger(config.logLevel, logDestination);
-  const store = openStore(config);
+  const store = openStore(config, logger);
   const admin: FirstAdministrator = prepared ? { created: false } : await prepareDatabase(store, config);
   const background = new BackgroundWork(logger);
   const app = await buildApp({ config, store, logger, background });

@@ -31,18 +31,21 @@ export interface StoreOptions {
   readonly sqliteBusyWaitMs?: number;
   /** Told of every statement sent, transaction control included (tests count round trips with it). */
   readonly onStatement?: StatementListener;
+  /** SQLite: checkpoint the WAL from a thread of its own, told of its failure here (a serving process; tools checkpoint inline). */
+  readonly onSqliteCheckpointError?: (error: Error) => void;
 }
 
 export function createDb(url: string, options: StoreOptions = {}): Store {
   if (url.startsWith('sqlite:')) {
     const file = url.slice('sqlite:'.length);
-    const { db, statementsPrepared } = createSqliteDb({
+    const { db, statementsPrepared, checkpointer } = createSqliteDb({
       file: file === ':memory:' ? ':memory:' : file,
       synchronous: options.sqliteSynchronous ?? 'NORMAL',
       busyWaitMs: options.sqliteBusyWaitMs,
       onStatement: options.onStatement,
+      onCheckpointError: options.onSqliteCheckpointError,
     });
-    return storeOf(db, 'sqlite', translateSqliteError, statementsPrepared);
+    return storeOf(db, 'sqlite', translateSqliteError, statementsPrepared, checkpointer?.stop);
   }
   if (/^postgres(ql)?:\/\//.test(url)) {
     const { db } = createPostgresDb(url, options.onStatement);
@@ -56,6 +59,7 @@ function storeOf(
   dialect: DialectName,
   translateError: (error: unknown) => unknown,
   statementsPrepared: () => number,
+  afterClose: () => Promise<void> = async () => {},
 ): Store {
   let closed = false;
   return {
@@ -70,6 +74,7 @@ function storeOf(
       if (closed) return;
       closed = true;
       await db.destroy();
+      await afterClose();
     },
   };
 }

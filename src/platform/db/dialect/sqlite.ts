@@ -17,6 +17,7 @@ import { PlatformErrors } from '../../errors.ts';
 import type { Database } from '../schema.ts';
 import { boundListShapes } from '../bounded-lists.ts';
 import { ForeignKeyViolationError, UniqueViolationError } from './errors.ts';
+import { checkpointInBackground, type Checkpointer } from './sqlite-checkpoints.ts';
 import { statementLog, type StatementListener } from './statement-log.ts';
 import { SqliteDatabase } from './sqlite-driver.ts';
 
@@ -27,6 +28,8 @@ export interface SqliteOptions {
   /** How long a statement keeps retrying while another process holds the write lock (`SQLITE_BUSY_WAIT_MS`); 5 s by default. */
   readonly busyWaitMs?: number;
   readonly onStatement?: StatementListener;
+  /** Told when the checkpointing thread fails: WAL checkpoints in a thread of their own (sqlite-checkpoints.ts), or inline when absent. */
+  readonly onCheckpointError?: (error: Error) => void;
 }
 
 /**
@@ -40,6 +43,7 @@ export function createSqliteDb(options: SqliteOptions): {
   db: Kysely<Database>;
   raw: SqliteDatabase;
   statementsPrepared: () => number;
+  checkpointer: Checkpointer | undefined;
 } {
   if (options.file !== ':memory:') mkdirSync(dirname(options.file), { recursive: true });
   const busyWaitMs = options.busyWaitMs ?? 5000;
@@ -55,7 +59,16 @@ export function createSqliteDb(options: SqliteOptions): {
   raw.function('lower', { deterministic: true }, (value: unknown) => (typeof value === 'string' ? value.toLowerCase() : value));
   const statements = reusingStatements(raw);
   const dialect = new WriteLockSqliteDialect({ database: statements }, raw, busyWaitMs);
-  return { db: new Kysely<Database>({ dialect, log: statementLog(options.onStatement) }), raw, statementsPrepared: statements.prepared };
+  const checkpointer =
+    options.onCheckpointError === undefined || options.file === ':memory:'
+      ? undefined
+      : checkpointInBackground(raw, options.file, options.onCheckpointError);
+  return {
+    db: new Kysely<Database>({ dialect, log: statementLog(options.onStatement) }),
+    raw,
+    statementsPrepared: statements.prepared,
+    checkpointer,
+  };
 }
 
 /** Distinct SQL texts cached as prepared statements; the application issues a few hundred shapes. */
