@@ -1,8 +1,10 @@
 import Type, { type Static } from 'typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Access } from '../../platform/auth/access.plugin.ts';
+import type { AuthUser } from '../../platform/auth/authenticate.ts';
 import { AppError } from '../../platform/errors.ts';
 import { classifyError, ValidationError } from '../../platform/http/classify-error.ts';
+import { canDelete, canEdit, type PostAccessFacts } from '../posts/posts.access.ts';
 import type { AdminContext } from './admin.context.ts';
 import type { AdminPage } from './admin.views.ts';
 
@@ -70,6 +72,21 @@ export function formRoute(access: Access, typing: Typing, body: object, params?:
   const schema = { hide: true, body, ...(params === undefined ? {} : { params }) };
   return { config: { access }, attachValidation: true, preValidation: keepTyped(typing), schema };
 }
+
+/** An event, venue or organizer as the API answers it: what its access rules read. */
+type WirePost = Readonly<Partial<Record<'author' | 'status' | 'date_utc', unknown>>>;
+
+const factsOf = (post: WirePost): PostAccessFacts => ({
+  author_id: Number(post.author),
+  status: String(post.status),
+  date_utc: String(post.date_utc),
+});
+
+/** Whether the user may open a listed post's form: the API's own rule for its writes (an Edit link that answers 403 is none). */
+export const mayEdit = (user: AuthUser | null, post: WirePost): boolean => canEdit(user, factsOf(post));
+
+/** Whether a listed post may be ticked for a bulk action: one the user may change or move to the trash. */
+export const mayAct = (user: AuthUser | null, post: WirePost): boolean => canEdit(user, factsOf(post)) || canDelete(user, factsOf(post));
 
 /** What the request's form carried, as typed. */
 export const typedValues = (request: FastifyRequest): Values => typed.get(request) ?? {};
