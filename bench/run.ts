@@ -42,7 +42,8 @@ import { sendHostileShapes } from './hostile-shapes.ts';
 import { measureMixedLatency } from './open-loop.ts';
 import { measureSeriesWrites } from './series-writes.ts';
 import { formatTable, writeResults, type Row } from './report.ts';
-import { computedScenarios, listScenario, mixedScenario, scenarios, type RatioTarget, type Scenario } from './scenarios.ts';
+import { ADMIN_LINES, computedScenarios, listScenario, mixedScenario, scenarios, type RatioTarget, type Scenario } from './scenarios.ts';
+import { adminSessionCookie } from './admin-session.ts';
 
 const USAGE = `npm run bench -- [options]
   --duration S      measured seconds per scenario (default 8)
@@ -464,7 +465,14 @@ async function main(): Promise<number> {
     await run.measureBaseline(baselineUrl, `baseline: bare Fastify, ${bodyBytes} B JSON${sized ? '' : ' (default size)'}`);
     const server = await run.startAlmanac();
     servers.push(server);
-    for (const scenario of scenarios(server.url, fixtures, bearer, entity.fixture ?? entity.note ?? 'no entity records')) {
+    const adminCookie = ADMIN_LINES.some((name) => run.wants(name))
+      ? await adminSessionCookie(server.url, 'admin', adminPassword).catch((error: unknown) => {
+          log(`editor login failed: ${String(error)}`);
+          return undefined;
+        })
+      : undefined;
+    const entityFixture = entity.fixture ?? entity.note ?? 'no entity records';
+    for (const scenario of scenarios(server.url, fixtures, bearer, entityFixture, adminCookie)) {
       const measured = await run.measure(scenario, baselineUrl);
       if (scenario.name === 'event-list' && measured !== undefined) lists.cached[events] = measured;
     }

@@ -35,13 +35,22 @@ const ENTITIES = '/apiservice/api/services/entity-management';
 const query = (params: Record<string, string | number>) =>
   new URLSearchParams(Object.entries(params).map(([key, value]) => [key, String(value)])).toString();
 
+/** The editor's lines: they need a signed-in session. */
+export const ADMIN_LINES = ['admin-events-list', 'admin-event-edit'] as const;
+
 /** The default list of events at some size: measured at 10k and 100k (and 1M) events for the p50 ratio. */
 export function listScenario(baseUrl: string, name: string, title: string): Scenario {
   return { name, title, request: { method: 'GET', url: `${baseUrl}${CALENDAR}/events` }, expectedStatus: 200 };
 }
 
 /** Every scenario of issue 10 run against the large data set, in report order. */
-export function scenarios(baseUrl: string, fixtures: Fixtures, bearer: string, entity: EntityFixture | string): Scenario[] {
+export function scenarios(
+  baseUrl: string,
+  fixtures: Fixtures,
+  bearer: string,
+  entity: EntityFixture | string,
+  adminCookie?: string,
+): Scenario[] {
   const calendar = `${baseUrl}${CALENDAR}`;
   const auth = { authorization: `Bearer ${bearer}` };
   const { filter } = fixtures;
@@ -176,6 +185,25 @@ export function scenarios(baseUrl: string, fixtures: Fixtures, bearer: string, e
     expectedStatus: 202,
     target: { minRatio: 0.25 },
   });
+  // The editor's two busiest pages, signed in as the administrator (who sees every event): HTML rendered per request.
+  const session = { cookie: adminCookie ?? '' };
+  const signedOut = adminCookie === undefined ? 'no editor session: the bench could not log in' : undefined;
+  list.push(
+    {
+      name: ADMIN_LINES[0],
+      title: 'editor: events list (HTML, signed in)',
+      request: { method: 'GET', url: `${baseUrl}/admin/events/`, headers: session },
+      expectedStatus: 200,
+      unavailable: signedOut,
+    },
+    {
+      name: ADMIN_LINES[1],
+      title: 'editor: event form (HTML, signed in)',
+      request: { method: 'GET', url: `${baseUrl}/admin/events/${fixtures.eventId}/edit`, headers: session },
+      expectedStatus: 200,
+      unavailable: signedOut,
+    },
+  );
   return list;
 }
 

@@ -88,6 +88,55 @@ describe('the editor’s events list', () => {
     assert.match(list.text, /<td data-label="Repeats">Yes<\/td>/, 'the series repeats');
   });
 
+  it('offers Edit and a box to tick only on the rows the user may change, by each role', async () => {
+    const rowOf = (html: string, title: string) => {
+      const rows = [...html.matchAll(/<tr>\s*<td>(.*?)<\/td>\s*<th scope="row">(.*?)<\/th>/gs)];
+      const row = rows.find((match) => match[2]!.includes(`${title}<`));
+      assert.ok(row !== undefined, `${title} is listed`);
+      return {
+        ticks: row[1]!.includes('type="checkbox"'),
+        edit: /\/admin\/events\/\d+\/edit/.test(row[2]!),
+        link: row[2]!.includes('<a href'),
+      };
+    };
+    const as = async (credentials: Credentials) => {
+      const browser = new Browser(server.url);
+      await browser.logIn(credentials.username, credentials.password);
+      return browser;
+    };
+    const editor = await as(await server.createUser('editor', 'list-editor'));
+    const everything = (await editor.get('/admin/events/')).text;
+    for (const title of ['Published concert', 'Author draft', 'Contributor weekly'])
+      assert.deepEqual(rowOf(everything, title), { ticks: true, edit: true, link: true }, `an editor changes ${title}`);
+
+    const byAuthor = await as(author);
+    const authorList = (await byAuthor.get('/admin/events/')).text;
+    assert.deepEqual(rowOf(authorList, 'Author draft'), { ticks: true, edit: true, link: true });
+    assert.deepEqual(rowOf(authorList, 'Published concert'), { ticks: false, edit: false, link: true }, 'its public page only');
+    assert.equal((await byAuthor.get(`/admin/events/${concert.id}/edit`)).status, 403, 'the link it is not offered would be refused');
+
+    const byContributor = await as(contributor);
+    const contributorList = (await byContributor.get('/admin/events/')).text;
+    assert.deepEqual(rowOf(contributorList, 'Contributor weekly'), { ticks: true, edit: true, link: true });
+    assert.deepEqual(rowOf(contributorList, 'Published concert'), { ticks: false, edit: false, link: true });
+
+    // Published by an editor, the author's own event is theirs to edit; a contributor's, once published, no longer is.
+    const published = await makeEvent(server, await server.admin(), {
+      title: 'Contributor published',
+      status: 'publish',
+      author: contributor.id,
+      start_date: '2031-06-01 10:00',
+      end_date: '2031-06-01 11:00',
+    });
+    assert.deepEqual(rowOf((await byContributor.get('/admin/events/')).text, 'Contributor published'), {
+      ticks: false,
+      edit: false,
+      link: true,
+    });
+    assert.equal((await byContributor.get(`/admin/events/${published.id}/edit`)).status, 403);
+    await server.request(`/calendar/events/v1/events/${published.id}?force=true`, { method: 'DELETE', auth: await server.admin() });
+  });
+
   it('speaks Italian once chosen, and remembers it', async () => {
     const browser = new Browser(server.url);
     await browser.logIn(author.username, author.password);

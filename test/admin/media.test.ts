@@ -69,6 +69,34 @@ describe('the editor’s media library', () => {
     assert.deepEqual(await library(), []);
   });
 
+  it('links an author to the forms of their own images only', async () => {
+    const theirs = new Browser(server.url);
+    const adminCsrf = await theirs.logIn('admin', 'admin-password-1');
+    assert.equal(
+      (await upload(theirs, { csrf: adminCsrf, title: 'Admin image', file: { bytes: await jpeg(20, 20), filename: 'a.jpg' } })).status,
+      303,
+    );
+    const author = await server.createUser('author', 'media-author');
+    const browser = new Browser(server.url);
+    const csrf = await browser.logIn(author.username, author.password);
+    assert.equal(
+      (await upload(browser, { csrf, title: 'Author image', file: { bytes: await jpeg(20, 20), filename: 'b.jpg' } })).status,
+      303,
+    );
+    const list = (await browser.get('/admin/media/')).text;
+    assert.match(list, /<a href="\/admin\/media\/\d+\/edit"><img class="thumb" src="[^"]*" alt=""> Author image<\/a>/);
+    assert.match(list, /<th scope="row"><img class="thumb" src="[^"]*" alt=""> Admin image<\/th>/, 'seen, not offered to change');
+    const adminImage = (await library()).find((image) => (image as { title?: { rendered: string } }).title?.rendered === 'Admin image');
+    assert.ok(adminImage !== undefined);
+    assert.equal((await browser.get(`/admin/media/${adminImage.id}/edit`)).status, 403);
+    assert.match(
+      (await theirs.get('/admin/media/')).text,
+      /<a href="\/admin\/media\/\d+\/edit"><img[^>]*> Author image<\/a>/,
+      'an editor changes anyone’s',
+    );
+    for (const image of await library()) await server.request(`${MEDIA}/${image.id}?force=true`, { method: 'DELETE', auth: admin });
+  });
+
   it('refuses a missing file, a file that is no image, or a missing token, keeping the texts', async () => {
     const browser = new Browser(server.url);
     const csrf = await browser.logIn('admin', 'admin-password-1');

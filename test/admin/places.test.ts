@@ -119,6 +119,10 @@ describe('the editor’s venues and organizers', () => {
     assert.equal(edit.status, 403);
     assert.equal((await browser.post(`/admin/venues/${theirs.id}/delete`, { csrf })).status, 403);
     assert.equal((await server.request(`${VENUES}/${theirs.id}`, { auth: admin })).body.venue, 'Basilica Palladiana');
+    const list = (await browser.get('/admin/venues/')).text;
+    assert.ok(namesOf(list).includes('Contributor corner'), 'their own venue links to its form');
+    assert.ok(!namesOf(list).includes('Basilica Palladiana'), 'another’s is no link to a form they may not save');
+    assert.match(list, /<th scope="row">Basilica Palladiana<\/th>/);
     const menu = await browser.get('/admin/');
     assert.match(menu.text, /href="\/admin\/venues\/"/);
     assert.doesNotMatch(menu.text, /href="\/admin\/settings"/, 'the menu offers only what the role may use');

@@ -48,7 +48,7 @@ describe('the editor’s categories and tags', () => {
 
     const edit = await browser.get(`/admin/categories/${jazz.id}/edit`);
     assert.match(edit.text, /name="name_it" value="Jazz italiano"/);
-    assert.doesNotMatch(edit.text, /<option value="">None<\/option>/, 'the API cannot make a child top-level again');
+    assert.doesNotMatch(edit.text, /<option value="">None<\/option>/, 'an existing category’s None sends 0, not nothing');
     const saved = await browser.post(`/admin/categories/${jazz.id}/edit`, {
       csrf,
       name: 'Jazz & blues',
@@ -64,6 +64,12 @@ describe('the editor’s categories and tags', () => {
     assert.match(again.text, /name="name" value="Jazz &amp; blues"/, 'shown as typed, escaped once by the page');
     assert.match((await browser.get('/admin/categories/')).text, />— Jazz &amp; blues<\/a>/);
     assert.equal((await category('blues', 'it')).name, 'Jazz e blues');
+
+    assert.match(again.text, /<option value="0">None<\/option>/);
+    const top = await browser.post(`/admin/categories/${jazz.id}/edit`, { csrf, name: 'Jazz & blues', slug: 'jazz', parent: '0' });
+    assert.equal(top.status, 303, top.text);
+    assert.equal((await category('blues')).parent, 0, 'back to the top level');
+    assert.match((await browser.get(`/admin/categories/${jazz.id}/edit`)).text, /<option value="0" selected>None<\/option>/);
 
     assert.equal((await browser.post(`/admin/categories/${jazz.id}/delete`, { csrf })).status, 303);
     assert.deepEqual(rowsOf((await browser.get('/admin/categories/')).text), ['Music']);

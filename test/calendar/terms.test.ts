@@ -554,6 +554,36 @@ describe('categories and tags endpoints', () => {
       assert.equal(clash.body.data.term_id, child.id);
     });
 
+    it('moves a category back to the top level with parent 0; bad parents stay 400 and change nothing', async () => {
+      const prefix = unique('top');
+      const root = await create('categories', { name: `${prefix} root` });
+      const child = await create('categories', { name: `${prefix} child`, parent: root.id });
+      const grandchild = await create('categories', { name: `${prefix} grandchild`, parent: child.id });
+      const tag = await create('tags', { name: `${prefix} tag` });
+      const patch = (body: Record<string, unknown>) =>
+        server.request(`${NS}/categories/${child.id}`, { method: 'PATCH', auth: admin, body });
+      for (const parent of [-1, tag.id, child.id, grandchild.id, '', 'foo']) invalid(await patch({ parent }), 'parent');
+      assert.equal((await server.request(`${NS}/categories/${child.id}`)).body.parent, root.id, 'refused moves change nothing');
+      const top = await patch({ parent: 0 });
+      assert.equal(top.status, 200, JSON.stringify(top.body));
+      assert.equal(top.body.parent, 0);
+      assert.equal(top.body.url, `${server.url}/events/category/${child.slug}/`);
+      assert.equal(top.body.urls.up, undefined);
+      assert.deepEqual(
+        (await list('categories', `hide_empty=false&parent=${child.id}`)).body.categories.map((term: { id: number }) => term.id),
+        [grandchild.id],
+        'its children go with it',
+      );
+      // A name is unique among its siblings: at the top level too.
+      const twin = await create('categories', { name: `${prefix} twin`, parent: root.id });
+      await create('categories', { name: `${prefix} twin` });
+      const clash = await server.request(`${NS}/categories/${twin.id}`, { method: 'PATCH', auth: admin, body: { parent: 0 } });
+      assert.equal(clash.status, 400);
+      assert.equal(clash.body.code, 'term_exists');
+      const onTag = await server.request(`${NS}/tags/${tag.id}`, { method: 'PATCH', auth: admin, body: { parent: 0 } });
+      assert.equal(onTag.body.code, 'rest_taxonomy_not_hierarchical');
+    });
+
     it('answers 400 for an unknown id, even to users without the right', async () => {
       for (const auth of [admin, users.subscriber]) {
         invalid(await server.request(`${NS}/categories/23000`, { method: 'PATCH', auth, body: { name: 'x' } }), 'id');

@@ -1,12 +1,15 @@
 import Type, { type Static, type TSchema } from 'typebox';
 import { Value } from 'typebox/value';
+import type { Language } from '../../config/config.ts';
 import { classifyError } from '../../platform/http/classify-error.ts';
 import { can } from '../calendar.capabilities.ts';
 import type { RequestContext } from '../common/context.ts';
 import type { EventResponse } from '../events/events.schemas.ts';
 import { findTexts } from '../posts/posts.repository.ts';
 import { termsOf } from '../terms/terms.mapper.ts';
+import { invalidParam } from '../common/wire.ts';
 import type { AdminContext } from './admin.context.ts';
+import { GENERIC_REASON, refusalText } from './admin.refusals.i18n.ts';
 import { recurrenceLinesOf, repeatFieldsOf, type RepeatFields } from './admin.recurrence.ts';
 
 /** The event form's fields: as the browser sends them, as the API takes them, as a stored event fills them. */
@@ -269,29 +272,35 @@ export function apiBodyOf(
   return { body };
 }
 
-/** Every field the API's schema refuses, by the form's field. */
-export function schemaErrors(schema: TSchema, body: unknown): Map<string, string> {
+/** Every field the API's schema refuses, by the form's field; in the page's language, as the API would refuse it. */
+export function schemaErrors(schema: TSchema, body: unknown, language: Language): Map<string, string> {
   const errors = new Map<string, string>();
   for (const error of Value.Errors(schema, body)) {
     const param = error.instancePath.split('/')[1] ?? '';
     const field = FIELD_OF_PARAM[param] ?? param;
+    if (errors.has(field)) continue;
     // An empty field the API needs is said in the person's words; the rest as the API's schema says it.
-    if (!errors.has(field)) errors.set(field, error.keyword === 'minLength' ? 'required' : error.message);
+    const refusal = invalidParam(param, error.message);
+    const said = refusalText(language, refusal, param) ?? (language === 'en' ? error.message : 'refused');
+    errors.set(field, error.keyword === 'minLength' ? 'required' : said);
   }
   return errors;
 }
 
-const GENERIC_REASON = 'Invalid parameter.';
-
-/** A refusal of the API as the form's field errors; `undefined` for what the form cannot fix (not allowed, missing). */
-export function refusalErrors(error: unknown): Map<string, string> | undefined {
+/**
+ * A refusal of the API as the form's field errors, in the page's language; `undefined` for what the form cannot fix
+ * (not allowed, missing).
+ */
+export function refusalErrors(error: unknown, language: Language): Map<string, string> | undefined {
   const refused = classifyError(error);
   if (refused.status !== 400 && refused.status !== 409 && refused.status !== 422) return undefined;
   const params = (refused as { data?: { params?: Record<string, string> } }).data?.params ?? {};
   const errors = new Map<string, string>();
   // The API's reason, unless it gives none beyond "invalid" (an id of nothing).
-  for (const [param, reason] of Object.entries(params))
-    errors.set(FIELD_OF_PARAM[param] ?? param, reason === GENERIC_REASON ? 'invalid' : reason);
-  if (errors.size === 0) errors.set('', refused.message);
+  for (const [param, reason] of Object.entries(params)) {
+    const said = refusalText(language, refused, param) ?? (reason === GENERIC_REASON ? 'invalid' : language === 'en' ? reason : 'refused');
+    errors.set(FIELD_OF_PARAM[param] ?? param, said);
+  }
+  if (errors.size === 0) errors.set('', refusalText(language, refused) ?? (language === 'en' ? refused.message : 'refused'));
   return errors;
 }

@@ -95,6 +95,7 @@ const EN = {
     required: 'This field is required.',
     invalid: 'This is not valid here: choose from the list, or type a name.',
     start: 'Enter the start date and time first.',
+    refused: 'This cannot be saved as it is.',
   } as Record<string, string>,
 };
 
@@ -191,6 +192,7 @@ const IT: EditorDictionary = {
     required: 'Questo campo è obbligatorio.',
     invalid: "Non è valido qui: scegli dall'elenco, oppure scrivi un nome.",
     start: "Inserisci prima la data e l'ora di inizio.",
+    refused: 'Così non può essere salvato: controlla il valore.',
   },
 };
 

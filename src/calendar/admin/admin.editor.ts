@@ -181,7 +181,8 @@ export function saveEvent(context: AdminContext) {
     const built = apiBodyOf(values, choices, opened?.event);
     if ('errors' in built) return form({ errors: built.errors }, 422);
     const schema = id === undefined ? CreateEventBodySchema : UpdateEventBodySchema;
-    const invalid = schemaErrors(schema, built.body);
+    const language = context.page(request).language;
+    const invalid = schemaErrors(schema, built.body, language);
     if (invalid.size > 0) return form({ errors: invalid }, 422);
 
     const english = { ...caller, language: 'en' as const };
@@ -196,7 +197,7 @@ export function saveEvent(context: AdminContext) {
         values = { ...values, text: { ...values.text, image: String(image.id) } };
         choices = { ...choices, images: [{ id: image.id, name: image.title.rendered || image.slug }, ...choices.images] };
       } catch (error) {
-        const errors = refusalErrors(error);
+        const errors = refusalErrors(error, language);
         if (errors === undefined) throw error;
         return form({ errors: new Map([['image_file', [...errors.values()].join(' ')]]) }, 422);
       }
@@ -228,7 +229,7 @@ export function saveEvent(context: AdminContext) {
           409,
         );
       }
-      const errors = refusalErrors(error);
+      const errors = refusalErrors(error, language);
       if (errors === undefined) throw error;
       return form({ errors }, 422);
     }

@@ -7,6 +7,8 @@ import { termsOf } from '../terms/terms.mapper.ts';
 import { can } from '../calendar.capabilities.ts';
 import type { AdminContext } from './admin.context.ts';
 import { plainText } from '../pages/pages.present.ts';
+import type { AuthUser } from '../../platform/auth/authenticate.ts';
+import { mayAct, mayEdit } from './admin.forms.ts';
 
 const PER_PAGE = 20;
 const CHOICES_MAX = 100;
@@ -52,9 +54,15 @@ interface Row {
   readonly status: string;
   readonly author: string;
   readonly repeats: boolean;
+  /** Whether the user may open its form (an Edit link) and tick it for the view's bulk actions. */
+  readonly editable: boolean;
+  readonly selectable: boolean;
+  /** Whether its public page is anyone's to see: its title links there even when it is not the user's to edit. */
+  readonly published: boolean;
 }
 
-function rowOf(event: EventResponse, authors: ReadonlyMap<string, string>): Row {
+function rowOf(event: EventResponse, authors: ReadonlyMap<string, string>, user: AuthUser | null, inTrash: boolean): Row {
+  const editable = mayEdit(user, event);
   const venue = Array.isArray(event.venue) ? '' : plainText((event.venue as { venue?: unknown }).venue);
   const day = (local: string) => (event.all_day === true ? local.slice(0, 10) : local.slice(0, 16));
   return {
@@ -67,6 +75,10 @@ function rowOf(event: EventResponse, authors: ReadonlyMap<string, string>): Row 
     status: event.status,
     author: authors.get(event.author) ?? event.author,
     repeats: event.recurrence !== undefined,
+    editable,
+    // The trash's one action is a restore: an update.
+    selectable: inTrash ? editable : mayAct(user, event),
+    published: event.status === 'publish',
   };
 }
 
@@ -115,7 +127,7 @@ export function eventsListPage(context: AdminContext) {
         authors: can(caller.user?.role ?? null, 'edit_others') ? users.map((user) => ({ id: user.id, name: user.display_name })) : [],
         categories: termsOf(categoryList.list, 'categories').map((term) => ({ id: term.id, name: term.name })),
         venues: venueList.items.map((item) => ({ id: Number(item.id), name: String(item.venue ?? item.title ?? '') })),
-        rows: list.events.map((event) => rowOf(event, authors)),
+        rows: list.events.map((event) => rowOf(event, authors, caller.user, query.status === 'trash')),
         total: list.total,
         previous: page > 1 ? pageOf(page - 1) : undefined,
         next: page < list.total_pages ? pageOf(page + 1) : undefined,

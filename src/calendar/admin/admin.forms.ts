@@ -1,9 +1,12 @@
 import Type, { type Static } from 'typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Access } from '../../platform/auth/access.plugin.ts';
+import type { AuthUser } from '../../platform/auth/authenticate.ts';
 import { AppError } from '../../platform/errors.ts';
 import { classifyError, ValidationError } from '../../platform/http/classify-error.ts';
+import { canDelete, canEdit, type PostAccessFacts } from '../posts/posts.access.ts';
 import type { AdminContext } from './admin.context.ts';
+import { GENERIC_REASON, refusalText } from './admin.refusals.i18n.ts';
 import type { AdminPage } from './admin.views.ts';
 
 /** How a field is typed in: the input it is drawn as. */
@@ -71,6 +74,21 @@ export function formRoute(access: Access, typing: Typing, body: object, params?:
   return { config: { access }, attachValidation: true, preValidation: keepTyped(typing), schema };
 }
 
+/** An event, venue or organizer as the API answers it: what its access rules read. */
+type WirePost = Readonly<Partial<Record<'author' | 'status' | 'date_utc', unknown>>>;
+
+const factsOf = (post: WirePost): PostAccessFacts => ({
+  author_id: Number(post.author),
+  status: String(post.status),
+  date_utc: String(post.date_utc),
+});
+
+/** Whether the user may open a listed post's form: the API's own rule for its writes (an Edit link that answers 403 is none). */
+export const mayEdit = (user: AuthUser | null, post: WirePost): boolean => canEdit(user, factsOf(post));
+
+/** Whether a listed post may be ticked for a bulk action: one the user may change or move to the trash. */
+export const mayAct = (user: AuthUser | null, post: WirePost): boolean => canEdit(user, factsOf(post)) || canDelete(user, factsOf(post));
+
 /** What the request's form carried, as typed. */
 export const typedValues = (request: FastifyRequest): Values => typed.get(request) ?? {};
 
@@ -90,20 +108,24 @@ const FIELD_OF_REFUSAL: Readonly<Record<string, readonly [string, 'taken' | 'inv
  */
 export function fieldErrorsOf(error: unknown, page: AdminPage): FieldErrors | undefined {
   const refusal = classifyError(error);
+  const said = (name: string, reason?: unknown) =>
+    refusalText(page.language, refusal, name) ??
+    // An English page shows the API's own reason, when it gives one beyond "invalid".
+    (page.language === 'en' && typeof reason === 'string' && reason !== GENERIC_REASON ? reason : page.t.form.invalid);
   if (refusal instanceof ValidationError) {
     const errors: Record<string, string> = {};
-    for (const name of Object.keys(refusal.invalid)) errors[name] = page.t.form.invalid;
+    for (const name of Object.keys(refusal.invalid)) errors[name] = said(name);
     for (const name of refusal.missing) errors[name] = page.t.form.required;
     return errors;
   }
   if (refusal instanceof AppError && refusal.status === 400) {
     const params = refusal.data.params;
     if (typeof params === 'object' && params !== null && Object.keys(params).length > 0) {
-      return Object.fromEntries(Object.keys(params).map((name) => [name, page.t.form.invalid]));
+      return Object.fromEntries(Object.entries(params).map(([name, reason]) => [name, said(name, reason)]));
     }
   }
   const named = FIELD_OF_REFUSAL[refusal.code];
-  return named === undefined ? undefined : { [named[0]]: page.t.form[named[1]] };
+  return named === undefined ? undefined : { [named[0]]: refusalText(page.language, refusal) ?? page.t.form[named[1]] };
 }
 
 /** The request's own validation failure (routes validate with `attachValidation`), as field errors: an empty one is missing. */

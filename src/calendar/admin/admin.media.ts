@@ -2,6 +2,7 @@ import Type, { type Static } from 'typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError, PlatformErrors } from '../../platform/errors.ts';
 import { MediaFieldsSchema, type Media } from '../media/media.schemas.ts';
+import { mayChangeUpload } from '../media/media.service.ts';
 import { uploadFieldsOf } from '../media/media.upload.ts';
 import type { AdminContext } from './admin.context.ts';
 import { plainText } from '../pages/pages.present.ts';
@@ -56,7 +57,7 @@ function listMedia(context: AdminContext) {
       add: { href: `${base}/new`, label: t.media.upload },
       columns: [t.media.title, t.media.altText, t.media.size],
       rows: items.map((media) => ({
-        href: `${base}/${media.id}/edit`,
+        ...(mayChangeUpload(page.user, media.author, 'edit_others') ? { href: `${base}/${media.id}/edit` } : {}),
         image: { src: thumbnailOf(media) },
         cells: [plainText(media.title.rendered), media.alt_text, `${media.media_details.width}×${media.media_details.height}`],
       })),
@@ -120,6 +121,8 @@ function uploadMedia(context: AdminContext) {
 async function sendMediaForm(context: AdminContext, request: FastifyRequest, reply: FastifyReply, id: number, form: forms.EditForm) {
   const { t } = context.page(request);
   const media = await context.services.media.get(request.user, id);
+  // Someone else's image is seen in the list, not changed: its form would only be refused.
+  if (!mayChangeUpload(request.user, media.author, 'edit_others')) throw PlatformErrors.forbidden(request.user !== null);
   const base = `${context.config.basePath}/admin/media`;
   return forms.sendForm(context, request, reply, {
     heading: t.media.edit,

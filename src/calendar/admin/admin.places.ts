@@ -164,7 +164,7 @@ function listPlaces(context: AdminContext, screen: PlaceScreen) {
       ],
       columns: [t.place.name, ...screen.columns(t)],
       rows: result.items.map((item) => ({
-        ...(inTrash ? {} : { href: `${base}/${String(item.id)}/edit` }),
+        ...(inTrash || !forms.mayEdit(admin.user, item) ? {} : { href: `${base}/${String(item.id)}/edit` }),
         ...(forGood ? { button: { action: `${base}/${String(item.id)}/delete`, label: t.form.deleteForGood } } : {}),
         cells: [text(item, screen.nameField), ...screen.cells(item), t.statuses[text(item, 'status')] ?? text(item, 'status')],
       })),

@@ -128,8 +128,6 @@ interface TermForm {
   readonly values: forms.Values;
   readonly errors?: forms.FieldErrors;
   readonly notice?: string;
-  /** The term's parent now: a category with one cannot be made top-level again (the API has no way to). */
-  readonly parent?: number;
 }
 
 async function sendTermForm(context: AdminContext, screen: TermScreen, request: FastifyRequest, reply: FastifyReply, form: TermForm) {
@@ -145,8 +143,9 @@ async function sendTermForm(context: AdminContext, screen: TermScreen, request: 
     const options = treeOf(await allTerms(screen.service(context), ctx))
       .filter(({ term }) => !below(term))
       .map(({ term, label }) => ({ value: String(term.id), label }));
-    const none = form.parent === undefined || form.parent === 0 ? [{ value: '', label: t.form.none }] : [];
-    fields.push({ name: 'parent', label: t.term.parent, type: 'select', options: [...none, ...options] });
+    // A new category's "none" sends no parent; an existing one's sends 0, the update's "back to the top level".
+    const none = { value: form.id === undefined ? '' : '0', label: t.form.none };
+    fields.push({ name: 'parent', label: t.term.parent, type: 'select', options: [none, ...options] });
   }
   fields.push(
     { name: 'description', label: t.term.description, type: 'textarea' },
@@ -245,13 +244,13 @@ function editTerm(context: AdminContext, screen: TermScreen) {
     const values = {
       name: plainText(item.name),
       slug: item.slug,
-      parent: item.parent ? String(item.parent) : '',
+      parent: String(item.parent || 0),
       description: item.description,
       name_it: plainText(own(italian.name, item.name)),
       description_it: own(italian.description, item.description),
     };
     const notice = forms.noticeOf(context.page(request), request.query);
-    return sendTermForm(context, screen, request, reply, { id, values, notice, parent: item.parent });
+    return sendTermForm(context, screen, request, reply, { id, values, notice });
   };
 }
 
@@ -261,14 +260,15 @@ function updateTerm(context: AdminContext, screen: TermScreen) {
     const page = context.page(request);
     const ctx: RequestContext = { ...requestContext(request, context.services.deps), language: 'en' };
     const { main, italian } = writesOf(request.body);
-    const current = await screen.service(context).get(id, ctx);
+    // An unknown term is the page's refusal, not a form's.
+    await screen.service(context).get(id, ctx);
     const errors =
       forms.validationErrorsOf(request, page) ??
       italianChecked(screen, page, italian) ??
       (await forms.attempt(page, () => screen.service(context).update(id, main as TermWriteBody, ctx))) ??
       (await writeItalian(context, screen, request, id, italian));
     if (errors !== undefined) {
-      return sendTermForm(context, screen, request, reply, { id, values: forms.typedValues(request), errors, parent: current.item.parent });
+      return sendTermForm(context, screen, request, reply, { id, values: forms.typedValues(request), errors });
     }
     return reply.redirect(`${context.config.basePath}/admin/${screen.info.collection}/${id}/edit?saved=1`, 303);
   };

@@ -83,6 +83,12 @@ function textOf(value: string | { raw?: string; rendered?: string } | undefined)
   return text === undefined ? undefined : sanitizeText(text).trim();
 }
 
+/** Whether `user` may change (`edit_others`) or delete (`delete_others`) an upload: their own (authors and above upload), or anyone's. */
+export function mayChangeUpload(user: AuthUser | null, authorId: number | null, others: 'edit_others' | 'delete_others'): boolean {
+  if (user === null) return false;
+  return (authorId === user.id && can(user.role, 'upload_files')) || can(user.role, others);
+}
+
 /**
  * The media library (`/wp/v2/media`, docs/media.md): uploads checked and
  * sized (`media.process.ts`), their files in a `MediaStorage` and their rows
@@ -257,8 +263,7 @@ export class MediaService {
   ): Promise<MediaRow> {
     const row = await findMedia(this.db, id);
     if (row === undefined) throw notFound();
-    const own = row.author_id === user.id && can(user.role, 'upload_files');
-    if (!own && !can(user.role, others)) throw new AppError(403, code, message);
+    if (!mayChangeUpload(user, row.author_id, others)) throw new AppError(403, code, message);
     return row;
   }
 }

@@ -121,7 +121,9 @@ const writeFields = (info: TaxonomyInfo, required: boolean) => {
     slug: optional(NonEmpty('Term slug (in translation_language); must not be used by another term', 190)),
     parent: optional(
       info.hierarchical
-        ? IdReference('Parent category id')
+        ? required
+          ? IdReference('Parent category id')
+          : Type.Integer({ minimum: 0, description: 'Parent category id; 0 moves the category to the top level (Almanac)' })
         : Type.Unknown({ description: 'Not supported: tags are not hierarchical (400 rest_taxonomy_not_hierarchical)' }),
     ),
     // Tags have no colour: a `color` sent to one is ignored, as any field a route does not take.

@@ -81,7 +81,11 @@ export function colorOf(info: TaxonomyInfo, body: TermWriteBody): string | null 
   return color === '' ? null : color.toLowerCase();
 }
 
-/** `parent` of a write: an existing category that is not the term itself or one of its descendants. */
+/**
+ * `parent` of a write: an existing category that is not the term itself or one of its descendants, or `null` for 0: the
+ * top level, as WordPress's own category API takes it (only an update's schema lets 0 through: a create refuses it, as
+ * the reference does).
+ */
 export async function parentForWrite(
   trx: Db,
   info: TaxonomyInfo,
@@ -93,6 +97,7 @@ export async function parentForWrite(
     throw new AppError(400, 'rest_taxonomy_not_hierarchical', 'Cannot set parent term, taxonomy is not hierarchical.');
   }
   const parentId = body.parent as number;
+  if (parentId === 0) return null;
   await assertTermOf(trx, info, parentId, 'parent');
   if (termId !== undefined && (await repository.withDescendants(trx, [termId])).includes(parentId)) {
     throw invalidParam('parent', 'A category cannot be its own parent or descendant.');
