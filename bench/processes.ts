@@ -68,8 +68,9 @@ export function startServerProcess(
   command: [string, string[]],
   env: Record<string, string>,
   timeoutMs = 60_000,
+  cwd = ROOT,
 ): Promise<ServerProcess> {
-  const child = spawn(command[0], command[1], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(command[0], command[1], { cwd, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   return new Promise((resolve, reject) => {
     const fail = (reason: string) => {
