@@ -278,6 +278,17 @@ describe('media library', () => {
     assert.equal(notAnImage.body.code, 'rest_invalid_param');
   });
 
+  it('stores one file for two sizes of the same dimensions, as a 3:4 portrait photo has', async () => {
+    const uploaded = await server.request(MEDIA, { method: 'POST', auth: author, ...raw(await jpeg(900, 1200), 'portrait.jpg') });
+    assert.equal(uploaded.status, 201, uploaded.text);
+    const { medium_large: mediumLarge, large } = uploaded.body.media_details.sizes;
+    assert.deepEqual([mediumLarge.width, mediumLarge.height, large.width, large.height], [768, 1024, 768, 1024]);
+    assert.equal(mediumLarge.file, large.file);
+    const file = await fetch(large.source_url);
+    assert.equal(file.status, 200);
+    assert.equal((await sharp(Buffer.from(await file.arrayBuffer())).metadata()).width, 768);
+  });
+
   it('shows an image uploaded to a draft or protected post only to those who may see that post, and to its uploader', async () => {
     const draft = await makeEvent(server, author, { status: 'draft' });
     const form = new FormData();

@@ -140,8 +140,11 @@ export class MediaService {
         const sizes: Record<string, StoredSize> = {};
         for (const size of image.sizes) {
           const name = `${stem}-${size.width}x${size.height}.${image.extension}`;
-          await this.storage.put(trx, `${folder}/${name}`, size.bytes);
-          written.push(`${folder}/${name}`);
+          // Two sizes of the same dimensions (a 3:4 portrait's medium_large and large) are one file, as in WordPress.
+          if (!written.includes(`${folder}/${name}`)) {
+            await this.storage.put(trx, `${folder}/${name}`, size.bytes);
+            written.push(`${folder}/${name}`);
+          }
           sizes[size.name] = { file: name, width: size.width, height: size.height, filesize: size.bytes.length, mime_type: image.mime };
         }
         await this.storage.put(trx, file, image.full.bytes);
