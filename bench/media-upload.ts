@@ -14,7 +14,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import sharp from 'sharp';
 import { createBenchDatabase, type BenchDatabase } from './database.ts';
-import { npmStartArgs, ROOT, startServerProcess, type ServerProcess } from './processes.ts';
+import { npmStartArgs, ROOT, serverEnv, startServerProcess, type ServerProcess } from './processes.ts';
 
 interface Target {
   readonly label: string;
@@ -44,15 +44,7 @@ async function photo(orientation: number): Promise<Buffer> {
 
 async function startTarget(label: string, checkout: string): Promise<Target> {
   const database = await createBenchDatabase(undefined);
-  const env = {
-    DATABASE_URL: database.url,
-    HOST: '127.0.0.1',
-    PORT: '0',
-    LOG_LEVEL: 'warn',
-    ADMIN_USER: 'admin',
-    ADMIN_PASSWORD: randomBytes(12).toString('hex'),
-    RATE_LIMIT_PER_MINUTE: '0',
-  };
+  const env = serverEnv(database.url, randomBytes(12).toString('hex'));
   const server = await startServerProcess(label, [process.execPath, npmStartArgs()], env, 60_000, checkout);
   const cli = spawnSync(process.execPath, ['bin/almanac.js', 'tokens', 'create', '--username', 'admin', '--name', 'bench', '--json'], {
     cwd: checkout,

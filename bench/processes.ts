@@ -49,6 +49,19 @@ export function npmStartArgs(): string[] {
   return args;
 }
 
+/** The environment a measured server runs in: its database, any free port, quiet logs, an admin, no rate limit. */
+export function serverEnv(databaseUrl: string, adminPassword: string): Record<string, string> {
+  return {
+    DATABASE_URL: databaseUrl,
+    HOST: '127.0.0.1',
+    PORT: '0',
+    LOG_LEVEL: 'warn',
+    ADMIN_USER: 'admin',
+    ADMIN_PASSWORD: adminPassword,
+    RATE_LIMIT_PER_MINUTE: '0',
+  };
+}
+
 /** A child process serving HTTP; `taskset` execs the command, so the pid is the server's own. */
 export interface ServerProcess {
   readonly url: string;
