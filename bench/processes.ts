@@ -49,6 +49,19 @@ export function npmStartArgs(): string[] {
   return args;
 }
 
+/** The environment a measured server runs in: its database, any free port, quiet logs, an admin, no rate limit. */
+export function serverEnv(databaseUrl: string, adminPassword: string): Record<string, string> {
+  return {
+    DATABASE_URL: databaseUrl,
+    HOST: '127.0.0.1',
+    PORT: '0',
+    LOG_LEVEL: 'warn',
+    ADMIN_USER: 'admin',
+    ADMIN_PASSWORD: adminPassword,
+    RATE_LIMIT_PER_MINUTE: '0',
+  };
+}
+
 /** A child process serving HTTP; `taskset` execs the command, so the pid is the server's own. */
 export interface ServerProcess {
   readonly url: string;
@@ -68,8 +81,9 @@ export function startServerProcess(
   command: [string, string[]],
   env: Record<string, string>,
   timeoutMs = 60_000,
+  cwd = ROOT,
 ): Promise<ServerProcess> {
-  const child = spawn(command[0], command[1], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(command[0], command[1], { cwd, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   return new Promise((resolve, reject) => {
     const fail = (reason: string) => {

@@ -34,6 +34,7 @@ import {
   planCpus,
   runCli,
   runScript,
+  serverEnv,
   startServerProcess,
   type CpuPlan,
   type ServerProcess,
@@ -387,15 +388,7 @@ async function main(): Promise<number> {
   const loader = chooseLoadGenerator(options.loader);
   const database = await createBenchDatabase(process.env.BENCH_DATABASE_URL);
   const adminPassword = randomBytes(12).toString('hex');
-  const env = {
-    DATABASE_URL: database.url,
-    HOST: '127.0.0.1',
-    PORT: '0',
-    LOG_LEVEL: 'warn',
-    ADMIN_USER: 'admin',
-    ADMIN_PASSWORD: adminPassword,
-    RATE_LIMIT_PER_MINUTE: '0',
-  };
+  const env = serverEnv(database.url, adminPassword);
   const run = new BenchRun(options, database, loader, cpu, env);
   const started = new Date();
   const load = loadavg()[0]!;

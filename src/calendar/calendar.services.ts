@@ -32,8 +32,16 @@ export interface CalendarServices {
 }
 
 /** The media library over the store (and MEDIA_DIR), for the server and for the command line. */
-export function buildMediaService(config: Config, store: Store): MediaService {
-  return new MediaService(store.db, mediaStorage(store.db, config.mediaDir), siteOf(config), config.mediaMaxPixels, store.translateError);
+export function buildMediaService(config: Config, store: Store, cache?: ReadCache): MediaService {
+  return new MediaService(
+    store.db,
+    mediaStorage(store.db, config.mediaDir),
+    siteOf(config),
+    config.mediaMaxPixels,
+    store.translateError,
+    cache,
+    config.eventCacheBytes,
+  );
 }
 
 export function buildCalendarServices(config: Config, store: Store, background: BackgroundWork): CalendarServices {
@@ -51,7 +59,7 @@ export function buildCalendarServices(config: Config, store: Store, background: 
     answers: new CachedAnswers(cache, (request) => versions.of(request), config.responseCacheBytes > 0, true),
   };
   const representations = new EventRepresentations(cache);
-  const media = buildMediaService(config, store);
+  const media = buildMediaService(config, store, cache);
   const images = new ImageSideLoader(media, {
     enabled: config.mediaSideload,
     allow: config.mediaFetchAllowHosts,

@@ -103,6 +103,36 @@ describe('media library under hostile uploads', () => {
     }
   });
 
+  it('cuts the metadata out of an upright JPEG, its image data kept as sent, and everything after its end', async () => {
+    const photo = await sharp({
+      create: { width: 400, height: 200, channels: 3, background: '#468', noise: { type: 'gaussian', mean: 128, sigma: 30 } },
+    })
+      .jpeg()
+      .withExif({
+        IFD0: { Make: 'PhoneCo', Model: 'Snap 9' },
+        IFD3: { GPSLatitudeRef: 'N', GPSLatitude: '45/1 27/1 0/1', GPSLongitudeRef: 'E', GPSLongitude: '9/1 11/1 0/1' },
+      })
+      .toBuffer();
+    const text = Buffer.from('<html><script>alert(document.cookie)</script></html>');
+    const comment = Buffer.concat([Buffer.from([0xff, 0xfe, 0, text.length + 2]), text]);
+    // A comment after the start of the image, and HTML after its end: both are gone.
+    const upload = Buffer.concat([photo.subarray(0, 2), comment, photo.subarray(2), text]);
+    assert.equal((await sharp(upload).metadata()).orientation ?? 1, 1, 'the fixture is upright');
+    const answer = await server.request(MEDIA, { method: 'POST', auth: author, ...raw(upload, 'upright.jpg') });
+    assert.equal(answer.status, 201, answer.text);
+    for (const size of Object.values<any>(answer.body.media_details.sizes)) {
+      const bytes = Buffer.from(await (await fetch(size.source_url)).arrayBuffer());
+      const meta = await sharp(bytes).metadata();
+      assert.equal(meta.exif, undefined, `${size.file} has no EXIF`);
+      for (const text of ['PhoneCo', '<script', 'GPS']) assert.equal(bytes.includes(text), false, `${size.file} holds no ${text}`);
+      assert.equal(bytes.subarray(-2).toString('hex'), 'ffd9', `${size.file} ends with its image`);
+      assert.deepEqual([meta.width, meta.height], [size.width, size.height]);
+    }
+    const full = Buffer.from(await (await fetch(answer.body.source_url)).arrayBuffer());
+    assert.equal(answer.body.media_details.filesize, full.length);
+    assert.ok((await sharp(full).raw().toBuffer()).equals(await sharp(photo).raw().toBuffer()), 'the same pixels, not encoded anew');
+  });
+
   it('refuses a decompression bomb from its header, and a truncated or corrupt file', async () => {
     const png = await picture(64, 64, 'png', '#fff');
     const bomb = Buffer.from(png);
@@ -118,6 +148,14 @@ describe('media library under hostile uploads', () => {
     );
     const photo = await jpeg(300, 300);
     await refused('truncated jpeg', raw(photo.subarray(0, Math.floor(photo.length / 2)), 'cut.jpg'), 400, 'rest_upload_invalid_image');
+    // Cut short but ended as a whole JPEG ends, too small for any size: decoded all the same, and refused.
+    const small = await sharp({
+      create: { width: 100, height: 100, channels: 3, background: '#468', noise: { type: 'gaussian', mean: 128, sigma: 30 } },
+    })
+      .jpeg()
+      .toBuffer();
+    const ended = Buffer.concat([small.subarray(0, Math.floor(small.length / 2)), Buffer.from([0xff, 0xd9])]);
+    await refused('truncated jpeg with its end marker', raw(ended, 'cut-small.jpg'), 400, 'rest_upload_invalid_image');
     await refused('signature only', raw(png.subarray(0, 12), 'sig.png', 'image/png'), 400, 'rest_upload_invalid_image');
   });
 

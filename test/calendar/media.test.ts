@@ -179,6 +179,8 @@ describe('media library', () => {
     });
     // Read anonymously first, so that what the server caches of the event is what the deletion must change.
     assert.equal((await server.request(`${EVENTS}/${event.id}`)).body.image.id, media.id);
+    // And its files, so that the deletion must take them back from the read cache.
+    for (const size of Object.values<any>(media.media_details.sizes)) assert.equal((await fetch(size.source_url)).status, 200);
     const trash = await server.request(`${MEDIA}/${media.id}`, { method: 'DELETE', auth: author, expectServerError: 501 });
     assert.equal(trash.status, 501);
     assert.equal(trash.body.code, 'rest_trash_not_supported');
@@ -276,6 +278,40 @@ describe('media library', () => {
     });
     assert.equal(notAnImage.status, 400);
     assert.equal(notAnImage.body.code, 'rest_invalid_param');
+  });
+
+  it('serves a file once read from the read cache, and answers a revalidation with its ETag before reading anything', async () => {
+    const { body: media } = await server.request(MEDIA, { method: 'POST', auth: author, ...raw(await jpeg(400, 300), 'cached.jpg') });
+    const thumbnail = media.media_details.sizes.thumbnail;
+    const first = await fetch(thumbnail.source_url);
+    const bytes = Buffer.from(await first.arrayBuffer());
+    const etag = first.headers.get('etag')!;
+    // The stored bytes gone behind the server's back: what it answers now comes from its cache.
+    const key = `${media.media_details.file.slice(0, 8)}${thumbnail.file}`;
+    await server.server.store.db.deleteFrom('media_files').where('key', '=', key).execute();
+    const again = await fetch(thumbnail.source_url);
+    assert.equal(again.status, 200);
+    assert.ok(Buffer.from(await again.arrayBuffer()).equals(bytes));
+    assert.equal(again.headers.get('etag'), etag);
+    assert.equal(again.headers.get('content-type'), 'image/jpeg');
+    assert.equal(again.headers.get('cache-control'), 'public, max-age=31536000, immutable');
+    assert.equal(again.headers.get('x-content-type-options'), 'nosniff');
+    const revalidated = await fetch(thumbnail.source_url, { headers: { 'if-none-match': etag } });
+    assert.equal(revalidated.status, 304);
+    assert.equal(revalidated.headers.get('etag'), etag);
+    assert.equal(revalidated.headers.get('content-type'), null);
+    assert.equal((await revalidated.arrayBuffer()).byteLength, 0);
+  });
+
+  it('stores one file for two sizes of the same dimensions, as a 3:4 portrait photo has', async () => {
+    const uploaded = await server.request(MEDIA, { method: 'POST', auth: author, ...raw(await jpeg(900, 1200), 'portrait.jpg') });
+    assert.equal(uploaded.status, 201, uploaded.text);
+    const { medium_large: mediumLarge, large } = uploaded.body.media_details.sizes;
+    assert.deepEqual([mediumLarge.width, mediumLarge.height, large.width, large.height], [768, 1024, 768, 1024]);
+    assert.equal(mediumLarge.file, large.file);
+    const file = await fetch(large.source_url);
+    assert.equal(file.status, 200);
+    assert.equal((await sharp(Buffer.from(await file.arrayBuffer())).metadata()).width, 768);
   });
 
   it('shows an image uploaded to a draft or protected post only to those who may see that post, and to its uploader', async () => {

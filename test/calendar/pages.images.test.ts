@@ -158,7 +158,11 @@ describe('images on pages and feeds', () => {
     assert.equal((await server.request(`${ICS}/${draft.id}.ics`)).status >= 400, true);
     const list = await page('/events/list/');
     assert.equal(list.text.includes('secret-poster'), false);
-    assert.equal((await server.request(`${MEDIA}/${secret.id}`)).status, 200, 'uploaded to no post: a library item like any');
+    assert.equal(
+      (await server.request(`${MEDIA}/${secret.id}`)).status,
+      404,
+      'uploaded to no post, it became the draft’s: hidden as it is',
+    );
   });
 
   it('looks right at desktop and phone widths (screenshots)', async () => {

@@ -53,3 +53,22 @@ export async function insertImage(
   if (existing === undefined) throw new Error('image row vanished');
   return existing.id;
 }
+
+/**
+ * Makes `postId` the upload's post (WordPress's `post_parent`) when it has none, or only one since deleted: an image
+ * belongs to the first post that shows it, and is seen by that post's readers only (a draft's image stays hidden).
+ */
+export async function attachImage(db: Db, imageId: number, postId: number): Promise<void> {
+  await db
+    .updateTable('images')
+    .set({ parent_id: postId })
+    .where('id', '=', imageId)
+    .where('file', 'is not', null)
+    .where((eb) =>
+      eb.or([
+        eb('parent_id', 'is', null),
+        eb.not(eb.exists(eb.selectFrom('post_ids').select('id').whereRef('post_ids.id', '=', 'images.parent_id'))),
+      ]),
+    )
+    .execute();
+}

@@ -4,7 +4,7 @@ import type { AuthUser } from '../../platform/auth/authenticate.ts';
 import { can } from '../calendar.capabilities.ts';
 import type { Database } from '../../platform/db/schema.ts';
 import { utcStamp } from '../posts/posts.access.ts';
-import { findImageByUrl, findImagesByIds, insertImage, type ImageDetailsRow } from './images.repository.ts';
+import { attachImage, findImageByUrl, findImagesByIds, insertImage, type ImageDetailsRow } from './images.repository.ts';
 import { invalidParam, isHttpUrl, parsePositiveInt } from './wire.ts';
 
 type Db = Kysely<Database>;
@@ -97,6 +97,11 @@ export async function resolveImageForWrite(
   const existing = await findImageByUrl(db, url);
   if (existing !== undefined) return existing.id;
   return insertImage(db, { url, extension: imageExtension(url), author_id: user.id, created_at: utcStamp(new Date()) });
+}
+
+/** Attaches the image a write gave a post (`null`: none) to it, when the image has no post yet (`attachImage`). */
+export async function attachWrittenImage(db: Db, imageId: number | null | undefined, postId: number): Promise<void> {
+  if (imageId !== null && imageId !== undefined) await attachImage(db, imageId, postId);
 }
 
 /** One stored size of an upload, as `images.sizes` keeps it (JSON, written by the media library), by WordPress's size name. */

@@ -12,7 +12,7 @@ import { deleteSlugs, deleteTexts, upsertTexts } from '../posts/posts.repository
 import { claimLanguageSlug, claimSlug } from '../posts/posts.slugs.ts';
 import { checkAuthor, newPostDates, publicationDates, stampsAt } from '../posts/posts.writes.ts';
 import { NAMESPACE, type CalendarDeps, type RequestContext } from '../common/context.ts';
-import { resolveImageForWrite } from '../common/images.ts';
+import { attachWrittenImage, resolveImageForWrite } from '../common/images.ts';
 import type { ImageSideLoader } from '../media/media.sideload.ts';
 import { archiveLinks, isBeyondLastPage, linkPairs, pageWindow, totalPages } from '../common/pagination.ts';
 import { invalidParam, parseWpBoolean } from '../common/wire.ts';
@@ -252,6 +252,7 @@ export class EventsService {
     const recurrence = recurrenceOfWrite(body.recurrence) ?? null;
 
     return this.writes.run(async (trx) => {
+      const imageId = body.image === undefined ? null : await resolveImageForWrite(trx, body.image, user, caller.site.baseUrl);
       const eventId = await insertNewEvent(trx, {
         author_id: author,
         status: datedStatus(scaleStatus(user, body.status), posted.date_utc, now),
@@ -260,7 +261,7 @@ export class EventsService {
         modified: posted.date,
         modified_utc: posted.date_utc,
         password_hash: passwordHash,
-        image_id: body.image === undefined ? null : await resolveImageForWrite(trx, body.image, user, caller.site.baseUrl),
+        image_id: imageId,
         parent_id: null,
         ...schedule,
         cost: cost.cost ?? null,
@@ -279,6 +280,7 @@ export class EventsService {
         original_start_local: null,
         original_start_utc: null,
       });
+      await attachWrittenImage(trx, imageId, eventId);
       const slug = await claimSlug(trx, 'event', eventId, body.slug ?? texts.title ?? '');
       await upsertTexts(trx, 'event', eventId, caller.language, { ...texts, slug });
       await this.writeLinks(trx, eventId, body, caller);
@@ -341,6 +343,7 @@ export class EventsService {
       if (body.venue !== undefined) changes.venue_id = await resolveVenueForWrite(trx, body.venue, caller, this.deps.passwords);
       if (occurrence) await detachOccurrence(trx, row);
       await updateEventRow(trx, row.id, changes);
+      await attachWrittenImage(trx, changes.image_id, row.id);
       // An occurrence is reached through its series' slug: it claims none of its own.
       const slug = occurrence
         ? undefined

@@ -31,6 +31,7 @@ import { alwaysUnlocked, presentPosts, type Representation, type Unlock } from '
 import { deletePost, findEventAccessFacts, findPost, findPosts, listPosts, updatePost } from './linked-posts.repository.ts';
 import { MAX_PER_PAGE } from './linked-posts.schemas.ts';
 import type { ImageSideLoader } from '../media/media.sideload.ts';
+import { attachWrittenImage } from '../common/images.ts';
 import { imageFor, insertLinkedPost, optionalContent, requiredName, writeTexts, type PostWriteInput } from './linked-posts.writes.ts';
 
 type Db = Kysely<Database>;
@@ -276,6 +277,7 @@ export class LinkedPostsService {
         image_id: imageId,
         ...meta,
       });
+      if (input.image !== undefined) await attachWrittenImage(trx, imageId, row.id);
       await writeTexts(trx, kind, row.id, ctx.language, {
         name,
         description: optionalContent(input.description),

@@ -10,7 +10,7 @@ import type { PostPasswords } from '../posts/posts.passwords.ts';
 import { checkAuthor, newPostDates } from '../posts/posts.writes.ts';
 import type { RequestContext } from '../common/context.ts';
 import { sanitizeContent, sanitizeText } from '../common/html.ts';
-import { resolveImageForWrite } from '../common/images.ts';
+import { attachWrittenImage, resolveImageForWrite } from '../common/images.ts';
 import { invalidParam } from '../common/wire.ts';
 import { withoutControls } from './linked-posts.fields.ts';
 import type { LinkedPostKind } from './linked-posts.kind.ts';
@@ -103,6 +103,7 @@ export async function insertLinkedPost(
     image_id: imageId,
     ...meta,
   });
+  await attachWrittenImage(db, imageId, id);
   // A new post has no slug yet: one claim, nothing to release.
   const slug = await claimSlug(db, kind.type, id, input.slug !== undefined && sanitizeSlug(input.slug) !== '' ? input.slug : name);
   await upsertTexts(db, kind.type, id, ctx.language, {

@@ -1,4 +1,5 @@
 import sharp, { type Sharp } from 'sharp';
+import { strippedJpeg } from './media.jpeg.ts';
 
 /**
  * Uploaded images made safe and sized, with sharp (libvips). The type is
@@ -7,8 +8,10 @@ import sharp, { type Sharp } from 'sharp';
  * header, before anything is decoded (a decompression bomb costs nothing);
  * every file stored is encoded anew, which drops all metadata (EXIF, GPS,
  * XMP, comments) and anything appended to the image (a polyglot's HTML),
- * after the EXIF orientation is applied to the pixels. The sizes are
- * WordPress's defaults, never upscaled; an animation's sizes are its first frame.
+ * after the EXIF orientation is applied to the pixels — but an upright JPEG,
+ * whose metadata is cut out of it (`media.jpeg.ts`): encoding 12 megapixels
+ * anew was most of an upload's time. The sizes are WordPress's defaults,
+ * never upscaled; an animation's sizes are its first frame.
  */
 
 /** The formats accepted, by what their first bytes say. SVG is not one: it is a document that can carry scripts. */
@@ -121,6 +124,38 @@ function refusalOf(error: unknown, maxPixels: number): ImageRefused {
   return new ImageRefused('corrupt', 'The file is not a readable image: it is corrupt or truncated.');
 }
 
+/** The pixels every size is made from: decoded once, at the largest size (a JPEG at the smallest scale still larger). */
+type Base = { readonly data: Buffer; readonly info: { width: number; height: number; channels: 1 | 2 | 3 | 4 } };
+
+/**
+ * The smaller sizes of an image of `width`×`height`: one decode (the first frame, oriented) to the largest of
+ * them, then each made from those pixels and encoded at once (libvips runs each pipeline on a worker thread).
+ */
+async function sizesOf(source: Sharp, format: ImageFormat, width: number, height: number): Promise<ProcessedImage['sizes']> {
+  const boxes = SIZES.flatMap((size) => {
+    const box = sizeBox(size, width, height);
+    return box === undefined ? [] : [{ size, box }];
+  });
+  if (boxes.length === 0) return [];
+  // The base is as large as the size that keeps the most of the image's resolution (a crop may keep more than a fit).
+  const scaleOf = ({ box }: (typeof boxes)[number]) => Math.max(box.width / width, box.height / height);
+  const finest = boxes.reduce((most, entry) => (scaleOf(entry) > scaleOf(most) ? entry : most));
+  const scale = scaleOf(finest);
+  const baseBox = !finest.size.crop
+    ? finest.box
+    : scale < 1
+      ? { width: Math.max(1, Math.round(width * scale)), height: Math.max(1, Math.round(height * scale)) }
+      : undefined;
+  const decoded = baseBox === undefined ? source : source.resize({ ...baseBox, fit: 'fill' });
+  const base: Base = await decoded.raw({ depth: 'uchar' }).toBuffer({ resolveWithObject: true });
+  return Promise.all(
+    boxes.map(async ({ size, box }) => {
+      const resized = sharp(base.data, { raw: base.info }).resize({ ...box, fit: size.crop ? 'cover' : 'fill' });
+      return { name: size.name, ...(await output(resized, format)) };
+    }),
+  );
+}
+
 /** The image `bytes` hold, checked, oriented, stripped of metadata and sized; an `ImageRefused` otherwise. */
 export async function processImage(bytes: Buffer, maxPixels: number): Promise<ProcessedImage> {
   const format = sniffFormat(bytes);
@@ -132,20 +167,23 @@ export async function processImage(bytes: Buffer, maxPixels: number): Promise<Pr
   try {
     const header = await sharp(bytes, options).metadata();
     const animated = (header.pages ?? 1) > 1 && (format === 'gif' || format === 'webp');
-    // Each frame of an animation counts: `limitInputPixels` checks the whole strip the frames are decoded into.
-    const whole = await output(sharp(bytes, { ...options, animated }).autoOrient(), format);
-    // An animation is encoded as its frames stacked; its height is a frame's (the header's first page).
-    const full = animated ? { ...whole, height: header.pageHeight ?? header.height ?? whole.height } : whole;
-    const sizes: (ProcessedFile & { name: SizeName })[] = [];
-    for (const size of SIZES) {
-      const box = sizeBox(size, full.width, full.height);
-      if (box === undefined) continue;
-      const resized = sharp(bytes, options)
-        .autoOrient()
-        .resize({ ...box, fit: size.crop ? 'cover' : 'fill' });
-      sizes.push({ name: size.name, ...(await output(resized, format)) });
-    }
-    return { format, ...FORMATS[format], full, sizes };
+    const orientation = header.orientation ?? 1;
+    // An animation's height is a frame's (the header's first page); turned a quarter, width and height swap.
+    const [width, height] = [header.width, animated ? (header.pageHeight ?? header.height) : header.height];
+    const [fullWidth, fullHeight] = orientation >= 5 ? [height, width] : [width, height];
+    // An upright JPEG in RGB or grey needs no new pixels: its metadata is cut out and its image data kept as it is.
+    const upright = format === 'jpeg' && orientation === 1 && (header.space === 'srgb' || header.space === 'b-w');
+    const stripped = upright ? strippedJpeg(bytes) : undefined;
+    // The stripped file is what is decoded for the sizes: what is stored is what was found to be a whole image.
+    const source = stripped ?? bytes;
+    const [full, sizes] = await Promise.all([
+      // Each frame of an animation counts: `limitInputPixels` checks the whole strip the frames are decoded into.
+      stripped === undefined ? output(sharp(bytes, { ...options, animated }).autoOrient(), format) : { bytes: stripped },
+      sizesOf(sharp(source, options).autoOrient(), format, fullWidth, fullHeight),
+    ]);
+    // A file with no size to make is decoded whole all the same: a damaged one is refused.
+    if (stripped !== undefined && sizes.length === 0) await sharp(stripped, options).raw().toBuffer();
+    return { format, ...FORMATS[format], full: { width: fullWidth, height: fullHeight, bytes: full.bytes }, sizes };
   } catch (error) {
     throw refusalOf(error, maxPixels);
   }

@@ -67,6 +67,18 @@ export async function findFilesOfStem(db: Db, stem: string): Promise<Set<string>
   return new Set(rows.map((row) => row.file).filter((file): file is string => file !== null));
 }
 
+/** The upload a stored file (its key) is a size of, or `undefined` when none is: a file outlives no image. */
+export async function findMediaIdOfFile(db: Db, key: string): Promise<number | undefined> {
+  const slash = key.lastIndexOf('/');
+  const row = await db
+    .selectFrom('images')
+    .select('id')
+    .where(sql<boolean>`file like ${likePattern(key.slice(0, slash + 1))} escape '\\'`)
+    .where((eb) => eb.or([eb('file', '=', key), sql<boolean>`sizes like ${likePattern(`"file":"${key.slice(slash + 1)}"`)} escape '\\'`]))
+    .executeTakeFirst();
+  return row?.id;
+}
+
 /** A new upload, its id from the posts' sequence; its URL column holds its path (unique as the file is). */
 export async function insertMedia(trx: Db, media: NewMedia): Promise<number> {
   const { id } = await trx.insertInto('post_ids').values({ type: 'image' }).returning('id').executeTakeFirstOrThrow();

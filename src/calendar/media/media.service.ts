@@ -1,7 +1,9 @@
+import { createHash } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { AuthUser } from '../../platform/auth/authenticate.ts';
 import type { Database } from '../../platform/db/schema.ts';
 import { AppError } from '../../platform/errors.ts';
+import { cacheKey, type ReadCache } from '../../platform/cache/read-cache.ts';
 import { UniqueViolationError } from '../../platform/db/dialect/errors.ts';
 import { can } from '../calendar.capabilities.ts';
 import type { Site } from '../common/context.ts';
@@ -20,6 +22,7 @@ import {
   findAltTexts,
   findFilesOfStem,
   findMedia,
+  findMediaIdOfFile,
   insertMedia,
   listMedia,
   updateMedia,
@@ -74,6 +77,18 @@ interface StoreArgs {
   readonly now: Date;
 }
 
+/** A stored file as it is served: its bytes and their strong ETag, computed once. */
+export interface MediaFile {
+  readonly bytes: Buffer;
+  readonly etag: string;
+}
+
+/**
+ * The share of the read cache's per-item budget one file may take: thumbnails and the sizes pages show are kept,
+ * a camera's full size is read each time rather than push out hundreds of event representations.
+ */
+const MAX_CACHED_FILE_SHARE = 64;
+
 const notFound = () => new AppError(404, 'rest_post_invalid_id', 'Invalid post ID.');
 
 /** A `title` or `caption` as sent: a string, or WordPress's `{raw}` / `{rendered}` object read back. */
@@ -101,7 +116,14 @@ export class MediaService {
     private readonly site: Site,
     private readonly maxPixels: number,
     private readonly translateError: (error: unknown) => unknown,
+    /** Where served files are kept once read (none: each is read from storage every time). */
+    private readonly cache?: ReadCache,
+    /** The read cache's per-item budget (`EVENT_CACHE_MB`), which files share with event representations. */
+    private readonly cacheItemBytes = 0,
   ) {}
+
+  /** Deletions begun: a file read while one runs is not cached, since it may be the deleted image's. */
+  private deletions = 0;
 
   async upload(user: AuthUser, { bytes, filename, fields }: Upload): Promise<Media> {
     const problem = filenameProblem(filename);
@@ -146,8 +168,11 @@ export class MediaService {
         const sizes: Record<string, StoredSize> = {};
         for (const size of image.sizes) {
           const name = `${stem}-${size.width}x${size.height}.${image.extension}`;
-          await this.storage.put(trx, `${folder}/${name}`, size.bytes);
-          written.push(`${folder}/${name}`);
+          // Two sizes of the same dimensions (a 3:4 portrait's medium_large and large) are one file, as in WordPress.
+          if (!written.includes(`${folder}/${name}`)) {
+            await this.storage.put(trx, `${folder}/${name}`, size.bytes);
+            written.push(`${folder}/${name}`);
+          }
           sizes[size.name] = { file: name, width: size.width, height: size.height, filesize: size.bytes.length, mime_type: image.mime };
         }
         await this.storage.put(trx, file, image.full.bytes);
@@ -236,10 +261,13 @@ export class MediaService {
     }
     const row = await this.editable(user, id, 'delete_others', 'rest_cannot_delete', 'Sorry, you are not allowed to delete this post.');
     const previous = toMedia(row, this.site);
+    this.deletions += 1;
     await this.db.transaction().execute(async (trx) => {
       await deleteMedia(trx, row.id);
       await this.storage.delete(trx, keysOf(row));
     });
+    // Cached files depend on no calendar revision: forgetting them moves none.
+    this.cache?.invalidateItems([row.id], Number.NEGATIVE_INFINITY);
     return { deleted: true, previous };
   }
 
@@ -248,9 +276,23 @@ export class MediaService {
     return findAltTexts(this.db, ids);
   }
 
-  /** A stored file's bytes, by its key (its path under `/media/`). */
-  file(key: string): Promise<Buffer | undefined> {
-    return this.storage.get(key);
+  /**
+   * A stored file, by its key (its path under `/media/`). A file never changes under its key, so once read it is
+   * served from the read cache, without storage or hashing, until its image is deleted here (another process
+   * forgets it as its cache fills) — as any HTTP cache keeps it for a year.
+   */
+  async file(key: string): Promise<MediaFile | undefined> {
+    const entry = cacheKey('media-file', key);
+    const cached = this.cache?.item<MediaFile>(entry);
+    if (cached !== undefined) return cached;
+    const deletions = this.deletions;
+    const [bytes, id] = await Promise.all([this.storage.get(key), findMediaIdOfFile(this.db, key)]);
+    if (bytes === undefined || id === undefined) return undefined;
+    const file = { bytes, etag: `"${createHash('sha256').update(bytes).digest('base64url').slice(0, 27)}"` };
+    if (deletions === this.deletions && bytes.length <= this.cacheItemBytes / MAX_CACHED_FILE_SHARE) {
+      this.cache?.setItem(entry, [id], file, () => bytes.length + file.etag.length, Number.POSITIVE_INFINITY);
+    }
+    return file;
   }
 
   /** The upload, if `user` may change it: their own (authors and above upload), or anyone's with `others`. */
