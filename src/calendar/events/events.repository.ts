@@ -10,6 +10,7 @@ import {
   type Updateable,
 } from 'kysely';
 import { lockingRows } from '../../platform/db/row-locks.ts';
+import { behind } from '../../platform/db/group-commit.ts';
 import type { ModifiedBounds } from '../posts/posts.modified.ts';
 import type { Database } from '../../platform/db/schema.ts';
 import type { EventTable, PostType } from '../calendar.tables.ts';
@@ -381,7 +382,7 @@ export async function updateEvent(db: Db, id: number, changes: EventChanges): Pr
 
 /** Deletes an event for good: its links cascade with it, its id row goes too (asked for together, in this order: in a transaction). */
 export async function deleteEvent(db: Db, id: number): Promise<void> {
-  await Promise.all([db.deleteFrom('events').where('id', '=', id).execute(), db.deleteFrom('post_ids').where('id', '=', id).execute()]);
+  await behind(db.deleteFrom('events').where('id', '=', id).execute(), () => db.deleteFrom('post_ids').where('id', '=', id).execute());
 }
 
 export async function userExists(db: Db, id: number): Promise<boolean> {

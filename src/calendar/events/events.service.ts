@@ -213,10 +213,9 @@ export class EventsService {
    * `linked`: the row as the write left it, whose embeds are read along with the row.
    */
   async written(trx: Db, id: number, caller: RequestContext, linked?: EventRow): Promise<Versioned<EventResponse>> {
-    const [found, ahead] = await Promise.all([
-      findEventWithVersion(trx, id),
-      linked === undefined ? undefined : this.presenter.embedsOf(trx, linked, caller),
-    ]);
+    const reading = findEventWithVersion(trx, id);
+    const ahead = await behind(reading, async () => (linked === undefined ? undefined : this.presenter.embedsOf(trx, linked, caller)));
+    const found = await reading;
     if (found === undefined) throw eventNotFound(id);
     return { item: await this.presenter.writtenWith(trx, found.row, ahead, caller, this.now()), version: found.version };
   }
@@ -232,11 +231,11 @@ export class EventsService {
    * that sent If-Match, which `work` checks once it has checked permissions).
    * `along`: reads asked for right behind the event's (on PostgreSQL in its round trip), which see it held.
    */
-  private async withEvent<T, A = undefined>(
+  private async withEvent<T, A>(
     found: EventRow,
     caller: RequestContext,
-    work: (trx: Db, row: EventRow, read: A) => Promise<T>,
-    along?: (trx: Db) => Promise<A>,
+    along: ((trx: Db) => Promise<A>) | undefined,
+    work: (trx: Db, row: EventRow, read: A | undefined) => Promise<T>,
   ): Promise<T> {
     const { id } = found;
     return this.writes.run(async (trx) => {
@@ -244,7 +243,9 @@ export class EventsService {
       if (isOccurrence(found) && (await findEventForWrite(trx, found.parent_id as number)) === undefined) {
         throw missingItem(caller, eventNotFound(id));
       }
-      const [row, read] = await Promise.all([findEventForWrite(trx, id), along?.(trx) as Promise<A>]);
+      const holding = findEventForWrite(trx, id);
+      const read = await behind(holding, async () => along?.(trx));
+      const row = await holding;
       if (row === undefined) throw missingItem(caller, eventNotFound(id));
       return work(trx, row, read);
     });
@@ -328,55 +329,50 @@ export class EventsService {
 
     // The event's slugs in every language, read with it when the write may claim one for it.
     const slugs = occurrence || following ? undefined : (trx: Db) => findFieldInAllLanguages(trx, 'event', found.id, 'slug');
-    return this.withEvent(
-      found,
-      caller,
-      async (trx, held, current) => {
-        if (!canEdit(user, held, now)) throw PlatformErrors.forbidden(user !== null);
-        await checkPrecondition(trx, caller, 'event', held.id);
-        const row = following ? await splitAt(trx, this.series, held, now) : held;
-        const schedule = reschedules ? scheduleOf(body, row, caller.site.timezone, now) : undefined;
-        // A series that moves takes its exclusions along, unless the write says what they are.
-        const moved =
-          schedule !== undefined && recurrence === undefined && isSeries(row) ? recurrenceMovedTo(row, schedule.start_local) : undefined;
-        const changes: EventChanges = {
-          ...schedule,
-          ...(moved === undefined ? {} : { recurrence: moved }),
-          ...costChanges(body.cost),
-          ...flagChanges(body),
-          modified: modified.local,
-          modified_utc: modified.utc,
-          sequence: row.sequence + 1,
-          ...(website === undefined ? {} : { website }),
-          ...(author === undefined ? {} : { author_id: author }),
-          ...(posted ?? {}),
-          ...(passwordHash === undefined ? {} : { password_hash: passwordHash }),
-          ...(recurrence === undefined ? {} : { recurrence }),
-          // An occurrence changed on its own keeps its changes when its series is edited.
-          ...(occurrence ? { is_exception: 1 } : {}),
-        };
-        if (body.status !== undefined) changes.status = datedStatus(scaleStatus(user, body.status), posted?.date_utc ?? row.date_utc, now);
-        else if (posted !== undefined) changes.status = datedStatus(row.status, posted.date_utc, now);
-        if (body.image !== undefined) changes.image_id = await resolveImageForWrite(trx, body.image, user, caller.site.baseUrl);
-        if (body.venue !== undefined) changes.venue_id = await resolveVenueForWrite(trx, body.venue, caller, this.deps.passwords);
-        if (occurrence) await detachOccurrence(trx, row);
-        // What follows needs the answer of neither the row's update nor its texts': a plain update asks for its answer with them.
-        return behind(updateEventRow(trx, row.id, changes), async () => {
-          // An occurrence is reached through its series' slug: it claims none of its own.
-          const slug = occurrence
-            ? undefined
-            : await claimLanguageSlug(trx, 'event', row.id, caller.language, { explicit: body.slug, title: texts.title }, current);
-          return behind(upsertTexts(trx, 'event', row.id, caller.language, slug === undefined ? texts : { ...texts, slug }), async () => {
-            await this.writeLinks(trx, row.id, body, caller);
-            if (!occurrence && (row.recurrence !== null || recurrence !== undefined)) await refreshSeries(trx, this.series, row.id, now);
-            // "This and following" answers with the series cut from the occurrence: another item, whose version is not the occurrence's.
-            if (row.id !== held.id) return { item: await this.presenter.written(trx, row.id, caller, this.now()), version: undefined };
-            return this.written(trx, row.id, caller, { ...row, ...changes } as EventRow);
-          });
+    return this.withEvent(found, caller, slugs, async (trx, held, current) => {
+      if (!canEdit(user, held, now)) throw PlatformErrors.forbidden(user !== null);
+      await checkPrecondition(trx, caller, 'event', held.id);
+      const row = following ? await splitAt(trx, this.series, held, now) : held;
+      const schedule = reschedules ? scheduleOf(body, row, caller.site.timezone, now) : undefined;
+      // A series that moves takes its exclusions along, unless the write says what they are.
+      const moved =
+        schedule !== undefined && recurrence === undefined && isSeries(row) ? recurrenceMovedTo(row, schedule.start_local) : undefined;
+      const changes: EventChanges = {
+        ...schedule,
+        ...(moved === undefined ? {} : { recurrence: moved }),
+        ...costChanges(body.cost),
+        ...flagChanges(body),
+        modified: modified.local,
+        modified_utc: modified.utc,
+        sequence: row.sequence + 1,
+        ...(website === undefined ? {} : { website }),
+        ...(author === undefined ? {} : { author_id: author }),
+        ...(posted ?? {}),
+        ...(passwordHash === undefined ? {} : { password_hash: passwordHash }),
+        ...(recurrence === undefined ? {} : { recurrence }),
+        // An occurrence changed on its own keeps its changes when its series is edited.
+        ...(occurrence ? { is_exception: 1 } : {}),
+      };
+      if (body.status !== undefined) changes.status = datedStatus(scaleStatus(user, body.status), posted?.date_utc ?? row.date_utc, now);
+      else if (posted !== undefined) changes.status = datedStatus(row.status, posted.date_utc, now);
+      if (body.image !== undefined) changes.image_id = await resolveImageForWrite(trx, body.image, user, caller.site.baseUrl);
+      if (body.venue !== undefined) changes.venue_id = await resolveVenueForWrite(trx, body.venue, caller, this.deps.passwords);
+      if (occurrence) await detachOccurrence(trx, row);
+      // What follows needs the answer of neither the row's update nor its texts': a plain update asks for its answer with them.
+      return behind(updateEventRow(trx, row.id, changes), async () => {
+        // An occurrence is reached through its series' slug: it claims none of its own.
+        const slug = occurrence
+          ? undefined
+          : await claimLanguageSlug(trx, 'event', row.id, caller.language, { explicit: body.slug, title: texts.title }, current);
+        return behind(upsertTexts(trx, 'event', row.id, caller.language, slug === undefined ? texts : { ...texts, slug }), async () => {
+          await this.writeLinks(trx, row.id, body, caller);
+          if (!occurrence && (row.recurrence !== null || recurrence !== undefined)) await refreshSeries(trx, this.series, row.id, now);
+          // "This and following" answers with the series cut from the occurrence: another item, whose version is not the occurrence's.
+          if (row.id !== held.id) return { item: await this.presenter.written(trx, row.id, caller, this.now()), version: undefined };
+          return this.written(trx, row.id, caller, { ...row, ...changes } as EventRow);
         });
-      },
-      slugs,
-    );
+      });
+    });
   }
 
   /** Trashes the event, or deletes it (`force`); a deleted event has no version left. */
@@ -387,37 +383,32 @@ export class EventsService {
     const force = parseWpBoolean(query.force) === true;
     // What a delete answers with is read with the event it holds.
     const last = force ? (trx: Db) => this.presenter.embedsOf(trx, found, caller) : undefined;
-    return this.withEvent(
-      found,
-      caller,
-      async (trx, row, ahead) => {
-        const now = this.now();
-        if (!canDelete(user, row, now)) throw PlatformErrors.forbidden(user !== null);
-        // Every permission before the precondition: a forced delete takes delete_others, but an occurrence is excluded from its
-        // series whatever `force` says.
-        if (force && !isOccurrence(row) && !can(user?.role ?? null, 'delete_others')) throw PlatformErrors.forbidden(user !== null);
-        await checkPrecondition(trx, caller, 'event', id);
-        if (isOccurrence(row)) {
-          const item = await this.presenter.writtenWith(trx, row, ahead, caller, this.now());
-          await excludeOccurrence(trx, this.series, row, caller.site.timezone, now);
-          return { item, version: undefined };
-        }
-        if (force) {
-          const item = await this.presenter.writtenWith(trx, row, ahead, caller, this.now());
-          if (isSeries(row)) await this.series.forget(trx, id);
-          // In this order, answered together.
-          await Promise.all([deleteTexts(trx, 'event', [id]), deleteSlugs(trx, 'event', id), deleteEventRow(trx, id)]);
-          return { item, version: undefined };
-        }
-        if (row.status === 'trash') throw errors.inTrash();
-        const modified = stampsAt(caller.site.timezone, now);
-        return behind(updateEventRow(trx, id, { status: 'trash', modified: modified.local, modified_utc: modified.utc }), async () => {
-          if (isSeries(row)) await refreshSeries(trx, this.series, id, now);
-          return this.written(trx, id, caller, row);
-        });
-      },
-      last,
-    );
+    return this.withEvent(found, caller, last, async (trx, row, ahead) => {
+      const now = this.now();
+      if (!canDelete(user, row, now)) throw PlatformErrors.forbidden(user !== null);
+      // Every permission before the precondition: a forced delete takes delete_others, but an occurrence is excluded from its
+      // series whatever `force` says.
+      if (force && !isOccurrence(row) && !can(user?.role ?? null, 'delete_others')) throw PlatformErrors.forbidden(user !== null);
+      await checkPrecondition(trx, caller, 'event', id);
+      if (isOccurrence(row)) {
+        const item = await this.presenter.writtenWith(trx, row, ahead, caller, this.now());
+        await excludeOccurrence(trx, this.series, row, caller.site.timezone, now);
+        return { item, version: undefined };
+      }
+      if (force) {
+        const item = await this.presenter.writtenWith(trx, row, ahead, caller, this.now());
+        if (isSeries(row)) await this.series.forget(trx, id);
+        // In this order, answered together.
+        await behind(deleteTexts(trx, 'event', [id]), () => behind(deleteSlugs(trx, 'event', id), () => deleteEventRow(trx, id)));
+        return { item, version: undefined };
+      }
+      if (row.status === 'trash') throw errors.inTrash();
+      const modified = stampsAt(caller.site.timezone, now);
+      return behind(updateEventRow(trx, id, { status: 'trash', modified: modified.local, modified_utc: modified.utc }), async () => {
+        if (isSeries(row)) await refreshSeries(trx, this.series, id, now);
+        return this.written(trx, id, caller, row);
+      });
+    });
   }
 
   private async writeLinks(trx: Db, eventId: number, body: UpdateEventBody, caller: RequestContext): Promise<void> {

@@ -63,9 +63,12 @@ export class GroupCommit {
 
 /**
  * `next()` asked for without waiting for the answer of `first`, a statement already asked for: on PostgreSQL, in
- * a pipelined transaction, what `next` asks for at once travels with it. Settles once both have, with `next`'s value.
+ * a pipelined transaction, what `next` asks for at once travels with it. Settles once both have, with `next`'s
+ * value or the first error: a write that fails has then asked for nothing more when it is rolled back.
  */
 export async function behind<T>(first: Promise<unknown>, next: () => Promise<T>): Promise<T> {
-  const [, value] = await Promise.all([first, next()]);
-  return value;
+  const [before, after] = await Promise.allSettled([first, next()]);
+  if (before.status === 'rejected') throw before.reason;
+  if (after.status === 'rejected') throw after.reason;
+  return after.value;
 }
