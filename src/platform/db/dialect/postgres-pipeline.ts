@@ -56,7 +56,8 @@ export function pipelineTransactions(client: pg.PoolClient, onStatement: Stateme
  * started before the answer of another is awaited) would each wait for the one before. Here they travel
  * together, in the order asked, and the connection answers them in that order: one round trip for all. A
  * statement that fails aborts the transaction, and those behind it fail with it; the transaction then rolls
- * back as any other. A statement whose promise is not awaited must still have its rejection handled.
+ * back as any other. `work` must settle only once every statement it asked for has (`behind` in group-commit.ts),
+ * so that none is asked for after the transaction or its savepoint rolled back.
  */
 export async function pipelinedTransaction<DB, T>(db: Kysely<DB>, work: (trx: Kysely<DB>) => Promise<T>): Promise<T> {
   return db.transaction().execute((trx) =>
