@@ -152,7 +152,7 @@ export class EventPresenter {
    * or found it): asked for with the row's own read, it shares its round trip on PostgreSQL (see `writtenWith`).
    */
   async embedsOf(trx: Db, linked: EventRow, caller: RequestContext): Promise<EmbedsAhead> {
-    return { linked, embeds: (await loadEventEmbeds(trx, [linked], caller, undefined)).get(linked.id) ?? NO_EMBEDS };
+    return { linked, embeds: (await loadEventEmbeds(trx, [linked], caller, undefined, true)).get(linked.id) ?? NO_EMBEDS };
   }
 
   /** `writtenRow` of `row`, with the embeds read `ahead` of it: read again should the row link otherwise. */
