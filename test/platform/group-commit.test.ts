@@ -2,16 +2,16 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Kysely } from 'kysely';
 import { createDb, type Store } from '../../src/platform/db/database.ts';
-import { GroupCommit } from '../../src/platform/db/group-commit.ts';
+import { behind, GroupCommit } from '../../src/platform/db/group-commit.ts';
 import type { Database } from '../../src/platform/db/schema.ts';
-import { migratedStore } from '../helpers/server.ts';
+import { dialect, migratedStore } from '../helpers/server.ts';
 
 describe('group commit', () => {
   let store: Store;
   let reader: Store;
   let close: () => Promise<void>;
+  let url: string;
   before(async () => {
-    let url: string;
     ({ store, url, close } = await migratedStore());
     // Another connection: it sees only what was committed.
     reader = createDb(url);
@@ -100,5 +100,27 @@ describe('group commit', () => {
     );
     assert.equal(await committed(username), false);
     assert.equal(await committed(await writes.run((trx) => addUser(trx))), true);
+  });
+
+  it('sends the statements a write asks for together in one round trip, and undoes them all when one fails', async () => {
+    const sent: boolean[] = [];
+    const counted = createDb(url, { onStatement: (_, pipelined) => sent.push(pipelined) });
+    try {
+      const writes = new GroupCommit(counted.db);
+      const [first, second, third] = [1, 2, 3].map(() => `group-piped-${(users += 1)}`) as [string, string, string];
+      await writes.run((trx) => behind(addUser(trx, first), () => behind(addUser(trx, second), () => addUser(trx, third))));
+      assert.deepEqual(await Promise.all([first, second, third].map(committed)), [true, true, true]);
+      // begin, three inserts and commit; on PostgreSQL begin and the inserts in one round trip.
+      assert.deepEqual(sent, dialect === 'postgres' ? [false, true, true, true, false] : [false, false, false, false, false]);
+
+      const [kept, taken] = [`group-piped-${(users += 1)}`, `group-piped-${(users += 1)}`];
+      await assert.rejects(
+        writes.run((trx) => behind(addUser(trx, kept), () => behind(addUser(trx, first), () => addUser(trx, taken)))),
+        (error: Error) => /unique|UNIQUE/.test(error.message),
+      );
+      assert.deepEqual(await Promise.all([kept, taken].map(committed)), [false, false], 'nothing of the failed write is left');
+    } finally {
+      await counted.close();
+    }
   });
 });

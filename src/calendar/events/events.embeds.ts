@@ -24,24 +24,28 @@ const unique = (ids: readonly (number | null)[]): number[] => [...new Set(ids.fi
  * rows (venues, organizers, terms), then every text of every kind in one
  * query and every image in one query (term counts are cached in the
  * version a read answers at, terms.counts.ts), then the representations. On a single event that is
- * 5 statements instead of one per kind and step.
+ * 5 statements instead of one per kind and step. `ownTextsFirst`: the events' own texts are read apart, in the
+ * first round (a write's answer, on PostgreSQL: an event that links nothing is then read in one round trip).
  */
 export async function loadEventEmbeds(
   db: Db,
   rows: readonly EventRow[],
   ctx: RequestContext,
   version: CalendarVersion | undefined,
+  ownTextsFirst = false,
 ): Promise<Map<number, EventEmbeds>> {
   const ids = rows.map((row) => row.id);
-  const [venues, organizers, terms, rules] = await Promise.all([
+  const own = new Map<TranslatableType, number[]>([['event', textIdsOf(rows)]]);
+  const [venues, organizers, terms, rules, ownTexts] = await Promise.all([
     findEmbeddableVenues(db, unique(rows.map((row) => row.venue_id)), ctx),
     findEmbeddableOrganizers(db, ids, ctx),
     findEventTermLinks(db, ids),
     findSeriesRecurrences(db, seriesIdsOf(rows)),
+    ownTextsFirst ? loadTextsOfTypes(db, own, ctx.language, ctx.defaultLanguage) : undefined,
   ]);
   const organizerRows = organizers.map(({ row }) => row);
   const wanted = new Map<TranslatableType, number[]>([
-    ['event', textIdsOf(rows)],
+    ...(ownTextsFirst ? [] : own),
     ['venue', venues.map((row) => row.id)],
     ['organizer', unique(organizerRows.map((row) => row.id))],
     ['category', unique(terms.filter((term) => term.taxonomy === 'category').map((term) => term.id))],
@@ -58,7 +62,7 @@ export async function loadEventEmbeds(
     presentEventOrganizers(ids, organizers, ctx, assets('organizer')),
   ]);
   const termViews = presentEventTerms(ids, terms, ctx, texts, counts);
-  const eventTexts = texts.get('event');
+  const eventTexts = (ownTexts ?? texts).get('event');
   return new Map(
     rows.map((row) => [
       row.id,

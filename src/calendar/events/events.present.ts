@@ -17,6 +17,7 @@ import {
   stripProtectedSummary,
   toEventResponse,
   toEventSummary,
+  type EventEmbeds,
   type EventSummary,
   type EventUrls,
 } from './events.mapper.ts';
@@ -24,6 +25,9 @@ import { findEventById, findEventsByIds, type EventRow } from './events.reposito
 import type { EventResponse, ListEventsQuery } from './events.schemas.ts';
 
 type Db = Kysely<Database>;
+
+/** What decides which rows an event's representation embeds (events.embeds.ts). */
+const LINKS = ['id', 'venue_id', 'image_id', 'parent_id', 'is_exception'] as const;
 
 /** The texts a summary is made of. */
 const SUMMARY_FIELDS = ['title', 'slug'];
@@ -38,6 +42,12 @@ export interface KnownRead {
 export interface EventWithRow {
   readonly event: EventResponse;
   readonly row: EventRow;
+}
+
+/** What an event's representation embeds, read for the links of `linked` (`EventPresenter.embedsOf`). */
+export interface EmbedsAhead {
+  readonly linked: EventRow;
+  readonly embeds: EventEmbeds;
 }
 
 /** Events as a caller is shown them: represented in batches, and password-protected ones stripped unless unlocked. */
@@ -135,6 +145,20 @@ export class EventPresenter {
   async writtenRow(trx: Db, row: EventRow, caller: RequestContext, now: Date): Promise<EventResponse> {
     const [event] = await this.represent(trx, [row], caller, now, undefined);
     return event as EventResponse;
+  }
+
+  /**
+   * What a write's answer embeds, read ahead of its row for the links `linked` has (the row as the write left it
+   * or found it): asked for with the row's own read, it shares its round trip on PostgreSQL (see `writtenWith`).
+   */
+  async embedsOf(trx: Db, linked: EventRow, caller: RequestContext): Promise<EmbedsAhead> {
+    return { linked, embeds: (await loadEventEmbeds(trx, [linked], caller, undefined, true)).get(linked.id) ?? NO_EMBEDS };
+  }
+
+  /** `writtenRow` of `row`, with the embeds read `ahead` of it: read again should the row link otherwise. */
+  async writtenWith(trx: Db, row: EventRow, ahead: EmbedsAhead | undefined, caller: RequestContext, now: Date): Promise<EventResponse> {
+    if (ahead === undefined || LINKS.some((column) => row[column] !== ahead.linked[column])) return this.writtenRow(trx, row, caller, now);
+    return toEventResponse(row, ahead.embeds, this.urls, now, caller.settings);
   }
 
   /** Rows as a list shows them: represented, and stripped unless the caller unlocked them. */

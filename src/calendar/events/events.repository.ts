@@ -10,6 +10,7 @@ import {
   type Updateable,
 } from 'kysely';
 import { lockingRows } from '../../platform/db/row-locks.ts';
+import { behind } from '../../platform/db/group-commit.ts';
 import type { ModifiedBounds } from '../posts/posts.modified.ts';
 import type { Database } from '../../platform/db/schema.ts';
 import type { EventTable, PostType } from '../calendar.tables.ts';
@@ -354,22 +355,24 @@ export async function insertEvent(db: Db, row: NewEventRow): Promise<void> {
 }
 
 /**
- * Inserts an event under a new post id, which it returns. PostgreSQL reserves the id in the same statement (a
+ * Inserts an event under a new post id, and returns its row. PostgreSQL reserves the id in the same statement (a
  * round trip saved); SQLite, whose WITH takes no insert, reserves it first.
  */
-export async function insertNewEvent(db: Db, row: Omit<NewEventRow, 'id'>): Promise<number> {
+export async function insertNewEvent(db: Db, row: Omit<NewEventRow, 'id'>): Promise<EventRow> {
   if (!isPostgres(db)) {
     const id = await reservePostId(db, 'event');
-    await insertEvent(db, { ...row, id });
-    return id;
+    return db
+      .insertInto('events')
+      .values({ ...row, id })
+      .returningAll()
+      .executeTakeFirstOrThrow();
   }
-  const inserted = await db
+  return db
     .with('new_post', (query) => query.insertInto('post_ids').values({ type: 'event' }).returning('id'))
     .insertInto('events')
     .values((eb) => ({ ...row, id: eb.selectFrom('new_post').select('id') }))
-    .returning('id')
+    .returningAll()
     .executeTakeFirstOrThrow();
-  return inserted.id;
 }
 
 export async function updateEvent(db: Db, id: number, changes: EventChanges): Promise<void> {
@@ -377,10 +380,9 @@ export async function updateEvent(db: Db, id: number, changes: EventChanges): Pr
   await db.updateTable('events').set(changes).where('id', '=', id).execute();
 }
 
-/** Deletes an event for good: its links cascade with it, its id row goes too. */
+/** Deletes an event for good: its links cascade with it, its id row goes too (asked for together, in this order: in a transaction). */
 export async function deleteEvent(db: Db, id: number): Promise<void> {
-  await db.deleteFrom('events').where('id', '=', id).execute();
-  await db.deleteFrom('post_ids').where('id', '=', id).execute();
+  await behind(db.deleteFrom('events').where('id', '=', id).execute(), () => db.deleteFrom('post_ids').where('id', '=', id).execute());
 }
 
 export async function userExists(db: Db, id: number): Promise<boolean> {

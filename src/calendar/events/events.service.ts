@@ -3,12 +3,12 @@ import type { Config } from '../../config/config.ts';
 import { can } from '../calendar.capabilities.ts';
 import { cacheBudgets, ReadCache } from '../../platform/cache/read-cache.ts';
 import type { Database } from '../../platform/db/schema.ts';
-import { GroupCommit } from '../../platform/db/group-commit.ts';
+import { behind, GroupCommit } from '../../platform/db/group-commit.ts';
 import { AppError, PlatformErrors } from '../../platform/errors.ts';
 import { resolveOrganizersForWrite, setEventOrganizers } from '../organizers/organizers.links.ts';
 import { canDelete, canEdit, canRead, datedStatus, scaleStatus } from '../posts/posts.access.ts';
 import type { PostPasswords } from '../posts/posts.passwords.ts';
-import { deleteSlugs, deleteTexts, upsertTexts } from '../posts/posts.repository.ts';
+import { deleteSlugs, deleteTexts, findFieldInAllLanguages, upsertTexts } from '../posts/posts.repository.ts';
 import { claimLanguageSlug, claimSlug } from '../posts/posts.slugs.ts';
 import { checkAuthor, newPostDates, publicationDates, stampsAt } from '../posts/posts.writes.ts';
 import { NAMESPACE, type CalendarDeps, type RequestContext } from '../common/context.ts';
@@ -208,11 +208,16 @@ export class EventsService {
     return { row, event };
   }
 
-  /** The event as `trx` sees it, with its version: the last thing a write does (and an import's before and after). */
-  async written(trx: Db, id: number, caller: RequestContext): Promise<Versioned<EventResponse>> {
-    const found = await findEventWithVersion(trx, id);
+  /**
+   * The event as `trx` sees it, with its version: the last thing a write does (and an import's before and after).
+   * `linked`: the row as the write left it, whose embeds are read along with the row.
+   */
+  async written(trx: Db, id: number, caller: RequestContext, linked?: EventRow): Promise<Versioned<EventResponse>> {
+    const reading = findEventWithVersion(trx, id);
+    const ahead = await behind(reading, async () => (linked === undefined ? undefined : this.presenter.embedsOf(trx, linked, caller)));
+    const found = await reading;
     if (found === undefined) throw eventNotFound(id);
-    return { item: await this.presenter.writtenRow(trx, found.row, caller, this.now()), version: found.version };
+    return { item: await this.presenter.writtenWith(trx, found.row, ahead, caller, this.now()), version: found.version };
   }
 
   // -------------------------------------------------------------------------
@@ -224,17 +229,25 @@ export class EventsService {
    * write or delete either happened before (and is seen) or waits. An event
    * deleted meanwhile is a clean 404 with nothing written (412 to a write
    * that sent If-Match, which `work` checks once it has checked permissions).
+   * `along`: reads asked for right behind the event's (on PostgreSQL in its round trip), which see it held.
    */
-  private async withEvent<T>(found: EventRow, caller: RequestContext, work: (trx: Db, row: EventRow) => Promise<T>): Promise<T> {
+  private async withEvent<T, A>(
+    found: EventRow,
+    caller: RequestContext,
+    along: ((trx: Db) => Promise<A>) | undefined,
+    work: (trx: Db, row: EventRow, read: A | undefined) => Promise<T>,
+  ): Promise<T> {
     const { id } = found;
     return this.writes.run(async (trx) => {
       // An occurrence is written with its series held first, in the order a write of the series takes them.
       if (isOccurrence(found) && (await findEventForWrite(trx, found.parent_id as number)) === undefined) {
         throw missingItem(caller, eventNotFound(id));
       }
-      const row = await findEventForWrite(trx, id);
+      const holding = findEventForWrite(trx, id);
+      const read = await behind(holding, async () => along?.(trx));
+      const row = await holding;
       if (row === undefined) throw missingItem(caller, eventNotFound(id));
-      return work(trx, row);
+      return work(trx, row, read);
     });
   }
 
@@ -253,7 +266,7 @@ export class EventsService {
 
     return this.writes.run(async (trx) => {
       const imageId = body.image === undefined ? null : await resolveImageForWrite(trx, body.image, user, caller.site.baseUrl);
-      const eventId = await insertNewEvent(trx, {
+      const inserted = await insertNewEvent(trx, {
         author_id: author,
         status: datedStatus(scaleStatus(user, body.status), posted.date_utc, now),
         ...posted,
@@ -280,12 +293,15 @@ export class EventsService {
         original_start_local: null,
         original_start_utc: null,
       });
+      const eventId = inserted.id;
       await attachWrittenImage(trx, imageId, eventId);
       const slug = await claimSlug(trx, 'event', eventId, body.slug ?? texts.title ?? '');
-      await upsertTexts(trx, 'event', eventId, caller.language, { ...texts, slug });
-      await this.writeLinks(trx, eventId, body, caller);
-      if (recurrence !== null) await refreshSeries(trx, this.series, eventId, now);
-      return this.written(trx, eventId, caller);
+      // Nothing below needs the answer of the texts: a plain create asks for its answer with them.
+      return behind(upsertTexts(trx, 'event', eventId, caller.language, { ...texts, slug }), async () => {
+        await this.writeLinks(trx, eventId, body, caller);
+        if (recurrence !== null) await refreshSeries(trx, this.series, eventId, now);
+        return this.written(trx, eventId, caller, inserted);
+      });
     });
   }
 
@@ -313,7 +329,9 @@ export class EventsService {
     const texts = textsOf(body);
     const modified = stampsAt(caller.site.timezone, now);
 
-    return this.withEvent(found, caller, async (trx, held) => {
+    // The event's slugs in every language, read with it when the write may claim one for it.
+    const slugs = occurrence || following ? undefined : (trx: Db) => findFieldInAllLanguages(trx, 'event', found.id, 'slug');
+    return this.withEvent(found, caller, slugs, async (trx, held, current) => {
       if (!canEdit(user, held, now)) throw PlatformErrors.forbidden(user !== null);
       await checkPrecondition(trx, caller, 'event', held.id);
       const row = following ? await splitAt(trx, this.series, held, now) : held;
@@ -342,18 +360,21 @@ export class EventsService {
       if (body.image !== undefined) changes.image_id = await resolveImageForWrite(trx, body.image, user, caller.site.baseUrl);
       if (body.venue !== undefined) changes.venue_id = await resolveVenueForWrite(trx, body.venue, caller, this.deps.passwords);
       if (occurrence) await detachOccurrence(trx, row);
-      await updateEventRow(trx, row.id, changes);
-      await attachWrittenImage(trx, changes.image_id, row.id);
-      // An occurrence is reached through its series' slug: it claims none of its own.
-      const slug = occurrence
-        ? undefined
-        : await claimLanguageSlug(trx, 'event', row.id, caller.language, { explicit: body.slug, title: texts.title });
-      await upsertTexts(trx, 'event', row.id, caller.language, slug === undefined ? texts : { ...texts, slug });
-      await this.writeLinks(trx, row.id, body, caller);
-      if (!occurrence && (row.recurrence !== null || recurrence !== undefined)) await refreshSeries(trx, this.series, row.id, now);
-      // "This and following" answers with the series cut from the occurrence: another item, whose version is not the occurrence's.
-      if (row.id !== held.id) return { item: await this.presenter.written(trx, row.id, caller, this.now()), version: undefined };
-      return this.written(trx, row.id, caller);
+      // What follows needs the answer of neither the row's update nor its texts': a plain update asks for its answer with them.
+      return behind(updateEventRow(trx, row.id, changes), async () => {
+        await attachWrittenImage(trx, changes.image_id, row.id);
+        // An occurrence is reached through its series' slug: it claims none of its own.
+        const slug = occurrence
+          ? undefined
+          : await claimLanguageSlug(trx, 'event', row.id, caller.language, { explicit: body.slug, title: texts.title }, current);
+        return behind(upsertTexts(trx, 'event', row.id, caller.language, slug === undefined ? texts : { ...texts, slug }), async () => {
+          await this.writeLinks(trx, row.id, body, caller);
+          if (!occurrence && (row.recurrence !== null || recurrence !== undefined)) await refreshSeries(trx, this.series, row.id, now);
+          // "This and following" answers with the series cut from the occurrence: another item, whose version is not the occurrence's.
+          if (row.id !== held.id) return { item: await this.presenter.written(trx, row.id, caller, this.now()), version: undefined };
+          return this.written(trx, row.id, caller, { ...row, ...changes } as EventRow);
+        });
+      });
     });
   }
 
@@ -363,7 +384,9 @@ export class EventsService {
     const { id } = found;
     const user = caller.user;
     const force = parseWpBoolean(query.force) === true;
-    return this.withEvent(found, caller, async (trx, row) => {
+    // What a delete answers with is read with the event it holds.
+    const last = force ? (trx: Db) => this.presenter.embedsOf(trx, found, caller) : undefined;
+    return this.withEvent(found, caller, last, async (trx, row, ahead) => {
       const now = this.now();
       if (!canDelete(user, row, now)) throw PlatformErrors.forbidden(user !== null);
       // Every permission before the precondition: a forced delete takes delete_others, but an occurrence is excluded from its
@@ -371,23 +394,23 @@ export class EventsService {
       if (force && !isOccurrence(row) && !can(user?.role ?? null, 'delete_others')) throw PlatformErrors.forbidden(user !== null);
       await checkPrecondition(trx, caller, 'event', id);
       if (isOccurrence(row)) {
-        const last = await this.presenter.writtenRow(trx, row, caller, this.now());
+        const item = await this.presenter.writtenWith(trx, row, ahead, caller, this.now());
         await excludeOccurrence(trx, this.series, row, caller.site.timezone, now);
-        return { item: last, version: undefined };
+        return { item, version: undefined };
       }
       if (force) {
-        const last = await this.presenter.writtenRow(trx, row, caller, this.now());
+        const item = await this.presenter.writtenWith(trx, row, ahead, caller, this.now());
         if (isSeries(row)) await this.series.forget(trx, id);
-        await deleteTexts(trx, 'event', [id]);
-        await deleteSlugs(trx, 'event', id);
-        await deleteEventRow(trx, id);
-        return { item: last, version: undefined };
+        // In this order, answered together.
+        await behind(deleteTexts(trx, 'event', [id]), () => behind(deleteSlugs(trx, 'event', id), () => deleteEventRow(trx, id)));
+        return { item, version: undefined };
       }
       if (row.status === 'trash') throw errors.inTrash();
       const modified = stampsAt(caller.site.timezone, now);
-      await updateEventRow(trx, id, { status: 'trash', modified: modified.local, modified_utc: modified.utc });
-      if (isSeries(row)) await refreshSeries(trx, this.series, id, now);
-      return this.written(trx, id, caller);
+      return behind(updateEventRow(trx, id, { status: 'trash', modified: modified.local, modified_utc: modified.utc }), async () => {
+        if (isSeries(row)) await refreshSeries(trx, this.series, id, now);
+        return this.written(trx, id, caller, row);
+      });
     });
   }
 

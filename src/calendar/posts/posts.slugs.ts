@@ -48,7 +48,8 @@ export async function claimSlug(db: Db, type: TranslatableType, id: number, wish
  * The slug a write stores in `language` (slugs are per language): the
  * explicit one, or — when this language has none yet — one made from the
  * title written in it. Slugs no language uses any more are released.
- * Returns `undefined` when the language's slug stays as it is.
+ * Returns `undefined` when the language's slug stays as it is. `current`:
+ * the resource's slugs by language, read by the write that holds it.
  */
 export async function claimLanguageSlug(
   db: Db,
@@ -56,12 +57,13 @@ export async function claimLanguageSlug(
   id: number,
   language: string,
   wish: { readonly explicit?: string; readonly title?: string },
+  current?: ReadonlyMap<string, string>,
 ): Promise<string | undefined> {
-  const slugs = await findFieldInAllLanguages(db, type, id, 'slug');
-  const current = slugs.get(language);
+  const slugs = new Map(current ?? (await findFieldInAllLanguages(db, type, id, 'slug')));
+  const own = slugs.get(language);
   const explicit = wish.explicit !== undefined && sanitizeSlug(wish.explicit) !== '' ? wish.explicit : undefined;
-  const source = explicit ?? (current === undefined ? wish.title : undefined);
-  if (source === undefined || sanitizeSlug(source) === current) return undefined;
+  const source = explicit ?? (own === undefined ? wish.title : undefined);
+  if (source === undefined || sanitizeSlug(source) === own) return undefined;
   const slug = await claimSlug(db, type, id, source);
   slugs.set(language, slug);
   await deleteSlugs(db, type, id, [...slugs.values()]);

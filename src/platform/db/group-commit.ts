@@ -3,6 +3,8 @@ import type { BackgroundWork } from '../background.ts';
 import { GroupCommitQueue, type BatchOutcome } from '../group-commit-queue.ts';
 import type { Database } from './schema.ts';
 import { inSavepoint } from './savepoints.repository.ts';
+import { isPostgres } from './dialect-of.ts';
+import { pipelinedTransaction } from './dialect/postgres-pipeline.ts';
 
 type Db = Kysely<Database>;
 type Work = (trx: Db) => Promise<unknown>;
@@ -35,12 +37,12 @@ export class GroupCommit {
     const [only] = works;
     if (works.length === 1 && only !== undefined) {
       try {
-        return [{ value: await this.db.transaction().execute(only) }];
+        return [{ value: await this.transaction(only) }];
       } catch (error) {
         return [{ error }];
       }
     }
-    return this.db.transaction().execute(async (trx) => {
+    return this.transaction(async (trx) => {
       const outcomes: BatchOutcome<unknown>[] = [];
       for (const work of works) {
         try {
@@ -52,4 +54,21 @@ export class GroupCommit {
       return outcomes;
     });
   }
+
+  /** On PostgreSQL a write's statements asked for together share a round trip (see pipelinedTransaction). */
+  private transaction<T>(work: (trx: Db) => Promise<T>): Promise<T> {
+    return isPostgres(this.db) ? pipelinedTransaction(this.db, work) : this.db.transaction().execute(work);
+  }
+}
+
+/**
+ * `next()` asked for without waiting for the answer of `first`, a statement already asked for: on PostgreSQL, in
+ * a pipelined transaction, what `next` asks for at once travels with it. Settles once both have, with `next`'s
+ * value or the first error: a write that fails has then asked for nothing more when it is rolled back.
+ */
+export async function behind<T>(first: Promise<unknown>, next: () => Promise<T>): Promise<T> {
+  const [before, after] = await Promise.allSettled([first, next()]);
+  if (before.status === 'rejected') throw before.reason;
+  if (after.status === 'rejected') throw after.reason;
+  return after.value;
 }

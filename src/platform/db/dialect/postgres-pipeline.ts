@@ -1,3 +1,4 @@
+import { Transaction, type Kysely } from 'kysely';
 import type pg from 'pg';
 import type { StatementListener } from './statement-log.ts';
 
@@ -48,3 +49,25 @@ export function pipelineTransactions(client: pg.PoolClient, onStatement: Stateme
   };
   (client as unknown as { query: Query }).query = pipelined;
 }
+
+/**
+ * Runs `work` in a transaction of `db` whose statements go out as they are asked for: Kysely's own transaction
+ * hands its connection to one statement at a time, so statements asked for together (`Promise.all`, or one
+ * started before the answer of another is awaited) would each wait for the one before. Here they travel
+ * together, in the order asked, and the connection answers them in that order: one round trip for all. A
+ * statement that fails aborts the transaction, and those behind it fail with it; the transaction then rolls
+ * back as any other. `work` must settle only once every statement it asked for has (`behind` in group-commit.ts),
+ * so that none is asked for after the transaction or its savepoint rolled back.
+ */
+export async function pipelinedTransaction<DB, T>(db: Kysely<DB>, work: (trx: Kysely<DB>) => Promise<T>): Promise<T> {
+  return db.transaction().execute((trx) =>
+    trx.getExecutor().provideConnection((connection) => {
+      const executor = trx.getExecutor().withConnectionProvider({ provideConnection: (consume) => consume(connection) });
+      // A transaction's handle never reaches its driver or dialect (Kysely refuses transaction(), connection() and
+      // destroy() on one); they are only asked for to build it.
+      return work(new Transaction<DB>({ config: { dialect: UNREACHABLE }, dialect: UNREACHABLE, driver: UNREACHABLE, executor }));
+    }),
+  );
+}
+
+const UNREACHABLE = Object.freeze({}) as never;
