@@ -192,8 +192,13 @@ const headerOf = (request: FastifyRequest, name: string) => {
 
 /** A write names an event of a calendar; anything else is no resource a client may write. */
 function writeTargetOf(paths: DavPaths, request: FastifyRequest) {
-  const target = targetOf(paths, request);
-  if (target.kind === 'resource') return target;
+  const target = paths.parse(request.url);
+  if (target?.kind === 'resource') return target;
+  if (target === undefined) {
+    const parent = paths.parse((request.url.split('?')[0] ?? '').replace(/[^/]*\/?$/, ''));
+    if (request.method === 'PUT' && parent?.kind !== 'collection') throw davErrors.noParent();
+    throw davErrors.notFound();
+  }
   throw new AppError(
     405,
     'caldav',
