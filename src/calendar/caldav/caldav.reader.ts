@@ -16,8 +16,8 @@ import { decodeEntities } from '../ical/ical.text.ts';
 import { eventIdOfOwnUid } from '../ical/ical.uid.ts';
 import type { TermsService } from '../terms/terms.service.ts';
 import {
-  findEventIdOfImportedUid,
-  findEventIdOfResourceName,
+  findEventIdsOfImportedUids,
+  findEventIdsOfResourceNames,
   findEventVersions,
   findOwnersOf,
   findResourceVersions,
@@ -134,12 +134,20 @@ export class CaldavReader {
   /** The events resource names name (ids, UIDs, names clients put them at), those that are members of the collection, checked together. */
   async resourceIds(collection: Collection, names: readonly string[]): Promise<Map<string, number>> {
     const named = new Map<string, number>();
+    const others: string[] = [];
     for (const name of new Set(names)) {
-      const id = /^[1-9]\d{0,14}$/.test(name)
-        ? Number(name)
-        : (eventIdOfOwnUid(name, this.deps.config.baseUrl) ??
-          (await findEventIdOfImportedUid(this.deps.db, name)) ??
-          (await findEventIdOfResourceName(this.deps.db, name)));
+      const id = /^[1-9]\d{0,14}$/.test(name) ? Number(name) : eventIdOfOwnUid(name, this.deps.config.baseUrl);
+      if (id === undefined) others.push(name);
+      else named.set(name, id);
+    }
+    // Imported UIDs, then the names clients put events at: each in one statement.
+    const imported = await findEventIdsOfImportedUids(this.deps.db, others);
+    const put = await findEventIdsOfResourceNames(
+      this.deps.db,
+      others.filter((name) => !imported.has(name)),
+    );
+    for (const name of others) {
+      const id = imported.get(name) ?? put.get(name);
       if (id !== undefined) named.set(name, id);
     }
     // Anonymous readers' members are known for the version already; others' are checked in one statement.

@@ -9,14 +9,34 @@ type Db = Kysely<Database>;
 
 /** The event an imported UID names, if any (events born here are named by their own UID, ical.uid.ts). */
 export async function findEventIdOfImportedUid(db: Db, uid: string): Promise<number | undefined> {
-  const row = await db.selectFrom('event_ical_uids').select('event_id').where('uid', '=', uid).executeTakeFirst();
-  return row === undefined ? undefined : Number(row.event_id);
+  return (await findEventIdsOfImportedUids(db, [uid])).get(uid);
+}
+
+/** The events imported UIDs name, by UID. */
+export async function findEventIdsOfImportedUids(db: Db, uids: readonly string[]): Promise<Map<string, number>> {
+  if (uids.length === 0) return new Map();
+  const rows = await db
+    .selectFrom('event_ical_uids')
+    .select(['uid', 'event_id'])
+    .where('uid', 'in', [...uids])
+    .execute();
+  return new Map(rows.map((row) => [row.uid, Number(row.event_id)]));
 }
 
 /** The event a CalDAV client put at `name` (other than its UID), if any. */
 export async function findEventIdOfResourceName(db: Db, name: string): Promise<number | undefined> {
-  const row = await db.selectFrom('caldav_resource_names').select('event_id').where('name', '=', name).executeTakeFirst();
-  return row === undefined ? undefined : Number(row.event_id);
+  return (await findEventIdsOfResourceNames(db, [name])).get(name);
+}
+
+/** The events CalDAV clients put at `names`, by name. */
+export async function findEventIdsOfResourceNames(db: Db, names: readonly string[]): Promise<Map<string, number>> {
+  if (names.length === 0) return new Map();
+  const rows = await db
+    .selectFrom('caldav_resource_names')
+    .select(['name', 'event_id'])
+    .where('name', 'in', [...names])
+    .execute();
+  return new Map(rows.map((row) => [row.name, Number(row.event_id)]));
 }
 
 export async function insertResourceName(db: Db, name: string, eventId: number): Promise<void> {
