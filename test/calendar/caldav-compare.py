@@ -19,33 +19,11 @@ from caldav.lib import error
 # (Almanac its URL, X-ALMANAC-*, LANGUAGE parameters; both a SEQUENCE): those are no answer to the client's request.
 COMPARED = ["UID", "SUMMARY", "DTSTART", "DTEND", "RRULE", "EXDATE", "RECURRENCE-ID", "LOCATION"]
 
-SINGLE = """BEGIN:VCALENDAR
-VERSION:2.0
-PRODID:-//python-caldav comparison//EN
-BEGIN:VEVENT
-UID:{uid}
-DTSTAMP:20310101T000000Z
-DTSTART;TZID=Europe/Rome:{start}
-DTEND;TZID=Europe/Rome:{end}
-SUMMARY:{summary}
-LOCATION:Garden stage
-END:VEVENT
-END:VCALENDAR
-"""
-
-WEEKLY = """BEGIN:VCALENDAR
-VERSION:2.0
-PRODID:-//python-caldav comparison//EN
-BEGIN:VEVENT
-UID:compare-weekly@example.org
-DTSTAMP:20310101T000000Z
-DTSTART;TZID=Europe/Rome:20310301T180000
-DTEND;TZID=Europe/Rome:20310301T190000
-RRULE:FREQ=WEEKLY;COUNT=10
-SUMMARY:Weekly class
-END:VEVENT
-END:VCALENDAR
-"""
+def vcalendar(uid, start, end, summary, *more):
+    """One VEVENT in Europe/Rome, as a client writes it."""
+    event = [f"UID:{uid}", "DTSTAMP:20310101T000000Z", f"DTSTART;TZID=Europe/Rome:{start}", f"DTEND;TZID=Europe/Rome:{end}"]
+    lines = ["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//python-caldav comparison//EN", "BEGIN:VEVENT", *event]
+    return "\n".join([*lines, f"SUMMARY:{summary}", *more, "END:VEVENT", "END:VCALENDAR", ""])
 
 
 def utc(text):
@@ -117,13 +95,12 @@ class Session:
         start = calendar.objects_by_sync_token(load_objects=False)
         self.record("sync, first", {"objects": len(list(start)), "token": bool(start.sync_token)})
 
-        spring = calendar.save_event(
-            SINGLE.format(uid="compare-spring@example.org", start="20310410T200000", end="20310410T220000", summary="Spring concert")
+        garden = "LOCATION:Garden stage"
+        spring = calendar.save_event(vcalendar("compare-spring@example.org", "20310410T200000", "20310410T220000", "Spring concert", garden))
+        summer = calendar.save_event(vcalendar("compare-summer@example.org", "20310710T200000", "20310710T220000", "Summer concert", garden))
+        weekly = calendar.save_event(
+            vcalendar("compare-weekly@example.org", "20310301T180000", "20310301T190000", "Weekly class", "RRULE:FREQ=WEEKLY;COUNT=10")
         )
-        summer = calendar.save_event(
-            SINGLE.format(uid="compare-summer@example.org", start="20310710T200000", end="20310710T220000", summary="Summer concert")
-        )
-        weekly = calendar.save_event(WEEKLY)
         self.record("create", {"paths": sorted(self.path_of(event.url).rsplit("/", 1)[1] for event in (spring, summer, weekly))})
 
         found = calendar.date_search(utc("20310401T000000Z"), utc("20310501T000000Z"), expand=False)
