@@ -15,14 +15,7 @@ import type { IcalService } from '../ical/ical.service.ts';
 import { decodeEntities } from '../ical/ical.text.ts';
 import { eventIdOfOwnUid } from '../ical/ical.uid.ts';
 import type { TermsService } from '../terms/terms.service.ts';
-import {
-  findEventIdsOfImportedUids,
-  findEventIdsOfResourceNames,
-  findEventVersions,
-  findOwnersOf,
-  findResourceVersions,
-  listCategoryIds,
-} from './caldav.repository.ts';
+import { findEventIdsOfNames, findEventVersions, findOwnersOf, findResourceVersions, listCategoryIds } from './caldav.repository.ts';
 import { davErrors } from './caldav.errors.ts';
 import type { Collection } from './caldav.paths.ts';
 import type { TimeRange } from './caldav.requests.ts';
@@ -140,16 +133,7 @@ export class CaldavReader {
       if (id === undefined) others.push(name);
       else named.set(name, id);
     }
-    // Imported UIDs, then the names clients put events at: each in one statement.
-    const imported = await findEventIdsOfImportedUids(this.deps.db, others);
-    const put = await findEventIdsOfResourceNames(
-      this.deps.db,
-      others.filter((name) => !imported.has(name)),
-    );
-    for (const name of others) {
-      const id = imported.get(name) ?? put.get(name);
-      if (id !== undefined) named.set(name, id);
-    }
+    for (const [name, id] of await findEventIdsOfNames(this.deps.db, others)) named.set(name, id);
     // Anonymous readers' members are known for the version already; others' are checked in one statement.
     const ids = [...new Set(named.values())];
     const members = new Set(await (this.ctx.user === null ? this.members(collection) : this.members(collection, undefined, ids)));

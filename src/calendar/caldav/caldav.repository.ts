@@ -9,33 +9,30 @@ type Db = Kysely<Database>;
 
 /** The event an imported UID names, if any (events born here are named by their own UID, ical.uid.ts). */
 export async function findEventIdOfImportedUid(db: Db, uid: string): Promise<number | undefined> {
-  return (await findEventIdsOfImportedUids(db, [uid])).get(uid);
-}
-
-/** The events imported UIDs name, by UID. */
-export async function findEventIdsOfImportedUids(db: Db, uids: readonly string[]): Promise<Map<string, number>> {
-  if (uids.length === 0) return new Map();
-  const rows = await db
-    .selectFrom('event_ical_uids')
-    .select(['uid', 'event_id'])
-    .where('uid', 'in', [...uids])
-    .execute();
-  return new Map(rows.map((row) => [row.uid, Number(row.event_id)]));
+  const row = await db.selectFrom('event_ical_uids').select('event_id').where('uid', '=', uid).executeTakeFirst();
+  return row === undefined ? undefined : Number(row.event_id);
 }
 
 /** The event a CalDAV client put at `name` (other than its UID), if any. */
 export async function findEventIdOfResourceName(db: Db, name: string): Promise<number | undefined> {
-  return (await findEventIdsOfResourceNames(db, [name])).get(name);
+  const row = await db.selectFrom('caldav_resource_names').select('event_id').where('name', '=', name).executeTakeFirst();
+  return row === undefined ? undefined : Number(row.event_id);
 }
 
-/** The events CalDAV clients put at `names`, by name. */
-export async function findEventIdsOfResourceNames(db: Db, names: readonly string[]): Promise<Map<string, number>> {
+/** The events `names` name, by name: an imported UID, else the name a CalDAV client put an event at; in one statement. */
+export async function findEventIdsOfNames(db: Db, names: readonly string[]): Promise<Map<string, number>> {
   if (names.length === 0) return new Map();
-  const rows = await db
+  const imported = db
+    .selectFrom('event_ical_uids')
+    .select(['uid as name', 'event_id', sql<number>`0`.as('rank')])
+    .where('uid', 'in', [...names]);
+  const put = db
     .selectFrom('caldav_resource_names')
-    .select(['name', 'event_id'])
-    .where('name', 'in', [...names])
-    .execute();
+    .select(['name', 'event_id', sql<number>`1`.as('rank')])
+    .where('name', 'in', [...names]);
+  const rows = await imported.unionAll(put).execute();
+  // An imported UID wins over a name: set last.
+  rows.sort((a, b) => Number(b.rank) - Number(a.rank));
   return new Map(rows.map((row) => [row.name, Number(row.event_id)]));
 }
 
