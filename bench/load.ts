@@ -7,11 +7,14 @@ import { pinned, ROOT } from './processes.ts';
 
 /** One HTTP request shape, sent over and over. */
 export interface LoadRequest {
-  readonly method: 'GET' | 'POST';
+  // REPORT: CalDAV's reads.
+  readonly method: 'GET' | 'POST' | 'REPORT';
   readonly url: string;
   readonly headers?: Readonly<Record<string, string>>;
   /** `[<id>]` in the body is replaced by a value unique to each request (creates must not collide). */
   readonly body?: string;
+  /** Connections for this request instead of the run's: 1 for a line whose target is one client's latency. */
+  readonly connections?: number;
   /** A mixed workload (wrk only): each request is one of these, drawn at random, on `url`'s host; `url` is the probe. */
   readonly variants?: readonly LoadVariant[];
 }

@@ -11,8 +11,11 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import fc from 'fast-check';
+import { foldLines as generatorFoldLines } from 'ical-generator';
 import ICAL from 'ical.js';
 import nodeIcal from 'node-ical';
+import { foldLines } from '../../src/calendar/ical/ical.feed.ts';
 import { textOfHtml } from '../../src/calendar/ical/ical.text.ts';
 import { ConfigError, loadConfig } from '../../src/config/config.ts';
 import { startTestServer, type Credentials, type TestServer } from '../helpers/server.ts';
@@ -702,4 +705,20 @@ describe('iCalendar feed cap', () => {
     );
     assert.equal(text.match(/BEGIN:VEVENT/g)?.length, 3);
   });
+});
+
+it('folds VEVENT lines exactly as ical-generator folds the rest of a feed', () => {
+  // Lines of any length and characters: ASCII, two, three and four octets, lone surrogates.
+  const char = fc.oneof(
+    fc.constantFrom('a', ' ', ';', 'é', 'ß', '€', '語', '😀', '\uD800', '\uDC00'),
+    fc.string({ unit: 'binary', maxLength: 1 }),
+  );
+  const line = fc.array(char, { maxLength: 300 }).map((chars) => chars.join(''));
+  fc.assert(
+    fc.property(fc.array(line, { maxLength: 5 }), (lines) => {
+      const text = lines.join('\r\n');
+      assert.equal(foldLines(text), generatorFoldLines(text));
+    }),
+    { numRuns: 500 },
+  );
 });

@@ -56,6 +56,8 @@ export const davErrors = {
     failed(403, clark(NS.caldav, 'no-uid-conflict'), `Another resource, ${href}, holds this UID: write to it instead.`, {}, href),
   preconditionFailed: (message: string) => failed(412, undefined, message),
   notFound: () => failed(404, undefined, 'Nothing is at this address.'),
+  // RFC 4918 §9.7.1: a PUT whose parent is no collection.
+  noParent: () => failed(409, undefined, 'No calendar is there to hold this resource: events are put at {uid}.ics in a calendar.'),
   credentialsRequired: () =>
     failed(401, undefined, 'Sign in (HTTP Basic, with your password or an API token as the password).', {
       'www-authenticate': BASIC_CHALLENGE,

@@ -9,20 +9,13 @@ import type { ChangesService } from '../changes/changes.service.ts';
 import type { RequestContext } from '../common/context.ts';
 import { feedName } from '../common/site-title.ts';
 import { listFilter } from '../events/events.filters.ts';
-import { findEventById, listOwnerIds } from '../events/events.repository.ts';
+import { listOwnerIds } from '../events/events.repository.ts';
 import { canEdit, listVisibility } from '../posts/posts.access.ts';
 import type { IcalService } from '../ical/ical.service.ts';
 import { decodeEntities } from '../ical/ical.text.ts';
 import { eventIdOfOwnUid } from '../ical/ical.uid.ts';
 import type { TermsService } from '../terms/terms.service.ts';
-import {
-  findEventIdOfImportedUid,
-  findEventIdOfResourceName,
-  findEventVersions,
-  findOwnersOf,
-  findResourceVersions,
-  listCategoryIds,
-} from './caldav.repository.ts';
+import { findEventIdsOfNames, findEventVersions, findOwnersOf, findResourceVersions, listCategoryIds } from './caldav.repository.ts';
 import { davErrors } from './caldav.errors.ts';
 import type { Collection } from './caldav.paths.ts';
 import type { TimeRange } from './caldav.requests.ts';
@@ -134,14 +127,13 @@ export class CaldavReader {
   /** The events resource names name (ids, UIDs, names clients put them at), those that are members of the collection, checked together. */
   async resourceIds(collection: Collection, names: readonly string[]): Promise<Map<string, number>> {
     const named = new Map<string, number>();
+    const others: string[] = [];
     for (const name of new Set(names)) {
-      const id = /^[1-9]\d{0,14}$/.test(name)
-        ? Number(name)
-        : (eventIdOfOwnUid(name, this.deps.config.baseUrl) ??
-          (await findEventIdOfImportedUid(this.deps.db, name)) ??
-          (await findEventIdOfResourceName(this.deps.db, name)));
-      if (id !== undefined) named.set(name, id);
+      const id = /^[1-9]\d{0,14}$/.test(name) ? Number(name) : eventIdOfOwnUid(name, this.deps.config.baseUrl);
+      if (id === undefined) others.push(name);
+      else named.set(name, id);
     }
+    for (const [name, id] of await findEventIdsOfNames(this.deps.db, others)) named.set(name, id);
     // Anonymous readers' members are known for the version already; others' are checked in one statement.
     const ids = [...new Set(named.values())];
     const members = new Set(await (this.ctx.user === null ? this.members(collection) : this.members(collection, undefined, ids)));
@@ -152,7 +144,7 @@ export class CaldavReader {
   representation(id: number): Promise<Representation | undefined> {
     let found = this.represented.get(id);
     if (found === undefined) {
-      found = this.ctx.user === null ? this.representedForEveryone(id) : this.represent(id);
+      found = this.ctx.user === null ? this.representedForEveryone(id) : this.represent([id]).then((shown) => shown.get(id));
       this.represented.set(id, found);
     }
     return found;
@@ -163,28 +155,41 @@ export class CaldavReader {
     const key = cacheKey('caldav event', id, this.ctx.language);
     return (await this.ctx.version()).once(
       key,
-      () => this.represent(id),
+      () => this.represent([id]).then((shown) => shown.get(id)),
       (shown) => 256 + 2 * (shown?.ics.length ?? 0),
     );
   }
 
-  private async represent(id: number): Promise<Representation | undefined> {
-    const { db } = this.deps;
-    // Read before the event: a tag may name an older version than its body (a write would then be refused), never a newer
-    // one. Not for an anonymous caller, who edits nothing.
-    const version = this.ctx.user === null ? undefined : (await findEventVersions(db, [id])).get(id);
-    let ics: string;
-    try {
-      ics = await this.deps.ical.eventFeed(id, {}, this.ctx);
-    } catch (error) {
-      if (error instanceof AppError && error.status < 500) return undefined;
-      throw error;
+  /**
+   * `representation` of each of `ids`. A signed-in caller's are read together (anonymous readers' come from the
+   * cache of the version, one by one).
+   */
+  async representations(ids: readonly number[]): Promise<Map<number, Representation | undefined>> {
+    const missing = [...new Set(ids)].filter((id) => !this.represented.has(id));
+    if (this.ctx.user !== null && missing.length > 0) {
+      const batch = this.represent(missing);
+      for (const id of missing)
+        this.represented.set(
+          id,
+          batch.then((shown) => shown.get(id)),
+        );
     }
+    return new Map(await Promise.all(ids.map(async (id) => [id, await this.representation(id)] as const)));
+  }
+
+  private async represent(ids: readonly number[]): Promise<Map<number, Representation>> {
+    // Read before the events: a tag may name an older version than its body (a write would then be refused), never a
+    // newer one. Not for an anonymous caller, who edits nothing.
+    const versions = this.ctx.user === null ? new Map<number, number>() : await findEventVersions(this.deps.db, ids);
+    const feeds = await this.deps.ical.eventFeeds(ids, this.ctx);
+    const now = new Date();
     // The API's tag (events.single.ts): these bytes, and the version only for a caller who may edit the event, since
     // the version also moves with what others are not shown.
-    const row = await findEventById(db, id);
-    const editable = row !== undefined && canEdit(this.ctx.user, row, new Date());
-    return { id, ics, etag: etagOf(ics, editable ? version : undefined) };
+    const tagged = [...feeds].map(([id, { row, ics }]): [number, Representation] => {
+      const version = canEdit(this.ctx.user, row, now) ? versions.get(id) : undefined;
+      return [id, { id, ics, etag: etagOf(ics, version) }];
+    });
+    return new Map(tagged);
   }
 
   /**

@@ -19,6 +19,23 @@ export async function findEventIdOfResourceName(db: Db, name: string): Promise<n
   return row === undefined ? undefined : Number(row.event_id);
 }
 
+/** The events `names` name, by name: an imported UID, else the name a CalDAV client put an event at; in one statement. */
+export async function findEventIdsOfNames(db: Db, names: readonly string[]): Promise<Map<string, number>> {
+  if (names.length === 0) return new Map();
+  const imported = db
+    .selectFrom('event_ical_uids')
+    .select(['uid as name', 'event_id', sql<number>`0`.as('rank')])
+    .where('uid', 'in', [...names]);
+  const put = db
+    .selectFrom('caldav_resource_names')
+    .select(['name', 'event_id', sql<number>`1`.as('rank')])
+    .where('name', 'in', [...names]);
+  const rows = await imported.unionAll(put).execute();
+  // An imported UID wins over a name: set last.
+  rows.sort((a, b) => Number(b.rank) - Number(a.rank));
+  return new Map(rows.map((row) => [row.name, Number(row.event_id)]));
+}
+
 export async function insertResourceName(db: Db, name: string, eventId: number): Promise<void> {
   await db.insertInto('caldav_resource_names').values({ name, event_id: eventId }).execute();
 }

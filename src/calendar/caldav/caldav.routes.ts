@@ -132,9 +132,10 @@ async function describe(paths: DavPaths, reader: CaldavReader, target: Target, d
 }
 
 async function eventResponses(paths: DavPaths, reader: CaldavReader, collection: Collection, ids: readonly number[], asked: PropRequest) {
+  const represented = await reader.representations(ids);
   const responses: DavResponse[] = [];
   for (const id of ids) {
-    const shown = await reader.representation(id);
+    const shown = represented.get(id);
     const path = paths.resource(collection, id);
     responses.push(shown === undefined ? { href: path, status: 404 } : await propertiesResponse(path, eventProperties(shown), asked));
   }
@@ -157,11 +158,12 @@ async function report(options: CaldavRoutesOptions, request: FastifyRequest, rep
         found?.kind === 'resource' && sameCollection(paths, found.collection, collection) ? [found.name] : [],
       );
       const ids = await reader.resourceIds(collection, named);
+      const represented = await reader.representations([...ids.values()]);
       const responses: DavResponse[] = [];
       for (const [index, href] of asked.hrefs.entries()) {
         const found = targets[index];
         const id = found?.kind === 'resource' && sameCollection(paths, found.collection, collection) ? ids.get(found.name) : undefined;
-        const shown = id === undefined ? undefined : await reader.representation(id);
+        const shown = id === undefined ? undefined : represented.get(id);
         responses.push(shown === undefined ? { href, status: 404 } : await propertiesResponse(href, eventProperties(shown), asked.props));
       }
       return sendMultistatus(reply, responses);
@@ -190,8 +192,13 @@ const headerOf = (request: FastifyRequest, name: string) => {
 
 /** A write names an event of a calendar; anything else is no resource a client may write. */
 function writeTargetOf(paths: DavPaths, request: FastifyRequest) {
-  const target = targetOf(paths, request);
-  if (target.kind === 'resource') return target;
+  const target = paths.parse(request.url);
+  if (target?.kind === 'resource') return target;
+  if (target === undefined) {
+    const parent = paths.parse((request.url.split('?')[0] ?? '').replace(/[^/]*\/?$/, ''));
+    if (request.method === 'PUT' && parent?.kind !== 'collection') throw davErrors.noParent();
+    throw davErrors.notFound();
+  }
   throw new AppError(
     405,
     'caldav',

@@ -199,10 +199,14 @@ export class EventPresenter {
     });
   }
 
-  /** Does a single read of `row` show it whole (not protected, or unlocked by the read)? */
-  async unlocks(row: EventRow, query: { password?: string; context?: string }, caller: RequestContext, now: Date): Promise<boolean> {
-    const unlocked = await this.passwords.unlocked([row], this.attempt(query, caller, now), 'single');
-    return unlocked.has(row.id);
+  /** The rows a single read shows whole (not protected, or unlocked by the read), by id. */
+  async unlocked(
+    rows: readonly EventRow[],
+    query: { password?: string; context?: string },
+    caller: RequestContext,
+    now: Date,
+  ): Promise<ReadonlySet<number>> {
+    return this.passwords.unlocked(rows, this.attempt(query, caller, now), 'single');
   }
 
   /** What a read claims protected events with: `password`, or `context=edit`. */

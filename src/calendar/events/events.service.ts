@@ -208,6 +208,11 @@ export class EventsService {
     return { row, event };
   }
 
+  /** The events among `ids` that `getEventWithRow` would give, read together; those it would refuse left out. */
+  async getEventsWithRows(ids: readonly number[], query: ReadEventQuery, caller: RequestContext): Promise<EventWithRow[]> {
+    return ids.length === 0 ? [] : this.single.readMany(ids, query, caller, this.now());
+  }
+
   /**
    * The event as `trx` sees it, with its version: the last thing a write does (and an import's before and after).
    * `linked`: the row as the write left it, whose embeds are read along with the row.

@@ -24,6 +24,8 @@ import { textOfHtml } from './ical.text.ts';
  *   all-day RECURRENCE-ID is written as a DATE-TIME; RDATE alone would be
  *   written as `RRULE:RDATE…`; NAME/X-WR-CALNAME are not escaped; no
  *   LANGUAGE parameter. Those lines are written here, before END:VEVENT.
+ * - its folding costs a TextEncoder per character, most of a feed's time: the
+ *   VEVENTs and VTIMEZONEs are folded here, the same way (foldLines).
  */
 
 /** An occurrence or a whole series as one VEVENT. */
@@ -68,8 +70,18 @@ function tzidOf(zone: string): string | undefined {
   return zone !== 'UTC' && VTIMEZONE_ZONES.has(zone) ? zone : undefined;
 }
 
+// Each zone's VTIMEZONE as a feed holds it (CRLF lines, folded), the same in every feed: made once per zone.
+const vtimezones = new Map<string, string | null>();
+
 function vtimezoneOf(zone: string): string | null {
-  return VTIMEZONE_ZONES.has(zone) ? (tzlib_get_ical_block(zone)[0] ?? null) : null;
+  let block = vtimezones.get(zone);
+  if (block === undefined) {
+    const written = VTIMEZONE_ZONES.has(zone) ? (tzlib_get_ical_block(zone)[0] ?? null) : null;
+    // As ical-generator writes what its generator gives: CRLF lines, trimmed, a CRLF after the last.
+    block = written === null ? null : foldLines(`${written.replace(/\r\n/g, '\n').replace(/\n/g, '\r\n').trim()}\r\n`);
+    vtimezones.set(zone, block);
+  }
+  return block;
 }
 
 /** TEXT value escaping (RFC 5545 §3.3.11), for lines written here. */
@@ -191,7 +203,7 @@ export function recurrenceLinesOf(lines: readonly string[], excluded: readonly O
   return written;
 }
 
-function addComponent(calendar: ICalCalendar, component: FeedComponent, feed: Feed): void {
+function addComponent(calendar: ICalCalendar, component: FeedComponent, feed: Feed, parts: FoldedParts): void {
   const { event } = component;
   const allDay = isAllDay(event);
   const tzid = allDay ? undefined : tzidOf(event.timezone);
@@ -237,8 +249,60 @@ function addComponent(calendar: ICalCalendar, component: FeedComponent, feed: Fe
   const organizer = organizerOf(event);
   if (organizer !== undefined) extra.push(organizer);
   const written = vevent.toString.bind(vevent);
+  // ical-generator folds what this returns: a short mark, replaced by the VEVENT folded here (toICalendar).
   vevent.toString = () =>
-    withLanguage(written(), feed.language).replace(/END:VEVENT\r\n$/, `${extra.map((line) => `${line}\r\n`).join('')}END:VEVENT\r\n`);
+    `${parts.mark(
+      foldLines(
+        withLanguage(written(), feed.language).replace(/END:VEVENT\r\n$/, `${extra.map((line) => `${line}\r\n`).join('')}END:VEVENT\r\n`),
+      ),
+    )}\r\n`;
+}
+
+/**
+ * Components folded here and put in place of a short mark in what ical-generator writes (its folding costs a
+ * TextEncoder per character). No content line of a feed starts with the mark: its X- properties are fixed.
+ */
+class FoldedParts {
+  private readonly parts: string[] = [];
+
+  mark(folded: string): string {
+    this.parts.push(folded);
+    return `${PART_MARK}${this.parts.length - 1}`;
+  }
+
+  /** `text` with each mark's line replaced by its part. */
+  placed(text: string): string {
+    return text.replace(PART_MARKS, (_mark, index: string) => this.parts[Number(index)] as string);
+  }
+}
+
+const PART_MARK = 'X-ALMANAC-FOLDED-PART:';
+const PART_MARKS = new RegExp(`^${PART_MARK}(\\d+)\r\n`, 'gm');
+
+/**
+ * RFC 5545 §3.1 folding exactly as ical-generator folds (a line breaks before the character that takes it past 74
+ * octets, each character whole, a surrogate pair as one), without an encoder per character.
+ */
+export function foldLines(text: string): string {
+  return text.split('\r\n').map(foldLine).join('\r\n');
+}
+
+function foldLine(line: string): string {
+  // eslint-disable-next-line no-control-regex -- ASCII: one octet a character.
+  if (line.length <= 74 && /^[\u0000-\u007f]*$/.test(line)) return line;
+  let folded = '';
+  let octets = 0;
+  for (const char of line) {
+    const code = char.charCodeAt(0);
+    const size = char.length === 2 ? 4 : code < 0x80 ? 1 : code < 0x800 ? 2 : 3;
+    octets += size;
+    if (octets > 74) {
+      folded += '\r\n ';
+      octets = size;
+    }
+    folded += char;
+  }
+  return folded;
 }
 
 /**
@@ -267,12 +331,20 @@ function withLanguage(vevent: string, language: string): string {
 export function toICalendar(feed: Feed): string {
   const calendar = ical({ prodId: PRODUCT_ID, name: escapeText(feed.name) });
   // A zone without a name: ical-generator writes the VTIMEZONE of every event zone, and DTSTAMP in UTC.
-  calendar.timezone({ name: '', generator: vtimezoneOf });
+  const parts = new FoldedParts();
+  calendar.timezone({
+    name: '',
+    generator: (zone) => {
+      const block = vtimezoneOf(zone);
+      return block === null ? null : parts.mark(block);
+    },
+  });
   calendar.ttl(feed.refreshSeconds);
   calendar.x('X-WR-TIMEZONE', feed.siteTimezone);
-  for (const component of feed.components) addComponent(calendar, component, feed);
+  for (const component of feed.components) addComponent(calendar, component, feed, parts);
+  const text = parts.placed(calendar.toString());
   // Every content line ends with CRLF, the last one too (RFC 5545 §3.1); ical-generator leaves it off.
-  return calendarPropertiesFirst(`${calendar.toString()}\r\n`);
+  return calendarPropertiesFirst(`${text}\r\n`);
 }
 
 /**

@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Config } from '../../config/config.ts';
 import type { Database } from '../../platform/db/schema.ts';
 import type { EventWithRow } from '../events/events.present.ts';
+import type { EventRow } from '../events/events.repository.ts';
 import type { EventsService } from '../events/events.service.ts';
 import type { ListEventsQuery, ReadEventQuery } from '../events/events.schemas.ts';
 import type { FeedQuery } from './ical.schemas.ts';
@@ -18,9 +19,6 @@ import type { LinkedPostsService } from '../linked-posts/linked-posts.service.ts
 
 /** How often calendar apps are asked to poll (REFRESH-INTERVAL, X-PUBLISHED-TTL). */
 const REFRESH_SECONDS = 3600;
-
-// Every occurrence a series has: the window of a series' own feed.
-const ALL_TIME = { start_date: '1970-01-01', end_date: '9999-12-31' } as const;
 
 export interface IcalServiceDeps {
   readonly db: Kysely<Database>;
@@ -80,24 +78,44 @@ export class IcalService {
    */
   async eventFeed(id: number, query: ReadEventQuery, caller: RequestContext, now: Date = new Date()): Promise<string> {
     const one = await this.deps.events.getEventWithRow({ id }, query, caller);
-    const [uid] = await this.uidsOf([one.row.id]);
-    const components: FeedComponent[] = [];
-    if (isSeries(one.row)) {
-      const listed = {
-        ...ALL_TIME,
-        post_parent: id,
-        password: query.password,
-        context: query.context,
-        translation_language: query.translation_language,
-      };
-      const occurrences = await this.deps.events.listEventsWithRows(listed, caller, now, this.deps.config.recurrenceMaxOccurrences);
-      const exceptions = occurrences.filter((item) => item.row.is_exception === 1);
-      components.push(this.master(one, uid as string, exceptions, new Map()));
-      for (const exception of exceptions) components.push(this.exception(exception, uid as string));
-    } else {
-      components.push({ uid: uid as string, sequence: one.row.sequence, event: one.event, website: websiteOf(one) });
+    return (await this.feedsOf([one], query, caller, now)).get(id) as string;
+  }
+
+  /**
+   * `eventFeed` of each of `ids` the caller may read, read together, with the row each was made from; those a
+   * single read would refuse left out.
+   */
+  async eventFeeds(
+    ids: readonly number[],
+    caller: RequestContext,
+    now: Date = new Date(),
+  ): Promise<Map<number, { row: EventRow; ics: string }>> {
+    const shown = await this.deps.events.getEventsWithRows(ids, {}, caller);
+    const feeds = await this.feedsOf(shown, {}, caller, now);
+    return new Map(shown.map((one) => [one.row.id, { row: one.row, ics: feeds.get(one.row.id) as string }]));
+  }
+
+  /** Each event's own feed, by id: its UID, and for a series the exceptions the caller's list shows, each read in one batch. */
+  private async feedsOf(shown: readonly EventWithRow[], query: ReadEventQuery, caller: RequestContext, now: Date) {
+    const uids = await this.uidsOf(shown.map((one) => one.row.id));
+    const seriesIds = shown.filter((one) => isSeries(one.row)).map((one) => one.row.id);
+    const exceptionIds = [...(await findExceptionStarts(this.deps.db, seriesIds)).values()].flatMap((starts) => [...starts.keys()]);
+    const listed = { include: exceptionIds.map(String), ...query };
+    const exceptions = exceptionIds.length === 0 ? [] : await this.deps.events.listEventsWithRows(listed, caller, now, exceptionIds.length);
+    const feeds = new Map<number, string>();
+    for (const [index, one] of shown.entries()) {
+      const uid = uids[index] as string;
+      const components: FeedComponent[] = [];
+      if (isSeries(one.row)) {
+        const own = exceptions.filter((item) => item.row.parent_id === one.row.id);
+        components.push(this.master(one, uid, own, new Map()));
+        for (const exception of own) components.push(this.exception(exception, uid));
+      } else {
+        components.push({ uid, sequence: one.row.sequence, event: one.event, website: websiteOf(one) });
+      }
+      feeds.set(one.row.id, this.calendar(components[0]?.event.title ?? '', caller, components, true));
     }
-    return this.calendar(components[0]?.event.title ?? '', caller, components, true);
+    return feeds;
   }
 
   private calendar(name: string, caller: RequestContext, components: readonly FeedComponent[], single = false): string {
