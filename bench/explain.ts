@@ -13,7 +13,7 @@
  * `--series N` turns N of the events into weekly series of 50–60 occurrences, as the benchmark's series list does.
  */
 import { parseArgs } from 'node:util';
-import { Kysely, PostgresDialect, SqliteDialect, sql, type LogEvent } from 'kysely';
+import { sql } from 'kysely';
 import { buildApp } from '../src/app.ts';
 import { BackgroundWork } from '../src/platform/background.ts';
 import { seedDemoEvents } from '../src/calendar/seed/demo-events.ts';
@@ -23,71 +23,13 @@ import { progressBar } from '../src/cli/progress.ts';
 import { loadConfig } from '../src/config/config.ts';
 import { DEFAULT_PASSWORD_HASH_COST, PasswordHasher } from '../src/platform/auth/passwords.ts';
 import { UsersService } from '../src/platform/auth/users.service.ts';
-import { migrateToLatest, type Store } from '../src/platform/db/database.ts';
+import { migrateToLatest } from '../src/platform/db/database.ts';
 import { MIGRATION_FOLDERS } from '../src/migrations.ts';
-import { createPostgresDb, translatePostgresError } from '../src/platform/db/dialect/postgres.ts';
-import { createSqliteDb, translateSqliteError } from '../src/platform/db/dialect/sqlite.ts';
-import type { Database } from '../src/platform/db/schema.ts';
 import { createLogger } from '../src/platform/logger.ts';
 import { createBenchDatabase } from './database.ts';
 import { seedEntities } from './entities.ts';
 import { loadFixtures } from './fixtures.ts';
-
-interface Statement {
-  readonly sql: string;
-  readonly parameters: readonly unknown[];
-  readonly ms: number;
-}
-
-/** A store like the server's, whose Kysely reports every statement, plus a way to explain one. */
-function loggingStore(url: string, recorded: Statement[]): Store & { explain: (statement: Statement) => Promise<string> } {
-  const log = (event: LogEvent) => {
-    if (event.level === 'query') {
-      recorded.push({ sql: event.query.sql, parameters: event.query.parameters, ms: event.queryDurationMillis });
-    }
-  };
-  if (url.startsWith('sqlite:')) {
-    const { raw } = createSqliteDb({ file: url.slice('sqlite:'.length), synchronous: 'NORMAL' });
-    const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: raw }), log });
-    return {
-      db,
-      dialect: 'sqlite',
-      translateError: translateSqliteError,
-      statementsPrepared: () => 0,
-      ping: async () => undefined,
-      close: () => db.destroy(),
-      explain: async ({ sql: text, parameters }) => {
-        const rows = raw.prepare(`EXPLAIN QUERY PLAN ${text}`).all(...(parameters as unknown[])) as {
-          id: number;
-          parent: number;
-          detail: string;
-        }[];
-        const depth = new Map<number, number>([[0, 0]]);
-        return rows
-          .map((row) => {
-            const level = (depth.get(row.parent) ?? 0) + 1;
-            depth.set(row.id, level);
-            return `${'  '.repeat(level - 1)}${row.detail}`;
-          })
-          .join('\n');
-      },
-    };
-  }
-  const { pool } = createPostgresDb(url);
-  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), log });
-  return {
-    db,
-    dialect: 'postgres',
-    translateError: translatePostgresError,
-    statementsPrepared: () => 0,
-    ping: async () => undefined,
-    close: () => db.destroy(),
-    explain: async ({ sql: text, parameters }) => {
-      const result = await pool.query<{ 'QUERY PLAN': string }>(`EXPLAIN (ANALYZE, COSTS OFF, TIMING ON) ${text}`, [...parameters]);
-      return result.rows.map((row) => row['QUERY PLAN']).join('\n');
-    },
-  };
-}
+import { loggingStore, type Statement } from './logging-store.ts';
 
 async function main(): Promise<void> {
   const { values } = parseArgs({ options: { events: { type: 'string' }, series: { type: 'string' }, entities: { type: 'string' } } });

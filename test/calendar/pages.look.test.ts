@@ -26,6 +26,7 @@ const SIZES = [
 ] as const;
 /** A month whose first day is a Monday (the default first day of the week): its rows are its weeks. */
 const MONTH = '2027-03';
+const FESTIVAL_ALT = 'A river at sunset';
 
 describe('the calendar’s look in Chromium', () => {
   let server: TestServer;
@@ -33,6 +34,7 @@ describe('the calendar’s look in Chromium', () => {
   let browser: Browser;
   const pages = new Map<string, string>();
   let thumbnail = '';
+  let matThumbnail = '';
   let logoId = 0;
 
   before(async () => {
@@ -73,7 +75,11 @@ describe('the calendar’s look in Chromium', () => {
     )
       .jpeg()
       .toBuffer();
-    const image = await server.request(MEDIA, { method: 'POST', auth: admin, ...raw(poster, 'festival.jpg') });
+    const image = await server.request(`${MEDIA}?alt_text=${encodeURIComponent(FESTIVAL_ALT)}`, {
+      method: 'POST',
+      auth: admin,
+      ...raw(poster, 'festival.jpg'),
+    });
     assert.equal(image.status, 201, image.text);
     thumbnail = image.body.media_details.sizes.thumbnail.source_url;
     logoId = upload.body.id;
@@ -94,7 +100,12 @@ describe('the calendar’s look in Chromium', () => {
       end_date: `${MONTH}-16`,
       categories: [sport],
     });
+    // A decorative picture: no alternative text.
+    const mat = await server.request(MEDIA, { method: 'POST', auth: admin, ...raw(poster, 'mat.jpg') });
+    assert.equal(mat.status, 201, mat.text);
+    matThumbnail = mat.body.media_details.sizes.thumbnail.source_url;
     await makeEvent(server, admin, {
+      image: mat.body.id,
       title: 'Morning yoga',
       start_date: `${MONTH}-10 07:00`,
       end_date: `${MONTH}-10 08:00`,
@@ -103,6 +114,8 @@ describe('the calendar’s look in Chromium', () => {
     await makeEvent(server, admin, { title: 'Choir rehearsal', start_date: `${MONTH}-10 18:00`, end_date: `${MONTH}-10 19:30` });
     pages.set('look-month', `/events/month/${MONTH}/`);
     pages.set('look-list', '/events/list/');
+    pages.set('look-week', `/events/week/${MONTH}-08/`);
+    pages.set('look-day', `/events/${MONTH}-10/`);
     pages.set('look-event', new URL(festival.url).pathname);
   });
   after(async () => {
@@ -110,7 +123,7 @@ describe('the calendar’s look in Chromium', () => {
     await server?.close();
   });
 
-  const open = async (size: (typeof SIZES)[number], colorScheme: 'light' | 'dark'): Promise<Page> => {
+  const open = async (size: { readonly width: number; readonly height: number }, colorScheme: 'light' | 'dark'): Promise<Page> => {
     const context = await browser.newContext({ viewport: { width: size.width, height: size.height }, colorScheme });
     return context.newPage();
   };
@@ -166,6 +179,100 @@ describe('the calendar’s look in Chromium', () => {
     assert.equal(await card.locator('img.thumb').getAttribute('src'), thumbnail);
     assert.equal(await page.locator('li.card', { hasText: 'Choir rehearsal' }).locator('img, .card-venue, .card-cost').count(), 0);
     await page.context().close();
+  });
+
+  it('draws the week as seven columns with one bar per multi-day event, clipped and marked at the week’s edges', async () => {
+    const page = await open(SIZES[0], 'light');
+    await page.goto(`${server.url}/events/week/${MONTH}-08/`);
+    const grid = page.locator('table.week-grid');
+    assert.equal(await grid.locator('tbody td').count(), 7);
+    assert.equal(await page.locator('.week-agenda').isVisible(), false);
+    const cell = async (day: string) => (await grid.locator(`td:has(a.daynum[href="/events/${MONTH}-${day}/"])`).boundingBox())!;
+    const bar = (title: string) => grid.locator('li.bar', { hasText: title });
+    // The festival, Tuesday to Thursday: one bar over three columns, its title once, its first day's time.
+    assert.equal(await bar('Jazz festival').count(), 1);
+    const festival = (await bar('Jazz festival').boundingBox())!;
+    const [tuesday, thursday] = [await cell('09'), await cell('11')];
+    assert.ok(Math.abs(festival.x - tuesday.x) < 8, `starts in Tuesday's column: ${festival.x} vs ${tuesday.x}`);
+    assert.ok(Math.abs(festival.x + festival.width - (thursday.x + thursday.width)) < 8, 'ends in Thursday’s column');
+    assert.equal((await bar('Jazz festival').locator('.time').innerText()).replace(/\s/g, ' '), 'from 7:00 PM');
+    assert.equal(await grid.getByRole('link', { name: 'Jazz festival' }).count(), 3);
+    // The fair runs Saturday to Tuesday: clipped at Sunday, saying that it goes on; the next week says where it came from.
+    const fair = (await bar('Spring fair').boundingBox())!;
+    const [saturday, sunday] = [await cell('13'), await cell('14')];
+    assert.ok(Math.abs(fair.x - saturday.x) < 8 && Math.abs(fair.x + fair.width - (sunday.x + sunday.width)) < 8);
+    assert.match((await bar('Spring fair').getAttribute('class'))!, /\bclip-after\b/);
+    assert.doesNotMatch((await bar('Spring fair').getAttribute('class'))!, /\bclip-before\b/);
+    assert.equal(await bar('Spring fair').locator('.sr-only').textContent(), '(continues next week)');
+    await page.goto(`${server.url}/events/week/${MONTH}-15/?lang=it`);
+    const rest = page.locator('table.week-grid li.bar', { hasText: 'Spring fair' });
+    assert.match((await rest.getAttribute('class'))!, /\bclip-before\b/);
+    assert.equal(await rest.locator('.sr-only').textContent(), '(continua dalla settimana precedente)');
+    await page.context().close();
+    // A phone gets the week as its list of days, no grid.
+    const phone = await open(SIZES[1], 'light');
+    await phone.goto(`${server.url}/events/week/${MONTH}-08/`);
+    assert.equal(await phone.locator('table.week-grid').isVisible(), false);
+    assert.equal(await phone.locator('.week-agenda h2').count(), 7);
+    assert.equal(await phone.locator('.week-agenda').getByRole('link', { name: 'Jazz festival' }).first().isVisible(), true);
+    await phone.context().close();
+  });
+
+  it('shows each event’s thumbnail in the week and day views and the list, with its alternative text or none', async () => {
+    const page = await open(SIZES[0], 'light');
+    const attributes = (image: ReturnType<Page['locator']>) =>
+      image.evaluate((element) =>
+        Object.fromEntries(['src', 'alt', 'width', 'height', 'loading'].map((name) => [name, element.getAttribute(name)])),
+      );
+    const festival = { src: thumbnail, alt: FESTIVAL_ALT, width: '150', height: '150', loading: 'lazy' };
+    const yoga = { ...festival, src: matThumbnail, alt: '' };
+    for (const address of [`/events/week/${MONTH}-08/`, `/events/${MONTH}-10/`, '/events/list/']) {
+      await page.goto(`${server.url}${address}`);
+      const card = (title: string) => page.locator('li.card', { hasText: title }).first().locator('img.thumb');
+      assert.deepEqual(await attributes(card('Jazz festival')), festival, address);
+      assert.deepEqual(await attributes(card('Morning yoga')), yoga, address);
+      assert.equal(await page.locator('li.card', { hasText: 'Choir rehearsal' }).locator('img').count(), 0, address);
+    }
+    // The week's columns show the picture of a day's event (a bar, across days, has none).
+    await page.goto(`${server.url}/events/week/${MONTH}-08/`);
+    const chip = page.locator('table.week-grid li.chip', { hasText: 'Morning yoga' }).locator('img.thumb');
+    assert.deepEqual(await attributes(chip), yoga);
+    assert.equal(await chip.evaluate((image: HTMLImageElement) => image.complete && image.naturalWidth === 150), true);
+    assert.equal(await page.locator('table.week-grid li.bar img').count(), 0);
+    await page.context().close();
+  });
+
+  it('keeps a month chip’s time whole, at 1280 px and in the narrowest cells the grid has, in both languages', async () => {
+    // 40rem (640 px) and less is a phone's compact grid: 641 px is the narrowest screen that shows titles and times.
+    for (const width of [1280, 641]) {
+      const page = await open({ width, height: 900 }, 'light');
+      for (const language of ['en', 'it']) {
+        await page.goto(`${server.url}/events/month/${MONTH}/?lang=${language}`);
+        const chips = await page.locator('table.month li.chip').evaluateAll((items) =>
+          items.map((item) => {
+            const time = item.querySelector('.time')!;
+            const [box, cell, own] = [
+              time.getBoundingClientRect(),
+              item.closest('td')!.getBoundingClientRect(),
+              item.getBoundingClientRect(),
+            ];
+            return {
+              text: time.textContent,
+              clipped:
+                time.scrollWidth > time.clientWidth ||
+                box.right > own.right + 0.5 ||
+                box.bottom > own.bottom + 0.5 ||
+                own.right > cell.right,
+              visible: box.width > 0 && box.height > 0,
+            };
+          }),
+        );
+        assert.ok(chips.length >= 2, `${width} ${language}: ${chips.length} chips`);
+        for (const chip of chips) assert.deepEqual([chip.visible, chip.clipped], [true, false], `${width} ${language}: ${chip.text}`);
+        await page.screenshot({ path: path.join(SCREENSHOTS, `look-month-chips-${language}-${width}.png`) });
+      }
+      await page.context().close();
+    }
   });
 
   it('serves the theme made from its address, forever cacheable, and the logo only at the setting’s address', async () => {

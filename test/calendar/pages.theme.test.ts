@@ -50,14 +50,25 @@ describe('theme colours', () => {
 });
 
 describe('bars of a grid row', () => {
-  const card = (href: string, spans: boolean): EventCard => ({ title: href, href, time: '', datetime: '', when: '', color: '', spans });
+  const WEEK = ['2027-03-08', '2027-03-09', '2027-03-10', '2027-03-11', '2027-03-12', '2027-03-13', '2027-03-14'];
+  const card = (href: string, spans: boolean, firstDay = WEEK[0]!, lastDay = WEEK[6]!): EventCard => ({
+    title: href,
+    href,
+    time: '',
+    datetime: '',
+    when: '',
+    color: '',
+    spans,
+    firstDay,
+    lastDay,
+  });
 
   it('gives an event shown on consecutive days one lane, its length on its first day, and keeps each day’s order', () => {
     const long = card('/long', true);
     const short = card('/short', true);
     const single = card('/single', false);
     // Monday to Wednesday: `long`; Tuesday and Wednesday: `short`, listed before `long` on Wednesday.
-    const placed = placeBars([[long], [single, long, short], [short, long], [], [], [], []]);
+    const placed = placeBars([[long], [single, long, short], [short, long], [], [], [], []], WEEK);
     assert.deepEqual(
       placed[0]!.events.map((entry) => [entry.card.href, entry.lane, entry.span]),
       [['/long', 0, 3]],
@@ -83,13 +94,26 @@ describe('bars of a grid row', () => {
   });
 
   it('draws an event shown on one day of the row only, or beyond the lanes, as a chip', () => {
-    const [last] = placeBars([[], [], [], [], [], [], [card('/wraps', true)]]).slice(6);
+    const [last] = placeBars([[], [], [], [], [], [], [card('/wraps', true)]], WEEK).slice(6);
     assert.deepEqual(last!.events[0], { card: last!.events[0]!.card, span: 1 });
     const many = [...Array(5).keys()].map((index) => card(`/bar${index}`, true));
-    const row = placeBars([many, many, [], [], [], [], []]);
+    const row = placeBars([many, many, [], [], [], [], []], WEEK);
     assert.deepEqual(
       row[0]!.events.map((entry) => entry.lane),
       [0, 1, 2, 3, undefined],
     );
+  });
+
+  it('says of a bar the row clips that its event runs on before or after the row', () => {
+    const across = card('/across', true, '2027-03-05', '2027-03-09');
+    const inside = card('/inside', true, '2027-03-10', '2027-03-11');
+    const beyond = card('/beyond', true, '2027-03-13', '2027-03-20');
+    const row = placeBars([[across], [across], [inside], [inside], [], [beyond], [beyond]], WEEK);
+    const first = (day: number) => row[day]!.events[0]!;
+    assert.deepEqual([first(0).span, first(0).before, first(0).after], [2, true, false]);
+    assert.deepEqual([first(2).span, first(2).before, first(2).after], [2, false, false]);
+    assert.deepEqual([first(5).span, first(5).before, first(5).after], [2, false, true]);
+    // The days a bar runs over say nothing more: the piece on its first day carries the marks.
+    assert.equal(first(1).before, undefined);
   });
 });

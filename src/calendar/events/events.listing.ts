@@ -3,7 +3,8 @@ import { cacheKey } from '../../platform/cache/read-cache.ts';
 import type { Database } from '../../platform/db/schema.ts';
 import { changedEventsAbove, type CalendarVersion } from '../common/calendar-version.ts';
 import { filterKey } from './events.filters.ts';
-import { countEvents, listEventIds, listEventPageIds, type EventListFilter, type EventOrder } from './events.repository.ts';
+import { dayGrid, type DayGrid } from './events.days.ts';
+import { countEvents, listEventIds, listEventPageIds, listEventSpans, type EventListFilter, type EventOrder } from './events.repository.ts';
 
 type Db = Kysely<Database>;
 
@@ -54,6 +55,18 @@ export class EventListing {
       cacheKey('events-page', this.key, order, offset, limit),
       () => listEventPageIds(this.db, this.filter, limit, offset, order),
       (ids) => 8 * ids.length,
+    );
+  }
+
+  /**
+   * A calendar grid of `days` (consecutive): each day's count of events and the ids of its first `perDay`. Its spans
+   * (thousands of rows of the listing index for a month over 100k events) are walked once in the version.
+   */
+  days(days: readonly string[], perDay: number): Promise<DayGrid> {
+    return this.version.once(
+      cacheKey('events-days', this.key, days[0], days.length, perDay),
+      async () => dayGrid(await listEventSpans(this.db, this.filter), days, perDay),
+      (grid) => 8 * (grid.counts.length + grid.firsts.flat().length),
     );
   }
 

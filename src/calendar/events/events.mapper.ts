@@ -64,6 +64,8 @@ export type EventSummary = Pick<
 > & {
   /** The colour of its first category that has one (`#rrggbb`): what a grid paints it with. */
   readonly color?: string;
+  /** The id of its image, when it has one: what the week and day views show a thumbnail of. */
+  readonly image_id?: number;
 };
 
 /** The summary of an event (see toEventResponse), from its row and its title and slug. */
@@ -81,6 +83,7 @@ export function toEventSummary(row: EventRow, texts: Translated | undefined, url
     utc_start_date: row.start_utc,
     utc_end_date: row.end_utc,
     timezone: row.timezone,
+    ...(row.image_id === null ? {} : { image_id: row.image_id }),
   };
 }
 
@@ -185,7 +188,7 @@ export function stripProtectedEvent(event: EventResponse): EventResponse {
 
 /** A summary as lists show it to who has not unlocked its event: what stripProtectedEvent strips of its fields. */
 export function stripProtectedSummary(summary: EventSummary): EventSummary {
-  const { color: _color, ...shown } = summary;
+  const { color: _color, image_id: _image, ...shown } = summary;
   return { ...shown, all_day: null };
 }
 

@@ -170,12 +170,15 @@ export class EventsService {
   /**
    * A calendar grid of `days` (consecutive local days): how many events of the list run on each, and the summaries
    * of each day's first `perDay` (by the list's filter, visibility and password rules). Every event of the window is
-   * counted from the listing index; only the shown ones are read, by id, and one the caller may no longer read (a
-   * write in between) is left out.
+   * counted from the listing index (once per version for an anonymous grid, as a list's pages); only the shown ones
+   * are read, by id, and one the caller may no longer read (a write in between) is left out.
    */
-  async listDays(query: ListEventsQuery, caller: RequestContext, now: Date, days: readonly string[], perDay: number): Promise<EventDays> {
+  async listDays(query: ListEventsQuery, caller: RequestContext, asked: Date, days: readonly string[], perDay: number): Promise<EventDays> {
+    const version = await caller.version();
+    const now = version.instantFrom(asked);
     const filter = await listFilter(this.db, query, caller, now);
-    const { counts, firsts } = dayGrid(await listEventSpans(this.db, filter), days, perDay);
+    const grid = caller.user === null ? new EventListing(this.db, version, filter).days(days, perDay) : undefined;
+    const { counts, firsts } = (await grid) ?? dayGrid(await listEventSpans(this.db, filter), days, perDay);
     const ids = [...new Set(firsts.flat())];
     const rows = (await findEventsByIds(this.db, ids)).filter((row) => row.status !== 'trash' && canRead(caller.user, row, now));
     const summaries = new Map((await this.presenter.summarized(this.db, rows, query, caller, now)).map((summary) => [summary.id, summary]));

@@ -22,6 +22,9 @@ export interface PlacedCard {
   readonly lane?: number;
   /** On the first day of its bar in the row: how many days the bar covers; 0 on the days it runs over. */
   readonly span: number;
+  /** A bar's piece that the row's edge clips: the event began before the row's first day, or goes on after its last. */
+  readonly before?: boolean;
+  readonly after?: boolean;
 }
 
 /** A day of a grid row: its events placed, and the lanes it leaves empty (kept free so that the bars line up). */
@@ -37,8 +40,11 @@ interface Segment {
   lane?: number;
 }
 
-/** The events of a row's days (`days`, consecutive, in order) placed: bars for the events shown on consecutive days. */
-export function placeBars(days: ReadonlyArray<readonly EventCard[]>): PlacedDay[] {
+/**
+ * The events of a row's days (`days`, consecutive, in order, their dates `dates`) placed: bars for the events shown on
+ * consecutive days, each piece saying whether the event runs on before or after it.
+ */
+export function placeBars(days: ReadonlyArray<readonly EventCard[]>, dates: readonly string[]): PlacedDay[] {
   const segments: Segment[] = [];
   const open = new Map<string, Segment>();
   days.forEach((events, index) => {
@@ -70,7 +76,10 @@ export function placeBars(days: ReadonlyArray<readonly EventCard[]>): PlacedDay[
     events: events.map((card) => {
       const segment = card.spans ? segmentOf(card.href, index) : undefined;
       if (segment === undefined) return { card, span: 1 };
-      return { card, lane: segment.lane!, span: segment.start === index ? segment.end - segment.start + 1 : 0 };
+      if (segment.start !== index) return { card, lane: segment.lane!, span: 0 };
+      const before = card.firstDay < dates[segment.start]!;
+      const after = card.lastDay > dates[segment.end]!;
+      return { card, lane: segment.lane!, span: segment.end - segment.start + 1, before, after };
     }),
     gaps: [...Array(lanesUsed).keys()].filter((lane) => !busy[index]!.includes(lane)),
   }));

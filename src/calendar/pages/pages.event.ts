@@ -109,7 +109,7 @@ export async function eventModel(
     categories.listByIds(termIds(event.categories), page.caller),
     tags.listByIds(termIds(event.tags), page.caller),
     seriesModel(pages, page, event),
-    pageImageOf(pages, event.image),
+    pageImageOf(pages.services.media, event.image),
   ]);
   const venue = Array.isArray(event.venue) ? undefined : (event.venue as Embedded);
   const venueModel =

@@ -210,7 +210,7 @@ async function linkedPostPage(
           : { kind, email: plainText(item.email), phone: plainText(item.phone), website: plainText(item.website) };
       const description = safeHtml(item.description);
       const own = `/${kind}/${String(item.slug)}/`;
-      const image = await pageImageOf(pages, item.image);
+      const image = await pageImageOf(pages.services.media, item.image);
       return archive(options, page, own, plainText(item[kind]), { ...details, description, image }, { [kind]: String(item.id) });
     },
   );

@@ -74,17 +74,30 @@ export interface EventCard {
   readonly color: string;
   /** Runs over several days (all day or not): a grid draws it as a bar. */
   readonly spans: boolean;
+  /** The first and the last day it runs on (as the grids place it): where a grid's bar of it is clipped. */
+  readonly firstDay: string;
+  readonly lastDay: string;
   /** What a list's card shows more (cards made from a whole event). */
   readonly details?: CardDetails;
+  /** Its image's id, if any, and its thumbnail in the views that show them (list, week, day). */
+  readonly imageId?: number;
+  readonly thumbnail?: Thumbnail;
 }
 
-/** A list card's date badge, place, excerpt, cost and thumbnail. */
+/** A card's picture: the square thumbnail of an uploaded image, with its alternative text (empty: decoration). */
+export interface Thumbnail {
+  readonly src: string;
+  readonly width: number;
+  readonly height: number;
+  readonly alt: string;
+}
+
+/** A list card's date badge, place, excerpt and cost. */
 export interface CardDetails {
   readonly badge: { readonly month: string; readonly day: number };
   readonly venue: string;
   readonly excerpt: string;
   readonly cost: string;
-  readonly thumbnail?: { readonly src: string; readonly width: number; readonly height: number };
 }
 
 /** Longest excerpt a card shows, in characters: about two lines of a phone. */
@@ -100,19 +113,17 @@ function excerptText(html: string, max: number): string {
   return `${cut.slice(0, Math.max(cut.lastIndexOf(' '), max / 2)).trimEnd()}…`;
 }
 
-/** The details of a list's card of `event`: the thumbnail its image has at the sizes a card uses (none for an image recorded by URL). */
+/** The details of a list's card of `event`. */
 export function cardDetailsOf(event: EventResponse, language: Language): CardDetails {
   const [year, month, day] = event.start_date.slice(0, 10).split('-').map(Number) as [number, number, number];
   const monthName = new Intl.DateTimeFormat(language, { month: 'short', timeZone: 'UTC' }).format(Date.UTC(year, month - 1, day));
   const place: Record<string, unknown> = Array.isArray(event.venue) ? {} : event.venue;
   const venue = [plainText(place.venue), plainText(place.city)].filter(Boolean).join(', ');
-  const size = event.image === false ? undefined : (event.image.sizes?.thumbnail ?? event.image.sizes?.medium);
   return {
     badge: { month: monthName.replace('.', ''), day },
     venue,
     excerpt: excerptText(event.excerpt, EXCERPT_MAX),
     cost: plainText(event.cost),
-    ...(size === undefined ? {} : { thumbnail: { src: size.url, width: size.width, height: size.height } }),
   };
 }
 
@@ -188,6 +199,9 @@ export function cardOf(
     when: `${dayText(startDay)}${endDay === startDay ? '' : ` – ${dayText(endDay)}`}`,
     color: event.color === undefined ? '' : colorClass(event.color),
     spans: endDay !== startDay,
+    firstDay: startDay,
+    lastDay: endDay,
+    ...(event.image_id === undefined ? {} : { imageId: event.image_id }),
   };
 }
 

@@ -16,7 +16,8 @@ import {
 } from './pages.dates.ts';
 import { badPageArgument } from './pages.errors.ts';
 import { placeBars } from './pages.bars.ts';
-import type { PagesService, PageRequest } from './pages.service.ts';
+import type { DayEvents, PagesService, PageRequest } from './pages.service.ts';
+import type { Language } from '../../config/config.ts';
 import { DayParamsSchema, MonthParamsSchema, ViewQuerySchema } from './pages.schemas.ts';
 import { EMBED_PATH, type PageViews } from './pages.views.ts';
 
@@ -50,33 +51,40 @@ export async function pagesViewRoutes(app: FastifyInstance, options: PageRoutesO
   typed.get(`${EMBED_PATH}month/:month`, { config, schema: monthSchema, handler: monthPage(options, renderEmbedMonth) });
 }
 
+/** The column headings of a grid whose rows are weeks like `week`. */
+function weekdaysOf(week: readonly string[], language: Language) {
+  return week.map((day) => ({ long: formatWeekdayName(day, language), short: formatWeekdayShort(day, language) }));
+}
+
+/** The cells of a grid's row of `week` (its days' dates): each day's events, placed as bars and chips (pages.bars.ts). */
+function gridRow(page: PageRequest, week: readonly string[], days: Map<string, DayEvents>, inMonth: (day: string) => boolean) {
+  const placed = placeBars(
+    week.map((day) => days.get(day)!.events),
+    week,
+  );
+  return week.map((day, index) => ({
+    day,
+    number: Number(day.slice(8)),
+    label: formatDay(day, page.language.language, page.caller.settings.date_format),
+    inMonth: inMonth(day),
+    today: day === page.today,
+    href: page.links.to(`/events/${day}/`),
+    ...days.get(day)!,
+    placed: placed[index]!,
+  }));
+}
+
 /** A month's grid, its list of days with events and its pager, whose months are at `monthPath` (the view's or the embed's). */
 async function monthOf(pages: PagesService, page: PageRequest, month: string, monthPath: (month: string) => string) {
   const { t, links, language } = page;
-  const { start_of_week: firstDay, date_format: dateFormat } = page.caller.settings;
-  const weeks = monthWeeks(month, firstDay);
+  const weeks = monthWeeks(month, page.caller.settings.start_of_week);
   const first = weeks[0]![0]!;
   const last = weeks[weeks.length - 1]![6]!;
   const days = await pages.eventsByDay(page, first, last, MONTH_DAY_MAX);
-  const cells = weeks.map((week) => {
-    const placed = placeBars(week.map((day) => days.get(day)!.events));
-    return week.map((day, index) => ({
-      day,
-      number: Number(day.slice(8)),
-      label: formatDay(day, language.language, dateFormat),
-      inMonth: day.startsWith(month),
-      today: day === page.today,
-      href: links.to(`/events/${day}/`),
-      ...days.get(day)!,
-      placed: placed[index]!,
-    }));
-  });
+  const cells = weeks.map((week) => gridRow(page, week, days, (day) => day.startsWith(month)));
   return {
     heading: formatMonth(month, language.language),
-    weekdays: weeks[0]!.map((day) => ({
-      long: formatWeekdayName(day, language.language),
-      short: formatWeekdayShort(day, language.language),
-    })),
+    weekdays: weekdaysOf(weeks[0]!, language.language),
     weeks: cells,
     // On a phone the grid shrinks to day numbers and dots, and the days that have events are listed below it.
     agenda: cells.flat().filter((cell) => cell.events.length > 0),
@@ -127,11 +135,15 @@ function weekPage({ pages, views }: PageRoutesOptions): Handler<typeof daySchema
       const { start_of_week: firstDay, date_format: dateFormat } = page.caller.settings;
       const first = weekStart(asked, firstDay);
       const last = addDays(first, 6);
-      const [days, filters] = await Promise.all([pages.eventsByDay(page, first, last, WEEK_DAY_MAX), pages.filterChoices(page)]);
+      const [days, filters] = await Promise.all([pages.eventsByDay(page, first, last, WEEK_DAY_MAX, true), pages.filterChoices(page)]);
       const heading = `${t.weekOf} ${formatDay(first, language.language, dateFormat)}`;
       const path = `/events/week/${first}/`;
+      const week = [...days.keys()];
       const model = {
         heading,
+        weekdays: weekdaysOf(week, language.language),
+        // Seven columns on a wide screen, the list of days (the phone's agenda) on a narrow one.
+        cells: gridRow(page, week, days, () => true),
         days: [...days].map(([day, shown]) => ({
           day,
           label: formatDay(day, language.language, dateFormat),
@@ -154,7 +166,7 @@ function weekPage({ pages, views }: PageRoutesOptions): Handler<typeof daySchema
 
 async function renderDay({ pages, views }: PageRoutesOptions, page: PageRequest, day: string, path: string): Promise<Answer> {
   const { t, links, language } = page;
-  const [days, filters] = await Promise.all([pages.eventsByDay(page, day, day, DAY_PAGE_MAX), pages.filterChoices(page)]);
+  const [days, filters] = await Promise.all([pages.eventsByDay(page, day, day, DAY_PAGE_MAX, true), pages.filterChoices(page)]);
   const heading = formatDay(day, language.language, page.caller.settings.date_format);
   const { events, more } = days.get(day)!;
   const model = {

@@ -28,6 +28,7 @@ import { addDays, daysBetween } from './pages.dates.ts';
 import { pageNotFound } from './pages.errors.ts';
 import { filterPairs, listFilters } from './pages.filters.ts';
 import { termsOf } from '../terms/terms.mapper.ts';
+import { thumbnailOf, thumbnailsOf } from './pages.images.ts';
 
 /** The events a grid's day shows: the first ones (the day's page shows more), and how many more it has. */
 export interface DayEvents {
@@ -129,9 +130,10 @@ export class PagesService {
 
   /**
    * Each day from `first` to `last` with how many events run on it (wall-clock days of each event's zone) and the
-   * cards of the first `perDay` of them, with the page's filters: summaries (what a grid shows), not whole events.
+   * cards of the first `perDay` of them, with the page's filters: summaries (what a grid shows), not whole events;
+   * with `thumbnails`, each card with its image's thumbnail (two queries more, for the images shown).
    */
-  async eventsByDay(page: PageRequest, first: string, last: string, perDay: number): Promise<Map<string, DayEvents>> {
+  async eventsByDay(page: PageRequest, first: string, last: string, perDay: number, thumbnails = false): Promise<Map<string, DayEvents>> {
     const query: ListEventsQuery = {
       ...listFilters(page.query),
       ends_after: `${first} 00:00:00`,
@@ -140,11 +142,15 @@ export class PagesService {
     };
     const days = daysBetween(first, last);
     const grid = await this.services.events.listDays(query, page.caller, page.now, days, perDay);
+    const images = thumbnails ? grid.shown.flat().flatMap((event) => event.image_id ?? []) : [];
+    const found = await thumbnailsOf(this.services.deps.store.db, this.services.media, this.config.baseUrl, images);
     // An event on several days is a card on each, which differ only in the time shown there.
     const cards = new Map<string, EventCard>();
     const cardOfEvent = (day: string) => (event: EventSummary) => {
       const key = `${event.id} ${dayPart(event, day)}`;
-      return cards.get(key) ?? cards.set(key, this.card(page, event, day)).get(key)!;
+      const thumbnail = event.image_id === undefined ? undefined : found.get(event.image_id);
+      const card = () => ({ ...this.card(page, event, day), ...(thumbnail === undefined ? {} : { thumbnail }) });
+      return cards.get(key) ?? cards.set(key, card()).get(key)!;
     };
     return new Map(
       days.map((day, index) => {
@@ -165,6 +171,7 @@ export class PagesService {
         this.services.events.listEvents(query, page.caller, page.now, { order: isPast ? 'desc' : 'asc' }),
         this.services.categories.colors(page.caller),
       ]);
+      const alts = await this.services.media.altTexts(list.events.flatMap((event) => (event.image === false ? [] : [event.image.id])));
       // As a grid's summary has it: the colour of its first category (by id) that has one.
       const colorOf = (event: EventResponse) =>
         [...event.categories]
@@ -175,6 +182,7 @@ export class PagesService {
         cards: list.events.map((event) => ({
           ...this.card(page, { ...event, color: colorOf(event) }),
           details: cardDetailsOf(event, page.language.language),
+          thumbnail: thumbnailOf(event.image, event.image === false ? undefined : alts.get(event.image.id)),
         })),
         page: number,
         pages: list.total_pages,

@@ -11,6 +11,7 @@ import { OG_LOCALE } from './pages.i18n.ts';
 import type { PageRequest } from './pages.service.ts';
 import { themeHref } from './pages.theme.ts';
 import { BAR_RULES } from './pages.bars.ts';
+import type { PageImage } from './pages.images.ts';
 
 // This folder in the sources; once bundled (scripts/bundle.mjs) the module is dist/almanac.mjs and the files are at the same path under dist/.
 const HERE = path.dirname(fileURLToPath(import.meta.url));
@@ -39,16 +40,6 @@ const HTML = 'text/html; charset=utf-8';
 
 /** Where the stylesheet is served, below the site root. */
 export const STYLESHEET_PATH = '/events/assets/calendar.css';
-
-/** An `<img>`'s attributes; an image recorded by URL has no dimensions and no sizes. */
-export interface PageImage {
-  readonly url: string;
-  readonly alt: string;
-  readonly width?: number;
-  readonly height?: number;
-  readonly srcset?: string;
-  readonly sizes?: string;
-}
 
 /** Where the site's logo (setting `site_logo`, a media id) is found, below the site root: `{LOGO_PATH}{id}`. */
 export const LOGO_PATH = '/events/assets/logo/';
