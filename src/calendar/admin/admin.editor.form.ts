@@ -95,7 +95,7 @@ export function timeZones(): string[] {
   return zones;
 }
 
-export function valuesOfBody(body: EditorBody): FormValues {
+export function valuesOfBody(body: Partial<EditorBody>): FormValues {
   const text: Record<string, string> = {};
   for (const [name, value] of Object.entries(body)) if (typeof value === 'string') text[name] = value;
   return { text, byday: listOf(body.byday), organizers: listOf(body.organizers), categories: listOf(body.categories) };

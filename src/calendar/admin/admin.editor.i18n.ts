@@ -96,6 +96,13 @@ const EN = {
     invalid: 'This is not valid here: choose from the list, or type a name.',
     start: 'Enter the start date and time first.',
   } as Record<string, string>,
+  /** The words of the editor's script. */
+  script: {
+    suggestions: 'Suggestions',
+    results: '{n} suggestions: up and down arrows to move, Enter to choose.',
+    noResults: 'No suggestions.',
+    uploading: 'Uploading the image…',
+  },
 };
 
 export type EditorDictionary = typeof EN;
@@ -191,6 +198,12 @@ const IT: EditorDictionary = {
     required: 'Questo campo è obbligatorio.',
     invalid: "Non è valido qui: scegli dall'elenco, oppure scrivi un nome.",
     start: "Inserisci prima la data e l'ora di inizio.",
+  },
+  script: {
+    suggestions: 'Suggerimenti',
+    results: '{n} suggerimenti: frecce su e giù per spostarsi, Invio per scegliere.',
+    noResults: 'Nessun suggerimento.',
+    uploading: 'Caricamento dell’immagine…',
   },
 };
 
