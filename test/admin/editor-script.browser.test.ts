@@ -196,7 +196,14 @@ describe('the event editor’s script', () => {
     await Promise.all([page.waitForURL(/saved=1$/), page.getByRole('button', { name: 'Save' }).click()]);
     assert.equal(await progress.count(), 0, 'the saved event’s page, without the progress bar');
     const id = Number(/events\/(\d+)\/edit/.exec(page.url())?.[1]);
-    assert.equal((await server.request(`/calendar/events/v1/events/${id}`, { auth: editor })).body.image.width, 40);
+    const first = (await server.request(`/calendar/events/v1/events/${id}`, { auth: editor })).body.image;
+    assert.equal(first.width, 40);
+    // Saving an event already saved leads back to its own page.
+    await page.getByLabel('Or upload a new image').setInputFiles({ name: 'third.png', mimeType: 'image/png', buffer: png });
+    await Promise.all([page.waitForEvent('load'), page.getByRole('button', { name: 'Save' }).click()]);
+    assert.match(page.url(), new RegExp(`/admin/events/${id}/edit\\?saved=1$`));
+    assert.notEqual((await server.request(`/calendar/events/v1/events/${id}`, { auth: editor })).body.image.id, first.id);
+    assert.equal(await page.getByRole('status').filter({ hasText: 'Saved.' }).count(), 1);
     await page.close();
   });
 
@@ -303,5 +310,10 @@ describe('the event editor’s script', () => {
       (await contributor.get('/admin/events/preview-dates?start=2031-01-30T10:00&byday=MO&byday=TU&repeats=weekly')).status,
       200,
     );
+    for (const query of ['start=2031-01-30T10:00&repeats=daily&timezone=Mars%2FBase', 'start=2031-13-45T10:00&repeats=daily']) {
+      const refused = await preview(query);
+      assert.equal(refused.status, 422, query);
+      assert.ok(refused.body.error.length > 0, query);
+    }
   });
 });

@@ -231,7 +231,7 @@ function uploadProgress(form: HTMLFormElement, texts: Texts): void {
     });
     request.addEventListener('load', () => {
       // Saved: the editor answered with the event's page (a redirect the request followed). Else it is the form again.
-      if (request.responseURL !== '' && new URL(request.responseURL).pathname !== new URL(form.action).pathname) {
+      if (request.responseURL !== '' && request.responseURL !== form.action) {
         window.location.assign(request.responseURL);
         return;
       }
