@@ -4,7 +4,7 @@ import { requestContext } from '../common/context.ts';
 import { plainText } from '../pages/pages.present.ts';
 import type { Term } from '../terms/terms.schemas.ts';
 import type { AdminContext } from './admin.context.ts';
-import { EditorBody, valuesOfBody } from './admin.editor.form.ts';
+import { EditorBody, PREVIEW_FIELDS, valuesOfBody } from './admin.editor.form.ts';
 import { previewOf } from './admin.editor.ts';
 import { EDITOR_DICTIONARIES } from './admin.editor.i18n.ts';
 
@@ -21,21 +21,7 @@ export const ChoicesQuery = Type.Object({
   search: Type.Optional(Type.String({ maxLength: 200 })),
   lang: Type.Optional(Type.String({ maxLength: 5 })),
 });
-/** The fields "Preview dates" reads, as the form sends them. */
-export const PreviewQuery = Type.Pick(EditorBody, [
-  'start',
-  'all_day',
-  'timezone',
-  'repeats',
-  'interval',
-  'byday',
-  'monthly',
-  'ends',
-  'until',
-  'count',
-  'exceptions',
-  'rrule',
-]);
+export const PreviewQuery = Type.Pick(EditorBody, PREVIEW_FIELDS);
 
 /** The first names matching what was typed: venues, organizers or tags, `{ items: [{ id, name }] }`. */
 export function pickerChoices(context: AdminContext) {

@@ -68,6 +68,21 @@ export const EditorBody = Type.Object({
   date: Text(),
 });
 export type EditorBody = Static<typeof EditorBody>;
+/** The fields "Preview dates" reads (the editor's script sends them as they change). */
+export const PREVIEW_FIELDS = [
+  'start',
+  'all_day',
+  'timezone',
+  'repeats',
+  'interval',
+  'byday',
+  'monthly',
+  'ends',
+  'until',
+  'count',
+  'exceptions',
+  'rrule',
+] as const;
 
 /** What the form shows: single values by field name, and the fields that carry several. */
 export interface FormValues {

@@ -23,6 +23,7 @@ import {
   timeZones,
   valuesOfBody,
   newValues,
+  PREVIEW_FIELDS,
   type Choices,
   type EditorBody,
   type FormValues,
@@ -67,7 +68,12 @@ function render(context: AdminContext, request: FastifyRequest, reply: FastifyRe
     e,
     script: context.views.script.url(page.basePath),
     // Where the script asks for names and dates, and its words (none of them needed without it).
-    assist: { choices: to('/admin/choices'), preview: to('/admin/events/preview-dates'), texts: JSON.stringify(e.script) },
+    assist: {
+      choices: to('/admin/choices'),
+      preview: to('/admin/events/preview-dates'),
+      previewFields: PREVIEW_FIELDS.join(' '),
+      texts: JSON.stringify(e.script),
+    },
     // The template builds its repeated fields as text: what it puts in them is escaped as XML (valid HTML too).
     escape: escapeXml,
     heading: title,

@@ -7,20 +7,6 @@
 
 const PICK_DELAY_MS = 150;
 const PREVIEW_DELAY_MS = 400;
-const PREVIEW_FIELDS = [
-  'start',
-  'all_day',
-  'timezone',
-  'repeats',
-  'interval',
-  'byday',
-  'monthly',
-  'ends',
-  'until',
-  'count',
-  'exceptions',
-  'rrule',
-];
 
 interface Texts {
   readonly suggestions: string;
@@ -167,14 +153,14 @@ function picker(input: HTMLInputElement, source: string, texts: Texts, announce:
 }
 
 /** The Repeats builder's next dates, asked of the editor as they change, shown where "Preview dates" shows them. */
-function livePreview(form: HTMLFormElement, source: string): void {
+function livePreview(form: HTMLFormElement, source: string, fields: readonly string[]): void {
   const region = form.querySelector<HTMLElement>('#preview-dates');
   if (region === null) return;
   let request: AbortController | undefined;
   const refresh = debounced(PREVIEW_DELAY_MS, () => {
     const data = new FormData(form);
     const query = new URLSearchParams();
-    for (const name of PREVIEW_FIELDS) for (const value of data.getAll(name)) if (typeof value === 'string') query.append(name, value);
+    for (const name of fields) for (const value of data.getAll(name)) if (typeof value === 'string') query.append(name, value);
     request?.abort();
     request = new AbortController();
     fetch(`${source}?${query.toString()}`, { signal: request.signal, headers: { accept: 'application/json' } })
@@ -199,7 +185,7 @@ function livePreview(form: HTMLFormElement, source: string): void {
   });
   form.addEventListener('change', (event) => {
     const name = (event.target as HTMLInputElement | null)?.name ?? '';
-    if (PREVIEW_FIELDS.includes(name)) refresh();
+    if (fields.includes(name)) refresh();
   });
 }
 
@@ -262,7 +248,7 @@ function enhance(): void {
   }
   const tags = form.querySelector<HTMLInputElement>('#tags');
   if (tags !== null) picker(tags, `${choices}/tags`, texts, announce, true);
-  livePreview(form, form.dataset.preview ?? '');
+  livePreview(form, form.dataset.preview ?? '', (form.dataset.previewFields ?? '').split(' '));
   uploadProgress(form, texts);
 }
 
