@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
+import { createRequire } from 'node:module';
 import path from 'node:path';
-import { buildSync } from 'esbuild';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 
 /** Where the event editor's script is served, below the site root. */
@@ -21,6 +21,8 @@ export class EditorScript {
 
   private bundle() {
     if (this.built === undefined) {
+      // Loaded here, not with the server: a process that never shows the form never loads esbuild.
+      const { buildSync } = createRequire(import.meta.url)('esbuild') as typeof import('esbuild');
       const [output] = buildSync({
         entryPoints: [path.join(this.folder, 'editor.ts')],
         bundle: true,
