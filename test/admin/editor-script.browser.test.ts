@@ -165,7 +165,7 @@ describe('the event editor’s script', () => {
       await page.locator('#venue-suggestions [role="option"]').first().waitFor();
       await page.keyboard.press('ArrowDown');
       const region = await page.locator('form.editor > p[role="status"]').textContent();
-      assert.match(region ?? '', language === 'en' ? /^1 suggestions/ : /^1 suggerimenti/);
+      assert.match(region ?? '', language === 'en' ? /^1 suggestion:/ : /^1 suggerimento:/);
       assert.equal(await page.getByRole('listbox').first().getAttribute('aria-label'), language === 'en' ? 'Suggestions' : 'Suggerimenti');
       violations.push(...(await axe(page, `editor script ${language}`)));
       await shot(page, `event-script-${language}-desktop`);

@@ -99,6 +99,7 @@ const EN = {
   /** The words of the editor's script. */
   script: {
     suggestions: 'Suggestions',
+    oneResult: '1 suggestion: down arrow to reach it, Enter to choose.',
     results: '{n} suggestions: up and down arrows to move, Enter to choose.',
     noResults: 'No suggestions.',
     uploading: 'Uploading the image…',
@@ -201,6 +202,7 @@ const IT: EditorDictionary = {
   },
   script: {
     suggestions: 'Suggerimenti',
+    oneResult: '1 suggerimento: freccia giù per raggiungerlo, Invio per sceglierlo.',
     results: '{n} suggerimenti: frecce su e giù per spostarsi, Invio per scegliere.',
     noResults: 'Nessun suggerimento.',
     uploading: 'Caricamento dell’immagine…',

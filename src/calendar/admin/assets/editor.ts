@@ -10,6 +10,7 @@ const PREVIEW_DELAY_MS = 400;
 
 interface Texts {
   readonly suggestions: string;
+  readonly oneResult: string;
   readonly results: string;
   readonly noResults: string;
   readonly uploading: string;
@@ -113,7 +114,9 @@ function picker(input: HTMLInputElement, source: string, texts: Texts, announce:
     input.removeAttribute('aria-activedescendant');
     list.hidden = found.length === 0;
     input.setAttribute('aria-expanded', String(found.length > 0));
-    announce(found.length === 0 ? texts.noResults : texts.results.replace('{n}', String(found.length)));
+    announce(
+      found.length === 0 ? texts.noResults : found.length === 1 ? texts.oneResult : texts.results.replace('{n}', String(found.length)),
+    );
   };
   const search = debounced(PICK_DELAY_MS, () => {
     const words = typed();
