@@ -24,6 +24,7 @@ describe('the event editor’s script', () => {
   let editor: Credentials;
   let desktop: BrowserContext;
   let venueId: number;
+  let barId: number;
 
   const logIn = async (context: BrowserContext, user: Credentials, language = 'en'): Promise<Page> => {
     const page = await context.newPage();
@@ -49,6 +50,7 @@ describe('the event editor’s script', () => {
     venueId = (await makeVenue(server, admin, { venue: 'Giardini Margherita', status: 'publish' })).id;
     await makeVenue(server, admin, { venue: 'Giardino Segreto', status: 'draft' });
     await makeVenue(server, admin, { venue: 'Teatro Duse', status: 'publish' });
+    barId = (await makeVenue(server, admin, { venue: 'Bar & Grill', status: 'publish' })).id;
     await makeOrganizer(server, admin, { organizer: 'Friends of Jazz', status: 'publish' });
     for (const name of ['jazz', 'jam session']) {
       const created = await server.request('/calendar/events/v1/tags', { method: 'POST', auth: admin, body: { name } });
@@ -222,14 +224,16 @@ describe('the event editor’s script', () => {
     assert.deepEqual(await page.locator('#preview-dates time').allTextContents(), ['2031-11-04 19:00', '2031-11-05 19:00']);
     await page.getByLabel('Title', { exact: true }).fill('Plain upload');
     await page.getByLabel('End', { exact: true }).fill('2031-11-04T20:00');
-    await page.getByLabel('Venue', { exact: true }).fill('Giardini Margherita');
+    // A name with an ampersand, as the browser's list offers it, is the existing venue.
+    assert.equal(await page.locator('#venue-list option[value="Bar & Grill"]').count(), 1);
+    await page.getByLabel('Venue', { exact: true }).fill('Bar & Grill');
     await page
       .getByLabel('Or upload a new image')
       .setInputFiles({ name: 'plain.png', mimeType: 'image/png', buffer: await picture(20, 10, 'png') });
     await Promise.all([page.waitForURL(/saved=1$/), page.getByRole('button', { name: 'Save' }).click()]);
     const id = Number(/events\/(\d+)\/edit/.exec(page.url())?.[1]);
     const event = (await server.request(`/calendar/events/v1/events/${id}`, { auth: editor })).body;
-    assert.equal(event.venue.id, venueId);
+    assert.equal(event.venue.id, barId);
     assert.equal(event.image.width, 20);
     await plain.close();
   });
@@ -278,6 +282,8 @@ describe('the event editor’s script', () => {
     await contributor.logIn(credentials.username, credentials.password);
     const seen = JSON.parse((await contributor.get('/admin/choices/venues?search=giard')).text);
     assert.deepEqual(seen, { items: [{ id: venueId, name: 'Giardini Margherita' }] }, 'another’s draft venue stays hidden');
+    const bar = JSON.parse((await contributor.get('/admin/choices/venues?search=grill')).text);
+    assert.deepEqual(bar, { items: [{ id: barId, name: 'Bar & Grill' }] }, 'names as typed, not as HTML');
     assert.equal((await contributor.get('/admin/choices/people?search=a')).status, 400);
     assert.equal((await contributor.get(`/admin/choices/tags?search=${'a'.repeat(201)}`)).status, 400);
     const organizers = JSON.parse((await contributor.get('/admin/choices/organizers?search=jazz')).text);

@@ -5,6 +5,7 @@ import { can } from '../calendar.capabilities.ts';
 import type { RequestContext } from '../common/context.ts';
 import type { EventResponse } from '../events/events.schemas.ts';
 import { findTexts } from '../posts/posts.repository.ts';
+import { plainText } from '../pages/pages.present.ts';
 import { termsOf } from '../terms/terms.mapper.ts';
 import type { AdminContext } from './admin.context.ts';
 import { recurrenceLinesOf, repeatFieldsOf, type RepeatFields } from './admin.recurrence.ts';
@@ -184,7 +185,8 @@ export async function choicesOf(context: AdminContext, caller: RequestContext) {
     caller.user !== null && can(caller.user.role, 'upload_files') ? media.list(caller.user, { page: 1, per_page: CHOICES_MAX }) : undefined,
   ]);
   const named = (items: readonly Record<string, unknown>[], key: string): Named[] =>
-    items.map((item) => ({ id: Number(item.id), name: String(item[key] ?? item.title ?? '') }));
+    // As typed, not as the API renders it (`&amp;`): the name a person picks is compared with these.
+    items.map((item) => ({ id: Number(item.id), name: plainText(item[key] ?? item.title ?? '') }));
   const terms = termsOf(categoryList.list, 'categories');
   // Each category after its parent, indented by its depth.
   const tree: { id: number; name: string; depth: number }[] = [];
