@@ -37,8 +37,8 @@ describe('the event editor’s script', () => {
     return page;
   };
   const shot = (page: Page, name: string) => page.screenshot({ path: path.join(SCREENSHOTS, `${name}.png`), fullPage: true });
-  const newEventPage = async (language = 'en') => {
-    const page = await logIn(desktop, editor, language);
+  const newEventPage = async (language = 'en', context = desktop) => {
+    const page = await logIn(context, editor, language);
     await page.goto(`${server.url}/admin/events/new?lang=${language}`);
     return page;
   };
@@ -159,20 +159,27 @@ describe('the event editor’s script', () => {
     await page.close();
   });
 
-  it('has no axe violation with the script running and a list of suggestions open, in English and Italian', async () => {
+  it('has no axe violation with the script running and a list of suggestions open, in English at desktop size and Italian on a phone', async () => {
     const violations: string[] = [];
-    for (const language of ['en', 'it'] as const) {
-      const page = await newEventPage(language);
+    const phone = await browser.newContext({ viewport: { width: 360, height: 740 } });
+    for (const [language, context, size] of [
+      ['en', desktop, 'desktop'],
+      ['it', phone, 'phone'],
+    ] as const) {
+      const page = await newEventPage(language, context);
       await page.locator('#venue').pressSequentially('teatro');
       await page.locator('#venue-suggestions [role="option"]').first().waitFor();
       await page.keyboard.press('ArrowDown');
       const region = await page.locator('form.editor > p[role="status"]').textContent();
       assert.match(region ?? '', language === 'en' ? /^1 suggestion:/ : /^1 suggerimento:/);
       assert.equal(await page.getByRole('listbox').first().getAttribute('aria-label'), language === 'en' ? 'Suggestions' : 'Suggerimenti');
-      violations.push(...(await axe(page, `editor script ${language}`)));
-      await shot(page, `event-script-${language}-desktop`);
+      violations.push(...(await axe(page, `editor script ${language} ${size}`)));
+      await shot(page, `event-script-${language}-${size}`);
+      const scrollWidth = await page.evaluate(() => document.documentElement.scrollWidth);
+      assert.ok(scrollWidth <= (size === 'phone' ? 360 : 1280), `no sideways scrolling at ${size} (${scrollWidth})`);
       await page.close();
     }
+    await phone.close();
     assert.deepEqual(violations, []);
   });
 
