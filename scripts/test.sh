@@ -18,6 +18,7 @@ longest=(
   test/reliability/crash.test.ts
   test/entity-management/docs.test.ts
   test/calendar/caldav.vdirsyncer.test.ts
+  test/admin/editor-script.browser.test.ts
 )
 files=("${longest[@]}")
 for file in test/**/*.test.ts; do

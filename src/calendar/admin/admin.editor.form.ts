@@ -6,6 +6,7 @@ import { can } from '../calendar.capabilities.ts';
 import type { RequestContext } from '../common/context.ts';
 import type { EventResponse } from '../events/events.schemas.ts';
 import { findTexts } from '../posts/posts.repository.ts';
+import { plainText } from '../pages/pages.present.ts';
 import { termsOf } from '../terms/terms.mapper.ts';
 import { invalidParam } from '../common/wire.ts';
 import type { AdminContext } from './admin.context.ts';
@@ -71,6 +72,21 @@ export const EditorBody = Type.Object({
   date: Text(),
 });
 export type EditorBody = Static<typeof EditorBody>;
+/** The fields "Preview dates" reads (the editor's script sends them as they change). */
+export const PREVIEW_FIELDS = [
+  'start',
+  'all_day',
+  'timezone',
+  'repeats',
+  'interval',
+  'byday',
+  'monthly',
+  'ends',
+  'until',
+  'count',
+  'exceptions',
+  'rrule',
+] as const;
 
 /** What the form shows: single values by field name, and the fields that carry several. */
 export interface FormValues {
@@ -98,7 +114,7 @@ export function timeZones(): string[] {
   return zones;
 }
 
-export function valuesOfBody(body: EditorBody): FormValues {
+export function valuesOfBody(body: Partial<EditorBody>): FormValues {
   const text: Record<string, string> = {};
   for (const [name, value] of Object.entries(body)) if (typeof value === 'string') text[name] = value;
   return { text, byday: listOf(body.byday), organizers: listOf(body.organizers), categories: listOf(body.categories) };
@@ -172,7 +188,8 @@ export async function choicesOf(context: AdminContext, caller: RequestContext) {
     caller.user !== null && can(caller.user.role, 'upload_files') ? media.list(caller.user, { page: 1, per_page: CHOICES_MAX }) : undefined,
   ]);
   const named = (items: readonly Record<string, unknown>[], key: string): Named[] =>
-    items.map((item) => ({ id: Number(item.id), name: String(item[key] ?? item.title ?? '') }));
+    // As typed, not as the API renders it (`&amp;`): the name a person picks is compared with these.
+    items.map((item) => ({ id: Number(item.id), name: plainText(item[key] ?? item.title ?? '') }));
   const terms = termsOf(categoryList.list, 'categories');
   // Each category after its parent, indented by its depth.
   const tree: { id: number; name: string; depth: number }[] = [];

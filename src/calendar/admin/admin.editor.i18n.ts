@@ -97,6 +97,14 @@ const EN = {
     start: 'Enter the start date and time first.',
     refused: 'This cannot be saved as it is.',
   } as Record<string, string>,
+  /** The words of the editor's script. */
+  script: {
+    suggestions: 'Suggestions',
+    oneResult: '1 suggestion: down arrow to reach it, Enter to choose.',
+    results: '{n} suggestions: up and down arrows to move, Enter to choose.',
+    noResults: 'No suggestions.',
+    uploading: 'Uploading the image…',
+  },
 };
 
 export type EditorDictionary = typeof EN;
@@ -193,6 +201,13 @@ const IT: EditorDictionary = {
     invalid: "Non è valido qui: scegli dall'elenco, oppure scrivi un nome.",
     start: "Inserisci prima la data e l'ora di inizio.",
     refused: 'Così non può essere salvato: controlla il valore.',
+  },
+  script: {
+    suggestions: 'Suggerimenti',
+    oneResult: '1 suggerimento: freccia giù per raggiungerlo, Invio per sceglierlo.',
+    results: '{n} suggerimenti: frecce su e giù per spostarsi, Invio per scegliere.',
+    noResults: 'Nessun suggerimento.',
+    uploading: 'Caricamento dell’immagine…',
   },
 };
 

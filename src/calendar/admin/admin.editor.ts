@@ -23,6 +23,7 @@ import {
   timeZones,
   valuesOfBody,
   newValues,
+  PREVIEW_FIELDS,
   type Choices,
   type EditorBody,
   type FormValues,
@@ -30,6 +31,8 @@ import {
 } from './admin.editor.form.ts';
 import { EDITOR_DICTIONARIES } from './admin.editor.i18n.ts';
 import { ENDS, previewDates, recurrenceLinesOf, REPEATS, WEEKDAYS } from './admin.recurrence.ts';
+import { scriptCsp } from './admin.script.ts';
+import { ADMIN_CSP } from './admin.views.ts';
 
 const ORGANIZER_ROWS = 3;
 const STATUSES = ['draft', 'pending', 'publish', 'private'] as const;
@@ -60,8 +63,17 @@ function render(context: AdminContext, request: FastifyRequest, reply: FastifyRe
     label: e.fields[field] ?? field,
     message: e.problems[message] ?? message,
   }));
+  const to = (target: string) => `${page.basePath}${target}`;
   const html = context.views.render(page, title, 'event-form', {
     e,
+    script: context.views.script.url(page.basePath),
+    // Where the script asks for names and dates, and its words (none of them needed without it).
+    assist: {
+      choices: to('/admin/choices'),
+      preview: to('/admin/events/preview-dates'),
+      previewFields: PREVIEW_FIELDS.join(' '),
+      texts: JSON.stringify(e.script),
+    },
     // The template builds its repeated fields as text: what it puts in them is escaped as XML (valid HTML too).
     escape: escapeXml,
     heading: title,
@@ -90,11 +102,12 @@ function render(context: AdminContext, request: FastifyRequest, reply: FastifyRe
     mayUpload: user !== null && can(user.role, 'upload_files'),
     occurrence: event?.recurring_event_id !== undefined,
   });
+  void reply.header('content-security-policy', scriptCsp(ADMIN_CSP));
   return context.views.send(reply, html, status);
 }
 
 /** What "Preview dates" shows: the builder's next dates from the typed start, or what to fix first. */
-function previewOf(values: FormValues, caller: RequestContext): Omit<FormState, 'values'> {
+export function previewOf(values: FormValues, caller: RequestContext): Omit<FormState, 'values'> {
   const start = apiDate(values.text.start ?? '');
   if (!/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}$/.test(start)) return { errors: new Map([['start', 'start']]) };
   const built = recurrenceLinesOf(repeatOf(values), start.slice(0, 10));

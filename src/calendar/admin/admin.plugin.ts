@@ -9,6 +9,7 @@ import { cookiesOf, setCookie } from './admin.cookies.ts';
 import { ADMIN_DICTIONARIES } from './admin.i18n.ts';
 import { LANGUAGE_COOKIE, LOGIN_COOKIE, SESSION_COOKIE, YEAR_SECONDS, type AdminContext, type AdminOptions } from './admin.context.ts';
 import { adminRoutes } from './admin.routes.ts';
+import { EDITOR_SCRIPT_PATH } from './admin.script.ts';
 import { ADMIN_CSP, ADMIN_STYLESHEET_PATH, AdminViews } from './admin.views.ts';
 
 const isLanguage = (value: unknown): value is Language => LANGUAGES.some((language) => language === value);
@@ -64,6 +65,11 @@ export async function adminPlugin(app: FastifyInstance, options: AdminOptions): 
     schema: { hide: true },
     handler: async (_request, reply) =>
       reply.headers({ 'content-type': 'text/css; charset=utf-8', 'cache-control': 'public, max-age=86400' }).send(views.stylesheet),
+  });
+  app.get(EDITOR_SCRIPT_PATH, {
+    config: { access: 'public' },
+    schema: { hide: true },
+    handler: async (request, reply) => views.script.send(request, reply),
   });
   await app.register(adminRoutes, { context });
 }

@@ -7,6 +7,7 @@ import { cookiesOf, setCookie } from './admin.cookies.ts';
 import { dashboardPage } from './admin.dashboard.ts';
 import { editEventForm, newEventForm, saveEvent } from './admin.editor.ts';
 import { EditorBody, EditorParams, EditorQuery } from './admin.editor.form.ts';
+import { ChoicesParams, ChoicesQuery, pickerChoices, PreviewQuery, previewDatesOf } from './admin.editor.assist.ts';
 import { previewEvent } from './admin.preview.ts';
 import { importRoutes } from './admin.import.ts';
 import { BulkBody, EventsListQuery, eventsBulkAction, eventsListPage } from './admin.events.ts';
@@ -72,6 +73,16 @@ export async function adminRoutes(app: FastifyInstance, { context }: { context: 
     config: { access: 'edit' },
     schema: { hide: true, params: EditorParams },
     handler: previewEvent(context),
+  });
+  app.get('/admin/events/preview-dates', {
+    config: { access: 'edit' },
+    schema: { hide: true, querystring: PreviewQuery },
+    handler: previewDatesOf(context),
+  });
+  app.get('/admin/choices/:kind', {
+    config: { access: 'edit' },
+    schema: { hide: true, params: ChoicesParams, querystring: ChoicesQuery },
+    handler: pickerChoices(context),
   });
   app.get('/admin/events', {
     config: { access: 'edit' },

@@ -7,6 +7,7 @@ import type { FastifyReply } from 'fastify';
 import { LANGUAGES, type Language } from '../../config/config.ts';
 import type { AuthUser } from '../../platform/auth/authenticate.ts';
 import type { AdminDictionary } from './admin.i18n.ts';
+import { EditorScript } from './admin.script.ts';
 import { screensFor } from './admin.screens.ts';
 
 // This folder in the sources; once bundled (scripts/bundle.mjs) the files are at the same path under dist/.
@@ -32,11 +33,12 @@ export interface AdminPage {
   readonly path: string;
 }
 
-/** The editor's Eta templates (escaping by default) and its stylesheet, read once. */
+/** The editor's Eta templates (escaping by default), its stylesheet, read once, and its script. */
 export class AdminViews {
   private readonly eta = new Eta({ views: path.join(FILES, 'templates'), autoEscape: true, cache: true, autoTrim: [false, 'nl'] });
   readonly stylesheet = readFileSync(path.join(FILES, 'assets', 'admin.css'));
   private readonly stylesheetVersion = createHash('sha256').update(this.stylesheet).digest('hex').slice(0, 12);
+  readonly script = new EditorScript(path.join(FILES, 'assets'));
 
   render(page: AdminPage, title: string, template: string, model: object): string {
     const to = (target: string) => `${page.basePath}${target}`;
