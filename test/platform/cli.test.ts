@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -342,13 +342,15 @@ describe('import', () => {
 });
 
 describe('serve', () => {
-  it('prints the URLs and a generated admin password on first start, and shuts down gracefully on SIGTERM', async () => {
+  it('prints the URLs and a generated admin password on first start, and shuts down gracefully on SIGTERM', async (t) => {
     const dir = mkdtempSync(path.join(tmpdir(), 'almanac-serve-'));
     const port = 20000 + Math.floor(Math.random() * 20000);
     const child = spawn(process.execPath, [BIN, 'serve'], {
       env: { ...process.env, LOG_LEVEL: 'warn', PORT: String(port), DATABASE_URL: `sqlite:${dir}/a.db`, ADMIN_PASSWORD: '' },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
+    // A failed assertion must not leave the server running (and the test runner waiting on it).
+    t.after(() => child.kill('SIGKILL'));
     let stdout = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
     const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
@@ -359,6 +361,10 @@ describe('serve', () => {
     assert.match(stdout, new RegExp(`Almanac listening on http://127\\.0\\.0\\.1:${port}`));
     assert.match(stdout, /\/docs/);
     assert.match(stdout, /^admin password: \S{16,}$/m);
+    // Image processing is loaded when first needed: a process that serves without it does not carry libvips.
+    const libraries = readFileSync(`/proc/${child.pid}/maps`, 'utf8');
+    assert.match(libraries, /better-sqlite3/, 'the maps list the native modules loaded');
+    assert.doesNotMatch(libraries, /libvips/);
 
     // A request in flight (its body still arriving) is answered before the process exits 0.
     const inFlight = new Promise<number>((resolve, reject) => {

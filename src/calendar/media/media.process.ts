@@ -1,5 +1,6 @@
-import sharp, { type Sharp } from 'sharp';
+import type { Sharp } from 'sharp';
 import { strippedJpeg } from './media.jpeg.ts';
+import { loadSharp } from './media.sharp.ts';
 
 /**
  * Uploaded images made safe and sized, with sharp (libvips). The type is
@@ -137,6 +138,7 @@ async function sizesOf(source: Sharp, format: ImageFormat, width: number, height
     return box === undefined ? [] : [{ size, box }];
   });
   if (boxes.length === 0) return [];
+  const sharp = await loadSharp();
   // The base is as large as the size that keeps the most of the image's resolution (a crop may keep more than a fit).
   const scaleOf = ({ box }: (typeof boxes)[number]) => Math.max(box.width / width, box.height / height);
   const finest = boxes.reduce((most, entry) => (scaleOf(entry) > scaleOf(most) ? entry : most));
@@ -164,6 +166,7 @@ export async function processImage(bytes: Buffer, maxPixels: number): Promise<Pr
   }
   // `failOn: 'warning'`: a truncated or damaged image is refused, not stored half grey.
   const options = { limitInputPixels: maxPixels, failOn: 'warning' } as const;
+  const sharp = await loadSharp();
   try {
     const header = await sharp(bytes, options).metadata();
     const animated = (header.pages ?? 1) > 1 && (format === 'gif' || format === 'webp');

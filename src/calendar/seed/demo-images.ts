@@ -1,5 +1,5 @@
-import sharp from 'sharp';
 import type { AuthUser } from '../../platform/auth/authenticate.ts';
+import { loadSharp } from '../media/media.sharp.ts';
 import type { MediaService } from '../media/media.service.ts';
 import { EVENT_KINDS } from './demo-data.ts';
 
@@ -16,13 +16,14 @@ function escapeXml(text: string): string {
 }
 
 /** A poster: the kind's title in white on its colour, drawn as SVG and encoded as JPEG. */
-function poster(title: string, colour: string): Promise<Buffer> {
+async function poster(title: string, colour: string): Promise<Buffer> {
   const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${WIDTH}" height="${HEIGHT}">
 <rect width="100%" height="100%" fill="${colour}"/>
 <circle cx="${WIDTH * 0.82}" cy="${HEIGHT * 0.22}" r="${HEIGHT * 0.36}" fill="#ffffff" fill-opacity="0.12"/>
 <text x="80" y="${HEIGHT - 120}" font-family="DejaVu Sans, sans-serif" font-size="72" font-weight="bold" fill="#ffffff">${escapeXml(title)}</text>
 <text x="84" y="${HEIGHT - 60}" font-family="DejaVu Sans, sans-serif" font-size="36" fill="#ffffff" fill-opacity="0.8">Almanac</text>
 </svg>`;
+  const sharp = await loadSharp();
   return sharp(Buffer.from(svg)).jpeg({ quality: 82 }).toBuffer();
 }
 
