@@ -27,6 +27,7 @@ import { createBenchDatabase, type BenchDatabase } from './database.ts';
 import { seedEntities } from './entities.ts';
 import { loadFixtures, type Fixtures } from './fixtures.ts';
 import { chooseLoadGenerator, combineRounds, roundSeconds, type LoadGenerator, type LoadRequest, type LoadResult } from './load.ts';
+import { pgbouncerRefusal, startPgBouncer } from './pgbouncer.ts';
 import {
   buildBundle,
   npmStartArgs,
@@ -67,6 +68,8 @@ const USAGE = `npm run bench -- [options]
                     turn a tenth of the --large events into weekly series after the other large-run scenarios)
   --loader NAME     wrk or autocannon (default: wrk when installed)
   --keep            keep the benchmark database (its URL is printed)
+  --pgbouncer       PostgreSQL only: the servers reach the database through a PgBouncer in transaction pooling
+                    that the run starts (scripts/pgbouncer.sh), to compare with a run without it
 Environment: BENCH_DATABASE_URL=postgres://user:pass@host:port/db runs on PostgreSQL (a fresh database is created in it).`;
 
 interface Options {
@@ -80,6 +83,7 @@ interface Options {
   readonly only: ReadonlySet<string> | undefined;
   readonly loader: string | undefined;
   readonly keep: boolean;
+  readonly pgbouncer: boolean;
 }
 
 class UsageError extends Error {}
@@ -103,6 +107,7 @@ const OPTIONS = {
   only: { type: 'string' },
   loader: { type: 'string' },
   keep: { type: 'boolean' },
+  pgbouncer: { type: 'boolean' },
   help: { type: 'boolean' },
 } as const;
 
@@ -125,6 +130,8 @@ function parseOptions(argv: readonly string[]): Options | undefined {
   if (values.loader !== undefined && values.loader !== 'wrk' && values.loader !== 'autocannon') {
     throw new UsageError('--loader must be wrk or autocannon');
   }
+  const refusal = values.pgbouncer === true ? pgbouncerRefusal(process.env.BENCH_DATABASE_URL) : undefined;
+  if (refusal !== undefined) throw new UsageError(refusal);
   return {
     duration: count('duration', 8, 1),
     warmup: count('warmup', 2, 0),
@@ -136,6 +143,7 @@ function parseOptions(argv: readonly string[]): Options | undefined {
     only: values.only === undefined ? undefined : new Set(values.only.split(',').map((name) => name.trim())),
     loader: values.loader,
     keep: values.keep === true,
+    pgbouncer: values.pgbouncer === true,
   };
 }
 
@@ -412,13 +420,19 @@ async function main(): Promise<number> {
   }
   const cpu = planCpus();
   const loader = chooseLoadGenerator(options.loader);
-  const database = await createBenchDatabase(process.env.BENCH_DATABASE_URL);
+  // Seeding stays direct; the servers, the CLI and the create floor go through the pooler.
+  const pooler = options.pgbouncer ? await startPgBouncer(process.env.BENCH_DATABASE_URL) : undefined;
+  const database = await createBenchDatabase(process.env.BENCH_DATABASE_URL).catch((error: unknown) => {
+    pooler?.stop();
+    throw error;
+  });
+  const description = pooler === undefined ? database.description : `${database.description}, ${pooler.description}`;
   const adminPassword = randomBytes(12).toString('hex');
-  const env = serverEnv(database.url, adminPassword);
+  const env = serverEnv(pooler === undefined ? database.url : pooler.pooled(database.url), adminPassword);
   const run = new BenchRun(options, database, loader, cpu, env);
   const started = new Date();
   const load = loadavg()[0]!;
-  log(`database: ${database.description}`);
+  log(`database: ${description}`);
   log(`load generator: ${loader.name}; ${cpu.description}; load average ${load.toFixed(2)}`);
   // The server runs the bundle `npm ci` builds; rebuilt here so that the run measures the sources as they are.
   buildBundle();
@@ -658,6 +672,7 @@ async function main(): Promise<number> {
   } finally {
     await stopAll();
     await baseline?.stop();
+    pooler?.stop();
     if (options.keep) log(`kept database: ${database.url}`);
     else await database.drop();
   }
@@ -667,7 +682,7 @@ async function main(): Promise<number> {
     [
       '',
       `Almanac benchmark — ${started.toISOString()}`,
-      `database: ${database.description}`,
+      `database: ${description}`,
       `load: ${loader.name}, ${options.connections} connections, ${options.warmup} s warm-up + ${options.duration} s measured per scenario, in rounds of ${roundSeconds(options.duration).join('+')} s alternating with as many of the baseline; ${cpu.description}`,
       `machine: ${cpus()[0]?.model ?? 'unknown CPU'}, load average at start ${load.toFixed(2)}`,
       '',
@@ -675,9 +690,9 @@ async function main(): Promise<number> {
       '',
     ].join('\n'),
   );
-  const file = writeResults(database.dialect, {
+  const file = writeResults(pooler === undefined ? database.dialect : `${database.dialect}-pgbouncer`, {
     started: started.toISOString(),
-    database: database.description,
+    database: description,
     loader: loader.name,
     cpu: cpu.description,
     machine: { cpu: cpus()[0]?.model, cpus: cpus().length, loadAverageAtStart: load },
