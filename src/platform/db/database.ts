@@ -81,7 +81,7 @@ function storeOf(
 
 /**
  * After a bulk load: fresh planner statistics — without them SQLite walks a
- * date window instead of the venue index (docs/perf.md, "Query plans") — and
+ * date window instead of the venue index (docs/query-plans.md) — and
  * on PostgreSQL a VACUUM as well. It marks the new pages all-visible, without
  * which an index-only scan (the events list's covering index) still reads the
  * table for every row; left to autovacuum, that work comes minutes later,
