@@ -120,6 +120,7 @@ describe('site settings', () => {
       ['almanac_accent_color', '#fff'],
       ['almanac_accent_color', '7c3aed'],
       ['site_logo', -1],
+      ['site_logo', 9_007_199_254_740_991],
       ['site_logo', 'logo.png'],
       // An id that is no image of the media library: none, or an event.
       ['site_logo', 999_999],

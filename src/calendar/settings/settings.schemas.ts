@@ -1,5 +1,5 @@
 import Type, { type Static, type TOptional, type TSchema, type TUnsafe } from 'typebox';
-import { NO_NUL_PATTERN } from '../common/wire.ts';
+import { MAX_ID, NO_NUL_PATTERN } from '../common/wire.ts';
 
 /** The site's languages as WordPress names them (its `language` setting is a locale). */
 export const LOCALES = { en: 'en_US', it: 'it_IT' } as const;
@@ -53,6 +53,7 @@ export const SettingsSchema = Type.Object(
     }),
     site_logo: Type.Integer({
       minimum: 0,
+      maximum: MAX_ID,
       description: 'Logo shown in the pages’ header instead of the title: an image of the media library by id; 0 for none',
     }),
     almanac_accent_color: Type.String({
