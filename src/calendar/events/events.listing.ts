@@ -88,7 +88,12 @@ export class EventListing {
    */
   private async advance(members: Members, ids: Set<number>): Promise<number | undefined> {
     if (members.revision >= this.version.revision) return ids.size;
-    const changed = await changedEventsAbove(this.db, members.revision);
+    // Every list brought up from the last version asks for the same changes: the log is read once for them all.
+    const changed = await this.version.once(
+      cacheKey('events-changed-above', members.revision),
+      () => changedEventsAbove(this.db, members.revision),
+      (ids) => 8 * (ids?.length ?? 0),
+    );
     if (changed === undefined) return undefined;
     const matching = changed.length === 0 ? [] : await listEventIds(this.db, { ...this.filter, includeIds: changed });
     for (const id of changed) ids.delete(id);
