@@ -5,7 +5,7 @@ import { ByteBoundedMap } from '../../src/platform/cache/byte-bounded-map.ts';
 import { cacheBudgets, cacheKey, ReadCache } from '../../src/platform/cache/read-cache.ts';
 
 describe('ByteBoundedMap', () => {
-  it('keeps entries up to its size, keys included, dropping the oldest first and telling of each', () => {
+  it('keeps entries up to its size, keys included, dropping the least recently used first and telling of each', () => {
     const evicted: string[] = [];
     const map = new ByteBoundedMap<string>(10, (key) => evicted.push(key));
     for (const key of ['a', 'b', 'c']) assert.equal(map.set(key, key, 3), true);
@@ -13,6 +13,16 @@ describe('ByteBoundedMap', () => {
     assert.deepEqual([map.get('b'), map.get('c')], ['b', 'c']);
     assert.equal(map.size, 2);
     assert.deepEqual(evicted, ['a']);
+  });
+
+  it('keeps what is read: an entry read since it was stored outlives one stored after it', () => {
+    const map = new ByteBoundedMap<string>(10);
+    map.set('k', 'kept', 3);
+    map.set('b', 'b', 3);
+    assert.equal(map.get('k'), 'kept');
+    map.set('c', 'c', 3);
+    assert.equal(map.get('b'), undefined, 'b, stored after k but never read, went first');
+    assert.equal(map.get('k'), 'kept');
   });
 
   it('counts a replaced entry once, and refuses an entry larger than the whole budget', () => {

@@ -1,7 +1,7 @@
 /**
  * Entries up to a total size in bytes, keys included (a key can be as long as
- * a URL, and is the caller's to choose); the oldest go first when a new one
- * does not fit, and `evicted` hears of each entry that leaves.
+ * a URL, and is the caller's to choose); the least recently used go first
+ * when a new one does not fit, and `evicted` hears of each entry that leaves.
  */
 export class ByteBoundedMap<V> {
   private readonly entries = new Map<string, { readonly value: V; readonly bytes: number }>();
@@ -12,8 +12,13 @@ export class ByteBoundedMap<V> {
     private readonly evicted?: (key: string, value: V) => void,
   ) {}
 
+  /** The value under `key`, which becomes the most recently used: what is read often stays, whenever it was stored. */
   get(key: string): V | undefined {
-    return this.entries.get(key)?.value;
+    const entry = this.entries.get(key);
+    if (entry === undefined) return undefined;
+    this.entries.delete(key);
+    this.entries.set(key, entry);
+    return entry.value;
   }
 
   /** Keeps `value` (weighing `valueBytes`) under `key`; false when it alone exceeds the bound, and is not stored. */

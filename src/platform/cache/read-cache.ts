@@ -2,7 +2,7 @@ import { ByteBoundedMap } from './byte-bounded-map.ts';
 
 /**
  * What a surface caches of its reads, with one key scheme (`cacheKey`) and
- * one eviction policy (the oldest first, by bytes), in two lifetimes:
+ * one eviction policy (the least recently used first, by bytes), in two lifetimes:
  *
  * - **per version**: a value computed in a version of the data (an answer's
  *   bytes, a list's total, a page's ids) holds for as long as that version
