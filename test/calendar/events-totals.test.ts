@@ -46,6 +46,7 @@ describe('event list totals', () => {
     const cache = new ReadCache({ versionBytes, itemBytes });
     return {
       counting,
+      cache,
       total: (version: CalendarVersion, filter: EventListFilter) => new EventListing(counting.db, version, filter).total(),
       versionAt: (from = '2030-01-01 00:00:00', until: string | null = null, at = revision) => new CalendarVersion(cache, at, from, until),
     };
@@ -117,6 +118,30 @@ describe('event list totals', () => {
     const deleted = await server.request(`/calendar/events/v1/events/${made.body.id}?force=true`, { method: 'DELETE', auth: admin });
     assert.equal(deleted.status, 200, deleted.text);
     assert.equal(await total(versionAt(undefined, null, await readRevision(server.server.store.db, 'calendar')), base), 3);
+  });
+
+  it('counts again past a scheduled publication, even when a count of the version before it finishes later', async () => {
+    const { counting, total, versionAt, cache } = await counted(1024 * 1024, 1024 * 1024);
+    const featured = { ...base, featured: true };
+    const counts = () => counting.statements().filter((text) => /count\(\*\)/.test(text)).length;
+    const before = versionAt('2030-01-01 09:00:00', '2030-01-01 10:00:00');
+    const past = versionAt('2030-01-01 10:00:00');
+    // The publication passed and everything was invalidated; then a request of the version before it counts.
+    cache.invalidateItems(undefined, past);
+    assert.equal(await total(before, featured), 1);
+    counting.reset();
+    assert.equal(await total(past, featured), 1);
+    assert.equal(counts(), 1, 'the count of the version before the publication was not kept for the one after it');
+    // Kept in a version that ends at a publication, a total is not carried past it, invalidated or not.
+    const another = { ...base, featured: false };
+    assert.equal(await total(before, another), 2);
+    counting.reset();
+    assert.equal(await total(versionAt('2030-01-01 10:00:01'), another), 2);
+    assert.equal(counts(), 1, 'counted again past the publication');
+    counting.reset();
+    assert.equal(await total(before, another), 2, 'a request of the older version counts for itself');
+    assert.equal(await total(versionAt('2030-01-01 10:00:02'), another), 2);
+    assert.equal(counts(), 1, 'and leaves the total kept for the newer one');
   });
 
   it('keeps signed-in lists apart from public ones', async () => {

@@ -134,6 +134,24 @@ describe('ReadCache', () => {
     assert.deepEqual([cache.item('a'), cache.item('c')], [undefined, undefined]);
   });
 
+  it('refuses an entry of no item only when computed before everything was last invalidated, versions ordered by revision then start', () => {
+    const cache = new ReadCache({ versionBytes: 0, itemBytes: 1024 });
+    const at = (revision: number, from: string) => ({ revision, from });
+    cache.invalidateItems([1], at(7, '10:00'));
+    cache.setItem('total', [], 'kept', () => 8, at(5, '09:00'));
+    assert.equal(cache.item('total'), 'kept', 'an invalidation of some items does not concern it');
+    cache.setItem('item', [2], 'two', () => 8, at(5, '09:00'));
+    assert.equal(cache.item('item'), undefined, 'an entry of items computed before it does');
+    cache.invalidateItems(undefined, at(7, '11:00'));
+    cache.setItem('total', [], 'before the publication', () => 8, at(7, '10:30'));
+    assert.equal(cache.item('total'), undefined, 'the same revision, from an earlier instant');
+    cache.setItem('total', [], 'after it', () => 8, at(7, '11:00'));
+    assert.equal(cache.item('total'), 'after it');
+    cache.invalidateItems(undefined, at(6, '12:00'));
+    cache.setItem('late', [], 'late', () => 8, at(6, '13:00'));
+    assert.equal(cache.item('late'), undefined, 'an older invalidation arriving late does not move the bound back');
+  });
+
   it('caches no item without an item budget, never weighing it', () => {
     const cache = new ReadCache(cacheBudgets(1024));
     cache.setItem('a', [1], 'one', () => assert.fail('weighed'), 1);

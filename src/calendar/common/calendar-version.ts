@@ -137,7 +137,7 @@ export class CalendarVersions {
   private async invalidateUpTo(version: CalendarVersion, settingsRevision: number): Promise<void> {
     const previous = this.invalidated;
     // The site's settings shape representations (the default language, the currency of costs): a change invalidates them all.
-    if (previous !== undefined && settingsRevision !== this.invalidatedSettings) this.cache.invalidateItems(undefined, version.revision);
+    if (previous !== undefined && settingsRevision !== this.invalidatedSettings) this.cache.invalidateItems(undefined, version);
     else await this.invalidate(previous, version);
     if (previous === undefined || isLater(version, previous)) {
       this.invalidated = version;
@@ -152,15 +152,15 @@ export class CalendarVersions {
    * been written again. A scheduled publication passing, a pruned log or too many changes invalidate everything.
    */
   private async invalidate(previous: CalendarVersion | undefined, version: CalendarVersion): Promise<void> {
-    if (previous === undefined) return this.cache.invalidateItems([], version.revision);
-    if (previous.until !== null && version.from >= previous.until) return this.cache.invalidateItems(undefined, version.revision);
+    if (previous === undefined) return this.cache.invalidateItems([], version);
+    if (previous.until !== null && version.from >= previous.until) return this.cache.invalidateItems(undefined, version);
     if (version.revision <= previous.revision) return;
-    this.cache.invalidateItems(await changedEventsAbove(this.db, previous.revision), version.revision);
+    this.cache.invalidateItems(await changedEventsAbove(this.db, previous.revision), version);
   }
 }
 
 /** Whether `version` comes after `other`: a later revision, or the same one from a later instant. */
-function isLater(version: CalendarVersion, other: CalendarVersion): boolean {
+export function isLater(version: CalendarVersion, other: CalendarVersion): boolean {
   return version.revision > other.revision || (version.revision === other.revision && version.from > other.from);
 }
 

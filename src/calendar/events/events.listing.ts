@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import { cacheKey } from '../../platform/cache/read-cache.ts';
 import type { Database } from '../../platform/db/schema.ts';
-import { changedEventsAbove, type CalendarVersion } from '../common/calendar-version.ts';
+import { changedEventsAbove, isLater, type CalendarVersion } from '../common/calendar-version.ts';
 import { filterKey } from './events.filters.ts';
 import { dayGrid, type DayGrid } from './events.days.ts';
 import { countEvents, listEventIds, listEventPageIds, listEventSpans, type EventListFilter, type EventOrder } from './events.repository.ts';
@@ -11,9 +11,9 @@ type Db = Kysely<Database>;
 /** A public total of at most this many events is maintained incrementally (its ids cached); a larger one is counted. */
 const MAX_MEMBERS = 100_000;
 
-/** The events a public list's total counts, as of a revision: what the next version updates from the change log. */
+/** The events a public list's total counts, as of a version: what the next version updates from the change log. */
 interface Members {
-  revision: number;
+  at: CalendarVersion;
   /** null: more than MAX_MEMBERS, counted in each version. */
   readonly ids: Set<number> | null;
   /** The update under way: updates of one list run one after another. */
@@ -76,38 +76,47 @@ export class EventListing {
     const key = cacheKey('events-total-members', this.key);
     const members = version.cache.item<Members>(key);
     if (members === undefined) return this.countAfresh(key);
-    if (members.ids === null || members.revision > version.revision) return countEvents(db, filter);
+    if (members.ids === null) return countEvents(db, filter);
     const update = members.busy.then(() => this.advance(members, members.ids as Set<number>));
     members.busy = update.catch(() => undefined);
     return (await update) ?? this.countAfresh(key);
   }
 
   /**
-   * Brings `members` up to now, in place: the events the change log names since its revision are dropped, and
-   * those of them the filter matches now added. Undefined when the log cannot name them all.
+   * Brings `members` up to this version, in place: the events the change log names since its revision are
+   * dropped, and those of them the filter matches now added. Undefined when the log cannot name them all, or when
+   * a scheduled publication has passed since (the clock changed the list, and the log does not say how). A request
+   * of an older version counts for itself.
    */
   private async advance(members: Members, ids: Set<number>): Promise<number | undefined> {
-    if (members.revision >= this.version.revision) return ids.size;
-    // Every list brought up from the last version asks for the same changes: the log is read once for them all.
-    const changed = await this.version.once(
-      cacheKey('events-changed-above', members.revision),
-      () => changedEventsAbove(this.db, members.revision),
-      (ids) => 8 * (ids?.length ?? 0),
-    );
-    if (changed === undefined) return undefined;
-    const matching = changed.length === 0 ? [] : await listEventIds(this.db, { ...this.filter, includeIds: changed });
-    for (const id of changed) ids.delete(id);
-    for (const id of matching) ids.add(id);
-    members.revision = this.version.revision;
+    const { at } = members;
+    if (isLater(at, this.version)) return countEvents(this.db, this.filter);
+    if (at.until !== null && this.version.from >= at.until) return undefined;
+    if (at.revision < this.version.revision) {
+      // Every list brought up from the last version asks for the same changes: the log is read once for them all.
+      const changed = await this.version.once(
+        cacheKey('events-changed-above', at.revision),
+        () => changedEventsAbove(this.db, at.revision),
+        (ids) => 8 * (ids?.length ?? 0),
+      );
+      if (changed === undefined) return undefined;
+      const matching = changed.length === 0 ? [] : await listEventIds(this.db, { ...this.filter, includeIds: changed });
+      for (const id of changed) ids.delete(id);
+      for (const id of matching) ids.add(id);
+    }
+    members.at = this.version;
     return ids.size;
   }
 
-  /** Counts the list, and caches its ids (or that it is too large) for the next versions, whatever was invalidated since. */
+  /**
+   * Counts the list, and caches its ids (or that it is too large) for the next versions: the change log brings
+   * them up to date, unless everything was invalidated since this version (a publication, a prune).
+   */
   private async countAfresh(key: string): Promise<number> {
     const total = await countEvents(this.db, this.filter);
     const ids = total > MAX_MEMBERS || !this.version.cache.cachesItems ? null : new Set(await listEventIds(this.db, this.filter));
-    const members: Members = { revision: this.version.revision, ids, busy: Promise.resolve() };
-    this.version.cache.setItem(key, [], members, () => 40 * (ids?.size ?? 0) + 64, Number.POSITIVE_INFINITY);
+    const members: Members = { at: this.version, ids, busy: Promise.resolve() };
+    this.version.cache.setItem(key, [], members, () => 40 * (ids?.size ?? 0) + 64, this.version);
     return ids?.size ?? total;
   }
 }

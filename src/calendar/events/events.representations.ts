@@ -54,7 +54,7 @@ export class EventRepresentations {
   set(row: EventRow, language: Language, version: CalendarVersion, event: EventResponse): void {
     const entry: EventEntry = { row, event: Object.freeze(event), fragment: undefined, jsonLd: undefined };
     this.entries.set(entry.event, entry);
-    this.cache.setItem(cacheKey('event', row.id, language), [row.id], entry, () => 4 * JSON.stringify(event).length, version.revision);
+    this.cache.setItem(cacheKey('event', row.id, language), [row.id], entry, () => 4 * JSON.stringify(event).length, version);
   }
 
   /**

@@ -23,8 +23,10 @@ export class ReadCache {
   private readonly inFlight = new Map<string, Promise<unknown>>();
   /** The keys of the item entries that show each item. */
   private readonly keysOfItem = new Map<number, Set<string>>();
-  /** The revision item entries are invalidated up to: an entry computed at an older one may show a change already invalidated. */
-  private invalidatedUpTo = -Infinity;
+  /** The version item entries are invalidated up to: an entry computed in an older one may show a change already invalidated. */
+  private invalidatedUpTo: unknown;
+  /** The version every item entry was last invalidated at: an entry that shows no item is refused only if older. */
+  private clearedAt: unknown;
 
   constructor(budgets: { readonly versionBytes: number; readonly itemBytes: number }) {
     this.versioned = new ByteBoundedMap(budgets.versionBytes);
@@ -39,7 +41,7 @@ export class ReadCache {
   once<T>(version: unknown, key: string, produce: () => Promise<T>, bytes: (value: T) => number): Promise<T> {
     if (version !== this.version) {
       // A request that read its version before a newer one was seen computes alone, and caches nothing.
-      if (this.version !== undefined && this.isOlder(version)) return produce();
+      if (this.version !== undefined && isOlder(version, this.version)) return produce();
       this.version = version;
       this.versioned.clear();
       this.inFlight.clear();
@@ -65,9 +67,14 @@ export class ReadCache {
     return this.items.get(key)?.value as T | undefined;
   }
 
-  /** Caches `value` under `key` until one of `ids` changes, unless it was computed at a revision older than the last invalidated. */
-  setItem(key: string, ids: readonly number[], value: unknown, bytes: () => number, computedAt: number): void {
-    if (computedAt < this.invalidatedUpTo || !this.cachesItems || !this.items.set(key, { value, ids }, bytes())) return;
+  /**
+   * Caches `value` under `key` until one of `ids` changes, unless it was computed in a version (`computedIn`,
+   * ordered as versions are) older than an invalidation that would have removed it: the last of all for an entry
+   * of items, the last of everything for one that shows none (and is brought up to date by its owner).
+   */
+  setItem(key: string, ids: readonly number[], value: unknown, bytes: () => number, computedIn: unknown): void {
+    const stale = isOlder(computedIn, ids.length === 0 ? this.clearedAt : this.invalidatedUpTo);
+    if (stale || !this.cachesItems || !this.items.set(key, { value, ids }, bytes())) return;
     for (const id of ids) {
       let keys = this.keysOfItem.get(id);
       if (keys === undefined) this.keysOfItem.set(id, (keys = new Set()));
@@ -75,18 +82,13 @@ export class ReadCache {
     }
   }
 
-  /** Invalidates the entries of the items changed up to `revision` (every item when `ids` is undefined: the changes are unknown). */
-  invalidateItems(ids: Iterable<number> | undefined, revision: number): void {
-    this.invalidatedUpTo = Math.max(this.invalidatedUpTo, revision);
-    if (ids === undefined) this.items.clear();
-    else for (const id of ids) for (const key of [...(this.keysOfItem.get(id) ?? [])]) this.items.delete(key);
-  }
-
-  /** Versions are ordered by their revision, then by the instant they start from; others (opaque values) are never older. */
-  private isOlder(version: unknown): boolean {
-    const [revision, from] = orderOf(version);
-    const [currentRevision, currentFrom] = orderOf(this.version);
-    return revision < currentRevision || (revision === currentRevision && from < currentFrom);
+  /** Invalidates the entries of the items changed up to version `at` (every entry when `ids` is undefined: the changes are unknown). */
+  invalidateItems(ids: Iterable<number> | undefined, at: unknown): void {
+    if (!isOlder(at, this.invalidatedUpTo)) this.invalidatedUpTo = at;
+    if (ids === undefined) {
+      if (!isOlder(at, this.clearedAt)) this.clearedAt = at;
+      this.items.clear();
+    } else for (const id of ids) for (const key of [...(this.keysOfItem.get(id) ?? [])]) this.items.delete(key);
   }
 
   private unindex(key: string, ids: readonly number[]): void {
@@ -95,6 +97,16 @@ export class ReadCache {
       if (keys?.delete(key) === true && keys.size === 0) this.keysOfItem.delete(id);
     }
   }
+}
+
+/**
+ * Whether `version` comes before `other`. Versions are ordered by their revision, then by the instant they start
+ * from; an opaque value (or none) is never older, nor anything older than it.
+ */
+function isOlder(version: unknown, other: unknown): boolean {
+  const [revision, from] = orderOf(version);
+  const [otherRevision, otherFrom] = orderOf(other);
+  return revision < otherRevision || (revision === otherRevision && from < otherFrom);
 }
 
 /** A version's place in time: a revision (a number, or an object's `revision`), then its `from` when it has one. */
