@@ -77,6 +77,21 @@ describe('media library', () => {
     assert.deepEqual(Object.keys(second.body.media_details.sizes), ['full'], 'a small image has no smaller size');
   });
 
+  it("never gives a deleted image's file names to another upload: a cache may keep them for a year", async () => {
+    const upload = async (name: string, width = 400) =>
+      (await server.request(MEDIA, { method: 'POST', auth: author, ...raw(await jpeg(width, 300), name) })).body;
+    const first = await upload('flyer.jpg');
+    assert.equal((await server.request(`${MEDIA}/${first.id}?force=true`, { method: 'DELETE', auth: author })).status, 200);
+    const again = await upload('flyer.jpg');
+    assert.equal(again.slug, 'flyer-1');
+    const served = new Set(Object.values<any>(first.media_details.sizes).map((size) => size.source_url));
+    for (const size of Object.values<any>(again.media_details.sizes)) assert.ok(!served.has(size.source_url), size.source_url);
+    assert.equal((await fetch(first.source_url)).status, 404, 'the old URL stays gone');
+    // An upload whose sizes would take a deleted one's file: `flyer-150x150.jpg` was the first flyer's thumbnail.
+    const named = await upload('flyer-150x150.jpg', 20);
+    assert.equal(named.slug, 'flyer-150x150-1');
+  });
+
   it('uploads a multipart form with its fields, as browsers and curl -F send it', async () => {
     const event = await makeEvent(server, author);
     const form = new FormData();

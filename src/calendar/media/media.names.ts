@@ -46,10 +46,15 @@ export function stemOfFilename(name: string): string {
   return sanitizeSlug(titleOfFilename(name)).slice(0, MAX_STEM_LENGTH).replace(/-$/, '') || 'image';
 }
 
-/** `stem`, or the first of `stem-1`, `stem-2`… whose file is not taken in the folder (WordPress's rule). */
-export function freeStem(folder: string, stem: string, extension: string, taken: ReadonlySet<string>): string {
+/** The file of one size of an image: `poster-150x150.jpg`, as WordPress names it. */
+export function sizeFileName(stem: string, width: number, height: number, extension: string): string {
+  return `${stem}-${width}x${height}.${extension}`;
+}
+
+/** `stem`, or the first of `stem-1`, `stem-2`… none of whose files (`filesOf`) is taken (WordPress's rule). */
+export function freeStem(stem: string, filesOf: (candidate: string) => readonly string[], taken: ReadonlySet<string>): string {
   let candidate = stem;
-  for (let suffix = 1; taken.has(`${folder}/${candidate}.${extension}`); suffix += 1) candidate = `${stem}-${suffix}`;
+  for (let suffix = 1; filesOf(candidate).some((file) => taken.has(file)); suffix += 1) candidate = `${stem}-${suffix}`;
   return candidate;
 }
 

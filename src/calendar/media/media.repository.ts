@@ -57,14 +57,25 @@ export async function deleteStoredFiles(trx: Db, keys: readonly string[]): Promi
       .execute();
 }
 
-/** Upload files already named `stem…` in a month's folder (`2026/12/poster`): the new one's name must differ. */
+/**
+ * Files named `stem…` in a month's folder (`2026/12/poster`) that a new upload's names must differ from: uploads'
+ * files, and every file of a deleted image (a name once served is never given again).
+ */
 export async function findFilesOfStem(db: Db, stem: string): Promise<Set<string>> {
-  const rows = await db
-    .selectFrom('images')
-    .select('file')
-    .where(sql<boolean>`file like ${likePattern(stem)} escape '\\'`)
-    .execute();
-  return new Set(rows.map((row) => row.file).filter((file): file is string => file !== null));
+  const pattern = likePattern(stem);
+  const [uploads, retired] = await Promise.all([
+    db
+      .selectFrom('images')
+      .select('file')
+      .where(sql<boolean>`file like ${pattern} escape '\\'`)
+      .execute(),
+    db
+      .selectFrom('media_retired_files')
+      .select('key')
+      .where(sql<boolean>`key like ${pattern} escape '\\'`)
+      .execute(),
+  ]);
+  return new Set([...uploads.flatMap((row) => (row.file === null ? [] : [row.file])), ...retired.map((row) => row.key)]);
 }
 
 /** The upload a stored file (its key) is a size of, or `undefined` when none is: a file outlives no image. */
@@ -153,9 +164,17 @@ export async function updateMedia(
 }
 
 /** The image row and its id; what used it loses it (`image_id` is set null by the foreign key, in this transaction). */
-export async function deleteMedia(trx: Db, id: number): Promise<void> {
+/** Deletes an image's row; its files' `keys` are retired, never to be given to another upload. */
+export async function deleteMedia(trx: Db, id: number, keys: readonly string[]): Promise<void> {
   await trx.deleteFrom('images').where('id', '=', id).execute();
   await trx.deleteFrom('post_ids').where('id', '=', id).execute();
+  if (keys.length > 0) {
+    await trx
+      .insertInto('media_retired_files')
+      .values(keys.map((key) => ({ key })))
+      .onConflict((conflict) => conflict.column('key').doNothing())
+      .execute();
+  }
 }
 
 /** The alternative texts of images, by id (those without one are left out). */

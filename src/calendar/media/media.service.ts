@@ -15,7 +15,7 @@ import { listVisibility, utcStamp } from '../posts/posts.access.ts';
 import { findPostType } from '../posts/posts.repository.ts';
 import type { StoredSize } from '../common/images.ts';
 import { keysOf, toMedia } from './media.mapper.ts';
-import { filenameProblem, freeStem, stemOfFilename, titleOfFilename } from './media.names.ts';
+import { filenameProblem, freeStem, sizeFileName, stemOfFilename, titleOfFilename } from './media.names.ts';
 import { ImageRefused, processImage, type ProcessedImage } from './media.process.ts';
 import {
   deleteMedia,
@@ -163,11 +163,11 @@ export class MediaService {
     try {
       return await this.db.transaction().execute(async (trx) => {
         const taken = new Set([...(await findFilesOfStem(trx, `${folder}/${wish}`)), ...raced]);
-        const stem = freeStem(folder, wish, image.extension, taken);
+        const stem = freeStem(wish, (candidate) => filesOf(image, folder, candidate), taken);
         file = `${folder}/${stem}.${image.extension}`;
         const sizes: Record<string, StoredSize> = {};
         for (const size of image.sizes) {
-          const name = `${stem}-${size.width}x${size.height}.${image.extension}`;
+          const name = sizeFileName(stem, size.width, size.height, image.extension);
           // Two sizes of the same dimensions (a 3:4 portrait's medium_large and large) are one file, as in WordPress.
           if (!written.includes(`${folder}/${name}`)) {
             await this.storage.put(trx, `${folder}/${name}`, size.bytes);
@@ -263,8 +263,9 @@ export class MediaService {
     const previous = toMedia(row, this.site);
     this.deletions += 1;
     await this.db.transaction().execute(async (trx) => {
-      await deleteMedia(trx, row.id);
-      await this.storage.delete(trx, keysOf(row));
+      const keys = keysOf(row);
+      await deleteMedia(trx, row.id, keys);
+      await this.storage.delete(trx, keys);
     });
     // Cached files depend on no calendar revision: forgetting them moves none.
     this.cache?.invalidateItems([row.id], Number.NEGATIVE_INFINITY);
@@ -327,4 +328,10 @@ function parentIds(raw: unknown): number[] {
       'parent',
     ),
   ];
+}
+
+/** The keys of the files an upload of `image` named `stem` stores in `folder`: the whole image and its sizes. */
+function filesOf(image: ProcessedImage, folder: string, stem: string): string[] {
+  const sizes = image.sizes.map((size) => `${folder}/${sizeFileName(stem, size.width, size.height, image.extension)}`);
+  return [`${folder}/${stem}.${image.extension}`, ...sizes];
 }

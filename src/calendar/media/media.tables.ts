@@ -2,6 +2,8 @@
 declare module '../../platform/db/schema.ts' {
   interface Database {
     media_files: MediaFileTable;
+    /** The files of deleted images, whose names are never given again (migration 2026-12-05T0100). */
+    media_retired_files: { key: string };
   }
 }
 
