@@ -195,6 +195,15 @@ describe('media library under hostile uploads', () => {
     badPost.append('post', '999999');
     badPost.append('file', blob(bytes), 'x.jpg');
     await refused('post that does not exist', { body: badPost }, 400, 'rest_invalid_param');
+    const form = (body: string) => ({ body, headers: { 'content-type': 'multipart/form-data; boundary=x' } });
+    const cut = await refused(
+      'multipart cut short',
+      form('--x\r\nContent-Disposition: form-data; name="file"; filename="a.jpg"\r\n\r\nxx'),
+      400,
+    );
+    assert.equal(cut.body.code, 'rest_upload_no_data');
+    assert.match(cut.body.message, /malformed/);
+    await refused('no form at all', form('\u0000 not a form'), 400, 'rest_upload_no_data');
   });
 
   it('keeps a multipart file name to its last part, as a slug', async () => {

@@ -92,13 +92,20 @@ async function uploadOf(request: FastifyRequest, query: UploadQuery): Promise<Up
   if (request.isMultipart()) {
     let file: { bytes: Buffer; filename: string } | undefined;
     const fields: Record<string, string> = {};
-    for await (const part of request.parts()) {
-      if (part.type === 'file') {
-        if (part.fieldname !== 'file') throw new AppError(400, 'rest_upload_no_data', 'The file must be sent as the form part named file.');
-        file = { bytes: await part.toBuffer(), filename: part.filename };
-      } else if (typeof part.value === 'string') {
-        fields[part.fieldname] = part.value;
+    try {
+      for await (const part of request.parts()) {
+        if (part.type === 'file') {
+          if (part.fieldname !== 'file')
+            throw new AppError(400, 'rest_upload_no_data', 'The file must be sent as the form part named file.');
+          file = { bytes: await part.toBuffer(), filename: part.filename };
+        } else if (typeof part.value === 'string') {
+          fields[part.fieldname] = part.value;
+        }
       }
+    } catch (error) {
+      // The parser's own errors (a body that is no form: a missing boundary, a part cut short) carry no status.
+      if (error instanceof AppError || (error as { statusCode?: unknown }).statusCode !== undefined) throw error;
+      throw new AppError(400, 'rest_upload_no_data', `The multipart form is malformed: ${(error as Error).message}.`);
     }
     if (file === undefined) throw new AppError(400, 'rest_upload_no_data', 'No data supplied.');
     return { ...file, fields: { ...query, ...uploadFieldsOf(fields) } };
