@@ -163,8 +163,10 @@ export async function updateMedia(
   await trx.updateTable('images').set(values).where('id', '=', id).execute();
 }
 
-/** The image row and its id; what used it loses it (`image_id` is set null by the foreign key, in this transaction). */
-/** Deletes an image's row; its files' `keys` are retired, never to be given to another upload. */
+/**
+ * Deletes the image row and its id; what used it loses it (`image_id` is set null by the foreign key, in this
+ * transaction). Its files' `keys` are retired, never to be given to another upload.
+ */
 export async function deleteMedia(trx: Db, id: number, keys: readonly string[]): Promise<void> {
   await trx.deleteFrom('images').where('id', '=', id).execute();
   await trx.deleteFrom('post_ids').where('id', '=', id).execute();
