@@ -92,6 +92,8 @@ describe('the editor’s screens in Chromium', () => {
         const words = WORDS[language];
         await page.goto(`${server.url}/admin/?lang=${language}`);
         const look = async (name: string) => {
+          // A heading is there as soon as the page is parsed; axe must see it styled (a loaded machine showed it bare).
+          await page.waitForLoadState('load');
           assert.equal(await page.getAttribute('html', 'lang'), language);
           violations.push(...(await axe(page, `${name} ${language} ${size.name}`)));
           await page.screenshot({ path: path.join(SCREENSHOTS, `${name}-${language}-${size.name}.png`), fullPage: true });
