@@ -105,7 +105,7 @@ async function uploadOf(request: FastifyRequest, query: UploadQuery): Promise<Up
     } catch (error) {
       // The parser's own errors (a body that is no form: a missing boundary, a part cut short) carry no status.
       if (error instanceof AppError || (error as { statusCode?: unknown }).statusCode !== undefined) throw error;
-      throw new AppError(400, 'rest_upload_no_data', `The multipart form is malformed: ${(error as Error).message}.`);
+      throw new AppError(400, 'rest_upload_no_data', `The multipart form is malformed: ${(error as Error).message.replace(/\.$/, '')}.`);
     }
     if (file === undefined) throw new AppError(400, 'rest_upload_no_data', 'No data supplied.');
     return { ...file, fields: { ...query, ...uploadFieldsOf(fields) } };
