@@ -678,6 +678,13 @@ describe('plain text of rendered HTML', () => {
     );
     assert.equal(textOfHtml(''), '');
   });
+
+  it('reads text without markup as the same text in a paragraph (the shortcut for plain fields)', () => {
+    const char = fc.oneof(fc.constantFrom(' ', '\n', '\t', '\f', '\v', '\u00a0', 'a', 'é', '😀', '>', ';'), fc.string({ maxLength: 1 }));
+    const plain = fc.array(char, { maxLength: 40 }).map((chars) => chars.join('').replace(/[<&\r\uE001\uE002]/g, ''));
+    fc.assert(fc.property(plain, (text) => assert.equal(textOfHtml(text), textOfHtml(`<p>${text}</p>`))));
+    assert.equal(textOfHtml(' Via  Roma\t\t1 \n'), 'Via Roma\t1');
+  });
 });
 
 describe('iCalendar feed cap', () => {
@@ -707,7 +714,7 @@ describe('iCalendar feed cap', () => {
   });
 });
 
-it('folds VEVENT lines exactly as ical-generator folds the rest of a feed', () => {
+it('folds lines exactly as ical-generator folds them', () => {
   // Lines of any length and characters: ASCII, two, three and four octets, lone surrogates.
   const char = fc.oneof(
     fc.constantFrom('a', ' ', ';', 'é', 'ß', '€', '語', '😀', '\uD800', '\uDC00'),

@@ -11,21 +11,22 @@ import { textOfHtml } from './ical.text.ts';
 /**
  * A VCALENDAR (RFC 5545, with RFC 7986's calendar properties) from events
  * as the JSON API shows them: pure, no storage, no clock. ical-generator
- * writes the structure, escapes TEXT and folds lines at 75 octets without
- * splitting a UTF-8 character; timezones-ical-library gives the VTIMEZONE of
- * each zone used. What ical-generator writes wrongly or not at all is written
- * here, and each of those is tested (test/calendar/ical.feed.test.ts):
+ * writes each VEVENT's structure and escapes its TEXT; timezones-ical-library
+ * gives the VTIMEZONE of each zone used. The calendar around them is written
+ * here, as are the lines ical-generator writes wrongly or not at all, and
+ * each of those is tested (test/calendar/ical.feed.test.ts):
+ * - its calendar folds with a TextEncoder per character (most of a feed's
+ *   time), leaves the last line without CRLF, puts X- properties after the
+ *   components and does not escape NAME: the calendar's lines are written
+ *   here, every line folded at 75 octets without splitting a character.
  * - DTSTAMP, CREATED and LAST-MODIFIED come out as local times without `Z`
- *   once the calendar has a time zone: the calendar gets no zone of its own
- *   (X-WR-TIMEZONE is written as an X- property), so they are UTC.
- * - the last line (END:VCALENDAR) has no CRLF.
+ *   once the calendar has a time zone: the calendar gets none (the site's is
+ *   X-WR-TIMEZONE), so they are UTC.
  * - URL, ATTACH and IMAGE are URIs but are escaped as TEXT (`,` → `\,`); GEO is
  *   left out at latitude or longitude 0; ORGANIZER needs an email; an
  *   all-day RECURRENCE-ID is written as a DATE-TIME; RDATE alone would be
- *   written as `RRULE:RDATE…`; NAME/X-WR-CALNAME are not escaped; no
- *   LANGUAGE parameter. Those lines are written here, before END:VEVENT.
- * - its folding costs a TextEncoder per character, most of a feed's time: the
- *   VEVENTs and VTIMEZONEs are folded here, the same way (foldLines).
+ *   written as `RRULE:RDATE…`; no LANGUAGE parameter. Those lines are written
+ *   here, before END:VEVENT.
  */
 
 /** An occurrence or a whole series as one VEVENT. */
@@ -70,15 +71,15 @@ function tzidOf(zone: string): string | undefined {
   return zone !== 'UTC' && VTIMEZONE_ZONES.has(zone) ? zone : undefined;
 }
 
-// Each zone's VTIMEZONE as a feed holds it (CRLF lines, folded), the same in every feed: made once per zone.
+// Each zone's VTIMEZONE as a feed holds it (CRLF lines, folded, a CRLF after the last), the same in every feed:
+// made once per zone.
 const vtimezones = new Map<string, string | null>();
 
 function vtimezoneOf(zone: string): string | null {
   let block = vtimezones.get(zone);
   if (block === undefined) {
     const written = VTIMEZONE_ZONES.has(zone) ? (tzlib_get_ical_block(zone)[0] ?? null) : null;
-    // As ical-generator writes what its generator gives: CRLF lines, trimmed, a CRLF after the last.
-    block = written === null ? null : foldLines(`${written.replace(/\r\n/g, '\n').replace(/\n/g, '\r\n').trim()}\r\n`);
+    block = written === null ? null : foldLines(`${written.replace(/\r?\n/g, '\r\n').trim()}\r\n`);
     vtimezones.set(zone, block);
   }
   return block;
@@ -203,7 +204,8 @@ export function recurrenceLinesOf(lines: readonly string[], excluded: readonly O
   return written;
 }
 
-function addComponent(calendar: ICalCalendar, component: FeedComponent, feed: Feed, parts: FoldedParts): void {
+/** A component as its VEVENT: CRLF lines, folded, a CRLF after the last. */
+function veventOf(calendar: ICalCalendar, component: FeedComponent, feed: Feed): string {
   const { event } = component;
   const allDay = isAllDay(event);
   const tzid = allDay ? undefined : tzidOf(event.timezone);
@@ -248,36 +250,9 @@ function addComponent(calendar: ICalCalendar, component: FeedComponent, feed: Fe
   if (geo !== undefined) extra.push(geo);
   const organizer = organizerOf(event);
   if (organizer !== undefined) extra.push(organizer);
-  const written = vevent.toString.bind(vevent);
-  // ical-generator folds what this returns: a short mark, replaced by the VEVENT folded here (toICalendar).
-  vevent.toString = () =>
-    `${parts.mark(
-      foldLines(
-        withLanguage(written(), feed.language).replace(/END:VEVENT\r\n$/, `${extra.map((line) => `${line}\r\n`).join('')}END:VEVENT\r\n`),
-      ),
-    )}\r\n`;
+  const written = withLanguage(vevent.toString(), feed.language);
+  return foldLines(written.replace(/END:VEVENT\r\n$/, `${extra.map((line) => `${line}\r\n`).join('')}END:VEVENT\r\n`));
 }
-
-/**
- * Components folded here and put in place of a short mark in what ical-generator writes (its folding costs a
- * TextEncoder per character). No content line of a feed starts with the mark: its X- properties are fixed.
- */
-class FoldedParts {
-  private readonly parts: string[] = [];
-
-  mark(folded: string): string {
-    this.parts.push(folded);
-    return `${PART_MARK}${this.parts.length - 1}`;
-  }
-
-  /** `text` with each mark's line replaced by its part. */
-  placed(text: string): string {
-    return text.replace(PART_MARKS, (_mark, index: string) => this.parts[Number(index)] as string);
-  }
-}
-
-const PART_MARK = 'X-ALMANAC-FOLDED-PART:';
-const PART_MARKS = new RegExp(`^${PART_MARK}(\\d+)\r\n`, 'gm');
 
 /**
  * RFC 5545 §3.1 folding exactly as ical-generator folds (a line breaks before the character that takes it past 74
@@ -327,44 +302,36 @@ function withLanguage(vevent: string, language: string): string {
   return vevent.replace(/^(SUMMARY|DESCRIPTION|LOCATION):/gm, `$1;LANGUAGE=${language}:`);
 }
 
-/** The feed as text/calendar: CRLF lines folded at 75 octets, each character whole. */
+/** The feed as text/calendar: the calendar's properties, the VTIMEZONE of each zone its events use, its VEVENTs. */
 export function toICalendar(feed: Feed): string {
-  const calendar = ical({ prodId: PRODUCT_ID, name: escapeText(feed.name) });
-  // A zone without a name: ical-generator writes the VTIMEZONE of every event zone, and DTSTAMP in UTC.
-  const parts = new FoldedParts();
-  calendar.timezone({
-    name: '',
-    generator: (zone) => {
-      const block = vtimezoneOf(zone);
-      return block === null ? null : parts.mark(block);
-    },
-  });
-  calendar.ttl(feed.refreshSeconds);
-  calendar.x('X-WR-TIMEZONE', feed.siteTimezone);
-  for (const component of feed.components) addComponent(calendar, component, feed, parts);
-  const text = parts.placed(calendar.toString());
-  // Every content line ends with CRLF, the last one too (RFC 5545 §3.1); ical-generator leaves it off.
-  return calendarPropertiesFirst(`${text}\r\n`);
+  const calendar = ical();
+  const vevents = feed.components.map((component) => veventOf(calendar, component, feed));
+  const zones = new Set(calendar.events().flatMap((vevent) => vevent.timezone() ?? []));
+  const name = escapeText(feed.name);
+  const properties = [
+    'BEGIN:VCALENDAR',
+    'VERSION:2.0',
+    `PRODID:-${PRODUCT_ID}`,
+    ...(name === '' ? [] : [`NAME:${name}`, `X-WR-CALNAME:${name}`]),
+    `REFRESH-INTERVAL;VALUE=DURATION:${durationOf(feed.refreshSeconds)}`,
+    `X-PUBLISHED-TTL:${durationOf(feed.refreshSeconds)}`,
+    `X-WR-TIMEZONE:${escapeText(feed.siteTimezone)}`,
+  ];
+  const vtimezones = [...zones].flatMap((zone) => vtimezoneOf(zone) ?? []);
+  return `${foldLines(properties.join('\r\n'))}\r\n${vtimezones.join('')}${vevents.join('')}END:VCALENDAR\r\n`;
 }
 
-/**
- * The calendar's own properties before its components (RFC 5545 §3.6): ical-generator writes REFRESH-INTERVAL and
- * X-PUBLISHED-TTL after the VTIMEZONEs, and X- properties after the VEVENTs. Folded lines move with their property.
- */
-function calendarPropertiesFirst(text: string): string {
-  const head: string[] = [];
-  const components: string[] = [];
-  let depth = 0;
-  let target = head;
-  for (const line of text.split(/(?<=\r\n)/)) {
-    if (!line.startsWith(' ')) {
-      const bracket = /^(?:BEGIN|END):/.test(line);
-      if (line.startsWith('END:')) depth -= 1;
-      target = depth === 0 || (depth === 1 && !bracket) ? head : components;
-      if (line.startsWith('BEGIN:')) depth += 1;
-    }
-    target.push(line);
-  }
-  const end = head.pop() as string;
-  return [...head, ...components, end].join('');
+/** An RFC 5545 duration of whole seconds (`PT1H`, `P1DT30M`). */
+function durationOf(seconds: number): string {
+  const days = Math.floor(seconds / 86_400);
+  const rest = seconds % 86_400;
+  const time = [
+    [Math.floor(rest / 3600), 'H'],
+    [Math.floor((rest % 3600) / 60), 'M'],
+    [rest % 60, 'S'],
+  ]
+    .filter(([count]) => count !== 0)
+    .map(([count, unit]) => `${count}${unit}`)
+    .join('');
+  return `P${days === 0 ? '' : `${days}D`}${time === '' ? (days === 0 ? 'T0S' : '') : `T${time}`}`;
 }

@@ -35,7 +35,17 @@ export function decodeEntities(text: string): string {
   });
 }
 
-const BLOCK = 'p|div|h[1-6]|blockquote|pre|ul|ol|li|dl|dt|dd|table|tr|section|article|header|footer|figure|address|hr';
+const BLOCK_TAG =
+  /<\/?(?:p|div|h[1-6]|blockquote|pre|ul|ol|li|dl|dt|dd|table|tr|section|article|header|footer|figure|address|hr)\b[^>]*>/gi;
+// Text with no tag, entity, carriage return or mark of ours is one line as it stands (most venue and term fields).
+const PLAIN = /^[^<&\r\uE001\uE002]*$/;
+
+/** One line of text: runs of spaces collapsed, as HTML shows them. */
+const oneLine = (line: string) =>
+  line
+    .replace(/[ \n\f\v]+/g, ' ')
+    .replace(/\t+/g, '\t')
+    .trim();
 
 /**
  * Text of rendered HTML: a blank line between paragraphs and other blocks,
@@ -43,19 +53,20 @@ const BLOCK = 'p|div|h[1-6]|blockquote|pre|ul|ol|li|dl|dt|dd|table|tr|section|ar
  * by tabs; runs of spaces collapsed, entities decoded.
  */
 export function textOfHtml(html: string): string {
+  if (PLAIN.test(html)) return oneLine(html);
   const marked = html
     .replace(/\r\n?/g, '\n')
     .replace(/<br\s*\/?>/gi, '\uE001')
     .replace(/<li\b[^>]*>/gi, '\uE002- ')
     .replace(/<\/?(?:td|th)\b[^>]*>/gi, '\t')
-    .replace(new RegExp(`</?(?:${BLOCK})\\b[^>]*>`, 'gi'), '\uE002')
+    .replace(BLOCK_TAG, '\uE002')
     .replace(/<[^>]*>/g, '');
   const blocks = marked
     .split(/\uE002+/)
     .map((block) =>
       block
         .split('\uE001')
-        .map((line) => decodeEntities(line.replace(/[ \n\f\v]+/g, ' ').replace(/\t+/g, '\t')).trim())
+        .map((line) => decodeEntities(oneLine(line)).trim())
         .join('\n')
         .trim(),
     )
