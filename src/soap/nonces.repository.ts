@@ -1,8 +1,5 @@
-import type { Kysely } from 'kysely';
-import type { Database } from '../platform/db/schema.ts';
+import type { Db } from '../platform/db/schema.ts';
 import './soap.tables.ts';
-
-type Db = Kysely<Database>;
 
 /**
  * Records a nonce until `expiresAtMs`; `false` when it is already recorded and

@@ -1,12 +1,10 @@
-import type { Insertable, Kysely, Selectable } from 'kysely';
-import type { Database } from '../platform/db/schema.ts';
+import type { Insertable, Selectable } from 'kysely';
+import type { Db } from '../platform/db/schema.ts';
 import type { SoapPingTable } from './soap.tables.ts';
 import './soap.tables.ts';
 
 export type PingRow = Selectable<SoapPingTable>;
 export type NewPingRow = Insertable<SoapPingTable>;
-type Db = Kysely<Database>;
-
 export async function insertPing(db: Db, ping: NewPingRow): Promise<void> {
   await db.insertInto('soap_pings').values(ping).execute();
 }

@@ -1,8 +1,5 @@
-import type { Kysely } from 'kysely';
-import type { Database } from '../platform/db/schema.ts';
+import type { Db } from '../platform/db/schema.ts';
 import './soap.tables.ts';
-
-type Db = Kysely<Database>;
 
 /** Gives the user a new salt, which replaces (and so revokes) the previous secret. */
 export async function upsertWsSecret(db: Db, userId: number, salt: string, issuedAt: string): Promise<void> {

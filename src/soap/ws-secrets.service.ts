@@ -1,15 +1,12 @@
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import type { Kysely } from 'kysely';
 import type { AuthUser } from '../platform/auth/authenticate.ts';
 import { isRole } from '../platform/auth/capabilities.ts';
 import { findUserByUsername } from '../platform/auth/users.repository.ts';
-import type { Database } from '../platform/db/schema.ts';
+import type { Db } from '../platform/db/schema.ts';
 import { AppError } from '../platform/errors.ts';
 import { SoapErrors } from './faults.ts';
 import type { UsernameToken } from './username-token.ts';
 import { findWsSecretOwner, upsertWsSecret } from './ws-secrets.repository.ts';
-
-type Db = Kysely<Database>;
 
 /**
  * PasswordDigest hashes the password itself, so the server must know it;

@@ -1,11 +1,9 @@
-import { sql, type Kysely } from 'kysely';
-import type { Database } from '../../platform/db/schema.ts';
+import { sql } from 'kysely';
+import type { Db } from '../../platform/db/schema.ts';
 import type { ListVisibility } from '../posts/posts.access.ts';
 import '../calendar.tables.ts';
 
 /** What CalDAV reads beyond what the events service lists: resource names, versions, the categories. */
-
-type Db = Kysely<Database>;
 
 /** The event an imported UID names, if any (events born here are named by their own UID, ical.uid.ts). */
 export async function findEventIdOfImportedUid(db: Db, uid: string): Promise<number | undefined> {

@@ -1,6 +1,5 @@
-import type { Kysely } from 'kysely';
 import type { Config } from '../../config/config.ts';
-import type { Database } from '../../platform/db/schema.ts';
+import type { Db } from '../../platform/db/schema.ts';
 import { AppError } from '../../platform/errors.ts';
 import { classifyError } from '../../platform/http/classify-error.ts';
 import { can } from '../calendar.capabilities.ts';
@@ -18,8 +17,6 @@ import { davErrors } from './caldav.errors.ts';
 import type { Collection, DavPaths } from './caldav.paths.ts';
 import type { CaldavReader, Representation } from './caldav.reader.ts';
 import { findEventIdOfImportedUid, findEventIdOfResourceName, insertResourceName } from './caldav.repository.ts';
-
-type Db = Kysely<Database>;
 
 /** What the writer is built with, once, by the CalDAV service. */
 export interface CaldavWriterDeps {

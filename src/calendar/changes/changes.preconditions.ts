@@ -1,13 +1,10 @@
 import type { FastifyRequest } from 'fastify';
-import type { Kysely } from 'kysely';
 import type { Config } from '../../config/config.ts';
-import type { Database } from '../../platform/db/schema.ts';
+import type { Db } from '../../platform/db/schema.ts';
 import { AppError } from '../../platform/errors.ts';
 import { listedEtags, versionOfEtag } from '../../platform/http/entity-tags.ts';
 import type { ChangeType } from '../calendar.tables.ts';
 import { findVersion } from './changes.repository.ts';
-
-type Db = Kysely<Database>;
 
 /**
  * Conditional writes (issue 23, RFC 9110 §13.1.1, RFC 6585 §3): a write to

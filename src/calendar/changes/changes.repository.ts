@@ -1,9 +1,7 @@
-import { sql, type Expression, type ExpressionBuilder, type Kysely, type Selectable, type SqlBool } from 'kysely';
-import type { Database } from '../../platform/db/schema.ts';
+import { sql, type Expression, type ExpressionBuilder, type Selectable, type SqlBool } from 'kysely';
+import type { Database, Db } from '../../platform/db/schema.ts';
 import type { CalendarChangeTable, ChangeType } from '../calendar.tables.ts';
 import type { ListVisibility } from '../posts/posts.access.ts';
-
-type Db = Kysely<Database>;
 
 /**
  * The change log (migration 2026-11-28T0100-changes): one row per item,

@@ -1,6 +1,5 @@
-import type { Kysely } from 'kysely';
 import type { Config } from '../../config/config.ts';
-import type { Database } from '../../platform/db/schema.ts';
+import type { Db } from '../../platform/db/schema.ts';
 import { AppError } from '../../platform/errors.ts';
 import type { ChangeType } from '../calendar.tables.ts';
 import type { EventsService } from '../events/events.service.ts';
@@ -20,8 +19,6 @@ import {
 import { DEFAULT_PER_PAGE, type ChangeEntry, type ChangesPage, type ChangesQuery } from './changes.schemas.ts';
 import { retentionSeconds } from './changes.retention.ts';
 import { CHANGE_TYPES, decodeToken, encodeToken, type SyncPosition, type SyncScope } from './changes.tokens.ts';
-
-type Db = Kysely<Database>;
 
 export interface ChangesServiceDeps {
   readonly db: Db;

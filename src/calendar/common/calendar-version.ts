@@ -1,12 +1,9 @@
-import type { Kysely } from 'kysely';
 import type { ReadCache } from '../../platform/cache/read-cache.ts';
-import type { Database } from '../../platform/db/schema.ts';
+import type { Db } from '../../platform/db/schema.ts';
 import { oncePerTick, revisionOfTick } from '../../platform/db/revisions.ts';
 import { listEventChangesAbove } from '../changes/changes.repository.ts';
 import { utcStamp } from '../posts/posts.access.ts';
 import { findNextPublication } from './publications.repository.ts';
-
-type Db = Kysely<Database>;
 
 /** More events changed than this since the last invalidation: every representation is invalidated rather than picked out. */
 const MAX_CHANGED = 2_000;

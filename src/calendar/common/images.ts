@@ -1,13 +1,10 @@
-import type { Kysely } from 'kysely';
 import Type from 'typebox';
 import type { AuthUser } from '../../platform/auth/authenticate.ts';
 import { can } from '../calendar.capabilities.ts';
-import type { Database } from '../../platform/db/schema.ts';
+import type { Db } from '../../platform/db/schema.ts';
 import { utcStamp } from '../posts/posts.access.ts';
 import { attachImage, findImageByUrl, findImagesByIds, insertImage, type ImageDetailsRow } from './images.repository.ts';
 import { invalidParam, isHttpUrl, parsePositiveInt } from './wire.ts';
-
-type Db = Kysely<Database>;
 
 /** One smaller size of an uploaded image, as the reference shows an attachment's sizes (`mime-type`, no `file`). */
 export interface ImageSizeResponse {

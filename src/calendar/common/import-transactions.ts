@@ -1,8 +1,5 @@
-import type { Kysely } from 'kysely';
-import type { Database } from '../../platform/db/schema.ts';
+import type { Db } from '../../platform/db/schema.ts';
 import { inSavepoint } from '../../platform/db/savepoints.repository.ts';
-
-type Db = Kysely<Database>;
 
 /** The db of a transaction, on which the service's own `transaction()` opens a savepoint (it cannot nest transactions). */
 function nestable(trx: Db): Db {

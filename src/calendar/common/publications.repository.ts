@@ -1,8 +1,5 @@
-import type { Kysely } from 'kysely';
-import type { Database } from '../../platform/db/schema.ts';
+import type { Db } from '../../platform/db/schema.ts';
 import '../calendar.tables.ts';
-
-type Db = Kysely<Database>;
 
 /**
  * The earliest publication date after `after` of a scheduled (`future`)

@@ -1,5 +1,4 @@
-import type { Kysely } from 'kysely';
-import type { Database } from '../../platform/db/schema.ts';
+import type { Db } from '../../platform/db/schema.ts';
 import type { TranslatableType } from '../calendar.tables.ts';
 import { findEmbeddableOrganizers, presentEventOrganizers } from '../organizers/organizers.links.ts';
 import type { RequestContext } from '../common/context.ts';
@@ -13,8 +12,6 @@ import { findEmbeddableVenues, presentEmbeddedVenues } from '../venues/venues.li
 import { seriesIdsOf, textIdsOf, textsOfEvent } from './events.inherited.ts';
 import type { EventEmbeds } from './events.mapper.ts';
 import type { EventRow } from './events.repository.ts';
-
-type Db = Kysely<Database>;
 
 const unique = (ids: readonly (number | null)[]): number[] => [...new Set(ids.filter((id): id is number => id !== null))];
 

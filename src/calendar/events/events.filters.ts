@@ -1,6 +1,5 @@
-import type { Kysely } from 'kysely';
 import type { AuthUser } from '../../platform/auth/authenticate.ts';
-import type { Database } from '../../platform/db/schema.ts';
+import type { Db } from '../../platform/db/schema.ts';
 import { AppError } from '../../platform/errors.ts';
 import { assertOrganizersReadable } from '../organizers/organizers.links.ts';
 import type { RequestContext } from '../common/context.ts';
@@ -20,7 +19,6 @@ import { DEFAULT_GEOLOC_RADIUS_KM, type ListEventsQuery } from './events.schemas
  * §3.3–3.5 with deviations 5, 6, 9 and 13), and echoed back in archive links.
  */
 
-type Db = Kysely<Database>;
 type MutableFilter = { -readonly [K in keyof EventListFilter]: EventListFilter[K] };
 
 /** Echo order of list arguments in archive links (the reference's, then deviation 9's additions). */

@@ -1,12 +1,9 @@
-import type { Kysely } from 'kysely';
 import { cacheKey } from '../../platform/cache/read-cache.ts';
-import type { Database } from '../../platform/db/schema.ts';
+import type { Db } from '../../platform/db/schema.ts';
 import { changedEventsAbove, isLater, type CalendarVersion } from '../common/calendar-version.ts';
 import { filterKey } from './events.filters.ts';
 import { dayGrid, type DayGrid } from './events.days.ts';
 import { countEvents, listEventIds, listEventPageIds, listEventSpans, type EventListFilter, type EventOrder } from './events.repository.ts';
-
-type Db = Kysely<Database>;
 
 /** A public total of at most this many events is maintained incrementally (its ids cached); a larger one is counted. */
 const MAX_MEMBERS = 100_000;

@@ -1,5 +1,4 @@
-import type { Kysely } from 'kysely';
-import type { Database } from '../../platform/db/schema.ts';
+import type { Db } from '../../platform/db/schema.ts';
 import { AppError } from '../../platform/errors.ts';
 import { missingItem } from '../changes/changes.preconditions.ts';
 import { findIdBySlug, findPostType } from '../posts/posts.repository.ts';
@@ -9,8 +8,6 @@ import { invalidParam, MAX_ID } from '../common/wire.ts';
 import { findEventById, type EventRow } from './events.repository.ts';
 
 /** The event a request names, by its id or by one of its slugs, and the errors of an event that is not there. */
-
-type Db = Kysely<Database>;
 
 /** An event addressed by its id or by one of its slugs. */
 export type EventRef = { readonly id: number } | { readonly slug: string };

@@ -1,5 +1,4 @@
-import type { Kysely } from 'kysely';
-import type { Database } from '../../platform/db/schema.ts';
+import type { Db } from '../../platform/db/schema.ts';
 import { stampsAt } from '../posts/posts.writes.ts';
 import { MAX_DATES, parseRecurrence } from '../recurrence/recurrence.grammar.ts';
 import { withExclusion } from '../recurrence/recurrence.lines.ts';
@@ -14,8 +13,6 @@ import { findEventById, findEventForWrite, updateEvent, type EventRow } from './
 import type { UpdateEventBody } from './events.schemas.ts';
 
 /** What event writes do to a recurring series: through one of its occurrences, or after writing the series itself. */
-
-type Db = Kysely<Database>;
 
 /** What belongs to a whole series, which an occurrence cannot change on its own. */
 const SERIES_FIELDS = ['recurrence', 'status', 'password', 'author', 'date', 'date_utc'] as const;

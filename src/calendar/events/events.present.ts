@@ -1,5 +1,4 @@
-import type { Kysely } from 'kysely';
-import type { Database } from '../../platform/db/schema.ts';
+import type { Db } from '../../platform/db/schema.ts';
 import type { PasswordAttempt, PostPasswords } from '../posts/posts.passwords.ts';
 import type { CalendarVersion } from '../common/calendar-version.ts';
 import type { RequestContext } from '../common/context.ts';
@@ -23,8 +22,6 @@ import {
 } from './events.mapper.ts';
 import { findEventById, findEventsByIds, type EventRow } from './events.repository.ts';
 import type { EventResponse, ListEventsQuery } from './events.schemas.ts';
-
-type Db = Kysely<Database>;
 
 /** What decides which rows an event's representation embeds (events.embeds.ts). */
 const LINKS = ['id', 'venue_id', 'image_id', 'parent_id', 'is_exception'] as const;

@@ -2,7 +2,6 @@ import {
   sql,
   type ExpressionBuilder,
   type Insertable,
-  type Kysely,
   type Selectable,
   type SelectQueryBuilder,
   type SqlBool,
@@ -12,14 +11,13 @@ import {
 import { lockingRows } from '../../platform/db/row-locks.ts';
 import { behind } from '../../platform/db/group-commit.ts';
 import type { ModifiedBounds } from '../posts/posts.modified.ts';
-import type { Database } from '../../platform/db/schema.ts';
+import type { Database, Db } from '../../platform/db/schema.ts';
 import type { EventTable, PostType } from '../calendar.tables.ts';
 import type { Exposure, ListVisibility } from '../posts/posts.access.ts';
 import { exposedIn, reservePostId, translationContains, visibleIn } from '../posts/posts.repository.ts';
 import { isPostgres } from '../../platform/db/dialect-of.ts';
 import '../calendar.tables.ts';
 
-type Db = Kysely<Database>;
 type Eb = ExpressionBuilder<Database, 'events'>;
 
 export type EventRow = Selectable<EventTable>;

@@ -1,8 +1,7 @@
-import type { Kysely } from 'kysely';
 import type { Config } from '../../config/config.ts';
 import { can } from '../calendar.capabilities.ts';
 import { cacheBudgets, ReadCache } from '../../platform/cache/read-cache.ts';
-import type { Database } from '../../platform/db/schema.ts';
+import type { Db } from '../../platform/db/schema.ts';
 import { behind, GroupCommit } from '../../platform/db/group-commit.ts';
 import { AppError, PlatformErrors } from '../../platform/errors.ts';
 import { resolveOrganizersForWrite, setEventOrganizers } from '../organizers/organizers.links.ts';
@@ -63,8 +62,6 @@ import {
   type ReadEventQuery,
   type UpdateEventBody,
 } from './events.schemas.ts';
-
-type Db = Kysely<Database>;
 
 /** A list besides its arguments: its archive's URL, its order and author (the editor's; no API argument), what its request sent. */
 type ListOptions = Readonly<{ archiveUrl?: string; order?: EventOrder; sent?: readonly string[]; author?: number }>;

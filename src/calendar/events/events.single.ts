@@ -1,5 +1,4 @@
-import type { Kysely } from 'kysely';
-import type { Database } from '../../platform/db/schema.ts';
+import type { Db } from '../../platform/db/schema.ts';
 import { AppError } from '../../platform/errors.ts';
 import { findVersion } from '../changes/changes.repository.ts';
 import { canEdit, canRead } from '../posts/posts.access.ts';
@@ -11,8 +10,6 @@ import type { EventPresenter, EventWithRow } from './events.present.ts';
 import type { EventEntry } from './events.representations.ts';
 import type { EventRow } from './events.repository.ts';
 import type { EventResponse, ReadEventQuery } from './events.schemas.ts';
-
-type Db = Kysely<Database>;
 
 export const readErrors = {
   noLongerAvailable: () => new AppError(403, 'event-no-longer-available', 'This event is no longer available'),

@@ -1,7 +1,5 @@
-import { sql, type Kysely, type SqlBool } from 'kysely';
-import type { Database } from '../../platform/db/schema.ts';
-
-type Db = Kysely<Database>;
+import { sql, type SqlBool } from 'kysely';
+import type { Db } from '../../platform/db/schema.ts';
 
 /** What an import needs to know of an event it may update. */
 export interface ImportTarget {

@@ -1,6 +1,5 @@
-import type { Kysely } from 'kysely';
 import type { Config } from '../../config/config.ts';
-import type { Database } from '../../platform/db/schema.ts';
+import type { Db } from '../../platform/db/schema.ts';
 import { AppError } from '../../platform/errors.ts';
 import { UniqueViolationError } from '../../platform/db/dialect/errors.ts';
 import { withWriteUnits, type WriteUnit } from '../common/import-transactions.ts';
@@ -32,8 +31,6 @@ import type { PostStatus } from '../calendar.tables.ts';
 import * as repository from './ical.import.repository.ts';
 
 export { IcalSyntaxError } from './ical.import.parse.ts';
-
-type Db = Kysely<Database>;
 
 /**
  * Import of an iCalendar file (docs/calendar-ical.md, "Import"): the whole

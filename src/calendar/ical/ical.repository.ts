@@ -1,10 +1,7 @@
-import type { Kysely } from 'kysely';
-import type { Database } from '../../platform/db/schema.ts';
+import type { Db } from '../../platform/db/schema.ts';
 import '../calendar.tables.ts';
 
 /** What iCalendar feeds read beyond the events themselves: imported UIDs, and the exceptions of series. */
-
-type Db = Kysely<Database>;
 
 /** An occurrence's original start: where its series' rule put it. */
 export interface OriginalStart {

@@ -1,9 +1,8 @@
 import { basename } from 'node:path';
-import type { Kysely } from 'kysely';
 import type { TSchema } from 'typebox';
 import Value from 'typebox/value';
 import type { Config } from '../../config/config.ts';
-import type { Database } from '../../platform/db/schema.ts';
+import type { Db } from '../../platform/db/schema.ts';
 import { AppError } from '../../platform/errors.ts';
 import { UniqueViolationError } from '../../platform/db/dialect/errors.ts';
 import { withWriteUnits, type WriteUnit } from '../common/import-transactions.ts';
@@ -24,8 +23,6 @@ import { DATE_ORDERS, type DateOrder } from './csv.dates.ts';
 import { CsvFileError, readCsvRows } from './csv.read.ts';
 import { digestOf, rowOf, RowProblem, type ImportRow } from './csv.rows.ts';
 import * as repository from './imports.repository.ts';
-
-type Db = Kysely<Database>;
 
 /**
  * Import of CSV files (docs/moving-in.md): venues first, then organizers, then events (which name them). Every

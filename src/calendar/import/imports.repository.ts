@@ -1,8 +1,5 @@
-import type { Kysely } from 'kysely';
-import type { Database } from '../../platform/db/schema.ts';
+import type { Db } from '../../platform/db/schema.ts';
 import type { PostType } from '../calendar.tables.ts';
-
-type Db = Kysely<Database>;
 
 /** An item an import made before: the post, its kind, and the digest of what the input said then. */
 export interface ImportedItem {

@@ -1,6 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { Kysely } from 'kysely';
-import type { Database } from '../../platform/db/schema.ts';
+import type { Db } from '../../platform/db/schema.ts';
 import { AppError } from '../../platform/errors.ts';
 import { withWriteUnits, type WriteUnit } from '../common/import-transactions.ts';
 import { EventsService } from '../events/events.service.ts';
@@ -29,8 +28,6 @@ import {
   type IdMaps,
   type Json,
 } from './tec.map.ts';
-
-type Db = Kysely<Database>;
 
 /**
  * Import from The Events Calendar's REST API (docs/moving-in.md): every category, tag, venue, organizer and event

@@ -1,8 +1,7 @@
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { basename, resolve, sep } from 'node:path';
-import type { Kysely } from 'kysely';
-import type { Database } from '../../platform/db/schema.ts';
+import type { Db } from '../../platform/db/schema.ts';
 import { AppError } from '../../platform/errors.ts';
 import type { AllowList } from '../../platform/http/outbound.ts';
 import { fetchBytes } from '../../platform/http/outbound.fetch.ts';
@@ -23,8 +22,6 @@ import { checked, type CsvImportDeps } from './csv.import.ts';
 import * as repository from './imports.repository.ts';
 import { eventBody, field, metaOf, organizerBody, venueBody, type Body, type Links, type WxrKind } from './wxr.map.ts';
 import type { WxrItem, WxrTerm } from './wxr.read.ts';
-
-type Db = Kysely<Database>;
 
 /** The writes of a WordPress import's items (wxr.import.ts), each recorded with the site and post id it came from. */
 

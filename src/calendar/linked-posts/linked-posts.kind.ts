@@ -1,8 +1,6 @@
-import type { Kysely, RawBuilder, SqlBool } from 'kysely';
-import type { Database } from '../../platform/db/schema.ts';
+import type { RawBuilder, SqlBool } from 'kysely';
+import type { Db } from '../../platform/db/schema.ts';
 import type { PostColumns } from '../calendar.tables.ts';
-
-type Db = Kysely<Database>;
 
 /** A stored venue or organizer: the shared post columns plus its own meta columns. */
 export type LinkedPostRow = PostColumns & Readonly<Record<string, string | number | null>>;

@@ -1,5 +1,4 @@
-import type { Kysely } from 'kysely';
-import type { Database } from '../../platform/db/schema.ts';
+import type { Db } from '../../platform/db/schema.ts';
 import { AppError } from '../../platform/errors.ts';
 import type { RequestContext } from '../common/context.ts';
 import { canRead } from '../posts/posts.access.ts';
@@ -10,7 +9,6 @@ import { findMatchingPost, findPosts } from './linked-posts.repository.ts';
 import { presentPostsWith, unlockedWithoutPassword, type PostAssets } from './linked-posts.present.ts';
 import { insertLinkedPost, type PostWriteInput } from './linked-posts.writes.ts';
 
-type Db = Kysely<Database>;
 type Input = Record<string, unknown>;
 
 /**

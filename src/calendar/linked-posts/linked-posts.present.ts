@@ -1,5 +1,4 @@
-import type { Kysely } from 'kysely';
-import type { Database } from '../../platform/db/schema.ts';
+import type { Db } from '../../platform/db/schema.ts';
 import { loadTranslations, type Translated } from '../posts/posts.texts.ts';
 import type { RequestContext, Site } from '../common/context.ts';
 import { renderParagraphs, textOfSanitized } from '../common/html.ts';
@@ -8,7 +7,6 @@ import { globalId, permalinks } from '../common/wire.ts';
 import type { LinkedPostKind, LinkedPostRow } from './linked-posts.kind.ts';
 import { toLinkedPostResponse } from './linked-posts.mapper.ts';
 
-type Db = Kysely<Database>;
 export type Representation = Record<string, unknown>;
 
 /** Decides per row whether a password-protected post is shown unstripped. */

@@ -1,12 +1,10 @@
-import { sql, type Expression, type Kysely, type RawBuilder, type SqlBool } from 'kysely';
+import { sql, type Expression, type RawBuilder, type SqlBool } from 'kysely';
 import { lockingRows } from '../../platform/db/row-locks.ts';
-import type { Database } from '../../platform/db/schema.ts';
+import type { Db } from '../../platform/db/schema.ts';
 import { exposedIn, likePattern, translationContains, visibleIn } from '../posts/posts.repository.ts';
 import type { Exposure, StatusScope } from '../posts/posts.access.ts';
 import type { ModifiedBounds } from '../posts/posts.modified.ts';
 import type { LinkedPostKind, LinkedPostRow } from './linked-posts.kind.ts';
-
-type Db = Kysely<Database>;
 
 // Generic queries alias the kind's table as `p` and are typed through the venues table, a superset of
 // the post columns they use; kind-specific columns are referenced with `sql.ref`.

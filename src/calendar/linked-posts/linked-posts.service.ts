@@ -1,6 +1,5 @@
-import type { Kysely } from 'kysely';
 import { can } from '../calendar.capabilities.ts';
-import type { Database } from '../../platform/db/schema.ts';
+import type { Db } from '../../platform/db/schema.ts';
 import { AppError, PlatformErrors } from '../../platform/errors.ts';
 import {
   canDelete,
@@ -33,8 +32,6 @@ import { MAX_PER_PAGE } from './linked-posts.schemas.ts';
 import type { ImageSideLoader } from '../media/media.sideload.ts';
 import { attachWrittenImage } from '../common/images.ts';
 import { imageFor, insertLinkedPost, optionalContent, requiredName, writeTexts, type PostWriteInput } from './linked-posts.writes.ts';
-
-type Db = Kysely<Database>;
 
 /**
  * Echo order of list arguments in archive links: the reference's (per_page, status), then what it drops but a

@@ -1,7 +1,6 @@
-import type { Kysely } from 'kysely';
 import type { AuthUser } from '../../platform/auth/authenticate.ts';
 import { can } from '../calendar.capabilities.ts';
-import type { Database } from '../../platform/db/schema.ts';
+import type { Db } from '../../platform/db/schema.ts';
 import { PlatformErrors } from '../../platform/errors.ts';
 import { datedStatus, scaleStatus } from '../posts/posts.access.ts';
 import { reservePostId, upsertTexts } from '../posts/posts.repository.ts';
@@ -20,8 +19,6 @@ import { insertPost } from './linked-posts.repository.ts';
  * The write rules of venues and organizers: what POST and PUT store, and
  * what an event write's inline venue or organizer creates.
  */
-
-type Db = Kysely<Database>;
 
 /** The write arguments of a venue or organizer, as the route schemas validated them (plus the kind's own fields). */
 export interface PostWriteInput extends Readonly<Record<string, unknown>> {

@@ -1,12 +1,10 @@
-import { sql, type Kysely, type Selectable, type Updateable } from 'kysely';
-import type { Database } from '../../platform/db/schema.ts';
+import { sql, type Selectable, type Updateable } from 'kysely';
+import type { Db } from '../../platform/db/schema.ts';
 import type { ImageTable } from '../calendar.tables.ts';
 import type { StatusScope } from '../posts/posts.access.ts';
 import { likePattern, visibleIn } from '../posts/posts.repository.ts';
 import '../calendar.tables.ts';
 import './media.tables.ts';
-
-type Db = Kysely<Database>;
 
 /** An uploaded image's row: `file` is set (recorded URLs are not media). */
 export type MediaRow = Selectable<ImageTable> & { file: string };

@@ -1,7 +1,6 @@
 import { createHash } from 'node:crypto';
-import type { Kysely } from 'kysely';
 import type { AuthUser } from '../../platform/auth/authenticate.ts';
-import type { Database } from '../../platform/db/schema.ts';
+import type { Db } from '../../platform/db/schema.ts';
 import { AppError } from '../../platform/errors.ts';
 import { cacheKey, type ReadCache } from '../../platform/cache/read-cache.ts';
 import { UniqueViolationError } from '../../platform/db/dialect/errors.ts';
@@ -31,8 +30,6 @@ import {
 } from './media.repository.ts';
 import { DEFAULT_PER_PAGE, type ListMediaQuery, type Media, type MediaFields, type UploadQuery } from './media.schemas.ts';
 import type { MediaStorage } from './media.storage.ts';
-
-type Db = Kysely<Database>;
 
 export interface Upload {
   readonly bytes: Buffer;

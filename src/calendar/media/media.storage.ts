@@ -1,10 +1,7 @@
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { Kysely } from 'kysely';
-import type { Database } from '../../platform/db/schema.ts';
+import type { Db } from '../../platform/db/schema.ts';
 import { deleteStoredFiles, insertStoredFile, readStoredFile } from './media.repository.ts';
-
-type Db = Kysely<Database>;
 
 /**
  * Where the media library keeps its files, by key (their path under `/media/`, `2026/12/poster-150x150.jpg`).

@@ -1,5 +1,4 @@
-import type { Kysely } from 'kysely';
-import type { Database } from '../../platform/db/schema.ts';
+import type { Db } from '../../platform/db/schema.ts';
 import type { LinkedPostRow } from '../linked-posts/linked-posts.kind.ts';
 import { assertPostsReadable, linkEntries, presentEmbedded, resolveLinkEntry } from '../linked-posts/linked-posts.links.ts';
 import type { PostAssets } from '../linked-posts/linked-posts.present.ts';
@@ -8,8 +7,6 @@ import { canRead } from '../posts/posts.access.ts';
 import type { RequestContext } from '../common/context.ts';
 import { organizerKind } from './organizers.kind.ts';
 import { findOrganizersOfEvents, replaceEventOrganizers } from './organizers.repository.ts';
-
-type Db = Kysely<Database>;
 
 /** Organizers linked to events, in link order. */
 export type EventOrganizerRows = readonly { readonly eventId: number; readonly row: LinkedPostRow }[];

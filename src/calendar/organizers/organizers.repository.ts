@@ -1,9 +1,7 @@
-import { sql, type Kysely, type RawBuilder, type SqlBool } from 'kysely';
-import type { Database } from '../../platform/db/schema.ts';
+import { sql, type RawBuilder, type SqlBool } from 'kysely';
+import type { Db } from '../../platform/db/schema.ts';
 import '../calendar.tables.ts';
 import type { LinkedPostRow } from '../linked-posts/linked-posts.kind.ts';
-
-type Db = Kysely<Database>;
 
 /** Ids of the organizers of the events (alias `e`) that satisfy `eventCondition`. */
 export function organizerIdsLinkedTo(eventCondition: RawBuilder<SqlBool>): RawBuilder<number> {

@@ -1,6 +1,6 @@
-import { sql, type Expression, type Kysely, type RawBuilder, type SqlBool } from 'kysely';
+import { sql, type Expression, type RawBuilder, type SqlBool } from 'kysely';
 import { isPostgres } from '../../platform/db/dialect-of.ts';
-import type { Database } from '../../platform/db/schema.ts';
+import type { Db } from '../../platform/db/schema.ts';
 import type { PostType, TranslatableType } from '../calendar.tables.ts';
 import type { Exposure, StatusScope } from './posts.access.ts';
 
@@ -9,8 +9,6 @@ import type { Exposure, StatusScope } from './posts.access.ts';
  * what a read may see, and the per-language texts and slugs that terms
  * share with posts.
  */
-
-type Db = Kysely<Database>;
 
 const IDS_PER_INSERT = 500;
 

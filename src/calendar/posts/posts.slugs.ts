@@ -1,9 +1,6 @@
-import type { Kysely } from 'kysely';
-import type { Database } from '../../platform/db/schema.ts';
+import type { Db } from '../../platform/db/schema.ts';
 import type { TranslatableType } from '../calendar.tables.ts';
 import { deleteSlugs, findFieldInAllLanguages, findSlugsOfStem, insertFirstFreeSlug, insertSlugIfFree } from './posts.repository.ts';
-
-type Db = Kysely<Database>;
 
 const MAX_SLUG_LENGTH = 190;
 

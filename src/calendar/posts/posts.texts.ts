@@ -1,9 +1,6 @@
-import type { Kysely } from 'kysely';
-import type { Database } from '../../platform/db/schema.ts';
+import type { Db } from '../../platform/db/schema.ts';
 import type { TranslatableType } from '../calendar.tables.ts';
 import { findTexts } from './posts.repository.ts';
-
-type Db = Kysely<Database>;
 
 /** Field → value in one language, after fallback. */
 export type Translated = Readonly<Record<string, string>>;

@@ -1,7 +1,6 @@
-import type { Kysely } from 'kysely';
 import type { AuthUser } from '../../platform/auth/authenticate.ts';
 import { can } from '../calendar.capabilities.ts';
-import type { Database } from '../../platform/db/schema.ts';
+import type { Db } from '../../platform/db/schema.ts';
 import { PlatformErrors } from '../../platform/errors.ts';
 import { fromInstant, nowIn, parseDate, type Stamp, type ZonedMoment } from '../common/dates.ts';
 import { invalidParam, MAX_ID } from '../common/wire.ts';
@@ -12,8 +11,6 @@ import { userExists } from './posts.repository.ts';
  * What every post write (event, venue, organizer) decides the same way:
  * publication and modification dates, the author, the password.
  */
-
-type Db = Kysely<Database>;
 
 /** A post's publication or modification date: wall time in the site zone, and UTC. */
 export interface PostStamps {

@@ -1,5 +1,5 @@
-import { sql, type Kysely, type RawBuilder } from 'kysely';
-import type { Database } from '../../platform/db/schema.ts';
+import { sql, type RawBuilder } from 'kysely';
+import type { Db } from '../../platform/db/schema.ts';
 import { reservePostIds } from '../posts/posts.repository.ts';
 import '../calendar.tables.ts';
 
@@ -8,8 +8,6 @@ import '../calendar.tables.ts';
  * and its occurrences as event rows that copy the series' columns, texts
  * and links (set-based: a fixed number of statements per series write).
  */
-
-type Db = Kysely<Database>;
 
 // SQLite binds at most 32,766 parameters: an events row has about 35.
 const ROWS_PER_INSERT = 400;

@@ -1,6 +1,5 @@
-import type { Kysely } from 'kysely';
 import type { Config } from '../../config/config.ts';
-import type { Database } from '../../platform/db/schema.ts';
+import type { Db } from '../../platform/db/schema.ts';
 import type { EventRow, NewEventRow } from '../events/events.repository.ts';
 import { fromInstant, fromWallTime, isValidZoneName, nowIn, plusCalendar, utcStampMillis, type Stamp } from '../common/dates.ts';
 import { invalidParam } from '../common/wire.ts';
@@ -31,8 +30,6 @@ import { movedExclusions, splitLines, type SplitLines } from './recurrence.lines
  * original starts, its columns, texts and links copied, exceptions preserved —
  * so that lists, filters and visibility read occurrences as events.
  */
-
-type Db = Kysely<Database>;
 
 export interface SeriesLimits {
   readonly maxOccurrences: number;

@@ -1,9 +1,7 @@
 import { CompiledQuery, type Insertable, type Kysely } from 'kysely';
-import type { Database } from '../../platform/db/schema.ts';
+import type { Database, Db } from '../../platform/db/schema.ts';
 import type { TermTable, TranslatableType } from '../calendar.tables.ts';
 import '../calendar.tables.ts';
-
-type Db = Kysely<Database>;
 
 /** Tables the demo loader fills in bulk. */
 export type BulkTable = 'venues' | 'organizers' | 'events' | 'event_organizers' | 'event_terms' | 'translations' | 'slugs';

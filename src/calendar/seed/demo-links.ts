@@ -4,7 +4,8 @@ import type { Taxonomy, TranslatableType } from '../calendar.tables.ts';
 import { CATEGORIES, CITIES, NAMESAKES, ORGANIZER_KINDS, STREETS, TAGS, VENUE_KINDS, type Bilingual, type City } from './demo-data.ts';
 import { reservePostIds } from '../posts/posts.repository.ts';
 import { BulkInsert, findSlugOwners, insertTerm, type BulkRow } from './demo-events.repository.ts';
-import { mulberry32, pick, publicationDate, TextRows, type Db, type SeedContext } from './demo-rows.ts';
+import type { Db } from '../../platform/db/schema.ts';
+import { mulberry32, pick, publicationDate, TextRows, type SeedContext } from './demo-rows.ts';
 
 /**
  * What demo events link to: categories (two levels) and tags, venues with

@@ -1,6 +1,5 @@
 import type { DateTime } from 'luxon';
-import type { Kysely } from 'kysely';
-import type { Database } from '../../platform/db/schema.ts';
+import type { Db } from '../../platform/db/schema.ts';
 import type { TranslatableType } from '../calendar.tables.ts';
 import type { Bilingual } from './demo-data.ts';
 import { BulkInsert } from './demo-events.repository.ts';
@@ -10,8 +9,6 @@ import { BulkInsert } from './demo-events.repository.ts';
  * numbers and clock), the buffered translation and slug rows, publication
  * dates and seeded random picks.
  */
-
-export type Db = Kysely<Database>;
 
 export interface SeedContext {
   readonly db: Db;

@@ -1,7 +1,4 @@
-import type { Kysely } from 'kysely';
-import type { Database } from '../../platform/db/schema.ts';
-
-type Db = Kysely<Database>;
+import type { Db } from '../../platform/db/schema.ts';
 
 /** The settings that were set, by name: each value as stored (JSON text). */
 export async function listSettings(db: Db): Promise<Map<string, string>> {

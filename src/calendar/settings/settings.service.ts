@@ -1,14 +1,11 @@
-import type { Kysely } from 'kysely';
 import { isValidTimezone, type Config, type Language } from '../../config/config.ts';
-import type { Database } from '../../platform/db/schema.ts';
+import type { Db } from '../../platform/db/schema.ts';
 import { readRevision, revisionOf, revisionOfTick, type RevisionsHolder } from '../../platform/db/revisions.ts';
 import { SITE_TITLES } from '../common/site-title.ts';
 import { invalidParam } from '../common/wire.ts';
 import { findImagesByIds } from '../common/images.repository.ts';
 import { listSettings, saveSettings } from './settings.repository.ts';
 import { LOCALES, SettingsSchema, type SettingName, type Settings, type UpdateSettings } from './settings.schemas.ts';
-
-type Db = Kysely<Database>;
 
 const NAMES = Object.keys(SettingsSchema.properties) as SettingName[];
 

@@ -1,14 +1,11 @@
-import type { Kysely } from 'kysely';
 import { cacheKey } from '../../platform/cache/read-cache.ts';
-import type { Database } from '../../platform/db/schema.ts';
+import type { Db } from '../../platform/db/schema.ts';
 import { utcStamp } from '../posts/posts.access.ts';
 import type { CalendarVersion } from '../common/calendar-version.ts';
 import { countPublishedEvents, countPublishedEventsOfAll } from './terms.repository.ts';
 
 /** Terms a version counts all at once (a few dozen in most calendars); beyond, the terms asked for are counted. */
 const COUNT_ALL_MAX = 1000;
-
-type Db = Kysely<Database>;
 
 const bytesOf = (counts: ReadonlyMap<number, number> | null) => 16 * (counts?.size ?? 0) + 8;
 

@@ -1,8 +1,7 @@
 import { cacheKey } from '../../platform/cache/read-cache.ts';
-import type { Kysely } from 'kysely';
 import { can } from '../calendar.capabilities.ts';
 import { PlatformErrors } from '../../platform/errors.ts';
-import type { Database } from '../../platform/db/schema.ts';
+import type { Db } from '../../platform/db/schema.ts';
 import type { Taxonomy } from '../calendar.tables.ts';
 import type { RequestContext } from '../common/context.ts';
 import type { TextsByType } from '../posts/posts.texts.ts';
@@ -19,8 +18,6 @@ import { taxonomyInfo } from './terms.taxonomy.ts';
  * What the events module uses of categories and tags: embedded terms,
  * terms named in event writes, and the event list filters.
  */
-
-type Db = Kysely<Database>;
 
 export interface EventTerms {
   categories: EmbeddedTerm[];

@@ -1,14 +1,12 @@
-import { sql, type Expression, type Kysely, type RawBuilder, type SqlBool } from 'kysely';
+import { sql, type Expression, type RawBuilder, type SqlBool } from 'kysely';
 import { bucketed } from '../../platform/db/bounded-lists.ts';
-import type { Database } from '../../platform/db/schema.ts';
+import type { Db } from '../../platform/db/schema.ts';
 import type { Taxonomy } from '../calendar.tables.ts';
 import type { ModifiedBounds } from '../posts/posts.modified.ts';
 import { translationContains } from '../posts/posts.repository.ts';
 import { publishedCount, type TermRow } from './terms.repository.ts';
 
 /** The term archives' query: which terms a list's filters keep, how many, and in which order. */
-
-type Db = Kysely<Database>;
 
 export interface TermListFilter extends ModifiedBounds {
   readonly taxonomy: Taxonomy;

@@ -1,5 +1,4 @@
-import type { Kysely } from 'kysely';
-import type { Database } from '../../platform/db/schema.ts';
+import type { Db } from '../../platform/db/schema.ts';
 import type { Taxonomy } from '../calendar.tables.ts';
 import { sanitizeSlug } from '../posts/posts.slugs.ts';
 import { sanitizeText } from '../common/html.ts';
@@ -11,8 +10,6 @@ import { missingItem } from '../changes/changes.preconditions.ts';
 import type { RequestContext } from '../common/context.ts';
 
 /** How arguments name terms: by id, slug or name, in any language (deviations 13 and 18). */
-
-type Db = Kysely<Database>;
 
 /** The key a name is unique and looked up by: sanitized like stored names, lower-cased. */
 export function nameKey(name: string): string {

@@ -1,11 +1,9 @@
-import { sql, type Expression, type Kysely, type RawBuilder } from 'kysely';
+import { sql, type Expression, type RawBuilder } from 'kysely';
 import { lockingRows } from '../../platform/db/row-locks.ts';
-import type { Database } from '../../platform/db/schema.ts';
+import type { Db } from '../../platform/db/schema.ts';
 import type { Taxonomy } from '../calendar.tables.ts';
 import '../calendar.tables.ts';
 import './terms.tables.ts';
-
-type Db = Kysely<Database>;
 
 /** Largest id the integer columns hold; larger numbers can name no term or event. */
 export const MAX_ID = 2_147_483_647;

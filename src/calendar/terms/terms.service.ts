@@ -1,7 +1,6 @@
-import type { Kysely } from 'kysely';
 import { cacheKey } from '../../platform/cache/read-cache.ts';
 import { ForeignKeyViolationError } from '../../platform/db/dialect/errors.ts';
-import type { Database } from '../../platform/db/schema.ts';
+import type { Db } from '../../platform/db/schema.ts';
 import { canEdit, canRead, utcStamp } from '../posts/posts.access.ts';
 import { modifiedBounds } from '../posts/posts.modified.ts';
 import { deleteSlugs, deleteTexts, findFieldInAllLanguages, upsertTexts } from '../posts/posts.repository.ts';
@@ -23,8 +22,6 @@ import { DEFAULT_PER_PAGE, MAX_PER_PAGE, type ListTermsQuery, type Term, type Te
 import type { TaxonomyInfo } from './terms.taxonomy.ts';
 import { loadTermViews } from './terms.views.ts';
 import { claimExactSlug, cleanName, colorOf, insertTermRecord, parentForWrite, reserveName, termExists } from './terms.writes.ts';
-
-type Db = Kysely<Database>;
 
 /** What a term service is built with. */
 export interface TermServiceDeps extends TermUrlBase {

@@ -1,5 +1,4 @@
-import type { Kysely } from 'kysely';
-import type { Database } from '../../platform/db/schema.ts';
+import type { Db } from '../../platform/db/schema.ts';
 import type { Taxonomy } from '../calendar.tables.ts';
 import { loadTextsOfTypes, type TextsByType, type Translated } from '../posts/posts.texts.ts';
 import type { RequestContext } from '../common/context.ts';
@@ -7,8 +6,6 @@ import type { TermView } from './terms.mapper.ts';
 import * as repository from './terms.repository.ts';
 import type { TermRow } from './terms.repository.ts';
 import { taxonomyInfo } from './terms.taxonomy.ts';
-
-type Db = Kysely<Database>;
 
 /**
  * Term rows → views in the requested language: one query for the ancestors

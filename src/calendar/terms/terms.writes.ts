@@ -1,6 +1,5 @@
-import type { Kysely } from 'kysely';
 import { AppError } from '../../platform/errors.ts';
-import type { Database } from '../../platform/db/schema.ts';
+import type { Db } from '../../platform/db/schema.ts';
 import { upsertTexts } from '../posts/posts.repository.ts';
 import { claimSlug, sanitizeSlug } from '../posts/posts.slugs.ts';
 import { sanitizeText } from '../common/html.ts';
@@ -11,8 +10,6 @@ import { MAX_NAME_LENGTH, type TermWriteBody } from './terms.schemas.ts';
 import type { TaxonomyInfo } from './terms.taxonomy.ts';
 
 /** The write rules of terms: unique names per parent and language, exact slugs, valid parents. */
-
-type Db = Kysely<Database>;
 
 /**
  * Reserves a term's name under a parent in one language. Returns the other

@@ -1,5 +1,4 @@
-import type { Kysely } from 'kysely';
-import type { Database } from '../../platform/db/schema.ts';
+import type { Db } from '../../platform/db/schema.ts';
 import type { LinkedPostRow } from '../linked-posts/linked-posts.kind.ts';
 import { assertPostsReadable, findEmbeddable, linkEntries, presentEmbedded, resolveLinkEntry } from '../linked-posts/linked-posts.links.ts';
 import type { PostAssets } from '../linked-posts/linked-posts.present.ts';
@@ -7,8 +6,6 @@ import type { PostPasswords } from '../posts/posts.passwords.ts';
 import type { RequestContext } from '../common/context.ts';
 import { invalidParam } from '../common/wire.ts';
 import { venueKind } from './venues.kind.ts';
-
-type Db = Kysely<Database>;
 
 /** The venues of events, for the events module: the readable ones of `venueIds` (see findEmbeddable). */
 export async function findEmbeddableVenues(db: Db, venueIds: readonly number[], ctx: RequestContext): Promise<LinkedPostRow[]> {

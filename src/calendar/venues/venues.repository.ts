@@ -1,8 +1,6 @@
-import { sql, type Kysely, type RawBuilder, type SqlBool } from 'kysely';
-import type { Database } from '../../platform/db/schema.ts';
+import { sql, type RawBuilder, type SqlBool } from 'kysely';
+import type { Db } from '../../platform/db/schema.ts';
 import '../calendar.tables.ts';
-
-type Db = Kysely<Database>;
 
 /** Ids of the venues of the events (alias `e`) that satisfy `eventCondition`. */
 export function venueIdsLinkedTo(eventCondition: RawBuilder<SqlBool>): RawBuilder<number> {

@@ -1,11 +1,8 @@
-import type { Kysely } from 'kysely';
 import { Webhook } from 'standardwebhooks';
 import type { Config } from '../../config/config.ts';
-import type { Database } from '../../platform/db/schema.ts';
+import type { Db } from '../../platform/db/schema.ts';
 import { postJson, type AllowList, type PostResult } from '../../platform/http/outbound.ts';
 import { clearFailures, countFailure, recordAttempt, type AttemptOutcome, type ClaimedDelivery } from './webhooks.repository.ts';
-
-type Db = Kysely<Database>;
 
 /** What delivering needs to know (WEBHOOK_* settings). */
 export interface DeliverySettings {

@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import type { Kysely } from 'kysely';
 import type { Config } from '../../config/config.ts';
-import type { Database } from '../../platform/db/schema.ts';
+import type { Db } from '../../platform/db/schema.ts';
 import type { ChangeType } from '../calendar.tables.ts';
 import { listHeardChanges, readLogState, recordDuePublications, type HeardChange } from '../changes/changes.repository.ts';
 import type { ChangesService } from '../changes/changes.service.ts';
@@ -22,8 +21,6 @@ import {
   type ItemKey,
 } from './webhooks.repository.ts';
 import type { WebhookAction } from './webhooks.schemas.ts';
-
-type Db = Kysely<Database>;
 
 /** Changes turned into deliveries per transaction. */
 const BATCH = 200;

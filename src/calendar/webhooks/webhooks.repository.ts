@@ -1,9 +1,7 @@
-import { sql, type Insertable, type Kysely, type Selectable, type Updateable } from 'kysely';
+import { sql, type Insertable, type Selectable, type Updateable } from 'kysely';
 import { isPostgres } from '../../platform/db/dialect-of.ts';
-import type { Database } from '../../platform/db/schema.ts';
+import type { Db } from '../../platform/db/schema.ts';
 import type { ChangeType, DeliveryStatus, WebhookDeliveryTable, WebhookTable } from '../calendar.tables.ts';
-
-type Db = Kysely<Database>;
 
 /**
  * Webhook subscriptions, their deliveries, and where dispatching stands in

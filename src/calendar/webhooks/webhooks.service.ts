@@ -1,6 +1,5 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import type { Kysely } from 'kysely';
-import type { Database } from '../../platform/db/schema.ts';
+import type { Db } from '../../platform/db/schema.ts';
 import { checkTargetUrl } from '../../platform/http/outbound.ts';
 import { AppError } from '../../platform/errors.ts';
 import type { AuthUser } from '../../platform/auth/authenticate.ts';
@@ -34,8 +33,6 @@ import {
   type Webhook,
   type WebhookWithSecret,
 } from './webhooks.schemas.ts';
-
-type Db = Kysely<Database>;
 
 export interface Page<T> {
   readonly items: T[];

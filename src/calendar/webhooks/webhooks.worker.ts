@@ -1,12 +1,9 @@
 import type { FastifyBaseLogger } from 'fastify';
-import type { Kysely } from 'kysely';
 import type { BackgroundWork, PeriodicHandle } from '../../platform/background.ts';
-import type { Database } from '../../platform/db/schema.ts';
+import type { Db } from '../../platform/db/schema.ts';
 import { deliver, leaseMs, type AttemptReport, type DeliverySettings } from './webhooks.delivery.ts';
 import type { WebhookDispatcher } from './webhooks.dispatch.ts';
 import { claimDue, giveUpBefore, hasDueDeliveries, pruneDeliveries, type ClaimedDelivery } from './webhooks.repository.ts';
-
-type Db = Kysely<Database>;
 
 export interface WorkerOptions {
   readonly db: Db;

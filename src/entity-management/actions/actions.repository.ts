@@ -1,8 +1,5 @@
-import type { Kysely } from 'kysely';
-import type { Database } from '../../platform/db/schema.ts';
+import type { Db } from '../../platform/db/schema.ts';
 import type { ActionTable } from '../entity-management.tables.ts';
-
-type Db = Kysely<Database>;
 
 export async function listActionRows(db: Db): Promise<ActionTable[]> {
   return db.selectFrom('em_actions').selectAll().orderBy('code').execute();

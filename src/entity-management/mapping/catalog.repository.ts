@@ -1,10 +1,7 @@
-import type { Kysely } from 'kysely';
-import type { Database } from '../../platform/db/schema.ts';
+import type { Db } from '../../platform/db/schema.ts';
 import type { EntityTypeTable, FieldTable } from '../entity-management.tables.ts';
 import { DefinitionError } from '../definition-error.ts';
 import { FIELD_TYPES, type EntityTypeDefinition, type FieldType } from './catalog.ts';
-
-type Db = Kysely<Database>;
 
 function isFieldType(value: string): value is FieldType {
   return (FIELD_TYPES as readonly string[]).includes(value);

@@ -1,7 +1,5 @@
-import type { Kysely, Selectable } from 'kysely';
-import type { Database, SessionTable } from '../db/schema.ts';
-
-type Db = Kysely<Database>;
+import type { Selectable } from 'kysely';
+import type { Db, SessionTable } from '../db/schema.ts';
 
 export interface SessionWithUser extends Selectable<SessionTable> {
   readonly username: string;

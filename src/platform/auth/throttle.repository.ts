@@ -1,7 +1,4 @@
-import type { Kysely } from 'kysely';
-import type { Database } from '../db/schema.ts';
-
-type Db = Kysely<Database>;
+import type { Db } from '../db/schema.ts';
 
 export async function recordFailure(db: Db, bucket: string, username: string, address: string, atMs: number): Promise<void> {
   await db.insertInto('auth_failures').values({ bucket, username, address, failed_at_ms: atMs }).execute();

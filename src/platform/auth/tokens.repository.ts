@@ -1,7 +1,4 @@
-import type { Kysely } from 'kysely';
-import type { Database } from '../db/schema.ts';
-
-type Db = Kysely<Database>;
+import type { Db } from '../db/schema.ts';
 
 export async function insertToken(db: Db, token: { userId: number; name: string; tokenHash: string }): Promise<number> {
   const row = await db

@@ -1,9 +1,7 @@
-import type { Kysely, Selectable } from 'kysely';
-import type { Database, UserTable } from '../db/schema.ts';
+import type { Selectable } from 'kysely';
+import type { Db, UserTable } from '../db/schema.ts';
 
 export type UserRow = Selectable<UserTable>;
-type Db = Kysely<Database>;
-
 export function findUserByUsername(db: Db, username: string): Promise<UserRow | undefined> {
   return db.selectFrom('users').selectAll().where('username', '=', username).executeTakeFirst();
 }

@@ -1,12 +1,10 @@
-import type { Kysely } from 'kysely';
 import type { BackgroundWork } from '../background.ts';
 import { GroupCommitQueue, type BatchOutcome } from '../group-commit-queue.ts';
-import type { Database } from './schema.ts';
+import type { Db } from './schema.ts';
 import { inSavepoint } from './savepoints.repository.ts';
 import { isPostgres } from './dialect-of.ts';
 import { pipelinedTransaction } from './dialect/postgres-pipeline.ts';
 
-type Db = Kysely<Database>;
 type Work = (trx: Db) => Promise<unknown>;
 
 /**

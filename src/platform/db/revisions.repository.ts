@@ -1,7 +1,5 @@
-import { sql, type Kysely } from 'kysely';
-import type { Database } from './schema.ts';
-
-type Db = Kysely<Database>;
+import { sql } from 'kysely';
+import type { Db } from './schema.ts';
 
 /** One revision's value: one primary-key read. */
 export async function findRevision(db: Db, name: string): Promise<number> {

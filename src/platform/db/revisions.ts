@@ -1,8 +1,5 @@
-import type { Kysely } from 'kysely';
 import { findRevision, listRevisions } from './revisions.repository.ts';
-import type { Database } from './schema.ts';
-
-type Db = Kysely<Database>;
+import type { Db } from './schema.ts';
 
 /**
  * The revisions the database keeps, each bumped by triggers on the tables it

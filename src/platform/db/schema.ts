@@ -1,4 +1,4 @@
-import type { Generated } from 'kysely';
+import type { Generated, Kysely } from 'kysely';
 
 /**
  * The database as Kysely sees it. Each surface adds its own tables by
@@ -7,6 +7,9 @@ import type { Generated } from 'kysely';
  */
 // eslint-disable-next-line @typescript-eslint/no-empty-object-type
 export interface Database extends PlatformTables {}
+
+/** The database handle every repository takes: a connection pool, or a transaction. */
+export type Db = Kysely<Database>;
 
 export interface PlatformTables {
   users: UserTable;

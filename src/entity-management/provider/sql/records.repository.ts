@@ -1,9 +1,7 @@
-import { sql, type Kysely, type RawBuilder } from 'kysely';
-import type { Database } from '../../../platform/db/schema.ts';
+import { sql, type RawBuilder } from 'kysely';
+import type { Db } from '../../../platform/db/schema.ts';
 import type { FieldFilter, FieldValue, RecordSort } from '../entity-provider.ts';
 import type { RecordsDialect } from './dialect/records-dialect.ts';
-
-type Db = Kysely<Database>;
 
 /** A stored record as the repository returns it: `data` is still JSON text. */
 export interface RecordRow {
