@@ -1,4 +1,4 @@
-import type { ReadCache } from '../../platform/cache/read-cache.ts';
+import { isOlder, type ReadCache } from '../../platform/cache/read-cache.ts';
 import type { Db } from '../../platform/db/schema.ts';
 import { oncePerTick, revisionOfTick } from '../../platform/db/revisions.ts';
 import { listEventChangesAbove } from '../changes/changes.repository.ts';
@@ -9,13 +9,11 @@ import { findNextPublication } from './publications.repository.ts';
 const MAX_CHANGED = 2_000;
 
 /**
- * A span of time in which nothing the calendar shows can change: from
- * `from` (a UTC stamp) until `until`, at one revision. The calendar changes
- * by a write, which bumps the revision, or by the clock, when a scheduled
- * post reaches its date (`until`). Whatever is computed from the database
- * in a version holds for the whole version — a term count, a list total, a
- * public answer — so it is computed once in it (`once`), and stays exact
- * across processes and over time.
+ * A span of time in which nothing the calendar shows can change: from `from` (a UTC stamp) until `until`, at one
+ * revision. The calendar changes by a write, which bumps the revision, or by the clock, when a scheduled post
+ * reaches its date (`until`). Whatever is computed from the database in a version holds for the whole version — a
+ * term count, a list total, a public answer — so it is computed once in it (`once`), and stays exact across
+ * processes and over time.
  */
 export class CalendarVersion {
   constructor(
@@ -47,26 +45,20 @@ export class CalendarVersion {
   }
 }
 
-/**
- * What keeps a request's version: a slot on every request (the calendar
- * plugin decorates them), which costs less per request than a side table.
- */
+/** A request's slot for its version: the calendar plugin decorates every request, which costs less than a side table. */
 export interface CalendarVersionHolder {
   calendarVersion: Promise<CalendarVersion> | null;
 }
 
 /**
- * The calendar's versions as requests that only read see them, and the
- * one invalidation routine of the cache's item representations.
+ * The calendar's versions as requests that only read see them, and the one invalidation routine of the cache's item
+ * representations.
  *
- * The revision comes from the event-loop tick's read of every revision
- * (one statement for all requests of the tick, shared with the other
- * surfaces, see `oncePerTick`), and a request keeps the version it first
- * got, so its answer, list total and term counts agree. The same object
- * for as long as it holds. Before a new version is handed out, the
- * representations of the events changed since the last one are invalidated
- * (`invalidate`), whatever process wrote. Writes never use a version: they
- * count what they wrote, inside their transaction.
+ * The revision comes from the event-loop tick's read of every revision (one statement for all requests of the tick,
+ * shared with the other surfaces, see `oncePerTick`), and a request keeps the version it first got, so its answer,
+ * list total and term counts agree. The same object for as long as it holds. Before a new version is handed out, the
+ * representations of the events changed since the last one are invalidated (`invalidate`), whatever process wrote.
+ * Writes never use a version: they count what they wrote, inside their transaction.
  */
 export class CalendarVersions {
   private known: CalendarVersion | undefined;
@@ -136,7 +128,7 @@ export class CalendarVersions {
     // The site's settings shape representations (the default language, the currency of costs): a change invalidates them all.
     if (previous !== undefined && settingsRevision !== this.invalidatedSettings) this.cache.invalidateItems(undefined, version);
     else await this.invalidate(previous, version);
-    if (previous === undefined || isLater(version, previous)) {
+    if (previous === undefined || isOlder(previous, version)) {
       this.invalidated = version;
       this.invalidatedSettings = settingsRevision;
     }
@@ -154,11 +146,6 @@ export class CalendarVersions {
     if (version.revision <= previous.revision) return;
     this.cache.invalidateItems(await changedEventsAbove(this.db, previous.revision), version);
   }
-}
-
-/** Whether `version` comes after `other`: a later revision, or the same one from a later instant. */
-export function isLater(version: CalendarVersion, other: CalendarVersion): boolean {
-  return version.revision > other.revision || (version.revision === other.revision && version.from > other.from);
 }
 
 /**

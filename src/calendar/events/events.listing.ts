@@ -1,6 +1,6 @@
-import { cacheKey } from '../../platform/cache/read-cache.ts';
+import { cacheKey, isOlder } from '../../platform/cache/read-cache.ts';
 import type { Db } from '../../platform/db/schema.ts';
-import { changedEventsAbove, isLater, type CalendarVersion } from '../common/calendar-version.ts';
+import { changedEventsAbove, type CalendarVersion } from '../common/calendar-version.ts';
 import { filterKey } from './events.filters.ts';
 import { dayGrid, type DayGrid } from './events.days.ts';
 import { countEvents, listEventIds, listEventPageIds, listEventSpans, type EventListFilter, type EventOrder } from './events.repository.ts';
@@ -87,7 +87,7 @@ export class EventListing {
    */
   private async advance(members: Members, ids: Set<number>): Promise<number | undefined> {
     const { at } = members;
-    if (isLater(at, this.version)) return countEvents(this.db, this.filter);
+    if (isOlder(this.version, at)) return countEvents(this.db, this.filter);
     if (at.until !== null && this.version.from >= at.until) return undefined;
     if (at.revision < this.version.revision) {
       // Every list brought up from the last version asks for the same changes: the log is read once for them all.

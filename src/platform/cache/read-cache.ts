@@ -103,7 +103,7 @@ export class ReadCache {
  * Whether `version` comes before `other`. Versions are ordered by their revision, then by the instant they start
  * from; an opaque value (or none) is never older, nor anything older than it.
  */
-function isOlder(version: unknown, other: unknown): boolean {
+export function isOlder(version: unknown, other: unknown): boolean {
   const [revision, from] = orderOf(version);
   const [otherRevision, otherFrom] = orderOf(other);
   return revision < otherRevision || (revision === otherRevision && from < otherFrom);

@@ -20,10 +20,8 @@ interface SentAnswer {
 
 export const JSON_TYPE = 'application/json; charset=utf-8';
 
-function toBuffer(serialized: string | ArrayBuffer | Buffer): Buffer {
-  if (typeof serialized === 'string') return Buffer.from(serialized);
-  return Buffer.isBuffer(serialized) ? serialized : Buffer.from(serialized);
-}
+const toBuffer = (serialized: string | ArrayBuffer | Buffer): Buffer =>
+  Buffer.isBuffer(serialized) ? serialized : typeof serialized === 'string' ? Buffer.from(serialized) : Buffer.from(serialized);
 
 /**
  * A surface's answers to reads, serialized once per version of the data
