@@ -168,7 +168,8 @@ describe('the event editor’s script', () => {
     ] as const) {
       const page = await newEventPage(language, context);
       await page.locator('#venue').pressSequentially('teatro');
-      await page.locator('#venue-suggestions [role="option"]').first().waitFor();
+      // The suggestions for what was typed so far come first: wait for those of the whole word.
+      await page.waitForFunction(() => document.querySelectorAll('#venue-suggestions [role="option"]').length === 1);
       await page.keyboard.press('ArrowDown');
       const region = await page.locator('form.editor > p[role="status"]').textContent();
       assert.match(region ?? '', language === 'en' ? /^1 suggestion:/ : /^1 suggerimento:/);
