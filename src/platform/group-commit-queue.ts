@@ -11,40 +11,52 @@ interface Waiting<I, R> {
 
 /**
  * A group commit's queue: gathers the items that arrive in one tick of the
- * event loop, or while the previous batch is being written, and hands them
+ * event loop, or while earlier batches are being written, and hands them
  * to `write` together; each caller is settled with its own outcome once
  * `write` has finished. Used by `platform/db/group-commit.ts` and the SOAP
  * pings' batches: a commit costs about the same for one item or fifty, so
  * under load each pays a share of one. `write` returns one outcome per item,
  * in order; if it throws, every item of the batch fails with that error.
- * Each flush is tracked by the server's `BackgroundWork`, when given, so that
- * shutdown and `drain` wait for it.
+ * At most `inFlight` batches are written at once (a database with one
+ * connection takes one; PostgreSQL flushes several commits together, and
+ * the process works while one waits). Each flush is tracked by the server's
+ * `BackgroundWork`, when given, so that shutdown and `drain` wait for it.
  */
 export class GroupCommitQueue<I, R> {
   private waiting: Waiting<I, R>[] = [];
-  private flushing = false;
+  private scheduled = false;
+  private writing = 0;
 
   constructor(
     private readonly write: (items: readonly I[]) => Promise<BatchOutcome<R>[]>,
     private readonly background?: BackgroundWork,
+    private readonly inFlight = 1,
   ) {}
 
   add(item: I): Promise<R> {
     return new Promise<R>((resolve, reject) => {
       this.waiting.push({ item, resolve, reject });
-      if (this.waiting.length === 1 && !this.flushing) this.flushNextTick();
+      this.schedule();
     });
   }
 
-  private flushNextTick(): void {
-    const flushed = new Promise<void>((resolve) => setImmediate(() => resolve(this.flush())));
+  /** A flush in the next tick, when items wait, none is scheduled yet, and fewer than `inFlight` are being written. */
+  private schedule(): void {
+    if (this.scheduled || this.waiting.length === 0 || this.writing >= this.inFlight) return;
+    this.scheduled = true;
+    const flushed = new Promise<void>((resolve) =>
+      setImmediate(() => {
+        this.scheduled = false;
+        resolve(this.flush());
+      }),
+    );
     this.background?.track(flushed);
   }
 
   private async flush(): Promise<void> {
     const batch = this.waiting;
     this.waiting = [];
-    this.flushing = true;
+    this.writing += 1;
     try {
       const outcomes = await this.write(batch.map((entry) => entry.item));
       batch.forEach((entry, index) => {
@@ -55,8 +67,8 @@ export class GroupCommitQueue<I, R> {
     } catch (error) {
       for (const entry of batch) entry.reject(error);
     } finally {
-      this.flushing = false;
-      if (this.waiting.length > 0) this.flushNextTick();
+      this.writing -= 1;
+      this.schedule();
     }
   }
 }
