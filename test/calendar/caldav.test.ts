@@ -285,6 +285,17 @@ describe('reads', () => {
     for (const member of got.slice(found.length)) assert.match(member.status!, / 404 /);
   });
 
+  it('answers a calendar-multiget of as many hrefs as its body may hold, each event found and each unknown one a 404', async () => {
+    const unknown = Array.from({ length: 9000 }, (_, index) => eventHref(ALL, 1_000_000 + index));
+    const hrefs = [eventHref(ALL, single.id), ...unknown, eventHref(ALL, series.id)];
+    const answer = await dav(server, 'REPORT', ALL, { auth: admin, depth: '1', body: multiget(hrefs) });
+    assert.equal(answer.status, 207, answer.text.slice(0, 500));
+    const got = members(answer);
+    assert.equal(got.length, hrefs.length);
+    for (const member of [got[0]!, got.at(-1)!]) assert.match(String(valueOf(member, key(DAV, 'getetag'))), /^"/);
+    assert.ok(got.slice(1, -1).every((member) => / 404 /.test(member.status!)));
+  });
+
   it('finds by time-range the events running in it, and a series when one of its occurrences does', async () => {
     const between = (start: string, end: string) =>
       calendarQuery(`<c:comp-filter name="VEVENT"><c:time-range start="${start}" end="${end}"/></c:comp-filter>`);

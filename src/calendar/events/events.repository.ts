@@ -195,6 +195,9 @@ export async function listEventIds(db: Db, filter: EventListFilter): Promise<num
   return rows.map((row) => row.id);
 }
 
+/** Owners checked per statement: each is bound twice, and SQLite binds at most 32,766 values to one. */
+const OWNERS_PER_STATEMENT = 1000;
+
 /**
  * The items a filter's events belong to: each single event, and the series of each occurrence (what a CalDAV
  * collection holds); with `during`, only those with an event of the list running within it (UTC stamps, end
@@ -205,6 +208,14 @@ export async function listOwnerIds(
   filter: EventListFilter,
   { during, owners }: { during?: { from?: string; to?: string }; owners?: readonly number[] } = {},
 ): Promise<number[]> {
+  if (owners !== undefined && owners.length > OWNERS_PER_STATEMENT) {
+    const parts = [];
+    for (let start = 0; start < owners.length; start += OWNERS_PER_STATEMENT) {
+      parts.push(...(await listOwnerIds(db, filter, { during, owners: owners.slice(start, start + OWNERS_PER_STATEMENT) })));
+    }
+    return [...new Set(parts)].sort((a, b) => a - b);
+  }
+  if (owners?.length === 0) return [];
   const owner = sql<number | string>`coalesce(events.parent_id, events.id)`;
   const rows = await db
     .selectFrom('events')
@@ -215,8 +226,8 @@ export async function listOwnerIds(
     .$if(owners !== undefined, (query) =>
       query.where((eb) =>
         eb.or([
-          eb('events.parent_id', 'in', [...(owners ?? [])]),
-          eb.and([eb('events.parent_id', 'is', null), eb('events.id', 'in', [...(owners ?? [])])]),
+          eb('events.parent_id', 'in', owners as readonly number[]),
+          eb.and([eb('events.parent_id', 'is', null), eb('events.id', 'in', owners as readonly number[])]),
         ]),
       ),
     )
