@@ -1,5 +1,5 @@
 import ical, { ICalEventStatus, type ICalCalendar, type ICalEvent } from 'ical-generator';
-import { DateTime } from 'luxon';
+import { DateTime, Duration } from 'luxon';
 import { tzlib_get_ical_block, tzlib_get_timezones } from 'timezones-ical-library';
 import type { EventResponse } from '../events/events.schemas.ts';
 import type { ImageResponse } from '../common/images.ts';
@@ -308,30 +308,17 @@ export function toICalendar(feed: Feed): string {
   const vevents = feed.components.map((component) => veventOf(calendar, component, feed));
   const zones = new Set(calendar.events().flatMap((vevent) => vevent.timezone() ?? []));
   const name = escapeText(feed.name);
+  // An RFC 5545 duration in its largest units (PT1H): ISO 8601's, as luxon writes it.
+  const refresh = Duration.fromObject({ seconds: feed.refreshSeconds }).rescale().toISO();
   const properties = [
     'BEGIN:VCALENDAR',
     'VERSION:2.0',
     `PRODID:-${PRODUCT_ID}`,
     ...(name === '' ? [] : [`NAME:${name}`, `X-WR-CALNAME:${name}`]),
-    `REFRESH-INTERVAL;VALUE=DURATION:${durationOf(feed.refreshSeconds)}`,
-    `X-PUBLISHED-TTL:${durationOf(feed.refreshSeconds)}`,
+    `REFRESH-INTERVAL;VALUE=DURATION:${refresh}`,
+    `X-PUBLISHED-TTL:${refresh}`,
     `X-WR-TIMEZONE:${escapeText(feed.siteTimezone)}`,
   ];
   const vtimezones = [...zones].flatMap((zone) => vtimezoneOf(zone) ?? []);
   return `${foldLines(properties.join('\r\n'))}\r\n${vtimezones.join('')}${vevents.join('')}END:VCALENDAR\r\n`;
-}
-
-/** An RFC 5545 duration of whole seconds (`PT1H`, `P1DT30M`). */
-function durationOf(seconds: number): string {
-  const days = Math.floor(seconds / 86_400);
-  const rest = seconds % 86_400;
-  const time = [
-    [Math.floor(rest / 3600), 'H'],
-    [Math.floor((rest % 3600) / 60), 'M'],
-    [rest % 60, 'S'],
-  ]
-    .filter(([count]) => count !== 0)
-    .map(([count, unit]) => `${count}${unit}`)
-    .join('');
-  return `P${days === 0 ? '' : `${days}D`}${time === '' ? (days === 0 ? 'T0S' : '') : `T${time}`}`;
 }

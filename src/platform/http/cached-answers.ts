@@ -20,8 +20,11 @@ interface SentAnswer {
 
 export const JSON_TYPE = 'application/json; charset=utf-8';
 
-const toBuffer = (serialized: string | ArrayBuffer | Buffer): Buffer =>
-  Buffer.isBuffer(serialized) ? serialized : typeof serialized === 'string' ? Buffer.from(serialized) : Buffer.from(serialized);
+function toBuffer(serialized: string | ArrayBuffer | Buffer): Buffer {
+  // Buffer.from has one overload for text and another for an ArrayBuffer: TypeScript wants them apart.
+  if (typeof serialized === 'string') return Buffer.from(serialized);
+  return Buffer.isBuffer(serialized) ? serialized : Buffer.from(serialized);
+}
 
 /**
  * A surface's answers to reads, serialized once per version of the data
