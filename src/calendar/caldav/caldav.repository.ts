@@ -1,4 +1,5 @@
 import { sql } from 'kysely';
+import { inParts } from '../../platform/db/bounded-lists.ts';
 import type { Db } from '../../platform/db/schema.ts';
 import type { ListVisibility } from '../posts/posts.access.ts';
 import '../calendar.tables.ts';
@@ -67,15 +68,18 @@ export async function findResourceVersions(db: Db, ids: readonly number[], visib
         : sql<
             number | string
           >`case when calendar_changes.author_id = ${visibility.userId} then calendar_changes.seq else calendar_changes.public_seq end`;
-  const rows = await db
-    .selectFrom('events')
-    .innerJoin('calendar_changes', (join) =>
-      join.onRef('calendar_changes.item_id', '=', 'events.id').on('calendar_changes.type', '=', 'event'),
-    )
-    .select([owner.as('owner'), sql<number | string>`max(${seen})`.as('seq')])
-    .where((eb) => eb.or([eb('events.id', 'in', [...ids]), eb('events.parent_id', 'in', [...ids])]))
-    .groupBy(owner)
-    .execute();
+  // A part holds each of its owners' rows whole: the owner by its id, its occurrences by their parent.
+  const rows = await inParts(ids, (part) =>
+    db
+      .selectFrom('events')
+      .innerJoin('calendar_changes', (join) =>
+        join.onRef('calendar_changes.item_id', '=', 'events.id').on('calendar_changes.type', '=', 'event'),
+      )
+      .select([owner.as('owner'), sql<number | string>`max(${seen})`.as('seq')])
+      .where((eb) => eb.or([eb('events.id', 'in', [...part]), eb('events.parent_id', 'in', [...part])]))
+      .groupBy(owner)
+      .execute(),
+  );
   return new Map(rows.map((row) => [Number(row.owner), Number(row.seq)]));
 }
 

@@ -8,6 +8,7 @@ import {
   type Expression,
   type Updateable,
 } from 'kysely';
+import { inParts, VALUES_PER_PART } from '../../platform/db/bounded-lists.ts';
 import { lockingRows } from '../../platform/db/row-locks.ts';
 import { behind } from '../../platform/db/group-commit.ts';
 import type { ModifiedBounds } from '../posts/posts.modified.ts';
@@ -195,9 +196,6 @@ export async function listEventIds(db: Db, filter: EventListFilter): Promise<num
   return rows.map((row) => row.id);
 }
 
-/** Owners checked per statement: each is bound twice, and SQLite binds at most 32,766 values to one. */
-const OWNERS_PER_STATEMENT = 1000;
-
 /**
  * The items a filter's events belong to: each single event, and the series of each occurrence (what a CalDAV
  * collection holds); with `during`, only those with an event of the list running within it (UTC stamps, end
@@ -208,11 +206,9 @@ export async function listOwnerIds(
   filter: EventListFilter,
   { during, owners }: { during?: { from?: string; to?: string }; owners?: readonly number[] } = {},
 ): Promise<number[]> {
-  if (owners !== undefined && owners.length > OWNERS_PER_STATEMENT) {
-    const parts = [];
-    for (let start = 0; start < owners.length; start += OWNERS_PER_STATEMENT) {
-      parts.push(...(await listOwnerIds(db, filter, { during, owners: owners.slice(start, start + OWNERS_PER_STATEMENT) })));
-    }
+  if (owners !== undefined && owners.length > VALUES_PER_PART) {
+    // Each owner is bound twice.
+    const parts = await inParts(owners, (part) => listOwnerIds(db, filter, { during, owners: part }));
     return [...new Set(parts)].sort((a, b) => a - b);
   }
   if (owners?.length === 0) return [];

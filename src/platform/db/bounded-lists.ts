@@ -3,6 +3,23 @@ import type { CompiledQuery } from 'kysely';
 /** `in (?, ?, …)` as Kysely writes a list of values (`not in` included). */
 const VALUE_LIST = /\bin \((\?(?:, \?)*)\)/g;
 
+/**
+ * Values of one list bound per statement when `inParts` splits it: SQLite binds at most 32,766 values to one
+ * statement (a list may be bound twice), and spreading a list of 100,000 into one call's arguments overflows
+ * the stack.
+ */
+export const VALUES_PER_PART = 1000;
+
+/** `read` of `values` a part at a time, each part its own statements, the parts' rows in order. */
+export async function inParts<T, R>(values: readonly T[], read: (part: readonly T[]) => Promise<readonly R[]>): Promise<R[]> {
+  if (values.length <= VALUES_PER_PART) return [...(await read(values))];
+  const rows: R[] = [];
+  for (let start = 0; start < values.length; start += VALUES_PER_PART) {
+    for (const row of await read(values.slice(start, start + VALUES_PER_PART))) rows.push(row);
+  }
+  return rows;
+}
+
 /** The next power of two at or above `length`. */
 export function listBucket(length: number): number {
   return length <= 1 ? length : 2 ** Math.ceil(Math.log2(length));
