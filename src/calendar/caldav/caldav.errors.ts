@@ -54,6 +54,12 @@ export const davErrors = {
   invalidObject: (message: string) => failed(403, clark(NS.caldav, 'valid-calendar-object-resource'), message),
   uidConflict: (href: string) =>
     failed(403, clark(NS.caldav, 'no-uid-conflict'), `Another resource, ${href}, holds this UID: write to it instead.`, {}, href),
+  tooManyMatches: (count: number, limit: number) =>
+    failed(
+      403,
+      clark(NS.dav, 'number-of-matches-within-limits'),
+      `This answer would hold ${count} events, more than the ${limit} one answer may: ask for a time range (calendar-query with a time-range).`,
+    ),
   preconditionFailed: (message: string) => failed(412, undefined, message),
   notFound: () => failed(404, undefined, 'Nothing is at this address.'),
   // RFC 4918 §9.7.1: a PUT whose parent is no collection.

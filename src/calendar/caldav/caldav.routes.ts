@@ -131,7 +131,15 @@ async function describe(paths: DavPaths, reader: CaldavReader, target: Target, d
   }
 }
 
+/**
+ * The most events one answer holds: each is rendered and kept until the answer is sent, and SQLite binds at most
+ * 32,766 values to a statement (lists grow to the next power of two, 16,384 here). Beyond it the answer is refused
+ * with the precondition clients know from truncated syncs (RFC 6578 §3.6), rather than failing.
+ */
+const MAX_EVENTS_PER_ANSWER = 16_000;
+
 async function eventResponses(paths: DavPaths, reader: CaldavReader, collection: Collection, ids: readonly number[], asked: PropRequest) {
+  if (ids.length > MAX_EVENTS_PER_ANSWER) throw davErrors.tooManyMatches(ids.length, MAX_EVENTS_PER_ANSWER);
   const represented = await reader.representations(ids);
   const responses: DavResponse[] = [];
   for (const id of ids) {
