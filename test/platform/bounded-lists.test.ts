@@ -1,14 +1,14 @@
 /**
  * Value lists bucketed to powers of two (issue 19.4): the same rows as the
  * query as written, and a bounded number of statement texts for lists of
- * every length.
+ * every length; long lists read a part at a time.
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { SqliteDatabase } from '../../src/platform/db/dialect/sqlite-driver.ts';
 import fc from 'fast-check';
 import { CompiledQuery } from 'kysely';
-import { boundListShapes, listBucket } from '../../src/platform/db/bounded-lists.ts';
+import { boundListShapes, inParts, listBucket, VALUES_PER_PART } from '../../src/platform/db/bounded-lists.ts';
 
 const placeholders = (count: number) => Array.from({ length: count }, () => '?').join(', ');
 
@@ -54,5 +54,28 @@ describe('boundListShapes', () => {
   it('leaves a query without a value list as it is', () => {
     const query = CompiledQuery.raw('select id from t where id = ? and tag like ?', [1, 'x']);
     assert.equal(boundListShapes(query), query);
+  });
+});
+
+describe('inParts', () => {
+  it("reads every value once, in order, no part longer than VALUES_PER_PART, and keeps each part's rows in order", async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.integer({ min: 0, max: 5 * VALUES_PER_PART + 7 }), async (length) => {
+        const values = Array.from({ length }, (_, index) => index);
+        const parts: number[][] = [];
+        const rows = await inParts(values, async (part) => {
+          parts.push([...part]);
+          return part.flatMap((value) => [value, -value]);
+        });
+        assert.deepEqual(parts.flat(), values);
+        assert.ok(parts.every((part) => part.length <= VALUES_PER_PART));
+        assert.equal(parts.length, Math.max(1, Math.ceil(length / VALUES_PER_PART)));
+        assert.deepEqual(
+          rows,
+          values.flatMap((value) => [value, -value]),
+        );
+      }),
+      { numRuns: 30 },
+    );
   });
 });
