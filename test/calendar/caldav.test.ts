@@ -374,6 +374,16 @@ describe('reads', () => {
     assert.notEqual(valueOf(theirs[0]!, key(CS, 'getctag')), second.get(ALL));
   });
 
+  it('gives each calendar the same ctag in the home’s listing as asked alone (versions read once per request)', async () => {
+    const listed = members(await dav(server, 'PROPFIND', HOME, { auth: admin, depth: '1', body: propfind('<cs:getctag/>') }));
+    const calendars = listed.slice(1);
+    assert.ok(calendars.length > 1);
+    for (const calendar of calendars) {
+      const alone = members(await dav(server, 'PROPFIND', calendar.href, { auth: admin, depth: '0', body: propfind('<cs:getctag/>') }));
+      assert.equal(valueOf(alone[0]!, key(CS, 'getctag')), valueOf(calendar, key(CS, 'getctag')), calendar.href);
+    }
+  });
+
   it('tells anonymous readers nothing of a hidden change: their ctag and ETags stay, an editor’s move', async () => {
     const venue = await server.request('/calendar/events/v1/venues', {
       method: 'POST',

@@ -64,6 +64,8 @@ const PALETTE = ['#1F6FEB', '#D1242F', '#1A7F37', '#8250DF', '#BF8700', '#0A7E8C
  */
 export class CaldavReader {
   private readonly represented = new Map<number, Promise<Representation | undefined>>();
+  /** Each member's version as the caller sees it, read once per request however many calendars hold it. */
+  private readonly versions = new Map<number, number>();
   private syncToken: Promise<string> | undefined;
   private calendarsRead: Promise<CalendarInfo[]> | undefined;
 
@@ -198,10 +200,18 @@ export class CaldavReader {
    */
   async ctag(collection: Collection): Promise<string> {
     const ids = await this.members(collection);
-    const versions = await findResourceVersions(this.deps.db, ids, listVisibility(this.ctx.user));
+    const versions = await this.versionsOf(ids);
     const { user, language } = this.ctx;
     const state = [language, user?.id ?? 0, user?.role ?? '', ...ids.map((id) => `${id}:${versions.get(id) ?? 0}`)];
     return `"${digestOf(state.join(','))}"`;
+  }
+
+  /** The versions of `ids`: a category calendar's members were mostly read with the calendar of every event. */
+  private async versionsOf(ids: readonly number[]): Promise<ReadonlyMap<number, number>> {
+    const missing = ids.filter((id) => !this.versions.has(id));
+    const found = await findResourceVersions(this.deps.db, missing, listVisibility(this.ctx.user));
+    for (const id of missing) this.versions.set(id, found.get(id) ?? 0);
+    return this.versions;
   }
 
   /** A new sync token: the log as it stands for this caller (one per request). */
