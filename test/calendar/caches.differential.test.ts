@@ -3,8 +3,8 @@
  * configuration), one with the answer and event caches off and `almanac serve --workers 2` (two workers with
  * caches on behind one port, as operators run it) take a seeded random mix of writes of every
  * kind, each sent through any of them, and after each write every read — lists with their filters and totals,
- * items in both languages, linked posts and terms, a series' instances, `/changes`, the HTML pages and the
- * iCalendar feed — must be answered alike by all four: the same status, bytes and tags. An item written is
+ * items in both languages, linked posts and terms, a series' instances, `/changes`, the HTML pages, the
+ * iCalendar feed and each CalDAV calendar's ctag — must be answered alike by all four: the same status, bytes and tags. An item written is
  * read, from every process, as its write answered it; bursts of writes to one event check that a read sent
  * after a write was answered, to any process, never shows an older state of it; at the end a process started
  * afresh must answer every read as the long-running ones do.
@@ -19,12 +19,13 @@ import { pruneChangeLog } from '../../src/calendar/changes/changes.retention.ts'
 import type { RunningServer } from '../../src/server.ts';
 import { startSecondServer, startTestServer, type TestServer } from '../helpers/server.ts';
 import { startServerProcess, stopServerProcess, type ServerProcess } from '../reliability/support/server-process.ts';
-import { Random, sameEverywhere, seedOf, send, type Process } from './differential.processes.ts';
+import { pathOf, Random, sameEverywhere, seedOf, send, type Process, type Read } from './differential.processes.ts';
 import { EVENTS, NS, utcDay, utcStamp, World, type KnownEvent, type Write } from './differential.world.ts';
 
 const SEED = seedOf(process.env.DIFFERENTIAL_SEED);
 const STEPS = Number(process.env.DIFFERENTIAL_STEPS ?? 60);
 const CACHES_OFF = { RESPONSE_CACHE_MB: '0', EVENT_CACHE_MB: '0' };
+const CTAGS = '<d:propfind xmlns:d="DAV:" xmlns:cs="http://calendarserver.org/ns/"><d:prop><cs:getctag/></d:prop></d:propfind>';
 
 describe('caches on and off, on one database', () => {
   let first: TestServer;
@@ -32,6 +33,8 @@ describe('caches on and off, on one database', () => {
   let cluster: ServerProcess;
   let processes: Process[];
   let bearer: string;
+  /** The administrator's token as a CalDAV client sends it, as the password of HTTP Basic. */
+  let basic: string;
 
   before(async () => {
     first = await startTestServer();
@@ -45,6 +48,7 @@ describe('caches on and off, on one database', () => {
       { name: 'D (--workers 2, caches on)', url: cluster.url },
     ];
     bearer = (await first.admin()).bearer;
+    basic = `Basic ${Buffer.from(`admin:${bearer.replace(/^Bearer /, '')}`).toString('base64')}`;
   });
   after(async () => {
     if (cluster !== undefined) await stopServerProcess(cluster, 'SIGTERM');
@@ -75,15 +79,15 @@ describe('caches on and off, on one database', () => {
     };
 
     /** Every read, from every process in `among`; again once past a scheduled publication or midnight that it straddled. */
-    const compareAll = async (among: Process[], reads: string[]) => {
+    const compareAll = async (among: Process[], reads: Read[]) => {
       for (let attempt = 1; ; attempt++) {
         const from = Date.now();
         try {
           // `/changes` last: a sync records the scheduled publications that have come (a write, which moves the
           // versions their terms' and events' tags name), and would race with the reads beside it.
-          const syncs = reads.filter((path) => path.includes('/changes'));
-          await Promise.all(reads.filter((path) => !syncs.includes(path)).map((path) => sameEverywhere(among, path)));
-          await Promise.all(syncs.map((path) => sameEverywhere(among, path)));
+          const syncs = reads.filter((read) => pathOf(read).includes('/changes'));
+          await Promise.all(reads.filter((read) => !syncs.includes(read)).map((read) => sameEverywhere(among, read)));
+          await Promise.all(syncs.map((read) => sameEverywhere(among, read)));
           comparisons += reads.length;
           return;
         } catch (error) {
@@ -172,7 +176,7 @@ describe('caches on and off, on one database', () => {
 
     const syncToken = async () => JSON.parse((await send(processes[0]!, `${NS}/changes?per_page=100`)).text).next_sync_token as string;
 
-    const readsOf = (token: string) => {
+    const readsOf = (token: string): Read[] => {
       const events = [...world.events.values()];
       const items = [world.focus, ...(events.length === 0 ? [] : [0, 1].map(() => picks.pick(events).id))].filter((id) => id !== undefined);
       const focus = world.focus === undefined ? undefined : world.events.get(world.focus);
@@ -206,6 +210,8 @@ describe('caches on and off, on one database', () => {
         '/events/',
         '/events/list/',
         `${EVENTS}.ics`,
+        // What a CalDAV app polls: each calendar's ctag, as the administrator sees it.
+        { path: '/dav/calendars/', init: { method: 'PROPFIND', headers: { depth: '1', authorization: basic }, body: CTAGS } },
       ];
     };
 

@@ -1,6 +1,6 @@
 /**
- * What the differential test (caches.differential.test.ts) sends and compares: anonymous reads of one path
- * to every process at once, their answers reduced to what must agree, and a seeded random source.
+ * What the differential test (caches.differential.test.ts) sends and compares: reads of one path (anonymous
+ * GETs, and a CalDAV client's poll) to every process at once, their answers reduced to what must agree, and a seeded random source.
  */
 import assert from 'node:assert/strict';
 
@@ -52,13 +52,21 @@ export function difference(expected: string, actual: string): string {
   return [expectedHead, '----', actualHead, `---- bodies differ at character ${at}:`, around(expectedBody), around(actualBody)].join('\n');
 }
 
-/** The same anonymous GET sent to every process at once; throws naming the first process that answered otherwise than the first. */
-export async function sameEverywhere(processes: readonly Process[], path: string): Promise<void> {
-  const answers = await Promise.all(processes.map((process) => send(process, path)));
+/** A read sent to every process alike: a path, for an anonymous GET, or a path with its request. */
+export type Read = string | { readonly path: string; readonly init: RequestInit };
+
+export const pathOf = (read: Read): string => (typeof read === 'string' ? read : read.path);
+
+/** The same read sent to every process at once; throws naming the first process that answered otherwise than the first. */
+export async function sameEverywhere(processes: readonly Process[], read: Read): Promise<void> {
+  const [path, init] = typeof read === 'string' ? [read, {}] : [read.path, read.init];
+  const answers = await Promise.all(processes.map((process) => send(process, path, init)));
   const [first, ...rest] = answers.map((answer) => comparable(path, answer));
   rest.forEach((other, index) => {
     if (other !== first)
-      assert.fail(`GET ${path}: ${processes[index + 1]!.name} differs from ${processes[0]!.name}:\n${difference(first!, other)}`);
+      assert.fail(
+        `${init.method ?? 'GET'} ${path}: ${processes[index + 1]!.name} differs from ${processes[0]!.name}:\n${difference(first!, other)}`,
+      );
   });
 }
 

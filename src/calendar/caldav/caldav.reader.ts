@@ -199,11 +199,16 @@ export class CaldavReader {
    * any of its occurrences), as this caller sees them, without representing every member.
    */
   async ctag(collection: Collection): Promise<string> {
-    const ids = await this.members(collection);
-    const versions = await this.versionsOf(ids);
     const { user, language } = this.ctx;
-    const state = [language, user?.id ?? 0, user?.role ?? '', ...ids.map((id) => `${id}:${versions.get(id) ?? 0}`)];
-    return `"${digestOf(state.join(','))}"`;
+    const caller = [language, user?.id ?? 0, user?.role ?? ''];
+    const read = async () => {
+      const ids = await this.members(collection);
+      const versions = await this.versionsOf(ids);
+      return `"${digestOf([...caller, ...ids.map((id) => `${id}:${versions.get(id) ?? 0}`)].join(','))}"`;
+    };
+    // Clients poll it, and it reads every member: computed once per calendar version for each caller as this one is shown.
+    const key = cacheKey('caldav ctag', collection.kind === 'all' ? 0 : collection.id, ...caller);
+    return (await this.ctx.version()).once(key, read, (tag) => 64 + 2 * tag.length);
   }
 
   /** The versions of `ids`: a category calendar's members were mostly read with the calendar of every event. */
