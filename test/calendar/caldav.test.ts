@@ -374,6 +374,25 @@ describe('reads', () => {
     assert.notEqual(valueOf(theirs[0]!, key(CS, 'getctag')), second.get(ALL));
   });
 
+  it('moves an author’s ctag with their own draft, not a subscriber’s, whoever asks first', async () => {
+    const author = await server.createUser('author');
+    const ctagOf = async (auth: Credentials) =>
+      valueOf(members(await dav(server, 'PROPFIND', ALL, { auth, depth: '0', body: propfind('<cs:getctag/>') }))[0]!, key(CS, 'getctag'));
+    const before = { author: await ctagOf(author), subscriber: await ctagOf(subscriber) };
+    await apiEvent(server, author, {
+      title: 'My own draft',
+      start_date: '2031-05-05 10:00:00',
+      end_date: '2031-05-05 11:00:00',
+      status: 'draft',
+    });
+    // The author asks first in the new calendar version: what they are shown must not become the subscriber's.
+    assert.notEqual(await ctagOf(author), before.author);
+    assert.equal(await ctagOf(subscriber), before.subscriber);
+    // Another subscriber is shown the same members, under a ctag of their own.
+    const other = await server.createUser('subscriber');
+    assert.notEqual(await ctagOf(other), before.subscriber);
+  });
+
   it('gives each calendar the same ctag in the home’s listing as asked alone (versions read once per request)', async () => {
     const listed = members(await dav(server, 'PROPFIND', HOME, { auth: admin, depth: '1', body: propfind('<cs:getctag/>') }));
     const calendars = listed.slice(1);

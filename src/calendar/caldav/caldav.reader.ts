@@ -200,15 +200,18 @@ export class CaldavReader {
    */
   async ctag(collection: Collection): Promise<string> {
     const { user, language } = this.ctx;
-    const caller = [language, user?.id ?? 0, user?.role ?? ''];
     const read = async () => {
       const ids = await this.members(collection);
       const versions = await this.versionsOf(ids);
-      return `"${digestOf([...caller, ...ids.map((id) => `${id}:${versions.get(id) ?? 0}`)].join(','))}"`;
+      return digestOf(ids.map((id) => `${id}:${versions.get(id) ?? 0}`).join(','));
     };
-    // Clients poll it, and it reads every member: computed once per calendar version for each caller as this one is shown.
-    const key = cacheKey('caldav ctag', collection.kind === 'all' ? 0 : collection.id, ...caller);
-    return (await this.ctx.version()).once(key, read, (tag) => 64 + 2 * tag.length);
+    // Clients poll it, and it reads every member: the members' state is computed once per calendar version for all
+    // callers shown the same members (everyone, each author, editors and administrators).
+    const visibility = listVisibility(user);
+    const shown = visibility.kind === 'published-or-own' ? `own ${visibility.userId}` : visibility.kind;
+    const key = cacheKey('caldav members state', collection.kind === 'all' ? 0 : collection.id, shown);
+    const members = await (await this.ctx.version()).once(key, read, (state) => 64 + 2 * state.length);
+    return `"${digestOf([language, user?.id ?? 0, user?.role ?? '', members].join(','))}"`;
   }
 
   /** The versions of `ids`: a category calendar's members were mostly read with the calendar of every event. */
