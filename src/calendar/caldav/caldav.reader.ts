@@ -202,7 +202,7 @@ export class CaldavReader {
     const { user, language } = this.ctx;
     const read = async () => {
       const ids = await this.members(collection);
-      const versions = await this.versionsOf(ids);
+      const versions = await this.versionsOf(collection, ids);
       return digestOf(ids.map((id) => `${id}:${versions.get(id) ?? 0}`).join(','));
     };
     // Clients poll it, and it reads every member: the members' state is computed once per calendar version for all
@@ -214,10 +214,14 @@ export class CaldavReader {
     return `"${digestOf([language, user?.id ?? 0, user?.role ?? '', members].join(','))}"`;
   }
 
-  /** The versions of `ids`: a category calendar's members were mostly read with the calendar of every event. */
-  private async versionsOf(ids: readonly number[]): Promise<ReadonlyMap<number, number>> {
+  /**
+   * The versions of `ids`, the members of `collection`: the calendar of every event reads every resource's in one
+   * pass; a category calendar's members were then mostly read with it.
+   */
+  private async versionsOf(collection: Collection, ids: readonly number[]): Promise<ReadonlyMap<number, number>> {
     const missing = ids.filter((id) => !this.versions.has(id));
-    const found = await findResourceVersions(this.deps.db, missing, listVisibility(this.ctx.user));
+    if (missing.length === 0) return this.versions;
+    const found = await findResourceVersions(this.deps.db, collection.kind === 'all' ? 'every' : missing, listVisibility(this.ctx.user));
     for (const id of missing) this.versions.set(id, found.get(id) ?? 0);
     return this.versions;
   }
