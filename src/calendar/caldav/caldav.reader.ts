@@ -207,9 +207,7 @@ export class CaldavReader {
     };
     // Clients poll it, and it reads every member: the members' state is computed once per calendar version for all
     // callers shown the same members (everyone, each author, editors and administrators).
-    const visibility = listVisibility(user);
-    const shown = visibility.kind === 'published-or-own' ? `own ${visibility.userId}` : visibility.kind;
-    const key = cacheKey('caldav members state', collection.kind === 'all' ? 0 : collection.id, shown);
+    const key = cacheKey('caldav members state', collection.kind === 'all' ? 0 : collection.id, JSON.stringify(listVisibility(user)));
     const members = await (await this.ctx.version()).once(key, read, (state) => 64 + 2 * state.length);
     return `"${digestOf([language, user?.id ?? 0, user?.role ?? '', members].join(','))}"`;
   }
