@@ -253,6 +253,18 @@ describe('GET /events', () => {
       assert.ok(![endedYesterday.id, tooFar.id].some((id) => ids(response.body).includes(id)));
     });
 
+    it('lists at once an event running longer than any before it (the longest duration bounds the walk)', async () => {
+      const word = token();
+      const week = await makeEvent(server, admin, { title: `${word} week`, start_date: secondsFromNow(-7), end_date: secondsFromNow(1) });
+      assert.deepEqual(ids((await list(`search=${word}`)).body), [week.id]);
+      const longest = await makeEvent(server, admin, {
+        title: `${word} longest`,
+        start_date: secondsFromNow(-3000),
+        end_date: secondsFromNow(1),
+      });
+      assert.deepEqual(ids((await list(`search=${word}`)).body), [longest.id, week.id]);
+    });
+
     it('start_date=<timestamp +5 weeks> includes the whole day (6 of 10 weekly events)', async () => {
       const word = token();
       for (let week = 1; week <= 10; week += 1) {

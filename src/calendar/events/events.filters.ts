@@ -1,4 +1,5 @@
 import type { AuthUser } from '../../platform/auth/authenticate.ts';
+import { cacheKey } from '../../platform/cache/read-cache.ts';
 import type { Db } from '../../platform/db/schema.ts';
 import { AppError } from '../../platform/errors.ts';
 import { assertOrganizersReadable } from '../organizers/organizers.links.ts';
@@ -121,8 +122,8 @@ function dateWindow(query: ListEventsQuery, zone: string, now: Date): DateWindow
   };
 }
 
-async function addDateBounds(db: Db, filter: MutableFilter, query: ListEventsQuery, zone: string, now: Date): Promise<void> {
-  const window = dateWindow(query, zone, now);
+async function addDateBounds(db: Db, filter: MutableFilter, query: ListEventsQuery, caller: RequestContext, now: Date): Promise<void> {
+  const window = dateWindow(query, caller.site.timezone, now);
   const include = query.include === undefined ? [] : parseIdList(query.include, 'include');
   if (include.length > 0) {
     // Deviation 6: include ignores every date filter.
@@ -134,7 +135,7 @@ async function addDateBounds(db: Db, filter: MutableFilter, query: ListEventsQue
   // starts there. The calendar pages ask for each view's days so (ends_after and starts_before).
   const endsFrom = window.endFrom ?? (window.startFrom === undefined ? window.endAfter : undefined);
   if (endsFrom !== undefined) {
-    filter.startFrom = plusCalendar(endsFrom, { days: -(await findLongestDurationDays(db)) - 1 });
+    filter.startFrom = plusCalendar(endsFrom, { days: -(await longestDurationDays(db, caller)) - 1 });
   }
   // Nor did an event ending before a moment start after it (a day's margin: across a DST fall-back its local end may precede its
   // local start): the walk stops there, and a list of past events read latest first starts there rather than at the last event.
@@ -143,6 +144,16 @@ async function addDateBounds(db: Db, filter: MutableFilter, query: ListEventsQue
   if (endsBy !== undefined && endsBy < '9999-12-31' && window.startTo === undefined && window.startBefore === undefined) {
     filter.startTo = plusCalendar(endsBy, { days: 1 });
   }
+}
+
+/** The most whole days an event spans, read once per calendar version: only a write changes it, and each starts a version. */
+async function longestDurationDays(db: Db, caller: RequestContext): Promise<number> {
+  const version = await caller.version();
+  return version.once(
+    cacheKey('events-longest-days'),
+    () => findLongestDurationDays(db),
+    () => 8,
+  );
 }
 
 async function linkedIds(
@@ -184,7 +195,7 @@ export async function listFilter(db: Db, query: ListEventsQuery, caller: Request
     ...modifiedBounds(query),
   };
   if (parseWpBoolean(query.ticketed) === true) throw ticketsNotActive();
-  await addDateBounds(db, filter, query, caller.site.timezone, now);
+  await addDateBounds(db, filter, query, caller, now);
   if (query.search !== undefined) {
     filter.search = { words: searchWords(query.search), languages: [...new Set([caller.language, caller.defaultLanguage])] };
   }
