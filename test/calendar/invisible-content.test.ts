@@ -91,6 +91,18 @@ describe('invisible means absent', () => {
     assert.deepEqual(await eventIds(`venue=${draftVenue.id}`, admin), [atDraft.id]);
   });
 
+  it("an anonymous list by venue follows the venue's publication at once, both ways", async () => {
+    const venue = await makeVenue(server, admin, { venue: 'Opening Hall', status: 'draft' });
+    const listed = () => server.request(`${EVENTS}?${WINDOW}&venue=${venue.id}`);
+    const publish = (status: string) => server.request(`${VENUES}/${venue.id}`, { method: 'POST', auth: admin, body: { status } });
+    assert.equal((await listed()).status, 400);
+    assert.equal((await publish('publish')).status, 200);
+    assert.equal((await listed()).status, 200, 'published');
+    assert.equal((await listed()).status, 200, 'and asked again');
+    assert.equal((await publish('draft')).status, 200);
+    assert.equal((await listed()).status, 400, 'a draft again');
+  });
+
   it('a protected organizer is found by its name only; an unreadable one is unknown', async () => {
     const secret = await makeOrganizer(server, admin, {
       organizer: 'Veiled Promoter',

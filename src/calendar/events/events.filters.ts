@@ -166,7 +166,15 @@ async function linkedIds(
   if (value === undefined) return undefined;
   const ids = parseIdList(value, param);
   if (ids.length === 0) throw invalidParam(param);
-  await assertReadable(db, ids, caller);
+  const readable = async () => {
+    await assertReadable(db, ids, caller);
+    return true;
+  };
+  // Anonymous readers may read the same posts while the version holds (a write or a publication ends it); a refusal is not cached.
+  if (caller.user === null) {
+    const version = await caller.version();
+    await version.once(cacheKey('readable', param, ...ids), readable, () => 8 * ids.length);
+  } else await readable();
   return ids;
 }
 
