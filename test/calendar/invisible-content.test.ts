@@ -103,6 +103,15 @@ describe('invisible means absent', () => {
     assert.equal((await listed()).status, 400, 'a draft again');
   });
 
+  it("an anonymous list by organizer follows the organizer's publication at once", async () => {
+    const organizer = await makeOrganizer(server, admin, { organizer: 'Opening Promoter', status: 'draft' });
+    const listed = () => server.request(`${EVENTS}?${WINDOW}&organizer=${organizer.id}`);
+    assert.equal((await listed()).status, 400);
+    const published = await server.request(`${ORGANIZERS}/${organizer.id}`, { method: 'POST', auth: admin, body: { status: 'publish' } });
+    assert.equal(published.status, 200);
+    assert.equal((await listed()).status, 200);
+  });
+
   it('a protected organizer is found by its name only; an unreadable one is unknown', async () => {
     const secret = await makeOrganizer(server, admin, {
       organizer: 'Veiled Promoter',
