@@ -20,6 +20,8 @@ export interface EventEntry {
   readonly row: EventRow;
   /** Frozen: shared by every answer that shows it. */
   readonly event: EventResponse;
+  /** What the cache counts it to weigh, once measured: its JSON text four times (objects, row, text, JSON-LD). */
+  weight: number | undefined;
   fragment: EventFragment | undefined;
   jsonLd: Record<string, unknown> | undefined;
 }
@@ -50,11 +52,15 @@ export class EventRepresentations {
     return this.cache.item<EventEntry>(cacheKey('event', id, language));
   }
 
-  /** Caches `event`, computed from `row` at `version`. It weighs its JSON text four times (objects, row, text, JSON-LD). */
-  set(row: EventRow, language: Language, version: CalendarVersion, event: EventResponse): void {
-    const entry: EventEntry = { row, event: Object.freeze(event), fragment: undefined, jsonLd: undefined };
+  /**
+   * Caches `event`, computed from `row` at `version`; `weight` is given when known (a recount weighs what it
+   * replaces, give or take a digit), else measured.
+   */
+  set(row: EventRow, language: Language, version: CalendarVersion, event: EventResponse, weight?: number): void {
+    const entry: EventEntry = { row, event: Object.freeze(event), weight, fragment: undefined, jsonLd: undefined };
     this.entries.set(entry.event, entry);
-    this.cache.setItem(cacheKey('event', row.id, language), [row.id], entry, () => 4 * JSON.stringify(event).length, version);
+    const measured = () => (entry.weight ??= 4 * JSON.stringify(event).length);
+    this.cache.setItem(cacheKey('event', row.id, language), [row.id], entry, measured, version);
   }
 
   /**
@@ -68,7 +74,7 @@ export class EventRepresentations {
     if (event.categories.every(holds) && event.tags.every(holds)) return event;
     const recount = (term: EmbeddedTerm): EmbeddedTerm => ({ ...term, count: current(term) });
     const fresh = { ...event, categories: event.categories.map(recount), tags: event.tags.map(recount) };
-    this.set(entry.row, language, version, fresh);
+    this.set(entry.row, language, version, fresh, entry.weight);
     return fresh;
   }
 
