@@ -3,13 +3,16 @@
  * configuration docs/deploy.md shows (issue 37): it answers anonymous reads
  * from its cache, shows a write once the answers it holds are
  * HTTP_CACHE_MAX_AGE_SECONDS old, revalidates with the ETag, answers a
- * client's If-None-Match with a 304, and never serves or stores what a
- * signed-in caller, a cookie or a password gets.
+ * client's If-None-Match with a 304, compresses text for clients that accept
+ * it, and never serves or stores what a signed-in caller, a cookie or a
+ * password gets.
  */
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { get as httpGet, type IncomingHttpHeaders } from 'node:http';
 import { tmpdir } from 'node:os';
+import { gunzipSync } from 'node:zlib';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { after, before, describe, it } from 'node:test';
@@ -109,6 +112,19 @@ describe('nginx proxy_cache in front (deploy/nginx/almanac.conf)', () => {
     };
   };
 
+  const rawGet = (url: string, headers: Record<string, string>) =>
+    new Promise<{ headers: IncomingHttpHeaders; body: Buffer }>((resolve, reject) => {
+      httpGet(url, { headers }, (response) => {
+        const chunks: Buffer[] = [];
+        response.on('data', (chunk: Buffer) => chunks.push(chunk));
+        response.on('end', () => resolve({ headers: response.headers, body: Buffer.concat(chunks) }));
+        response.on('error', reject);
+      }).on('error', reject);
+    });
+
+  /** A tag without its weakness marker: what If-None-Match compares (RFC 9110 §8.8.3.2). */
+  const opaque = (tag: string | null) => tag?.replace(/^W\//, '');
+
   /** The requests for `target` that reached the server, with the status each was answered. */
   const reached = (target: string): number[] => {
     const lines = server.logs.flatMap((chunk) => chunk.split('\n')).filter((line) => line !== '');
@@ -136,7 +152,8 @@ describe('nginx proxy_cache in front (deploy/nginx/almanac.conf)', () => {
       const notModified = await get(target, { 'if-none-match': etag });
       assert.equal(notModified.status, 304, target);
       assert.equal(notModified.text, '');
-      assert.equal(notModified.headers.get('etag'), etag);
+      // A compressed answer's tag is weak (W/"…"); nginx sends a 304 its tag unweakened, the same opaque tag.
+      assert.equal(opaque(notModified.headers.get('etag')), opaque(etag));
       assert.deepEqual(reached(target), [200], `${target}: the server answered once`);
     }
     // A client that has an answer the cache does not: the 304 reaches it too.
@@ -145,6 +162,25 @@ describe('nginx proxy_cache in front (deploy/nginx/almanac.conf)', () => {
     const notModified = await get(uncached, { 'if-none-match': etag });
     assert.equal(notModified.status, 304);
     assert.equal(notModified.cache, 'MISS');
+  });
+
+  it('compresses text for clients that accept it, the same bytes once decoded, and 304s their weak tags', async () => {
+    // Above gzip_min_length in every form, the .ics too.
+    const description = `<p>${'An evening of music under the stars. '.repeat(60)}</p>`;
+    const event = await makeEvent(server, admin, { status: 'publish', title: 'Compressed concert', description });
+    for (const target of ['/events/', `${EVENTS}?per_page=20`, `${EVENTS}/${event.id}.ics`]) {
+      const plain = await get(target, { 'accept-encoding': 'identity' });
+      // node:http, which leaves the body as sent (fetch decodes it).
+      const raw = await rawGet(`${proxy}${target}`, { 'accept-encoding': 'gzip' });
+      assert.equal(raw.headers['content-encoding'], 'gzip', target);
+      assert.match(String(raw.headers.vary), /Accept-Encoding/i, target);
+      assert.equal(gunzipSync(raw.body).toString('utf8'), plain.text, `${target}: the same bytes once decoded`);
+      assert.ok(raw.body.length < Buffer.byteLength(plain.text), `${target}: smaller`);
+      const tag = String(raw.headers.etag);
+      assert.equal(tag, `W/${plain.headers.get('etag')}`, `${target}: the uncompressed answer's tag, weak`);
+      assert.equal((await get(target, { 'accept-encoding': 'gzip', 'if-none-match': tag })).status, 304, target);
+    }
+    assert.equal((await get('/healthz', { 'accept-encoding': 'gzip' })).headers.get('content-encoding'), null, 'not a short answer');
   });
 
   it('revalidates an expired answer with its ETag: the server answers 304 and the cache keeps serving it', async () => {
