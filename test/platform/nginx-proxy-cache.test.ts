@@ -152,7 +152,7 @@ describe('nginx proxy_cache in front (deploy/nginx/almanac.conf)', () => {
       const notModified = await get(target, { 'if-none-match': etag });
       assert.equal(notModified.status, 304, target);
       assert.equal(notModified.text, '');
-      // A compressed answer's tag is weak (W/"…"); nginx sends a 304 its tag unweakened, the same opaque tag.
+      // A compressed answer's tag is weak (W/"…"); nginx's 304 carries it unweakened: the same opaque tag.
       assert.equal(opaque(notModified.headers.get('etag')), opaque(etag));
       assert.deepEqual(reached(target), [200], `${target}: the server answered once`);
     }
