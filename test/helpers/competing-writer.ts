@@ -51,11 +51,18 @@ export async function competingWrite(server: TestServer, statements: readonly St
     async commitOnceBlocked(waiters = 1) {
       const deadline = Date.now() + 10_000;
       for (;;) {
+        // Inside a transaction PostgreSQL shows pg_stat_activity as it was at the first look: look afresh each time.
+        await client.query('select pg_stat_clear_snapshot()');
         const waiting = await client.query(
           `select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'`,
         );
         if (waiting.rows[0].n >= waiters) break;
-        if (Date.now() > deadline) throw new Error('the request never waited on the competing write');
+        if (Date.now() > deadline) {
+          // Released, so the request waiting on it ends and the test fails at once rather than at its timeout.
+          await client.query('ROLLBACK');
+          await client.end();
+          throw new Error('the request never waited on the competing write');
+        }
         await sleep(10);
       }
       await client.query('COMMIT');
