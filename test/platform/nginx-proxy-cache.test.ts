@@ -164,7 +164,7 @@ describe('nginx proxy_cache in front (deploy/nginx/almanac.conf)', () => {
     assert.equal(notModified.cache, 'MISS');
   });
 
-  it('compresses text for clients that accept it, the same bytes once decoded, and 304s their weak tags', async () => {
+  it('compresses text for anonymous clients that accept it, the same bytes once decoded, and 304s their weak tags', async () => {
     // Above gzip_min_length in every form, the .ics too.
     const description = `<p>${'An evening of music under the stars. '.repeat(60)}</p>`;
     const event = await makeEvent(server, admin, { status: 'publish', title: 'Compressed concert', description });
@@ -180,7 +180,12 @@ describe('nginx proxy_cache in front (deploy/nginx/almanac.conf)', () => {
       assert.equal(tag, `W/${plain.headers.get('etag')}`, `${target}: the uncompressed answer's tag, weak`);
       assert.equal((await get(target, { 'accept-encoding': 'gzip', 'if-none-match': tag })).status, 304, target);
     }
-    assert.equal((await get('/healthz', { 'accept-encoding': 'gzip' })).headers.get('content-encoding'), null, 'not a short answer');
+    assert.equal((await get('/healthz', { 'accept-encoding': 'gzip' })).headers.get('content-encoding'), null, 'a short answer as it is');
+    // A signed-in caller's answers are sent as they are: secrets beside chosen text must not be compressed together.
+    const signedIn = await rawGet(`${proxy}${EVENTS}?per_page=20`, { 'accept-encoding': 'gzip', authorization: admin.bearer });
+    assert.equal(signedIn.headers['content-encoding'], undefined, 'with credentials');
+    const withCookie = await rawGet(`${proxy}/events/`, { 'accept-encoding': 'gzip', cookie: 'almanac_session=x' });
+    assert.equal(withCookie.headers['content-encoding'], undefined, 'with a cookie');
   });
 
   it('revalidates an expired answer with its ETag: the server answers 304 and the cache keeps serving it', async () => {
