@@ -113,6 +113,13 @@ export function scenarios(
       expectedStatus: 200,
     },
     {
+      // The same page as a browser asks for it: compressed, from the copy the server keeps of the answer it caches.
+      name: 'calendar-month-page-compressed',
+      title: 'calendar page: this month (HTML), brotli as browsers accept it',
+      request: { method: 'GET', url: `${baseUrl}/events/`, headers: { 'accept-encoding': 'gzip, deflate, br, zstd' } },
+      expectedStatus: 200,
+    },
+    {
       // An image file as a page's <img> asks for it (a poster's thumbnail, from the database store): bytes, no JSON.
       name: 'media-file',
       title: 'image file GET /media/… (anonymous)',

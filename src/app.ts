@@ -28,6 +28,7 @@ import type { Store } from './platform/db/database.ts';
 import { PlatformErrors } from './platform/errors.ts';
 import { lazyChildLogger, RequestLogController } from './platform/logger.ts';
 import { cacheControlPlugin } from './platform/http/cache-control.ts';
+import { compressionPlugin } from './platform/http/compression.ts';
 import { healthRoutes } from './platform/http/health.routes.ts';
 import { indexRoutes } from './platform/http/index.routes.ts';
 import { finiteNumbersPlugin } from './platform/http/finite-numbers.ts';
@@ -114,6 +115,8 @@ export async function buildApp({ config, store, logger, background }: AppDepende
   await app.register(accessPlugin, { authenticator, capabilities, publicPrefixes: [docsPrefix] });
   // Before the surfaces: hooks reach only the routes registered after them.
   await app.register(cacheControlPlugin, { maxAgeSeconds: config.httpCacheMaxAgeSeconds });
+  // Compressed copies are a tenth or less of what they copy: a quarter of the answers' budget holds them all.
+  await app.register(compressionPlugin, { cacheBytes: Math.floor(config.responseCacheBytes / 4) });
   await app.register(contractPlugin);
   declareErrorSchema(app, WpErrorSchema);
   await app.register(rateLimitPlugin, { perMinute: config.rateLimitPerMinute });

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
+import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
 import { createServer } from 'node:net';
 import { Writable } from 'node:stream';
 import pg from 'pg';
@@ -82,6 +83,27 @@ export async function freePort(): Promise<number> {
       const address = probe.address();
       probe.close(() => (typeof address === 'object' && address !== null ? resolve(address.port) : reject(new Error('no port'))));
     });
+  });
+}
+
+export interface RawAnswer {
+  readonly status: number;
+  readonly headers: IncomingHttpHeaders;
+  /** The body as sent: fetch would decode a compressed one. */
+  readonly body: Buffer;
+}
+
+/** A request through node:http, which leaves the answer's bytes as they came (a compressed body compressed). */
+export function rawRequest(url: string, headers: Record<string, string> = {}, method = 'GET'): Promise<RawAnswer> {
+  return new Promise((resolve, reject) => {
+    const sent = httpRequest(url, { method, headers }, (response) => {
+      const chunks: Buffer[] = [];
+      response.on('data', (chunk: Buffer) => chunks.push(chunk));
+      response.on('end', () => resolve({ status: response.statusCode ?? 0, headers: response.headers, body: Buffer.concat(chunks) }));
+      response.on('error', reject);
+    });
+    sent.on('error', reject);
+    sent.end();
   });
 }
 

@@ -18,9 +18,12 @@ interface Answer {
   readonly text: string;
 }
 
-/** A request as a browser or a cache sends it: pages are no operation of the OpenAPI document, so no contract check here. */
+/**
+ * A request as a browser or a cache sends it: pages are no operation of the OpenAPI document, so no contract check
+ * here. It asks for the answer as it is: compression and its Vary have their own test (compression.test.ts).
+ */
 async function send(server: TestServer, path: string, init: RequestInit = {}, auth?: Credentials): Promise<Answer> {
-  const headers = new Headers(init.headers);
+  const headers = new Headers({ 'accept-encoding': 'identity', ...Object.fromEntries(new Headers(init.headers)) });
   if (auth !== undefined) headers.set('authorization', auth.bearer);
   const response = await fetch(`${server.url}${path}`, { redirect: 'manual', ...init, headers });
   return { status: response.status, headers: response.headers, text: await response.text() };

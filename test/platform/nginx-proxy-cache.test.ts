@@ -10,13 +10,12 @@
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { get as httpGet, type IncomingHttpHeaders } from 'node:http';
 import { tmpdir } from 'node:os';
 import { gunzipSync } from 'node:zlib';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { after, before, describe, it } from 'node:test';
-import { freePort, startTestServer, type Credentials, type TestServer } from '../helpers/server.ts';
+import { freePort, rawRequest, startTestServer, type Credentials, type TestServer } from '../helpers/server.ts';
 import { EVENTS, makeEvent } from '../calendar/events.factories.ts';
 import { requireProgram } from '../helpers/programs.ts';
 
@@ -112,16 +111,6 @@ describe('nginx proxy_cache in front (deploy/nginx/almanac.conf)', () => {
     };
   };
 
-  const rawGet = (url: string, headers: Record<string, string>) =>
-    new Promise<{ headers: IncomingHttpHeaders; body: Buffer }>((resolve, reject) => {
-      httpGet(url, { headers }, (response) => {
-        const chunks: Buffer[] = [];
-        response.on('data', (chunk: Buffer) => chunks.push(chunk));
-        response.on('end', () => resolve({ headers: response.headers, body: Buffer.concat(chunks) }));
-        response.on('error', reject);
-      }).on('error', reject);
-    });
-
   /** A tag without its weakness marker: what If-None-Match compares (RFC 9110 §8.8.3.2). */
   const opaque = (tag: string | null) => tag?.replace(/^W\//, '');
 
@@ -171,7 +160,7 @@ describe('nginx proxy_cache in front (deploy/nginx/almanac.conf)', () => {
     for (const target of ['/events/', `${EVENTS}?per_page=20`, `${EVENTS}/${event.id}.ics`]) {
       const plain = await get(target, { 'accept-encoding': 'identity' });
       // node:http, which leaves the body as sent (fetch decodes it).
-      const raw = await rawGet(`${proxy}${target}`, { 'accept-encoding': 'gzip' });
+      const raw = await rawRequest(`${proxy}${target}`, { 'accept-encoding': 'gzip' });
       assert.equal(raw.headers['content-encoding'], 'gzip', target);
       assert.match(String(raw.headers.vary), /Accept-Encoding/i, target);
       assert.equal(gunzipSync(raw.body).toString('utf8'), plain.text, `${target}: the same bytes once decoded`);
@@ -182,9 +171,9 @@ describe('nginx proxy_cache in front (deploy/nginx/almanac.conf)', () => {
     }
     assert.equal((await get('/healthz', { 'accept-encoding': 'gzip' })).headers.get('content-encoding'), null, 'a short answer as it is');
     // A signed-in caller's answers are sent as they are: secrets beside chosen text must not be compressed together.
-    const signedIn = await rawGet(`${proxy}${EVENTS}?per_page=20`, { 'accept-encoding': 'gzip', authorization: admin.bearer });
+    const signedIn = await rawRequest(`${proxy}${EVENTS}?per_page=20`, { 'accept-encoding': 'gzip', authorization: admin.bearer });
     assert.equal(signedIn.headers['content-encoding'], undefined, 'with credentials');
-    const withCookie = await rawGet(`${proxy}/events/`, { 'accept-encoding': 'gzip', cookie: 'almanac_session=x' });
+    const withCookie = await rawRequest(`${proxy}/events/`, { 'accept-encoding': 'gzip', cookie: 'almanac_session=x' });
     assert.equal(withCookie.headers['content-encoding'], undefined, 'with a cookie');
   });
 
