@@ -82,10 +82,19 @@ interface FilterLists {
  * the anonymous API: no drafts, private or protected content), in the language the page is shown in.
  */
 export class PagesService {
+  /** The site's day in the second last asked: every page's cache key names it, and a day starts on a second. */
+  private day: { readonly zone: string; readonly second: number; readonly day: string } | undefined;
+
   constructor(
     readonly services: CalendarServices,
     readonly config: Config,
   ) {}
+
+  private dayOf(zone: string, now: Date): string {
+    const second = Math.floor(now.getTime() / 1000);
+    if (this.day?.second !== second || this.day.zone !== zone) this.day = { zone, second, day: nowIn(zone, now).local.slice(0, 10) };
+    return this.day.day;
+  }
 
   /** The page request of `request`: pages never act for the caller of the request (an Authorization header changes nothing). */
   pageRequest(request: FastifyRequest, query: ViewQuery, keepFilters = true): PageRequest {
@@ -100,7 +109,7 @@ export class PagesService {
       t: DICTIONARIES[language.language],
       links: new PageLinks(this.config.basePath, this.config.baseUrl, language, keep),
       now,
-      today: nowIn(base.site.timezone, now).local.slice(0, 10),
+      today: this.dayOf(base.site.timezone, now),
       query,
       colors: new Set(),
     };
@@ -124,7 +133,7 @@ export class PagesService {
   async send(request: FastifyRequest, reply: FastifyReply, produce: () => Promise<Answer>): Promise<FastifyReply> {
     const settings = settingsOf(request, this.config);
     const language = pageLanguageOf(request, languageOfLocale(settings.language)).language;
-    const today = nowIn(settings.timezone).local.slice(0, 10);
+    const today = this.dayOf(settings.timezone, new Date());
     return this.services.deps.answers.answer(reply, cacheKey(request.url, language, today), produce);
   }
 

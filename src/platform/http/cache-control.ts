@@ -51,13 +51,16 @@ function isPersonal(request: FastifyRequest): boolean {
 
 /** Adds `name` to the reply's Vary, keeping what others put there (CORS's `Origin`, the pages' `Accept-Language`). */
 export function addVary(reply: FastifyReply, name: string): void {
-  const listed = [reply.getHeader('vary') ?? []]
-    .flat()
-    .flatMap((value) => String(value).split(','))
-    .map((field) => field.trim())
-    .filter((field) => field !== '');
-  if (listed.some((field) => field === '*' || field.toLowerCase() === name.toLowerCase())) return;
-  void reply.header('vary', [...listed, name].join(', '));
+  // Every read passes here, pages and compressed answers once more: no array per field.
+  const current = reply.getHeader('vary');
+  const listed = Array.isArray(current) ? current.join(', ') : String(current ?? '').trim();
+  if (listed === '') return void reply.header('vary', name);
+  const wanted = name.toLowerCase();
+  for (const field of listed.split(',')) {
+    const known = field.trim().toLowerCase();
+    if (known === '*' || known === wanted) return;
+  }
+  void reply.header('vary', `${listed}, ${name}`);
 }
 
 /** The Cache-Control an answer gets, or `undefined` to keep the route's own. */
