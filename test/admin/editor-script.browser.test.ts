@@ -260,7 +260,7 @@ describe('the event editor’s script', () => {
     assert.doesNotMatch(dashboard.headers.get('content-security-policy') ?? '', /script-src/);
     assert.doesNotMatch(dashboard.text, /<script/);
 
-    // As it is: a browser gets it compressed, with the weak form of the tag (compression.test.ts).
+    // As it is: a browser gets it compressed, with a tag of its own (compression.test.ts).
     const script = await fetch(`${server.url}${src}`, { headers: { 'accept-encoding': 'identity' } });
     assert.equal(script.status, 200);
     assert.equal(script.headers.get('content-type'), 'text/javascript; charset=utf-8');

@@ -26,7 +26,7 @@ describe('conditional reads of the calendar', () => {
   });
   after(async () => server.close());
 
-  // The answers as they are: a compressed one carries its tag's weak form (compression.test.ts).
+  // The answers as they are: a compressed one has a tag of its own (compression.test.ts).
   const read = (path: string, headers: Record<string, string> = {}, auth?: Credentials) =>
     server.request(path, { headers: { 'accept-encoding': 'identity', ...headers }, ...(auth ? { auth } : {}) });
 

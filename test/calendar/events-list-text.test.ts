@@ -74,7 +74,7 @@ describe('event lists assembled from their events’ texts', () => {
     `${EVENTS}?start_date=2032-04-30&end_date=2032-06-30&search=Concert`,
   ];
 
-  // The answers as they are, whose tags name the bytes sent (a compressed one carries the weak form: compression.test.ts).
+  // The answers as they are, whose tags name these bytes (a compressed one has a tag of its own: compression.test.ts).
   const read = async (base: string, path: string, headers: Record<string, string> = {}) => {
     const response = await fetch(`${base}${path}`, { headers: { 'accept-encoding': 'identity', ...headers } });
     return { status: response.status, etag: response.headers.get('etag'), text: await response.text() };

@@ -1,15 +1,17 @@
 /**
  * Compressed answers (issue 41's transport): an anonymous text answer goes
  * brotli- or gzip-compressed to a client that accepts it, the same bytes
- * once decoded, with the weak form of its tag, which If-None-Match still
- * matches; an answer for someone (credentials, a cookie) and what is not
- * text or is short go as they are.
+ * once decoded, with a strong tag of its own (the uncompressed answer's
+ * with the coding after a dot), which If-None-Match and If-Match accept;
+ * an answer for someone (credentials, a cookie), an error and a short answer
+ * go as they are.
  */
 import assert from 'node:assert/strict';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { after, before, describe, it } from 'node:test';
 import { rawRequest, startTestServer, type Credentials, type RawAnswer, type TestServer } from '../helpers/server.ts';
 import { EVENTS, makeEvent } from '../calendar/events.factories.ts';
+import { makeVenue, VENUES } from '../calendar/venues-organizers.factories.ts';
 
 const DESCRIPTION = `<p>${'An evening of music under the stars, with the orchestra of the city. '.repeat(40)}</p>`;
 
@@ -50,7 +52,7 @@ describe('compressed answers', () => {
     '/docs/openapi.json',
   ];
 
-  it('sends anonymous text in the coding the client prefers, the same bytes once decoded, with the weak tag', async () => {
+  it('sends anonymous text in the coding the client prefers, the same bytes once decoded, with a tag of its own', async () => {
     for (const path of texts()) {
       const plain = await get(path);
       assert.equal(plain.status, 200, path);
@@ -71,30 +73,51 @@ describe('compressed answers', () => {
         assert.ok(answer.body.length < plain.body.length / 2, `${path} (${accepted}): ${answer.body.length} of ${plain.body.length}`);
         assert.ok(varies(answer).includes('accept-encoding'), path);
         const tag = plain.headers.etag;
-        if (tag !== undefined) assert.equal(answer.headers.etag, `W/${tag}`, `${path}: the uncompressed answer's tag, weak`);
+        const suffix = coding === 'br' ? 'br' : 'gz';
+        if (tag !== undefined)
+          assert.equal(answer.headers.etag, `${tag.slice(0, -1)}.${suffix}"`, `${path}: the uncompressed answer's tag, coded`);
       }
     }
   });
 
-  it('answers a weak tag with a 304 that says what the 200 would (weak tag, Vary), and no body', async () => {
+  it('answers a compressed copy’s tag with a 304 that says what the 200 would (its tag, Vary), and no body', async () => {
     for (const path of [`${EVENTS}?per_page=20`, '/events/']) {
       const compressed = await get(path, { 'accept-encoding': 'br' });
       const tag = String(compressed.headers.etag);
-      assert.match(tag, /^W\/"/, path);
-      const again = await get(path, { 'accept-encoding': 'br', 'if-none-match': tag });
-      assert.equal(again.status, 304, path);
-      assert.equal(again.body.length, 0, path);
-      assert.equal(again.headers.etag, tag, path);
-      assert.equal(again.headers['content-encoding'], undefined, path);
-      assert.equal(again.headers['content-length'], undefined, `${path}: a 304 has no content`);
-      assert.equal(again.headers.vary, compressed.headers.vary, path);
+      assert.match(tag, /^"[\w-]+\.br"$/, path);
+      for (const held of [tag, `W/${tag}`, `"other", ${tag}`]) {
+        const again = await get(path, { 'accept-encoding': 'br', 'if-none-match': held });
+        assert.equal(again.status, 304, `${path}: ${held}`);
+        assert.equal(again.body.length, 0, path);
+        assert.equal(again.headers.etag, tag, path);
+        assert.equal(again.headers['content-encoding'], undefined, path);
+        assert.equal(again.headers['content-length'], undefined, `${path}: a 304 has no content`);
+        assert.equal(again.headers.vary, compressed.headers.vary, path);
+      }
       // The uncompressed tag, held by a client that never asked for compression, matches too.
-      const plainTag = tag.slice(2);
+      const plainTag = tag.replace('.br"', '"');
       const plain = await get(path, { 'if-none-match': plainTag });
       assert.equal(plain.status, 304, path);
       assert.equal(plain.headers.etag, plainTag, path);
       assert.ok(!varies(plain).includes('accept-encoding'), path);
+      // Another body's copy does not.
+      const other = await get(path, { 'accept-encoding': 'br', 'if-none-match': '"Q29tcHJlc3NlZCBjb25jZXJ0IGFnYWlu.br"' });
+      assert.equal(other.status, 200, path);
     }
+  });
+
+  it('lets a write name the item it read compressed: If-Match takes the version from a compressed copy’s tag', async () => {
+    // A venue's anonymous answer names its row version (conditional-get.test.ts).
+    const venue = await makeVenue(server, admin, { status: 'publish', venue: 'Read compressed', description: DESCRIPTION });
+    const read = await get(`${VENUES}/${venue.id}`, { 'accept-encoding': 'gzip' });
+    assert.equal(read.headers['content-encoding'], 'gzip');
+    const tag = String(read.headers.etag);
+    assert.match(tag, /^"\d+-[\w-]+\.gz"$/);
+    const write = (name: string) =>
+      server.request(`${VENUES}/${venue.id}`, { method: 'POST', auth: admin, headers: { 'if-match': tag }, body: { venue: name } });
+    assert.equal((await write('Written over what was read')).status, 200);
+    const stale = await write('Written over a stale read');
+    assert.equal(stale.status, 412, stale.text);
   });
 
   it('answers HEAD with the headers of the compressed GET and no body', async () => {

@@ -5,7 +5,7 @@ import fp from 'fastify-plugin';
 import type { FastifyInstance, FastifyReply, FastifyRequest, onSendHookHandler } from 'fastify';
 import { ByteBoundedMap } from '../cache/byte-bounded-map.ts';
 import { addVary } from './cache-control.ts';
-import { digestOf } from './entity-tags.ts';
+import { codedEtag, digestOf, type TagCoding } from './entity-tags.ts';
 
 /**
  * Content codings (RFC 9110 §8.4, §12.5.3): a text answer that any cache may
@@ -15,13 +15,13 @@ import { digestOf } from './entity-tags.ts';
  * are, since compressing a secret (a form's token) beside text the caller
  * chose lets an eavesdropper guess it from the answer's size (BREACH).
  *
- * A compressed answer carries the weak form of its tag (`W/"…"`): the bytes
- * differ from the uncompressed answer's, the meaning does not, so
- * If-None-Match (which compares weakly) still gets 304s, and If-Match (which
- * compares strongly, for writes) is never asked of an anonymous reader's
- * tag. Each compressed copy is made once per body, on the libuv pool, and
- * kept in a byte-bounded map under the body's strong tag (which names its
- * bytes, entity-tags.ts), or its digest when it has none.
+ * A compressed answer has other bytes than the uncompressed one, so a strong
+ * tag of its own: the uncompressed answer's with the coding after a dot
+ * (`"….br"`, entity-tags.ts). If-None-Match with either gets a 304, and
+ * If-Match reads the item's version from either. Each compressed copy is
+ * made once per body, on the libuv pool, and kept in a byte-bounded map
+ * under the body's strong tag (which names its bytes), or its digest when
+ * it has none.
  */
 
 export interface CompressionOptions {
@@ -30,6 +30,8 @@ export interface CompressionOptions {
 }
 
 type Coding = 'br' | 'gzip';
+
+const TAG_CODING: Record<Coding, TagCoding> = { br: 'br', gzip: 'gz' };
 
 /** Brotli first: a quarter smaller than gzip on these pages, at about the same cost at these levels. */
 const CODINGS: Coding[] = ['br', 'gzip'];
@@ -66,17 +68,16 @@ function codingFor(request: FastifyRequest): Coding | undefined {
   return accepted === undefined || accepted === '' ? undefined : (negotiate(accepted, CODINGS) ?? undefined);
 }
 
-const weak = (tag: string) => (tag.startsWith('W/') ? tag : `W/${tag}`);
-
 /**
- * The headers of a compressed answer: its coding, its tag made weak, and `Vary: Accept-Encoding` so that a cache
- * gives it only to clients that asked the same. An uncompressed answer suits every client and says nothing of the
- * coding, so a cache in front keeps one copy of it, not one per Accept-Encoding its clients send.
+ * The headers of an answer compressed with `coding`: the coding (unless it is a 304's, which has no content), its
+ * own tag, and `Vary: Accept-Encoding` so that a cache gives it only to clients that asked the same. An
+ * uncompressed answer suits every client and says nothing of the coding, so a cache in front keeps one copy of it,
+ * not one per Accept-Encoding its clients send.
  */
-function markCompressed(reply: FastifyReply, coding?: Coding): void {
+function markCompressed(reply: FastifyReply, coding: Coding, content: boolean): void {
   const tag = reply.getHeader('etag');
-  if (typeof tag === 'string') void reply.header('etag', weak(tag));
-  if (coding !== undefined) void reply.header('content-encoding', coding);
+  if (typeof tag === 'string') void reply.header('etag', codedEtag(tag, TAG_CODING[coding]));
+  if (content) void reply.header('content-encoding', coding);
   addVary(reply, 'Accept-Encoding');
 }
 
@@ -99,15 +100,16 @@ class CompressedCopies {
     if (coding === undefined || body.length < MIN_BYTES) return payload;
     const tag = reply.getHeader('etag');
     const compressed = await this.copyOf(body, coding, typeof tag === 'string' && !tag.startsWith('W/') ? tag : undefined);
-    markCompressed(reply, coding);
+    markCompressed(reply, coding, true);
     return compressed;
   }
 
-  /** A 304 to a client holding a compressed copy (its weak tag) says what that copy's 200 said. */
+  /** A 304 to a client holding a compressed copy (its tag) says what that copy's 200 said. */
   private notModified(request: FastifyRequest, reply: FastifyReply, payload: unknown): unknown {
     const tag = reply.getHeader('etag');
     const held = request.headers['if-none-match'] ?? '';
-    if (typeof tag === 'string' && !tag.startsWith('W/') && held.includes(weak(tag))) markCompressed(reply);
+    const coding = typeof tag === 'string' ? CODINGS.find((each) => held.includes(codedEtag(tag, TAG_CODING[each]))) : undefined;
+    if (coding !== undefined) markCompressed(reply, coding, false);
     return payload;
   }
 

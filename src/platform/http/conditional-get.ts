@@ -1,6 +1,6 @@
 import { Readable } from 'node:stream';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { etagOf, listedEtags } from './entity-tags.ts';
+import { etagOf, listedEtags, uncodedEtag } from './entity-tags.ts';
 
 /**
  * Validators (RFC 9110 §8.8.3, §13.1.2): a 200 answer to GET or HEAD
@@ -20,11 +20,14 @@ declare module 'fastify' {
   }
 }
 
-/** Weak comparison with every tag of an If-None-Match field; `*` matches any current representation. */
+/**
+ * Weak comparison with every tag of an If-None-Match field; `*` matches any current representation. A tag of a
+ * compressed copy of the current representation (compression.ts) matches too: its bytes decode to the current ones.
+ */
 export function noneMatchHits(field: string | undefined, etag: string): boolean {
   const listed = field === undefined ? undefined : listedEtags(field);
   if (listed === '*') return true;
-  return listed !== undefined && listed.some((tag) => tag.replace(/^W\//, '') === etag);
+  return listed !== undefined && listed.some((tag) => uncodedEtag(tag.replace(/^W\//, '')) === etag);
 }
 
 /**

@@ -6,7 +6,9 @@ import { createHash } from 'node:crypto';
  * a page assembled from its items' texts the SHA-1 of theirs. The tag of an
  * item that has a row version names that version too, `"<version>-<sha1>"`,
  * so that a write can check a tag against the item it holds without making
- * its representation again (If-Match, §13.1.1).
+ * its representation again (If-Match, §13.1.1). A compressed representation
+ * has other bytes, so its own strong tag: the uncompressed one's with the
+ * coding after a dot (`"<sha1>.br"`, `"<version>-<sha1>.gz"`; compression.ts).
  */
 
 /** The strong tag of a representation: `"<sha1>"`, or `"<version>-<sha1>"` for an item at that row version. */
@@ -29,7 +31,22 @@ export function etagOfParts(digests: readonly string[]): string {
   return `"${digestOf(digests.join('.'))}"`;
 }
 
-const VERSIONED = /^"(\d{1,15})-[A-Za-z0-9_-]+"$/;
+/** The content codings a tag may name, as they end it. */
+export type TagCoding = 'br' | 'gz';
+
+/** The tag of the representation `tag` names, compressed with `coding`. */
+export function codedEtag(tag: string, coding: TagCoding): string {
+  return `${tag.slice(0, -1)}.${coding}"`;
+}
+
+const CODED = /\.(?:br|gz)"$/;
+
+/** The tag of the uncompressed representation a tag names (itself when it names none). */
+export function uncodedEtag(tag: string): string {
+  return tag.replace(CODED, '"');
+}
+
+const VERSIONED = /^"(\d{1,15})-[A-Za-z0-9_-]+(?:\.(?:br|gz))?"$/;
 
 /** The row version a tag names; `undefined` for a weak tag, a tag without version, or one this server never made. */
 export function versionOfEtag(tag: string): number | undefined {
