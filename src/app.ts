@@ -115,7 +115,7 @@ export async function buildApp({ config, store, logger, background }: AppDepende
   await app.register(accessPlugin, { authenticator, capabilities, publicPrefixes: [docsPrefix] });
   // Before the surfaces: hooks reach only the routes registered after them.
   await app.register(cacheControlPlugin, { maxAgeSeconds: config.httpCacheMaxAgeSeconds });
-  // Compressed copies are a tenth or less of what they copy: a quarter of the answers' budget holds them all.
+  // A compressed copy is a tenth or less of what it copies: a quarter of the answers' budget keeps the copies in use.
   await app.register(compressionPlugin, { cacheBytes: Math.floor(config.responseCacheBytes / 4) });
   await app.register(contractPlugin);
   declareErrorSchema(app, WpErrorSchema);

@@ -60,6 +60,8 @@ before(async () => {
   });
   series = await apiEvent(server, admin, {
     title: 'Weekly rehearsal',
+    // Over 1 kB as a file: what a public answer would be compressed at.
+    description: `<p>${'The choir rehearses the spring programme, scores at the door. '.repeat(20)}</p>`,
     start_date: '2031-03-02 10:00:00',
     end_date: '2031-03-02 11:00:00',
     recurrence: ['RRULE:FREQ=WEEKLY;COUNT=5'],
@@ -161,6 +163,15 @@ describe('discovery', () => {
     const listed = members(await dav(anonymousServer, 'PROPFIND', ALL, { depth: '1', body: propfind('<d:getetag/>') }));
     assert.deepEqual(hrefsOf(listed.slice(1)), [eventHref(ALL, single.id), eventHref(ALL, series.id)].sort());
     assert.equal((await dav(anonymousServer, 'GET', eventHref(ALL, draft.id))).status, 404);
+    // An anonymous GET is public, yet goes as it is (fetch accepts gzip): its ETag is the getetag the listing named.
+    const href = eventHref(ALL, series.id);
+    const got = await dav(anonymousServer, 'GET', href);
+    assert.equal(got.status, 200);
+    assert.match(got.headers.get('cache-control') ?? '', /^public/);
+    assert.ok(got.text.length >= 1024, `${got.text.length} bytes`);
+    assert.equal(got.headers.get('content-encoding'), null);
+    const member = listed.find((each) => each.href === href);
+    assert.equal(got.headers.get('etag'), valueOf(member!, key(DAV, 'getetag')));
   });
 
   it('refuses a CALDAV_ANONYMOUS that is not true or false', () => {

@@ -42,20 +42,23 @@ describe('compressed answers', () => {
   });
   after(async () => server.close());
 
-  const texts = () => [
-    `${EVENTS}/${event.id}`,
-    `${EVENTS}?per_page=20`,
-    `${EVENTS}.ics`,
-    `/event/${event.slug}/`,
-    '/events/',
-    '/events/assets/calendar.css',
-    '/docs/openapi.json',
-  ];
+  /** Anonymous text, and whether it is tagged (the calendar's answers are; the OpenAPI document is not). */
+  const texts = () =>
+    [
+      [`${EVENTS}/${event.id}`, true],
+      [`${EVENTS}?per_page=20`, true],
+      [`${EVENTS}.ics`, true],
+      [`/event/${event.slug}/`, true],
+      ['/events/', true],
+      ['/events/assets/calendar.css', true],
+      ['/docs/openapi.json', false],
+    ] as const;
 
   it('sends anonymous text in the coding the client prefers, the same bytes once decoded, with a tag of its own', async () => {
-    for (const path of texts()) {
+    for (const [path, tagged] of texts()) {
       const plain = await get(path);
       assert.equal(plain.status, 200, path);
+      assert.equal(plain.headers.etag !== undefined, tagged, `${path}: ${plain.headers.etag}`);
       assert.equal(plain.headers['content-encoding'], undefined, `${path}: no Accept-Encoding, as it is`);
       // It suits every client: a cache in front keeps one copy, not one per Accept-Encoding.
       assert.ok(!varies(plain).includes('accept-encoding'), `${path}: Vary ${plain.headers.vary}`);
@@ -73,9 +76,8 @@ describe('compressed answers', () => {
         assert.ok(answer.body.length < plain.body.length / 2, `${path} (${accepted}): ${answer.body.length} of ${plain.body.length}`);
         assert.ok(varies(answer).includes('accept-encoding'), path);
         const tag = plain.headers.etag;
-        const suffix = coding === 'br' ? 'br' : 'gz';
-        if (tag !== undefined)
-          assert.equal(answer.headers.etag, `${tag.slice(0, -1)}.${suffix}"`, `${path}: the uncompressed answer's tag, coded`);
+        const coded = tag === undefined ? undefined : `${tag.slice(0, -1)}.${coding === 'br' ? 'br' : 'gz'}"`;
+        assert.equal(answer.headers.etag, coded, `${path}: the uncompressed answer's tag, coded`);
       }
     }
   });
@@ -94,13 +96,20 @@ describe('compressed answers', () => {
         assert.equal(again.headers['content-length'], undefined, `${path}: a 304 has no content`);
         assert.equal(again.headers.vary, compressed.headers.vary, path);
       }
-      // The uncompressed tag, held by a client that never asked for compression, matches too.
+      // A client that does not accept brotli is compared with the tag of what it would be sent: the answer as it is.
       const plainTag = tag.replace('.br"', '"');
-      const plain = await get(path, { 'if-none-match': plainTag });
+      const plain = await get(path, { 'if-none-match': `${tag}, ${plainTag}` });
       assert.equal(plain.status, 304, path);
       assert.equal(plain.headers.etag, plainTag, path);
       assert.ok(!varies(plain).includes('accept-encoding'), path);
-      // Another body's copy does not.
+      const onlyCompressed = await get(path, { 'if-none-match': tag });
+      assert.equal(onlyCompressed.status, 200, `${path}: a cache must not hand brotli to a client that cannot read it`);
+      assert.equal(onlyCompressed.headers['content-encoding'], undefined, path);
+      assert.equal(onlyCompressed.headers.etag, plainTag, path);
+      const otherCoding = await get(path, { 'accept-encoding': 'gzip', 'if-none-match': tag });
+      assert.equal(otherCoding.status, 200, path);
+      assert.equal(otherCoding.headers.etag, tag.replace('.br"', '.gz"'), path);
+      // Another body's copy does not match.
       const other = await get(path, { 'accept-encoding': 'br', 'if-none-match': '"Q29tcHJlc3NlZCBjb25jZXJ0IGFnYWlu.br"' });
       assert.equal(other.status, 200, path);
     }
@@ -136,13 +145,15 @@ describe('compressed answers', () => {
       [`${EVENTS}?per_page=20`, { authorization: admin.bearer }],
       [`${EVENTS}/${event.id}`, { authorization: admin.bearer }],
       ['/events/', { cookie: 'almanac_session=anything' }],
+      [`${EVENTS}?per_page=20&password=sesame`, {}],
       ['/admin/login', {}],
     ] as const) {
       const answer = await get(path, { ...headers, 'accept-encoding': 'gzip, br' });
       assert.equal(answer.status, 200, `${path}: ${answer.body.toString('utf8').slice(0, 200)}`);
+      assert.ok(answer.body.length >= 1024, `${path}: long enough to be compressed were it public`);
       assert.match(String(answer.headers['cache-control']), /private|no-store/, path);
       assert.equal(answer.headers['content-encoding'], undefined, path);
-      assert.match(String(answer.headers.etag ?? '"'), /^"/, `${path}: a strong tag, for If-Match`);
+      assert.doesNotMatch(String(answer.headers.etag), /\.(br|gz)"$/, path);
     }
   });
 
@@ -151,13 +162,16 @@ describe('compressed answers', () => {
     assert.equal(refused.headers['content-encoding'], undefined, 'both codings refused');
     const unknown = await get(`${EVENTS}?per_page=20`, { 'accept-encoding': 'compress, x-unknown;q=1' });
     assert.equal(unknown.headers['content-encoding'], undefined, 'only codings the server does not have');
+    const preferred = await get(`${EVENTS}?per_page=20`, { 'accept-encoding': 'identity, br;q=0.1' });
+    assert.equal(preferred.headers['content-encoding'], undefined, 'the answer as it is, preferred');
     for (const accepted of [';;;', 'gzip;q=abc', ',,,', 'br;q=2, gzip;q=-1', 'q=1']) {
       const odd = await get(`${EVENTS}?per_page=20`, { 'accept-encoding': accepted });
       assert.equal(odd.status, 200, `Accept-Encoding: ${accepted}`);
       assert.deepEqual(decoded(odd), refused.body, `Accept-Encoding: ${accepted}`);
     }
-    const short = await get('/healthz', { 'accept-encoding': 'br' });
+    const short = await get(`${EVENTS}?per_page=1&_fields=id`, { 'accept-encoding': 'br' });
     assert.equal(short.status, 200);
+    assert.match(String(short.headers['cache-control']), /^public/);
     assert.ok(short.body.length < 1024);
     assert.equal(short.headers['content-encoding'], undefined, 'under 1 kB');
     const missing = await get(`${EVENTS}/999999`, { 'accept-encoding': 'br' });

@@ -36,7 +36,8 @@ const SERVICE_URLS = [SERVICE_PATH, `${SERVICE_PATH}/*`];
 
 /** The CalDAV service (issue 42, docs/caldav.md): each method one handler. */
 export async function caldavRoutes(app: FastifyInstance, options: CaldavRoutesOptions): Promise<void> {
-  const config = { access: 'public' as const };
+  // A resource's ETag is the getetag its collection names, which a compressed copy's own tag would not be.
+  const config = { access: 'public' as const, sentAsItIs: true };
   const route = (method: HTTPMethods | HTTPMethods[], handler: (request: FastifyRequest, reply: FastifyReply) => Promise<unknown>) => {
     for (const url of SERVICE_URLS) app.route({ method, url, config, bodyLimit: DAV_BODY_LIMIT_BYTES, schema: { hide: true }, handler });
   };

@@ -17,27 +17,41 @@ import { codedEtag, digestOf, type TagCoding } from './entity-tags.ts';
  *
  * A compressed answer has other bytes than the uncompressed one, so a strong
  * tag of its own: the uncompressed answer's with the coding after a dot
- * (`"….br"`, entity-tags.ts). If-None-Match with either gets a 304, and
- * If-Match reads the item's version from either. Each compressed copy is
- * made once per body, on the libuv pool, and kept in a byte-bounded map
- * under the body's strong tag (which names its bytes), or its digest when
- * it has none.
+ * (`"….br"`, entity-tags.ts). If-None-Match is compared with the tag of
+ * what the request would be sent (conditional-get.ts asks `codingOf`), and
+ * If-Match reads the item's version from any. A compressed copy is made
+ * once per body and coding, on the libuv pool, and kept in a byte-bounded
+ * map under the body's strong tag (which names its bytes), or its digest
+ * when it has none.
  */
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** The route's answers are never compressed: their tags must be those its other answers name (CalDAV's getetag). */
+    sentAsItIs?: boolean;
+  }
+}
 
 export interface CompressionOptions {
   /** Bytes of compressed copies a process keeps; 0 = none kept, each answer compressed as it is sent. */
   readonly cacheBytes: number;
 }
 
-type Coding = 'br' | 'gzip';
+export type Coding = 'br' | 'gzip';
 
 const TAG_CODING: Record<Coding, TagCoding> = { br: 'br', gzip: 'gz' };
 
-/** Brotli first: a quarter smaller than gzip on these pages, at about the same cost at these levels. */
-const CODINGS: Coding[] = ['br', 'gzip'];
+/**
+ * Brotli first (a quarter smaller than gzip on these pages, at about the same cost at these levels); `identity` is
+ * listed so that a client preferring it (`identity, br;q=0.1`) gets the answer as it is.
+ */
+const OFFERED = ['br', 'gzip', 'identity'] as const;
 
 /** Below this the bytes saved do not pay for the coding (a header and a round of the pool). */
 const MIN_BYTES = 1024;
+
+/** Above this an answer goes as it is: one request never holds the pool's threads for long. */
+const MAX_BYTES = 16 * 1024 * 1024;
 
 const COMPRESSIBLE = /^(?:text\/|application\/(?:json|javascript|xml|[\w.+-]*\+(?:json|xml))\b|image\/svg\+xml)/i;
 
@@ -49,10 +63,6 @@ const compressors: Record<Coding, (body: Buffer) => Promise<Buffer>> = {
   gzip: (body) => promisify(gzip)(body, { level: 6 }),
 };
 
-function isRead(request: FastifyRequest): boolean {
-  return request.method === 'GET' || request.method === 'HEAD';
-}
-
 /** What a shared cache may keep (cache-control.ts decides, before this runs): nothing in it is anyone's own. */
 function isPublic(reply: FastifyReply): boolean {
   return String(reply.getHeader('cache-control') ?? '').startsWith('public');
@@ -62,21 +72,41 @@ function isCompressible(reply: FastifyReply): boolean {
   return COMPRESSIBLE.test(String(reply.getHeader('content-type') ?? '')) && !reply.hasHeader('content-encoding');
 }
 
-/** The coding the client prefers among ours, or undefined for the answer as it is. */
-function codingFor(request: FastifyRequest): Coding | undefined {
-  const accepted = request.headers['accept-encoding'];
-  return accepted === undefined || accepted === '' ? undefined : (negotiate(accepted, CODINGS) ?? undefined);
+function byteLengthOf(payload: unknown): number | undefined {
+  if (Buffer.isBuffer(payload)) return payload.length;
+  return typeof payload === 'string' ? Buffer.byteLength(payload) : undefined;
 }
 
 /**
- * The headers of an answer compressed with `coding`: the coding (unless it is a 304's, which has no content), its
- * own tag, and `Vary: Accept-Encoding` so that a cache gives it only to clients that asked the same. An
- * uncompressed answer suits every client and says nothing of the coding, so a cache in front keeps one copy of it,
- * not one per Accept-Encoding its clients send.
+ * The coding `payload` is sent in to this request (undefined: as it is): a public read's text, within the sizes
+ * above, in the coding the client prefers among ours. The conditional read (conditional-get.ts) compares the tag of
+ * that representation, and this step makes it.
  */
-function markCompressed(reply: FastifyReply, coding: Coding, content: boolean): void {
+export function codingOf(request: FastifyRequest, reply: FastifyReply, payload: unknown): Coding | undefined {
+  if ((request.method !== 'GET' && request.method !== 'HEAD') || reply.statusCode !== 200) return undefined;
+  if (!isPublic(reply) || !isCompressible(reply)) return undefined;
+  const bytes = byteLengthOf(payload);
+  if (bytes === undefined || bytes < MIN_BYTES || bytes > MAX_BYTES) return undefined;
+  const accepted = request.headers['accept-encoding'];
+  if (accepted === undefined || accepted === '') return undefined;
+  const chosen = negotiate(accepted, [...OFFERED]);
+  return chosen === 'br' || chosen === 'gzip' ? chosen : undefined;
+}
+
+/** The tag of `tag`'s representation compressed with `coding`. */
+export function codedTag(tag: string, coding: Coding): string {
+  return codedEtag(tag, TAG_CODING[coding]);
+}
+
+/**
+ * The headers of an answer compressed with `coding`: the coding (not on a 304, which has no content), its own tag,
+ * and `Vary: Accept-Encoding` so that a cache gives it only to clients that asked the same. An uncompressed answer
+ * suits every client and says nothing of the coding, so a cache in front keeps one copy of it, not one per
+ * Accept-Encoding its clients send.
+ */
+export function markCompressed(reply: FastifyReply, coding: Coding, content: boolean): void {
   const tag = reply.getHeader('etag');
-  if (typeof tag === 'string') void reply.header('etag', codedEtag(tag, TAG_CODING[coding]));
+  if (typeof tag === 'string') void reply.header('etag', codedTag(tag, coding));
   if (content) void reply.header('content-encoding', coding);
   addVary(reply, 'Accept-Encoding');
 }
@@ -91,41 +121,35 @@ class CompressedCopies {
 
   /** The onSend step, last of every read's: the payload as the client will receive it. */
   async encode(request: FastifyRequest, reply: FastifyReply, payload: unknown): Promise<unknown> {
-    if (!isRead(request) || !isPublic(reply)) return payload;
-    if (reply.statusCode === 304) return this.notModified(request, reply, payload);
-    if (reply.statusCode !== 200 || !isCompressible(reply)) return payload;
-    if (typeof payload !== 'string' && !Buffer.isBuffer(payload)) return payload;
-    const body = typeof payload === 'string' ? Buffer.from(payload) : payload;
-    const coding = codingFor(request);
-    if (coding === undefined || body.length < MIN_BYTES) return payload;
+    const coding = codingOf(request, reply, payload);
+    if (coding === undefined) return payload;
+    const body = Buffer.isBuffer(payload) ? payload : Buffer.from(payload as string);
     const tag = reply.getHeader('etag');
     const compressed = await this.copyOf(body, coding, typeof tag === 'string' && !tag.startsWith('W/') ? tag : undefined);
     markCompressed(reply, coding, true);
     return compressed;
   }
 
-  /** A 304 to a client holding a compressed copy (its tag) says what that copy's 200 said. */
-  private notModified(request: FastifyRequest, reply: FastifyReply, payload: unknown): unknown {
-    const tag = reply.getHeader('etag');
-    const held = request.headers['if-none-match'] ?? '';
-    const coding = typeof tag === 'string' ? CODINGS.find((each) => held.includes(codedEtag(tag, TAG_CODING[each]))) : undefined;
-    if (coding !== undefined) markCompressed(reply, coding, false);
-    return payload;
+  /**
+   * The body compressed, made once while its copy is kept (requests that ask meanwhile share the making). A strong
+   * tag names the bytes it was made of (entity-tags.ts: a digest of them, or of the parts they are assembled from).
+   */
+  private copyOf(body: Buffer, coding: Coding, strongTag: string | undefined): Promise<Buffer> {
+    const key = `${coding} ${strongTag ?? digestOf(body)}`;
+    const kept = this.kept.get(key);
+    if (kept !== undefined) return Promise.resolve(kept);
+    return this.pending.get(key) ?? this.make(key, body, coding);
   }
 
-  private async copyOf(body: Buffer, coding: Coding, strongTag: string | undefined): Promise<Buffer> {
-    const key = `${coding} ${strongTag ?? digestOf(body)}`;
-    const kept = this.kept.get(key) ?? (await this.pending.get(key));
-    if (kept !== undefined) return kept;
-    const making = compressors[coding](body);
-    this.pending.set(key, making);
-    try {
-      const compressed = await making;
+  private make(key: string, body: Buffer, coding: Coding): Promise<Buffer> {
+    const making = compressors[coding](body).then((compressed) => {
       this.kept.set(key, compressed, compressed.length);
       return compressed;
-    } finally {
-      this.pending.delete(key);
-    }
+    });
+    this.pending.set(key, making);
+    const settled = () => void this.pending.delete(key);
+    making.then(settled, settled);
+    return making;
   }
 }
 
@@ -139,10 +163,12 @@ export const compressionPlugin = fp<CompressionOptions>(
     const copies = new CompressedCopies(cacheBytes);
     const step: onSendHookHandler = (request, reply, payload) => copies.encode(request, reply, payload);
     app.addHook('onRoute', (route) => {
+      if (route.config?.sentAsItIs === true) return;
       const steps = [route.onSend ?? []].flat();
       if (steps.includes(step)) return;
       const last = steps.at(-1);
       // Fastify's HEAD step (head-route.js) must stay last: it sends the length of the body it is given, and none.
+      // Found by its name; compression.test.ts's HEAD case fails if Fastify renames it.
       const headStep = route.method === 'HEAD' && last?.name === 'headRouteOnSendHandler';
       route.onSend = headStep ? [...steps.slice(0, -1), step, last] : [...steps, step];
     });

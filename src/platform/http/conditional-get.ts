@@ -1,6 +1,7 @@
 import { Readable } from 'node:stream';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { etagOf, listedEtags, uncodedEtag } from './entity-tags.ts';
+import { codedTag, codingOf, markCompressed } from './compression.ts';
+import { etagOf, listedEtags } from './entity-tags.ts';
 
 /**
  * Validators (RFC 9110 §8.8.3, §13.1.2): a 200 answer to GET or HEAD
@@ -20,14 +21,11 @@ declare module 'fastify' {
   }
 }
 
-/**
- * Weak comparison with every tag of an If-None-Match field; `*` matches any current representation. A tag of a
- * compressed copy of the current representation (compression.ts) matches too: its bytes decode to the current ones.
- */
+/** Weak comparison with every tag of an If-None-Match field; `*` matches any current representation. */
 export function noneMatchHits(field: string | undefined, etag: string): boolean {
   const listed = field === undefined ? undefined : listedEtags(field);
   if (listed === '*') return true;
-  return listed !== undefined && listed.some((tag) => uncodedEtag(tag.replace(/^W\//, '')) === etag);
+  return listed !== undefined && listed.some((tag) => tag.replace(/^W\//, '') === etag);
 }
 
 /**
@@ -44,7 +42,11 @@ export async function answerConditionally(request: FastifyRequest, reply: Fastif
   const tagged = reply.getHeader('etag');
   const etag = typeof tagged === 'string' ? tagged : etagOf(payload, itemVersion ?? undefined);
   void reply.header('etag', etag);
-  if (!read || !noneMatchHits(request.headers['if-none-match'], etag)) return payload;
+  if (!read) return payload;
+  // The tag of what this request would be sent: a compressed copy has its own (compression.ts).
+  const coding = codingOf(request, reply, payload);
+  if (!noneMatchHits(request.headers['if-none-match'], coding === undefined ? etag : codedTag(etag, coding))) return payload;
+  if (coding !== undefined) markCompressed(reply, coding, false);
   // A 304 has no content, so no Content-Type or Content-Length (RFC 9110 §8.6, §15.4.5). Fastify measures any body it
   // is sent, the empty one too, but not none (null); a HEAD's own last hook measures anything but a stream.
   void reply.code(304).removeHeader('content-type').removeHeader('content-length');

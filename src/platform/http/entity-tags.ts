@@ -39,13 +39,6 @@ export function codedEtag(tag: string, coding: TagCoding): string {
   return `${tag.slice(0, -1)}.${coding}"`;
 }
 
-const CODED = /\.(?:br|gz)"$/;
-
-/** The tag of the uncompressed representation a tag names (itself when it names none). */
-export function uncodedEtag(tag: string): string {
-  return tag.replace(CODED, '"');
-}
-
 const VERSIONED = /^"(\d{1,15})-[A-Za-z0-9_-]+(?:\.(?:br|gz))?"$/;
 
 /** The row version a tag names; `undefined` for a weak tag, a tag without version, or one this server never made. */
