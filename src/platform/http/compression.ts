@@ -84,11 +84,10 @@ function byteLengthOf(payload: unknown): number | undefined {
  */
 export function codingOf(request: FastifyRequest, reply: FastifyReply, payload: unknown): Coding | undefined {
   if ((request.method !== 'GET' && request.method !== 'HEAD') || reply.statusCode !== 200) return undefined;
-  if (!isPublic(reply) || !isCompressible(reply)) return undefined;
+  const accepted = request.headers['accept-encoding'];
+  if (accepted === undefined || accepted === '' || !isPublic(reply) || !isCompressible(reply)) return undefined;
   const bytes = byteLengthOf(payload);
   if (bytes === undefined || bytes < MIN_BYTES || bytes > MAX_BYTES) return undefined;
-  const accepted = request.headers['accept-encoding'];
-  if (accepted === undefined || accepted === '') return undefined;
   const chosen = negotiate(accepted, [...OFFERED]);
   return chosen === 'br' || chosen === 'gzip' ? chosen : undefined;
 }
