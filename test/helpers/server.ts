@@ -93,17 +93,29 @@ export interface RawAnswer {
   readonly body: Buffer;
 }
 
+export interface RawRequest {
+  readonly method?: string;
+  readonly headers?: Record<string, string>;
+  readonly body?: string;
+  /** On a connection of its own, closed after (no keep-alive: a cluster's primary gives each to the next worker). */
+  readonly ownConnection?: boolean;
+}
+
 /** A request through node:http, which leaves the answer's bytes as they came (a compressed body compressed). */
-export function rawRequest(url: string, headers: Record<string, string> = {}, method = 'GET'): Promise<RawAnswer> {
+export function rawRequest(
+  url: string,
+  { method = 'GET', headers = {}, body, ownConnection = false }: RawRequest = {},
+): Promise<RawAnswer> {
   return new Promise((resolve, reject) => {
-    const sent = httpRequest(url, { method, headers }, (response) => {
+    const options = ownConnection ? { method, headers: { connection: 'close', ...headers }, agent: false } : { method, headers };
+    const sent = httpRequest(url, options, (response) => {
       const chunks: Buffer[] = [];
       response.on('data', (chunk: Buffer) => chunks.push(chunk));
       response.on('end', () => resolve({ status: response.statusCode ?? 0, headers: response.headers, body: Buffer.concat(chunks) }));
       response.on('error', reject);
     });
     sent.on('error', reject);
-    sent.end();
+    sent.end(body);
   });
 }
 

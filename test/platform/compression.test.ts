@@ -33,7 +33,7 @@ describe('compressed answers', () => {
   let server: TestServer;
   let admin: Credentials;
   let event: any;
-  const get = (path: string, headers: Record<string, string> = {}) => rawRequest(`${server.url}${path}`, headers);
+  const get = (path: string, headers: Record<string, string> = {}) => rawRequest(`${server.url}${path}`, { headers });
 
   before(async () => {
     server = await startTestServer();
@@ -132,7 +132,7 @@ describe('compressed answers', () => {
   it('answers HEAD with the headers of the compressed GET and no body', async () => {
     const path = `${EVENTS}?per_page=20`;
     const got = await get(path, { 'accept-encoding': 'gzip' });
-    const head = await rawRequest(`${server.url}${path}`, { 'accept-encoding': 'gzip' }, 'HEAD');
+    const head = await rawRequest(`${server.url}${path}`, { method: 'HEAD', headers: { 'accept-encoding': 'gzip' } });
     assert.equal(head.status, 200);
     assert.equal(head.body.length, 0);
     assert.equal(head.headers['content-encoding'], 'gzip');
@@ -187,8 +187,8 @@ describe('compressed answers with no cache', () => {
       const admin = await server.admin();
       await makeEvent(server, admin, { status: 'publish', title: 'Uncached concert', description: DESCRIPTION });
       const path = `${EVENTS}?per_page=20`;
-      const first = await rawRequest(`${server.url}${path}`, { 'accept-encoding': 'br' });
-      const second = await rawRequest(`${server.url}${path}`, { 'accept-encoding': 'br' });
+      const first = await rawRequest(`${server.url}${path}`, { headers: { 'accept-encoding': 'br' } });
+      const second = await rawRequest(`${server.url}${path}`, { headers: { 'accept-encoding': 'br' } });
       assert.equal(first.headers['content-encoding'], 'br');
       assert.deepEqual(second.body, first.body);
       assert.match(brotliDecompressSync(first.body).toString('utf8'), /Uncached concert/);

@@ -161,7 +161,7 @@ describe('nginx proxy_cache in front (deploy/nginx/almanac.conf)', () => {
     for (const target of ['/events/', `${EVENTS}?per_page=20`, `${EVENTS}/${event.id}.ics`]) {
       const plain = await get(target, { 'accept-encoding': 'identity' });
       // node:http, which leaves the body as sent (fetch decodes it).
-      const raw = await rawRequest(`${proxy}${target}`, { 'accept-encoding': 'gzip' });
+      const raw = await rawRequest(`${proxy}${target}`, { headers: { 'accept-encoding': 'gzip' } });
       assert.equal(raw.headers['content-encoding'], 'gzip', target);
       assert.match(String(raw.headers.vary), /Accept-Encoding/i, target);
       assert.equal(gunzipSync(raw.body).toString('utf8'), plain.text, `${target}: the same bytes once decoded`);
@@ -172,9 +172,11 @@ describe('nginx proxy_cache in front (deploy/nginx/almanac.conf)', () => {
     }
     assert.equal((await get('/healthz', { 'accept-encoding': 'gzip' })).headers.get('content-encoding'), null, 'a short answer as it is');
     // A signed-in caller's answers are sent as they are: secrets beside chosen text must not be compressed together.
-    const signedIn = await rawRequest(`${proxy}${EVENTS}?per_page=20`, { 'accept-encoding': 'gzip', authorization: admin.bearer });
+    const signedIn = await rawRequest(`${proxy}${EVENTS}?per_page=20`, {
+      headers: { 'accept-encoding': 'gzip', authorization: admin.bearer },
+    });
     assert.equal(signedIn.headers['content-encoding'], undefined, 'with credentials');
-    const withCookie = await rawRequest(`${proxy}/events/`, { 'accept-encoding': 'gzip', cookie: 'almanac_session=x' });
+    const withCookie = await rawRequest(`${proxy}/events/`, { headers: { 'accept-encoding': 'gzip', cookie: 'almanac_session=x' } });
     assert.equal(withCookie.headers['content-encoding'], undefined, 'with a cookie');
   });
 

@@ -16,7 +16,7 @@ import http from 'node:http';
 import net, { type AddressInfo } from 'node:net';
 import { promisify } from 'node:util';
 import { after, before, describe, it } from 'node:test';
-import { freshDatabase } from '../helpers/server.ts';
+import { freshDatabase, rawRequest } from '../helpers/server.ts';
 import { envelope, securityHeader } from '../soap/soap-fixtures.ts';
 import { CALENDAR, calendarBody } from './support/seed.ts';
 import { BIN, ROOT, startServerProcess, stopServerProcess, type ServerProcess } from './support/server-process.ts';
@@ -102,22 +102,9 @@ async function call(
   { headers = {}, body }: { headers?: Record<string, string>; body?: string } = {},
 ): Promise<Answer> {
   const offset = server.output().length;
-  const {
-    status,
-    headers: received,
-    text,
-  } = await new Promise<{ status: number; headers: http.IncomingHttpHeaders; text: string }>((resolve, reject) => {
-    const request = http.request(`${server.url}${path}`, { method, headers: { connection: 'close', ...headers }, agent: false });
-    request.on('error', reject);
-    request.on('response', (response) => {
-      const chunks: Buffer[] = [];
-      response.on('data', (chunk: Buffer) => chunks.push(chunk));
-      response.on('end', () =>
-        resolve({ status: response.statusCode ?? 0, headers: response.headers, text: Buffer.concat(chunks).toString() }),
-      );
-    });
-    request.end(body);
-  });
+  const answer = await rawRequest(`${server.url}${path}`, { method, headers, body, ownConnection: true });
+  const { status, headers: received } = answer;
+  const text = answer.body.toString();
   const pid = await waitFor(`the log line of ${method} ${path}`, () => {
     const lines = logLines(server.output().slice(offset));
     return lines.find((line) => line.msg === 'incoming request')?.pid;
