@@ -1,7 +1,7 @@
 import { Migrator, sql, type Kysely } from 'kysely';
 import type { Database } from './schema.ts';
 import { createPostgresDb, translatePostgresError } from './dialect/postgres.ts';
-import { createSqliteDb, translateSqliteError } from './dialect/sqlite.ts';
+import { createSqliteDb, FORGET_PLANNER_SAMPLES, HAS_PLANNER_SAMPLES, translateSqliteError } from './dialect/sqlite.ts';
 import type { StatementListener } from './dialect/statement-log.ts';
 import { MigrationFolders } from './migration-folders.ts';
 
@@ -81,14 +81,21 @@ function storeOf(
 
 /**
  * After a bulk load: fresh planner statistics — without them SQLite walks a
- * date window instead of the venue index (docs/query-plans.md) — and
+ * date window instead of the venue index (docs/query-plans.md); on SQLite
+ * their counts only, the samples forgotten (dialect/sqlite.ts) — and
  * on PostgreSQL a VACUUM as well. It marks the new pages all-visible, without
  * which an index-only scan (the events list's covering index) still reads the
  * table for every row; left to autovacuum, that work comes minutes later,
  * under the first requests.
  */
 export async function settleAfterBulkLoad(store: Store): Promise<void> {
-  await (store.dialect === 'postgres' ? sql`vacuum analyze` : sql`analyze`).execute(store.db);
+  if (store.dialect === 'postgres') {
+    await sql`vacuum analyze`.execute(store.db);
+    return;
+  }
+  await sql`analyze`.execute(store.db);
+  if ((await sql.raw(HAS_PLANNER_SAMPLES).execute(store.db)).rows.length === 0) return;
+  for (const statement of FORGET_PLANNER_SAMPLES) await sql.raw(statement).execute(store.db);
 }
 
 /** Brings the schema up to date with the migrations of `folders`; returns the names of those applied now. */
