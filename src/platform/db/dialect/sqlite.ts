@@ -145,8 +145,10 @@ export const FORGET_PLANNER_SAMPLES = ['delete from sqlite_stat4', 'analyze sqli
 /** A row when the database has the samples' table (it has had an ANALYZE), which the statements above need. */
 export const HAS_PLANNER_SAMPLES = "select 1 as kept from sqlite_schema where name = 'sqlite_stat4'";
 
+/** Forgets the samples when there are any: deleting none would still take the write lock and reload the statistics. */
 function forgetPlannerSamples(raw: SqliteDatabase): void {
   if (raw.prepare(HAS_PLANNER_SAMPLES).get() === undefined) return;
+  if (raw.prepare('select 1 from sqlite_stat4 limit 1').get() === undefined) return;
   for (const statement of FORGET_PLANNER_SAMPLES) raw.exec(statement);
 }
 
