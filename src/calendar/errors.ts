@@ -1,5 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { isPlatformError, type Reason } from '../platform/errors.ts';
+import { isPlatformError, type AppError, type Reason } from '../platform/errors.ts';
 import { ValidationError, classifyError } from '../platform/http/classify-error.ts';
 
 /** The WordPress REST error shape of the calendar surface and the API index. */
@@ -42,6 +42,9 @@ export const WP_CODE_OF_REASON: Readonly<Record<Reason, string>> = {
   unknown_token: 'unknown_token',
   duplicate_username: 'duplicate_username',
 };
+
+/** The code an `AppError` has on the wire: a platform error's is its reason's WordPress code. */
+export const wireCodeOf = (error: AppError): string => (isPlatformError(error) ? WP_CODE_OF_REASON[error.reason] : error.code);
 
 function validationBody(error: ValidationError): WpError {
   if (error.missing.length > 0) {

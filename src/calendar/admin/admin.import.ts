@@ -5,6 +5,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { PlatformErrors } from '../../platform/errors.ts';
 import { can } from '../calendar.capabilities.ts';
 import { requestContext, type RequestContext } from '../common/context.ts';
+import { fill, type ImportProblem } from '../common/import-problems.ts';
 import { IcalImport, IcalSyntaxError } from '../ical/ical.import.ts';
 import { CsvImport, CsvImportError, type CsvFiles } from '../import/csv.import.ts';
 import { TecImportError } from '../import/tec.client.ts';
@@ -12,6 +13,7 @@ import { TecImport } from '../import/tec.import.ts';
 import { WxrImport, WxrImportError } from '../import/wxr.import.ts';
 import type { AdminContext } from './admin.context.ts';
 import type { AdminDictionary } from './admin.i18n.ts';
+import { problemText } from './admin.import.i18n.ts';
 
 /**
  * `/admin/import` (editors and above): a file or an API address in, the importers of the command line run as
@@ -42,6 +44,12 @@ interface Report {
 
 /** A form that cannot be imported: the sentence shown above it, nothing written. */
 class FormProblem extends Error {}
+
+/** The page's words: its dictionary, and what an importer says (a problem) in the page's language. */
+interface Words {
+  readonly t: AdminDictionary;
+  readonly say: (problem: ImportProblem) => string;
+}
 
 const CSV_FILES = ['events', 'venues', 'organizers'] as const;
 
@@ -94,7 +102,8 @@ const fileOf = (value: ImportForm[string]): FilePart | undefined =>
 function runImport(context: AdminContext) {
   return async (request: FastifyRequest, reply: FastifyReply) => {
     assertImporter(request);
-    const { t } = context.page(request);
+    const { t, language } = context.page(request);
+    const words: Words = { t, say: (problem) => problemText(language, problem) };
     const form = (typeof request.body === 'object' && request.body !== null ? request.body : {}) as ImportForm;
     const url = typeof form.url === 'string' ? form.url.trim() : '';
     const dryRun = form.dry_run === '1';
@@ -105,7 +114,7 @@ function runImport(context: AdminContext) {
         throw new FormProblem(t.importCsvWithoutEvents);
       const caller = requestContext(request, context.services.deps);
       const run = { ics: importIcs, events: importCsv, wxr: importWxr, url: importTec }[given[0] as (typeof SOURCES)[number]];
-      const report = await run(context, form, url, caller, dryRun, t);
+      const report = await run(context, form, url, caller, dryRun, words);
       return render(context, request, reply, { report, url, dryRun });
     } catch (error) {
       if (!(error instanceof FormProblem)) throw error;
@@ -114,14 +123,7 @@ function runImport(context: AdminContext) {
   };
 }
 
-type Run = (
-  context: AdminContext,
-  form: ImportForm,
-  url: string,
-  caller: RequestContext,
-  dryRun: boolean,
-  t: AdminDictionary,
-) => Promise<Report>;
+type Run = (context: AdminContext, form: ImportForm, url: string, caller: RequestContext, dryRun: boolean, words: Words) => Promise<Report>;
 
 function depsOf(context: AdminContext) {
   const { store, config, passwords } = context.services.deps;
@@ -139,24 +141,28 @@ function textOf(file: FilePart, t: AdminDictionary): string {
   throw new FormProblem(`${file.filename}: ${t.importNotText}`);
 }
 
-const importIcs: Run = async (context, form, _url, caller, dryRun, t) => {
+const importIcs: Run = async (context, form, _url, caller, dryRun, { t, say }) => {
   const file = fileOf(form.ics) as FilePart;
   const text = textOf(file, t);
   try {
     const report = await new IcalImport(depsOf(context)).importCalendar(text, caller, { dryRun });
     return {
       rows: [{ kind: t.events, created: report.created, updated: report.updated, unchanged: report.skipped }],
-      problems: report.errors.map((error) => `${t.line} ${error.line}${error.uid === null ? '' : ` (${error.uid})`}: ${error.message}`),
+      problems: report.errors.map((error) => `${t.line} ${error.line}${error.uid === null ? '' : ` (${error.uid})`}: ${say(error)}`),
       dryRun,
     };
   } catch (error) {
-    if (error instanceof IcalSyntaxError) throw new FormProblem(`${file.filename}: ${t.importNotIcs} ${error.message}`);
+    if (error instanceof IcalSyntaxError)
+      throw new FormProblem(`${file.filename}: ${t.importNotIcs} ${t.line} ${error.line}: ${say(error.problem)}`);
     throw error;
   }
 };
 
+/** The name a file was uploaded under, from the name it was written under for the import (`events-name.csv`). */
+const uploadedName = (written: string) => path.basename(written).replace(/^[a-z]+-/, '');
+
 /** The CSV importer reads files: the uploads are written to a folder of their own, under their own names, for the time of the import. */
-const importCsv: Run = async (context, form, _url, caller, dryRun, t) => {
+const importCsv: Run = async (context, form, _url, caller, dryRun, { t, say }) => {
   const folder = await mkdtemp(path.join(tmpdir(), 'almanac-import-'));
   try {
     const files: CsvFiles = {};
@@ -169,13 +175,14 @@ const importCsv: Run = async (context, form, _url, caller, dryRun, t) => {
       files[kind] = path.join(folder, `${kind}-${name}`);
     }
     const report = await new CsvImport(depsOf(context)).importFiles(files, caller, { dryRun }).catch((error: unknown) => {
-      throw error instanceof CsvImportError ? new FormProblem(error.message.replaceAll(`${folder}/`, '')) : error;
+      if (!(error instanceof CsvImportError)) throw error;
+      throw new FormProblem(fill(t.importNotCsv, { file: uploadedName(error.path ?? ''), problem: say(error.problem) }));
     });
     return {
       rows: CSV_FILES.map((kind) => ({ kind: t[kind], ...report[kind] })),
       problems: report.errors.map(
         (error) =>
-          `${error.file.replace(/^[a-z]+-/, '')}, ${t.line} ${error.line}${error.column === null ? '' : `, ${t.column} ${error.column} (${error.header})`}: ${error.message}`,
+          `${uploadedName(error.file)}, ${t.line} ${error.line}${error.column === null ? '' : `, ${t.column} ${error.column} (${error.header})`}: ${say(error)}`,
       ),
       dryRun,
     };
@@ -185,7 +192,7 @@ const importCsv: Run = async (context, form, _url, caller, dryRun, t) => {
 };
 
 /** The WordPress importer streams a file: the upload is written to a folder of its own for the time of the import. */
-const importWxr: Run = async (context, form, _url, caller, dryRun, t) => {
+const importWxr: Run = async (context, form, _url, caller, dryRun, { t, say }) => {
   const file = fileOf(form.wxr) as FilePart;
   const folder = await mkdtemp(path.join(tmpdir(), 'almanac-import-'));
   try {
@@ -195,14 +202,16 @@ const importWxr: Run = async (context, form, _url, caller, dryRun, t) => {
     const report = await new WxrImport(depsOf(context))
       .importFile(exported, caller, { allow: context.config.webhookAllowHosts, dryRun })
       .catch((error: unknown) => {
-        throw error instanceof WxrImportError ? new FormProblem(`${file.filename}: ${t.importNotWxr} ${error.message}`) : error;
+        if (!(error instanceof WxrImportError)) throw error;
+        const where = error.line === undefined ? '' : `${t.line} ${error.line}: `;
+        throw new FormProblem(`${file.filename}: ${t.importNotWxr} ${where}${say(error.problem)}`);
       });
     const kinds = ['events', 'venues', 'organizers', 'images', 'categories', 'tags'] as const;
     return {
       rows: kinds.map((kind) => ({ kind: t[kind], ...report[kind] })),
       problems: [
         ...(report.unmatched_authors.length === 0 ? [] : [`${t.unmatchedAuthors} ${report.unmatched_authors.join(', ')}`]),
-        ...report.errors.map((error) => `${t.line} ${error.line}, ${error.item} (${error.title}): ${error.message}`),
+        ...report.errors.map((error) => `${t.line} ${error.line}, ${itemOf(error.item, t)} (${error.title}): ${say(error)}`),
       ],
       dryRun,
     };
@@ -211,17 +220,24 @@ const importWxr: Run = async (context, form, _url, caller, dryRun, t) => {
   }
 };
 
-const importTec: Run = async (context, _form, url, caller, dryRun, t) => {
+/** `event 12` of a WordPress import's report in the page's words. */
+function itemOf(item: string, t: AdminDictionary): string {
+  const [, kind = '', id = ''] = /^(\w+) (.*)$/.exec(item) ?? [];
+  const name = t[`${kind}Kind` as keyof AdminDictionary];
+  return typeof name === 'string' ? `${name.toLowerCase()} ${id}` : item;
+}
+
+const importTec: Run = async (context, _form, url, caller, dryRun, { t, say }) => {
   const report = await new TecImport({ ...depsOf(context), media: context.services.media })
     .importSite(url, caller, { allow: context.config.webhookAllowHosts, dryRun })
     .catch((error: unknown) => {
-      throw error instanceof TecImportError ? new FormProblem(error.message) : error;
+      throw error instanceof TecImportError ? new FormProblem(`${error.url}: ${say(error.problem)}`) : error;
     });
   const kinds = ['categories', 'tags', 'venues', 'organizers', 'events'] as const;
   return {
     rows: kinds.map((kind) => ({ kind: t[kind], ...report[kind] })),
     problems: [...report.errors, ...report.notices].map(
-      (problem) => `${t[`${problem.kind}Kind`]} ${problem.id} (${problem.name}): ${problem.message}`,
+      (problem) => `${t[`${problem.kind}Kind`]} ${problem.id} (${problem.name}): ${say(problem)}`,
     ),
     dryRun,
   };

@@ -1,6 +1,6 @@
 import type { Language } from '../../config/config.ts';
-import { isPlatformError, type AppError } from '../../platform/errors.ts';
-import { WP_CODE_OF_REASON } from '../errors.ts';
+import type { AppError } from '../../platform/errors.ts';
+import { wireCodeOf } from '../errors.ts';
 
 /**
  * The Italian words of what the API refuses in an editor form. The API answers in WordPress's English whatever the
@@ -78,12 +78,13 @@ export const REFUSALS_IT: Readonly<Record<string, string>> = {
 /** What the API says of a parameter when it says nothing more: the form says it in its own words. */
 export const GENERIC_REASON = 'Invalid parameter.';
 
-/** The code a refusal has on the wire: a platform error's is its WordPress code. */
-const wireCode = (refusal: AppError) => (isPlatformError(refusal) ? WP_CODE_OF_REASON[refusal.reason] : refusal.code);
-
 /** A refusal in the page's words: the Italian of its code (and parameter) on an Italian page; `undefined` when there is none. */
 export function refusalText(language: Language, refusal: AppError, param?: string): string | undefined {
+  return refusalCodeText(language, wireCodeOf(refusal), param);
+}
+
+/** `refusalText` of a refusal known by its wire code (and the parameter it names), as an import's report keeps it. */
+export function refusalCodeText(language: Language, code: string, param?: string): string | undefined {
   if (language === 'en') return undefined;
-  const code = wireCode(refusal);
   return (param === undefined ? undefined : REFUSALS_IT[`${code}:${param}`]) ?? REFUSALS_IT[code];
 }

@@ -1,5 +1,8 @@
 import type { Db } from '../../platform/db/schema.ts';
 import { inSavepoint } from '../../platform/db/savepoints.repository.ts';
+import type { AppError } from '../../platform/errors.ts';
+import { wireCodeOf } from '../errors.ts';
+import type { ImportProblem } from './import-problems.ts';
 
 /** The db of a transaction, on which the service's own `transaction()` opens a savepoint (it cannot nest transactions). */
 function nestable(trx: Db): Db {
@@ -35,4 +38,16 @@ export async function withWriteUnits<T>(db: Db, dryRun: boolean, run: (unit: Wri
   } finally {
     await trx.rollback().execute();
   }
+}
+
+/**
+ * A write the services refused, as an import's report says it: the service's message with what it found wrong in
+ * each parameter, the refusal's wire code, and the parameter it names first (`param`), by which the editor's import
+ * page says it in its language.
+ */
+export function refusalProblem(error: AppError): ImportProblem {
+  const params = (error.data as { params?: Record<string, string> } | undefined)?.params;
+  const message = params === undefined ? error.message : `${error.message}: ${Object.values(params).join(' ')}`;
+  const param = params === undefined ? undefined : Object.keys(params)[0];
+  return { message, code: wireCodeOf(error), params: param === undefined ? {} : { param } };
 }

@@ -1,4 +1,5 @@
 import { fromInstant, fromWallTime, isValidZoneName } from '../common/dates.ts';
+import { ImportProblemError, type ImportProblemCode, type ProblemParams } from '../common/import-problems.ts';
 import { ZONE_PROPERTY } from './ical.feed.ts';
 import type { CreateEventBody } from '../events/events.schemas.ts';
 import { splitTextList, unescapeText, type Component, type ContentLine, type ParsedCalendar } from './ical.import.parse.ts';
@@ -12,13 +13,13 @@ import { FileZones, fixedOffsetName, ianaZoneMatching, instantInVtimezone } from
  */
 
 /** A problem of one event, reported with its line. */
-export class EventProblem extends Error {
+export class EventProblem extends ImportProblemError {
   constructor(
     readonly line: number,
-    message: string,
-    readonly uid: string | null = null,
+    code: ImportProblemCode,
+    params: ProblemParams = {},
   ) {
-    super(message);
+    super(code, params);
   }
 }
 
@@ -51,7 +52,7 @@ const FIRST_MS = Date.UTC(FIRST_YEAR, 0, 1);
 const END_MS = Date.UTC(LAST_YEAR + 1, 0, 1);
 
 const outsideYears = (property: ContentLine, value: string) =>
-  new EventProblem(property.line, `${property.name} "${value}" is outside the years ${FIRST_YEAR}–${LAST_YEAR} the calendar holds.`);
+  new EventProblem(property.line, 'ical_outside_years', { property: property.name, value, first: FIRST_YEAR, last: LAST_YEAR });
 
 /** How one file's times are read: its VTIMEZONEs, its X-WR-TIMEZONE, the site zone. */
 export class FileTimes {
@@ -133,7 +134,7 @@ function statusSaid(event: Component, cancelled: boolean): StatusSaid {
   const value = line?.value.trim();
   const asked = ASKABLE_STATUSES.find((status) => status === value?.toLowerCase());
   if (line !== undefined && asked === undefined)
-    throw new EventProblem(line.line, `X-ALMANAC-STATUS "${value}" is none of ${ASKABLE_STATUSES.join(', ')}.`);
+    throw new EventProblem(line.line, 'ical_status_unknown', { value: `${value}`, statuses: ASKABLE_STATUSES.join(', ') });
   const classified = ['PRIVATE', 'CONFIDENTIAL'].includes(property(event, 'CLASS')?.value.trim().toUpperCase() ?? '');
   return { asked, atMost: cancelled ? 'draft' : classified ? 'private' : undefined };
 }
@@ -179,16 +180,15 @@ function eventZone(event: Component, times: FileTimes): string {
   const line = property(event, ZONE_PROPERTY);
   if (line === undefined) return times.defaultZone;
   const zone = line.value.trim();
-  if (!isValidZoneName(zone)) throw new EventProblem(line.line, `${ZONE_PROPERTY} "${zone}" is no time zone.`);
+  if (!isValidZoneName(zone)) throw new EventProblem(line.line, 'ical_zone_unknown', { property: ZONE_PROPERTY, zone });
   return zone;
 }
 
 export function draftOf(event: Component, times: FileTimes): Draft {
   const uid = property(event, 'UID')?.value.trim();
-  if (uid === undefined || uid === '')
-    throw new EventProblem(event.line, 'A VEVENT without UID cannot be imported (it could not be updated later).');
+  if (uid === undefined || uid === '') throw new EventProblem(event.line, 'ical_no_uid');
   const dtstart = property(event, 'DTSTART');
-  if (dtstart === undefined) throw new EventProblem(event.line, 'A VEVENT without DTSTART.');
+  if (dtstart === undefined) throw new EventProblem(event.line, 'ical_no_dtstart');
   const zone = eventZone(event, times);
   const start = times.moment(dtstart, undefined, undefined, zone);
   const dtend = property(event, 'DTEND');
@@ -214,7 +214,7 @@ export function draftOf(event: Component, times: FileTimes): Draft {
     } else if (duration !== undefined) {
       endMs = endAfter(start.epochMs, duration);
     }
-    if (endMs < start.epochMs) throw new EventProblem((dtend ?? dtstart).line, 'The event ends before it starts.');
+    if (endMs < start.epochMs) throw new EventProblem((dtend ?? dtstart).line, 'ical_ends_before_start');
     const local = (epochMs: number) => fromInstant(epochMs, start.zone)?.local ?? utcStamp(epochMs);
     schedule = { start_date: local(start.epochMs), end_date: local(endMs), timezone: start.zone, all_day: false };
   }
@@ -234,7 +234,7 @@ export function draftOf(event: Component, times: FileTimes): Draft {
   const geoMatch = geoLine === undefined ? null : /^\s*(-?\d+(?:\.\d+)?)\s*[;,]\s*(-?\d+(?:\.\d+)?)\s*$/.exec(geoLine.value);
   const geo = geoMatch === null ? undefined : { lat: Number(geoMatch[1]), lng: Number(geoMatch[2]) };
   if (geo !== undefined && (Math.abs(geo.lat) > 90 || Math.abs(geo.lng) > 180))
-    throw new EventProblem(geoLine?.line ?? event.line, 'GEO out of range.');
+    throw new EventProblem(geoLine?.line ?? event.line, 'ical_geo_out_of_range');
   const organizerLine = property(event, 'ORGANIZER');
   const mailto = organizerLine?.value.trim().replace(/^mailto:/i, '');
   const email = mailto !== undefined && /^[^\s@]+@[^\s@]+$/.test(mailto) ? mailto : undefined;
@@ -285,8 +285,7 @@ function locationOf(text: string | undefined): Draft['location'] {
 /** The end of an event that lasts `duration` from `startMs`; one past the calendar's years is a problem of the event. */
 function endAfter(startMs: number, duration: ContentLine): number {
   const endMs = startMs + durationMs(duration.value);
-  if (endMs >= END_MS)
-    throw new EventProblem(duration.line, `DURATION "${duration.value.trim()}" ends the event after the year ${LAST_YEAR}.`);
+  if (endMs >= END_MS) throw new EventProblem(duration.line, 'ical_duration_past_years', { value: duration.value.trim(), last: LAST_YEAR });
   return endMs;
 }
 

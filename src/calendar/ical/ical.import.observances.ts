@@ -88,11 +88,11 @@ const UTC_OFFSET = /^([+-])(\d{2}):?(\d{2})(\d{2})?$/;
 
 function offsetOf(observance: Component, name: 'TZOFFSETFROM' | 'TZOFFSETTO'): number {
   const line = observance.properties.find((property) => property.name === name);
-  if (line === undefined) throw new IcalSyntaxError(observance.line, `${observance.name} without ${name}.`);
+  if (line === undefined) throw new IcalSyntaxError(observance.line, 'ical_observance_without', { name: observance.name, property: name });
   const match = UTC_OFFSET.exec(line.value.trim());
   const [hours = 0, minutes = 0, seconds = 0] = (match?.slice(2, 5) ?? []).map((digits) => Number(digits ?? 0));
   if (match === null || hours > 23 || minutes > 59 || seconds > 59)
-    throw new IcalSyntaxError(line.line, `${name} "${line.value}" is no UTC offset (±HHMM).`);
+    throw new IcalSyntaxError(line.line, 'ical_bad_offset', { property: name, value: line.value });
   return (match[1] === '-' ? -1 : 1) * (hours * HOUR_MS + minutes * 60_000 + seconds * 1000);
 }
 
@@ -118,18 +118,17 @@ function readRule(observance: Component, rrule: ContentLine, wallStart: number, 
   const names = value.split(';').map((part) => part.split('=')[0] as string);
   const freq = /(?:^|;)FREQ=([A-Z]*)/.exec(value)?.[1] ?? '';
   const withinDay = SUB_DAILY_PARTS.find((part) => names.includes(part));
-  if (freq !== 'YEARLY' || withinDay !== undefined) {
-    const how = withinDay === undefined ? `FREQ=${freq}` : `within a day (${withinDay})`;
-    throw new IcalSyntaxError(observance.line, `${observance.name} recurs ${how}: a time zone's observances recur yearly (FREQ=YEARLY).`);
-  }
-  const wrong = (message: string) => new IcalSyntaxError(rrule.line, `RRULE of ${observance.name}: ${message}`);
-  const other = names.find((name) => name !== '' && !ZONE_RULE_PARTS.has(name));
-  if (other !== undefined) throw wrong(`${other} is not a part a time zone's rule takes (${[...ZONE_RULE_PARTS].join(', ')}).`);
+  const { name } = observance;
+  if (withinDay !== undefined) throw new IcalSyntaxError(observance.line, 'ical_observance_within_day', { name, part: withinDay });
+  if (freq !== 'YEARLY') throw new IcalSyntaxError(observance.line, 'ical_observance_frequency', { name, freq });
+  const other = names.find((part) => part !== '' && !ZONE_RULE_PARTS.has(part));
+  if (other !== undefined)
+    throw new IcalSyntaxError(rrule.line, 'ical_observance_rule_part', { name, part: other, parts: [...ZONE_RULE_PARTS].join(', ') });
   let rule: Rule;
   try {
     rule = parseRule(value);
   } catch (error) {
-    if (error instanceof RecurrenceError) throw wrong(error.message);
+    if (error instanceof RecurrenceError) throw new IcalSyntaxError(rrule.line, 'ical_observance_rule', { name, detail: error.message });
     throw error;
   }
   return { rule, wallStart, untilWall: rule.until === undefined ? Number.MAX_SAFE_INTEGER : untilWallOf(rule.until, offsetFrom) };
@@ -139,7 +138,7 @@ function readRule(observance: Component, rrule: ContentLine, wallStart: number, 
 function checkRecurs(observance: Component, rrule: ContentLine, rule: YearlyRule, budget: ExpansionBudget): void {
   const years = 8 * rule.rule.interval;
   const next = expandRule(rule.rule, rule.wallStart, { from: rule.wallStart + 1, to: rule.wallStart + years * YEAR_MS, limit: 1, budget });
-  if (next.length === 0) throw new IcalSyntaxError(rrule.line, `RRULE of ${observance.name}: it gives no onset within ${years} years.`);
+  if (next.length === 0) throw new IcalSyntaxError(rrule.line, 'ical_observance_no_onset', { name: observance.name, years });
 }
 
 /** UNTIL bounds onsets as instants; on the rule's clock that is its wall time before the onset (a DATE: its whole day). */
@@ -159,7 +158,8 @@ function onsetOf(value: string, params: Readonly<Record<string, string>>, offset
 export function readObservance(component: Component, budget: ExpansionBudget): Observance {
   const property = (name: string) => component.properties.filter((line) => line.name === name);
   const [dtstart] = property('DTSTART');
-  if (dtstart === undefined) throw new IcalSyntaxError(component.line, `${component.name} without DTSTART.`);
+  if (dtstart === undefined)
+    throw new IcalSyntaxError(component.line, 'ical_observance_without', { name: component.name, property: 'DTSTART' });
   const offsetFrom = offsetOf(component, 'TZOFFSETFROM');
   const offsetTo = offsetOf(component, 'TZOFFSETTO');
   const start = onsetOf(dtstart.value.trim(), dtstart.params, offsetFrom, 0);
@@ -167,7 +167,7 @@ export function readObservance(component: Component, budget: ExpansionBudget): O
   const timeOfDay = ((wallStart % DAY_MS) + DAY_MS) % DAY_MS;
   const listed = [start];
   const limit = ICAL_LIMITS.zoneOnsetsPerObservance;
-  const tooMany = () => new IcalSyntaxError(component.line, `${component.name} lists more than ${limit} onsets (DTSTART, RDATE, COUNT).`);
+  const tooMany = () => new IcalSyntaxError(component.line, 'ical_observance_onsets', { name: component.name, limit });
   for (const rdate of property('RDATE')) {
     for (const value of rdate.value.split(',')) {
       if (listed.length === limit) throw tooMany();

@@ -1,5 +1,6 @@
 import ICAL from 'ical.js';
 import { isValidZoneName } from '../common/dates.ts';
+import { ImportProblemError, type ImportProblemCode, type ProblemParams } from '../common/import-problems.ts';
 
 /**
  * Reading an iCalendar file for import (RFC 5545), all of it before anything
@@ -37,12 +38,13 @@ export const ICAL_LIMITS = {
 } as const;
 
 /** A file that is not iCalendar, with the (1-based, physical) line that shows it. */
-export class IcalSyntaxError extends Error {
+export class IcalSyntaxError extends ImportProblemError {
   constructor(
     readonly line: number,
-    message: string,
+    code: ImportProblemCode,
+    params: ProblemParams = {},
   ) {
-    super(`line ${line}: ${message}`);
+    super(code, params, (sentence) => `line ${line}: ${sentence}`);
     this.name = 'IcalSyntaxError';
   }
 }
@@ -104,7 +106,7 @@ function decodeParameter(value: string): string {
 
 function parseContentLine(line: number, text: string): ContentLine {
   const rawName = matchAt(NAME_AT, text, 0);
-  if (rawName === undefined) throw new IcalSyntaxError(line, 'a content line starts with a property name.');
+  if (rawName === undefined) throw new IcalSyntaxError(line, 'ical_no_property_name');
   const name = rawName.toUpperCase();
   const params: Record<string, string> = {};
   let count = 0;
@@ -112,17 +114,21 @@ function parseContentLine(line: number, text: string): ContentLine {
   while (text[at] === ';') {
     count += 1;
     if (count > ICAL_LIMITS.parametersPerProperty)
-      throw new IcalSyntaxError(line, `${name} has more than ${ICAL_LIMITS.parametersPerProperty} parameters.`);
+      throw new IcalSyntaxError(line, 'ical_too_many_parameters', { name, limit: ICAL_LIMITS.parametersPerProperty });
     const param = matchAt(NAME_AT, text, at + 1);
-    if (param === undefined || text[at + 1 + param.length] !== '=') throw new IcalSyntaxError(line, `a bad parameter in ${name}.`);
+    if (param === undefined || text[at + 1 + param.length] !== '=') throw new IcalSyntaxError(line, 'ical_bad_parameter', { name });
     at += 2 + param.length;
     const values: string[] = [];
     for (;;) {
       if (values.length === ICAL_LIMITS.valuesPerProperty)
-        throw new IcalSyntaxError(line, `${param.toUpperCase()} of ${name} has more than ${ICAL_LIMITS.valuesPerProperty} values.`);
+        throw new IcalSyntaxError(line, 'ical_too_many_parameter_values', {
+          param: param.toUpperCase(),
+          name,
+          limit: ICAL_LIMITS.valuesPerProperty,
+        });
       if (text[at] === '"') {
         const close = text.indexOf('"', at + 1);
-        if (close < 0) throw new IcalSyntaxError(line, `an unclosed quote in ${name}.`);
+        if (close < 0) throw new IcalSyntaxError(line, 'ical_unclosed_quote', { name });
         values.push(decodeParameter(text.slice(at + 1, close)));
         at = close + 1;
       } else {
@@ -135,7 +141,7 @@ function parseContentLine(line: number, text: string): ContentLine {
     }
     params[param.toUpperCase()] = values.join(',');
   }
-  if (text[at] !== ':') throw new IcalSyntaxError(line, `"${text.slice(0, 40)}" is no content line (NAME[;PARAM=…]:value).`);
+  if (text[at] !== ':') throw new IcalSyntaxError(line, 'ical_no_content_line', { text: text.slice(0, 40) });
   return { line, name, params, value: text.slice(at + 1) };
 }
 
@@ -152,7 +158,7 @@ function checkListLength(content: ContentLine): void {
   // Commas a TEXT value escapes (\,) separate nothing.
   const values = (content.value.match(/(?<!\\),/g)?.length ?? 0) + 1;
   if (values > ICAL_LIMITS.valuesPerProperty)
-    throw new IcalSyntaxError(content.line, `${content.name} has more than ${ICAL_LIMITS.valuesPerProperty} values.`);
+    throw new IcalSyntaxError(content.line, 'ical_too_many_values', { name: content.name, limit: ICAL_LIMITS.valuesPerProperty });
 }
 
 interface Scanned {
@@ -175,32 +181,37 @@ function scanComponents(text: string): Scanned {
     lastLine = line;
     // RFC 5545 §3.1: no control characters but HTAB (a NUL could not even be stored).
     // eslint-disable-next-line no-control-regex
-    if (/[\u0000-\u0008\u000A-\u001F\u007F]/.test(logical)) throw new IcalSyntaxError(line, 'a control character in a content line.');
+    if (/[\u0000-\u0008\u000A-\u001F\u007F]/.test(logical)) throw new IcalSyntaxError(line, 'ical_control_character');
     const content = parseContentLine(line, logical);
     if (content.name === 'BEGIN') {
       const component: Component = { name: content.value.trim().toUpperCase(), line, properties: [], components: [] };
-      if (!COMPONENT_NAME.test(component.name)) throw new IcalSyntaxError(line, 'BEGIN names no component.');
+      if (!COMPONENT_NAME.test(component.name)) throw new IcalSyntaxError(line, 'ical_begin_without_name');
       const parent = open[open.length - 1];
-      if (parent === undefined && component.name !== 'VCALENDAR') throw new IcalSyntaxError(line, 'a file starts with BEGIN:VCALENDAR.');
+      if (parent === undefined && component.name !== 'VCALENDAR') throw new IcalSyntaxError(line, 'ical_begin_not_vcalendar');
       if (parent !== undefined && parent.name !== 'VCALENDAR' && CALENDAR_COMPONENTS.has(component.name)) {
-        throw new IcalSyntaxError(line, `BEGIN:${component.name} inside ${parent.name} (line ${parent.line}).`);
+        throw new IcalSyntaxError(line, 'ical_component_inside', {
+          component: component.name,
+          parent: parent.name,
+          parentLine: parent.line,
+        });
       }
       if (open.length === ICAL_LIMITS.depth)
-        throw new IcalSyntaxError(line, `BEGIN:${component.name} nests components more than ${ICAL_LIMITS.depth} deep.`);
+        throw new IcalSyntaxError(line, 'ical_too_deep', { component: component.name, limit: ICAL_LIMITS.depth });
       (parent?.components ?? calendars).push(component);
       all.push(component);
       open.push(component);
     } else if (content.name === 'END') {
       const current = open.pop();
       const ended = content.value.trim().toUpperCase();
-      if (current === undefined) throw new IcalSyntaxError(line, `END:${ended} without its BEGIN.`);
-      if (current.name !== ended) throw new IcalSyntaxError(line, `END:${ended} where END:${current.name} (line ${current.line}) was due.`);
+      if (current === undefined) throw new IcalSyntaxError(line, 'ical_end_without_begin', { component: ended });
+      if (current.name !== ended)
+        throw new IcalSyntaxError(line, 'ical_end_mismatch', { component: ended, due: current.name, dueLine: current.line });
     } else {
       const current = open[open.length - 1];
-      if (current === undefined) throw new IcalSyntaxError(line, `${content.name} outside BEGIN:VCALENDAR … END:VCALENDAR.`);
+      if (current === undefined) throw new IcalSyntaxError(line, 'ical_outside_vcalendar', { name: content.name });
       if (current.properties.length === ICAL_LIMITS.propertiesPerComponent) {
         const limit = ICAL_LIMITS.propertiesPerComponent;
-        throw new IcalSyntaxError(line, `${current.name} (line ${current.line}) has more than ${limit} properties.`);
+        throw new IcalSyntaxError(line, 'ical_too_many_properties', { component: current.name, componentLine: current.line, limit });
       }
       checkListLength(content);
       current.properties.push(content);
@@ -208,8 +219,9 @@ function scanComponents(text: string): Scanned {
     }
   }
   const unclosed = open[open.length - 1];
-  if (unclosed !== undefined) throw new IcalSyntaxError(lastLine, `BEGIN:${unclosed.name} (line ${unclosed.line}) is never closed.`);
-  if (calendars.length === 0) throw new IcalSyntaxError(1, 'no BEGIN:VCALENDAR.');
+  if (unclosed !== undefined)
+    throw new IcalSyntaxError(lastLine, 'ical_never_closed', { component: unclosed.name, componentLine: unclosed.line });
+  if (calendars.length === 0) throw new IcalSyntaxError(1, 'ical_no_vcalendar');
   return { calendars, all, propertyLines };
 }
 
@@ -246,15 +258,15 @@ function checkValues(components: readonly Component[], zones: ReadonlySet<string
         // A PERIOD (RDATE) is read from its start.
         const moment = kind === 'PERIOD' ? (value.split('/')[0] ?? '') : value;
         if (!isIcalDateValue(moment.trim(), isDate))
-          throw new IcalSyntaxError(line, `${name} "${value}" is no ${isDate ? 'DATE' : 'DATE-TIME'}.`);
+          throw new IcalSyntaxError(line, 'ical_bad_date', { name, value, type: isDate ? 'DATE' : 'DATE-TIME' });
       }
     }
     if (name === 'DURATION' && !DURATION.test(property.value.trim()))
-      throw new IcalSyntaxError(line, `DURATION "${property.value}" is no duration.`);
-    if (name === 'SEQUENCE' && !/^\d{1,9}$/.test(property.value.trim())) throw new IcalSyntaxError(line, 'SEQUENCE is a whole number.');
+      throw new IcalSyntaxError(line, 'ical_bad_duration', { value: property.value });
+    if (name === 'SEQUENCE' && !/^\d{1,9}$/.test(property.value.trim())) throw new IcalSyntaxError(line, 'ical_bad_sequence');
     const tzid = params.TZID;
     if (tzid !== undefined && !zones.has(tzid) && !isValidZoneName(tzid)) {
-      throw new IcalSyntaxError(line, `TZID "${tzid}" is neither a VTIMEZONE of the file nor a known time zone.`);
+      throw new IcalSyntaxError(line, 'ical_unknown_tzid', { tzid });
     }
   }
 }
@@ -275,9 +287,9 @@ function readWithIcalJs(lines: readonly LogicalLine[]): void {
       ICAL.parse.property(text);
     } catch (error) {
       const isOwnComplaint = error instanceof ICAL.parse.ParserError || (error instanceof Error && error.constructor === Error);
-      if (!isOwnComplaint) throw new IcalSyntaxError(line, `${text.split(/[;:]/, 1)[0]?.toUpperCase()} cannot be read.`);
-      const message = error.message.length > MAX_QUOTED ? `${error.message.slice(0, MAX_QUOTED)}…` : error.message;
-      throw new IcalSyntaxError(line, message);
+      if (!isOwnComplaint) throw new IcalSyntaxError(line, 'ical_unreadable', { name: `${text.split(/[;:]/, 1)[0]?.toUpperCase()}` });
+      const detail = error.message.length > MAX_QUOTED ? `${error.message.slice(0, MAX_QUOTED)}…` : error.message;
+      throw new IcalSyntaxError(line, 'ical_refused_value', { detail });
     }
   }
 }
@@ -299,7 +311,7 @@ export function parseCalendar(text: string): ParsedCalendar {
   const zones = new Map<string, Component>();
   for (const vtimezone of calendars.flatMap((calendar) => calendar.components.filter((component) => component.name === 'VTIMEZONE'))) {
     const tzid = vtimezone.properties.find((property) => property.name === 'TZID')?.value;
-    if (tzid === undefined || tzid === '') throw new IcalSyntaxError(vtimezone.line, 'a VTIMEZONE without TZID.');
+    if (tzid === undefined || tzid === '') throw new IcalSyntaxError(vtimezone.line, 'ical_vtimezone_without_tzid');
     zones.set(tzid, vtimezone);
   }
   checkValues(all, new Set(zones.keys()));

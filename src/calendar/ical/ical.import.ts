@@ -2,7 +2,8 @@ import type { Config } from '../../config/config.ts';
 import type { Db } from '../../platform/db/schema.ts';
 import { AppError } from '../../platform/errors.ts';
 import { UniqueViolationError } from '../../platform/db/dialect/errors.ts';
-import { withWriteUnits, type WriteUnit } from '../common/import-transactions.ts';
+import { importProblem, type ImportProblem } from '../common/import-problems.ts';
+import { refusalProblem, withWriteUnits, type WriteUnit } from '../common/import-transactions.ts';
 import { inSavepoint } from '../../platform/db/savepoints.repository.ts';
 import { EventsService } from '../events/events.service.ts';
 import Value from 'typebox/value';
@@ -40,10 +41,10 @@ export { IcalSyntaxError } from './ical.import.parse.ts';
  * the service refuses is an error of the report and the others go on.
  */
 
-export interface ImportError {
+/** An event not imported: its line, its UID, and the problem (`message`, and its `code` and `params`). */
+export interface ImportError extends ImportProblem {
   readonly line: number;
   readonly uid: string | null;
-  readonly message: string;
 }
 
 export interface ImportReport {
@@ -166,39 +167,37 @@ export class IcalImport {
   async importCalendar(text: string, caller: RequestContext, options: ImportOptions = {}): Promise<ImportReport> {
     const calendar = parseCalendar(text);
     const times = new FileTimes(calendar, caller.site.timezone);
-    const drafts: (Draft | EventProblem)[] = calendar.events.map((event) => {
+    // An event with a problem is its report's error as it stands.
+    const drafts: (Draft | ImportError)[] = calendar.events.map((event) => {
       try {
         return draftOf(event, times);
       } catch (error) {
-        if (error instanceof EventProblem) return new EventProblem(error.line, error.message, property(event, 'UID')?.value.trim() || null);
+        if (error instanceof EventProblem) return { line: error.line, uid: property(event, 'UID')?.value.trim() || null, ...error.problem };
         throw error;
       }
     });
+    const isError = (draft: Draft | ImportError): draft is ImportError => 'code' in draft;
     // Series before the exceptions to their occurrences, each group in file order.
     const ordered = [
-      ...drafts.filter((draft) => draft instanceof EventProblem || draft.recurrenceId === undefined),
-      ...drafts.filter((draft) => !(draft instanceof EventProblem) && draft.recurrenceId !== undefined),
+      ...drafts.filter((draft) => isError(draft) || draft.recurrenceId === undefined),
+      ...drafts.filter((draft) => !isError(draft) && draft.recurrenceId !== undefined),
     ];
     const counts = { created: 0, updated: 0, skipped: 0 };
     const errors: ImportError[] = [];
     const run = async (unit: WriteUnit) => {
       let done = 0;
       for (const draft of ordered) {
-        if (draft instanceof EventProblem) {
-          errors.push({ line: draft.line, uid: draft.uid, message: draft.message });
+        if (isError(draft)) {
+          errors.push(draft);
         } else {
           try {
             counts[await unit((db) => this.importEvent(db, draft, caller))] += 1;
           } catch (error) {
-            if (error instanceof EventProblem) errors.push({ line: error.line, uid: draft.uid, message: error.message });
-            else if (error instanceof AppError) errors.push({ line: lineOf(error, draft), uid: draft.uid, message: messageOf(error) });
+            if (error instanceof EventProblem) errors.push({ line: error.line, uid: draft.uid, ...error.problem });
+            else if (error instanceof AppError) errors.push({ line: lineOf(error, draft), uid: draft.uid, ...refusalProblem(error) });
             // Two imports of one new UID at once: the second one's event is rolled back.
             else if (this.deps.translateError(error) instanceof UniqueViolationError) {
-              errors.push({
-                line: draft.line,
-                uid: draft.uid,
-                message: 'Another import created this UID meanwhile: import the file again.',
-              });
+              errors.push({ line: draft.line, uid: draft.uid, ...importProblem('ical_uid_taken_meanwhile') });
             } else throw error;
           }
         }
@@ -235,7 +234,7 @@ export class IcalImport {
         for (const draft of ordered) await this.importEvent(db, draft, caller, REPLACING);
         const uid = ordered[0]?.uid ?? '';
         const id = (await repository.findEventIdByUid(db, uid)) ?? eventIdOfOwnUid(uid, this.deps.config.baseUrl);
-        if (id === undefined) throw new EventProblem(ordered[0]?.line ?? 1, 'The resource holds no event.');
+        if (id === undefined) throw new EventProblem(ordered[0]?.line ?? 1, 'ical_resource_empty');
         await record(db, id);
         return id;
       }),
@@ -283,8 +282,7 @@ export class IcalImport {
     mode: WriteMode,
   ): Promise<Outcome> {
     const line = draft.recurrenceId?.line ?? draft.line;
-    if (series === undefined || series.parent_id !== null)
-      throw new EventProblem(line, 'RECURRENCE-ID of a series that is not in the calendar.');
+    if (series === undefined || series.parent_id !== null) throw new EventProblem(line, 'ical_exception_without_series');
     const moment = draft.recurrenceId?.moment;
     const originalStart =
       moment === undefined
@@ -296,7 +294,7 @@ export class IcalImport {
     if (occurrence === undefined) {
       // Cancelled before (by this file's last import, or by hand): the series already says what the file says.
       if (draft.cancelled && originalStart !== undefined) return 'skipped';
-      throw new EventProblem(line, 'RECURRENCE-ID names no occurrence of its series.');
+      throw new EventProblem(line, 'ical_exception_without_occurrence');
     }
     if (occurrence.is_exception === 1 && !mode.replace && !isNewer(draft, occurrence)) return 'skipped';
     if (draft.cancelled) {
@@ -361,8 +359,7 @@ function lineOf(error: AppError, draft: Draft): number {
 
 /** The service's refusal in words, with what it found wrong in each argument. */
 export function messageOf(error: AppError): string {
-  const params = (error.data as { params?: Record<string, string> }).params;
-  return params === undefined ? error.message : `${error.message}: ${Object.values(params).join(' ')}`;
+  return refusalProblem(error).message;
 }
 
 /**

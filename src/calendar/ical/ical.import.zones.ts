@@ -48,7 +48,7 @@ class ZoneBudget {
     try {
       return work(this.budget);
     } catch (error) {
-      if (error instanceof RecurrenceError) throw new IcalSyntaxError(vtimezone.line, `VTIMEZONE "${tzid}": ${error.message}`);
+      if (error instanceof RecurrenceError) throw new IcalSyntaxError(vtimezone.line, 'ical_zone_refused', { tzid, detail: error.message });
       throw error;
     } finally {
       if (outermost) {
@@ -125,7 +125,7 @@ export class FileZone {
         const onsets = observance.onsetsBetween(from, to, budget);
         if (onsets.length > ICAL_LIMITS.zoneChangesPerYear) {
           const { line, name } = observance.component;
-          throw new IcalSyntaxError(line, `${name} changes the offset more than ${ICAL_LIMITS.zoneChangesPerYear} times in ${year}.`);
+          throw new IcalSyntaxError(line, 'ical_zone_changes', { name, limit: ICAL_LIMITS.zoneChangesPerYear, year });
         }
         changes.push(...onsets.map((at) => ({ at, offset: observance.offsetTo })));
         const before = observance.onsetBefore(from, budget);
@@ -166,13 +166,12 @@ export class FileZones {
     const vtimezone = this.vtimezones.get(tzid);
     if (known !== undefined || vtimezone === undefined) return known;
     if (this.read.size === ICAL_LIMITS.ownZones) {
-      const limit = ICAL_LIMITS.ownZones;
-      throw new IcalSyntaxError(vtimezone.line, `the events use more than ${limit} time zones of its own (TZIDs that are not IANA names).`);
+      throw new IcalSyntaxError(vtimezone.line, 'ical_too_many_zones', { limit: ICAL_LIMITS.ownZones });
     }
     const observances = vtimezone.components
       .filter((component) => component.name === 'STANDARD' || component.name === 'DAYLIGHT')
       .map((component) => this.budget.spend(vtimezone, tzid, (budget) => readObservance(component, budget)));
-    if (observances.length === 0) throw new IcalSyntaxError(vtimezone.line, `VTIMEZONE "${tzid}" has no STANDARD or DAYLIGHT.`);
+    if (observances.length === 0) throw new IcalSyntaxError(vtimezone.line, 'ical_zone_without_observance', { tzid });
     const zone = new FileZone(tzid, vtimezone, observances, this.budget);
     this.read.set(tzid, zone);
     return zone;

@@ -1,3 +1,5 @@
+import { ImportProblemError } from '../common/import-problems.ts';
+
 /**
  * The columns a CSV file may have, by the headers the reference's CSV
  * importer writes and a few plainer ones; headers are compared without case,
@@ -78,7 +80,7 @@ export function nameField(kind: CsvKind): string {
 export const normaliseHeader = (header: string) => header.trim().replace(/\s+/g, ' ').toLowerCase();
 
 /** A wrong `--map`: the one line the command prints. */
-export class MapError extends Error {}
+export class MapError extends ImportProblemError {}
 
 /** `--map "Header=field,Other header=field"` as normalised header → field. */
 export function parseMap(text: string | undefined): ReadonlyMap<string, string> {
@@ -88,8 +90,7 @@ export function parseMap(text: string | undefined): ReadonlyMap<string, string> 
     const at = pair.lastIndexOf('=');
     const header = normaliseHeader(pair.slice(0, Math.max(at, 0)));
     const field = pair.slice(at + 1).trim();
-    if (at < 0 || header === '' || field === '')
-      throw new MapError(`--map takes "Header=field" pairs separated by commas: not "${pair.trim()}"`);
+    if (at < 0 || header === '' || field === '') throw new MapError('csv_map_pair', { pair: pair.trim() });
     map.set(header, field);
   }
   return map;

@@ -1,3 +1,5 @@
+import { ImportProblemError } from '../common/import-problems.ts';
+
 /**
  * Dates and times as people type them in a spreadsheet: ISO (`2026-12-03`),
  * day first or month first (`3/12/2026`, `12.3.2026`, `3-12-2026`) and
@@ -11,7 +13,7 @@ export type DateOrder = 'dmy' | 'mdy';
 export const DATE_ORDERS: readonly DateOrder[] = ['dmy', 'mdy'];
 
 /** A date or time that cannot be read: why, in words for the person who typed it. */
-export class DateTextProblem extends Error {}
+export class DateTextProblem extends ImportProblemError {}
 
 const pad = (value: number) => String(value).padStart(2, '0');
 
@@ -21,7 +23,7 @@ function isRealDate(year: number, month: number, day: number): boolean {
 }
 
 function dateOf(year: number, month: number, day: number, text: string): string {
-  if (!isRealDate(year, month, day)) throw new DateTextProblem(`"${text}" is no date of the calendar`);
+  if (!isRealDate(year, month, day)) throw new DateTextProblem('csv_no_such_date', { value: text });
   return `${String(year).padStart(4, '0')}-${pad(month)}-${pad(day)}`;
 }
 
@@ -34,14 +36,14 @@ export function parseDateText(text: string, order: DateOrder | undefined): strin
   const iso = ISO.exec(trimmed);
   if (iso !== null) return dateOf(Number(iso[1]), Number(iso[2]), Number(iso[3]), trimmed);
   const numeric = NUMERIC.exec(trimmed);
-  if (numeric === null) throw new DateTextProblem(`"${trimmed}" is no date: write 2026-12-31, 31/12/2026 or 12/31/2026`);
+  if (numeric === null) throw new DateTextProblem('csv_not_date', { value: trimmed });
   const first = Number(numeric[1]);
   const second = Number(numeric[3]);
   const year = Number(numeric[4]);
   let dayFirst: boolean;
   if (order !== undefined) dayFirst = order === 'dmy';
   else if (first === second || first > 12 || second > 12) dayFirst = first > 12 || first === second;
-  else throw new DateTextProblem(`"${trimmed}" could be day/month or month/day: pass --date-order dmy or mdy`);
+  else throw new DateTextProblem('csv_day_or_month', { value: trimmed });
   return dayFirst ? dateOf(year, second, first, trimmed) : dateOf(year, first, second, trimmed);
 }
 
@@ -58,14 +60,14 @@ export function parseTimeText(text: string): string {
   let hour: number;
   if (twelve !== null) {
     const clock = Number(twelve[1]);
-    if (clock < 1 || clock > 12) throw new DateTextProblem(`"${trimmed}": a 12-hour clock goes from 1 to 12`);
+    if (clock < 1 || clock > 12) throw new DateTextProblem('csv_twelve_hours', { value: trimmed });
     hour = (clock % 12) + ((twelve[4] as string).toLowerCase() === 'p' ? 12 : 0);
   } else if (twentyFour !== null) {
     hour = Number(twentyFour[1]);
   } else {
-    throw new DateTextProblem(`"${trimmed}" is no time of day: write 14:30 or 2:30 pm`);
+    throw new DateTextProblem('csv_not_time', { value: trimmed });
   }
-  if (hour > 23 || minute > 59 || second > 59) throw new DateTextProblem(`"${trimmed}" is no time of day`);
+  if (hour > 23 || minute > 59 || second > 59) throw new DateTextProblem('csv_no_such_time', { value: trimmed });
   return `${pad(hour)}:${pad(minute)}:${pad(second)}`;
 }
 

@@ -5,7 +5,8 @@ import type { Config } from '../../config/config.ts';
 import type { Db } from '../../platform/db/schema.ts';
 import { AppError } from '../../platform/errors.ts';
 import { UniqueViolationError } from '../../platform/db/dialect/errors.ts';
-import { withWriteUnits, type WriteUnit } from '../common/import-transactions.ts';
+import { importProblem, type ImportProblem, type OwnProblem } from '../common/import-problems.ts';
+import { refusalProblem, withWriteUnits, type WriteUnit } from '../common/import-transactions.ts';
 import { invalidParam } from '../common/wire.ts';
 import type { RequestContext } from '../common/context.ts';
 import { EventsService } from '../events/events.service.ts';
@@ -36,6 +37,9 @@ const SOURCE = 'csv';
 const MAX_LISTED_ERRORS = 1000;
 const KINDS: readonly CsvKind[] = ['venues', 'organizers', 'events'];
 const SINGULAR: Readonly<Record<CsvKind, string>> = { events: 'event', venues: 'venue', organizers: 'organizer' };
+/** The problem of a row that is the same item as an earlier one: by its id column, or by its name (and start). */
+const SAME_ID = { events: 'csv_same_event_id', venues: 'csv_same_venue_id', organizers: 'csv_same_organizer_id' } as const;
+const SAME_ITEM = { events: 'csv_same_event', venues: 'csv_same_venue', organizers: 'csv_same_organizer' } as const;
 const SCHEMAS: Readonly<Record<CsvKind, TSchema>> = {
   events: CreateEventBodySchema,
   venues: CreateVenueBodySchema,
@@ -46,8 +50,18 @@ const KIND_OF = { venues: venueKind, organizers: organizerKind } as const;
 /** The API's names of event fields whose CSV field is named otherwise. */
 const FIELD_OF_PARAM: Readonly<Record<string, string>> = { organizer: 'organizers' };
 
-/** A file that is not a CSV file of its kind: the one line the command prints. */
-export class CsvImportError extends Error {}
+/**
+ * A file that is not a CSV file of its kind (at `path`: nothing is imported), or a setting of the command refused:
+ * the one line the command prints.
+ */
+export class CsvImportError extends Error {
+  constructor(
+    readonly problem: OwnProblem,
+    readonly path?: string,
+  ) {
+    super(path === undefined ? problem.message : `${path}: ${problem.message}; nothing imported`);
+  }
+}
 
 export type CsvFiles = Partial<Record<CsvKind, string>>;
 
@@ -66,13 +80,13 @@ export interface CsvCounts {
   unchanged: number;
 }
 
-export interface CsvRowError {
+/** A row not imported: where it is, and the problem (`message`, and its `code` and `params`). */
+export interface CsvRowError extends ImportProblem {
   readonly file: string;
   readonly line: number;
   /** 1-based; null when the problem is the row's, not one cell's. */
   readonly column: number | null;
   readonly header: string | null;
-  readonly message: string;
 }
 
 export interface CsvImportReport {
@@ -119,15 +133,15 @@ async function* rowsOf(
       const name = nameField(kind);
       if (!columns.index.has(name)) {
         const wanted = FIELDS[kind][name]?.[0] ?? name;
-        throw new CsvFileError(`no known header in line ${row.line}: no "${wanted}" column (map one with --map "Header=${name}")`);
+        throw new CsvFileError('csv_no_name_column', { line: row.line, header: wanted, field: name });
       }
       yield columns;
     }
   } catch (error) {
-    if (error instanceof CsvFileError) throw new CsvImportError(`${path}: ${error.message}; nothing imported`);
+    if (error instanceof CsvFileError) throw new CsvImportError(error.problem, path);
     throw error;
   }
-  if (columns === undefined) throw new CsvImportError(`${path}: an empty file, no header; nothing imported`);
+  if (columns === undefined) throw new CsvImportError(importProblem('csv_empty'), path);
 }
 
 /** A write as the API's schema takes it: what the route would refuse is refused here too, naming the field. */
@@ -165,7 +179,7 @@ export class CsvImport {
           total += 1;
           const seen = firstLines.get(`${kind}/${row.key}`);
           if (seen === undefined) firstLines.set(`${kind}/${row.key}`, line);
-          else refuse({ file: basename(path), line, column: null, header: null, message: sameItem(kind, row, seen) });
+          else refuse({ file: basename(path), line, column: null, header: null, ...sameItem(kind, row, seen) });
         },
       });
     }
@@ -209,7 +223,7 @@ export class CsvImport {
         row = rowOf(kind, item.cells, current, options.dateOrder);
       } catch (error) {
         if (!(error instanceof RowProblem)) throw error;
-        visit.problem?.(cellError(basename(path), item.line, current, error.field, error.message));
+        visit.problem?.(cellError(basename(path), item.line, current, error.field, error.problem));
         continue;
       }
       await visit.row(current, item.line, row);
@@ -290,24 +304,21 @@ export class CsvImport {
 
   private errorOf(error: unknown, file: string, line: number, columns: Columns): CsvRowError {
     if (error instanceof AppError) {
-      const params = (error.data as { params?: Record<string, string> }).params;
-      const param = params === undefined ? undefined : Object.keys(params)[0];
-      const message = params === undefined ? error.message : `${error.message}: ${Object.values(params).join(' ')}`;
-      return cellError(file, line, columns, param === undefined ? undefined : (FIELD_OF_PARAM[param] ?? param), message);
+      const problem = refusalProblem(error);
+      const param = problem.params.param === undefined ? undefined : String(problem.params.param);
+      return cellError(file, line, columns, param === undefined ? undefined : (FIELD_OF_PARAM[param] ?? param), problem);
     }
     // Two imports of one new item at once: the second one's write is rolled back.
     if (this.deps.translateError(error) instanceof UniqueViolationError)
-      return { file, line, column: null, header: null, message: 'another import created this item meanwhile: import the file again' };
+      return { file, line, column: null, header: null, ...importProblem('csv_taken_meanwhile') };
     throw error;
   }
 }
 
 const zero = (): CsvCounts => ({ created: 0, updated: 0, unchanged: 0 });
 
-function sameItem(kind: CsvKind, row: ImportRow, line: number): string {
-  return row.key.startsWith('id:')
-    ? `the same id as line ${line}: each ${SINGULAR[kind]} of a file has an id of its own`
-    : `the same ${SINGULAR[kind]} as line ${line} (the same name${kind === 'events' ? ' and start' : ''}): give the rows an id column to tell them apart`;
+function sameItem(kind: CsvKind, row: ImportRow, line: number): OwnProblem {
+  return importProblem((row.key.startsWith('id:') ? SAME_ID : SAME_ITEM)[kind], { line });
 }
 
 function kindOfFile(files: CsvFiles, file: string): CsvKind {
@@ -315,25 +326,25 @@ function kindOfFile(files: CsvFiles, file: string): CsvKind {
 }
 
 /** The error of a row, at the column of `field` when the file has one. */
-function cellError(file: string, line: number, columns: Columns, field: string | undefined, message: string): CsvRowError {
+function cellError(file: string, line: number, columns: Columns, field: string | undefined, problem: ImportProblem): CsvRowError {
   const index = field === undefined ? undefined : columns.index.get(field);
   return index === undefined
-    ? { file, line, column: null, header: null, message }
-    : { file, line, column: index + 1, header: columns.headers[index]?.trim() ?? null, message };
+    ? { file, line, column: null, header: null, ...problem }
+    : { file, line, column: index + 1, header: columns.headers[index]?.trim() ?? null, ...problem };
 }
 
 /** `--date-order` and `--map` as the import takes them; a `CsvImportError` naming what is wrong. */
 export function importSettingsOf(order: string | undefined, mapText: string | undefined): Pick<CsvImportOptions, 'dateOrder' | 'map'> {
   const dateOrder = DATE_ORDERS.find((known) => known === order);
-  if (order !== undefined && dateOrder === undefined) throw new CsvImportError(`--date-order is dmy or mdy: not ${order}`);
+  if (order !== undefined && dateOrder === undefined) throw new CsvImportError(importProblem('csv_date_order', { order }));
   let map: ReadonlyMap<string, string>;
   try {
     map = parseMap(mapText);
   } catch (error) {
-    throw error instanceof MapError ? new CsvImportError(error.message) : error;
+    throw error instanceof MapError ? new CsvImportError(error.problem) : error;
   }
   const unknown = unknownMappedFields(map);
-  if (unknown.length > 0) throw new CsvImportError(`--map names no field ${unknown.join(', ')} (docs/moving-in.md lists them)`);
+  if (unknown.length > 0) throw new CsvImportError(importProblem('csv_map_field', { fields: unknown.join(', ') }));
   return { dateOrder, map };
 }
 

@@ -1,6 +1,7 @@
 import { createReadStream } from 'node:fs';
 import { Readable, pipeline } from 'node:stream';
 import { parse } from 'csv-parse';
+import { ImportProblemError } from '../common/import-problems.ts';
 
 /**
  * A CSV file read as a stream of rows (bounded memory: one chunk and one row at a time): UTF-8 text (a byte-order
@@ -9,7 +10,7 @@ import { parse } from 'csv-parse';
  * the one line the command prints.
  */
 
-export class CsvFileError extends Error {}
+export class CsvFileError extends ImportProblemError {}
 
 export interface CsvRow {
   /** The line the row starts on, 1-based. */
@@ -29,21 +30,21 @@ async function* textOf(path: string): AsyncGenerator<string> {
     stream = createReadStream(path);
     for await (const chunk of stream as AsyncIterable<Buffer>) {
       if (offset === 0 && chunk.length >= 2 && ((chunk[0] === 0xff && chunk[1] === 0xfe) || (chunk[0] === 0xfe && chunk[1] === 0xff)))
-        throw new CsvFileError('UTF-16 text, not UTF-8: save it as "CSV UTF-8"');
+        throw new CsvFileError('csv_utf16');
       const nul = chunk.indexOf(0);
-      if (nul >= 0) throw new CsvFileError(`a binary file, not CSV text (a NUL byte at byte ${offset + nul + 1})`);
+      if (nul >= 0) throw new CsvFileError('csv_binary', { byte: offset + nul + 1 });
       try {
         yield decoder.decode(chunk, { stream: true });
       } catch {
-        throw new CsvFileError(`not UTF-8 text (an invalid byte near byte ${offset + 1}): save it as "CSV UTF-8"`);
+        throw new CsvFileError('csv_not_utf8', { byte: offset + 1 });
       }
       offset += chunk.length;
     }
     decoder.decode();
   } catch (error) {
     if (error instanceof CsvFileError) throw error;
-    if (error instanceof TypeError) throw new CsvFileError('not UTF-8 text (it ends within a character): save it as "CSV UTF-8"');
-    throw new CsvFileError(`cannot read it: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+    if (error instanceof TypeError) throw new CsvFileError('csv_cut_character');
+    throw new CsvFileError('csv_unreadable', { detail: (error as NodeJS.ErrnoException).code ?? (error as Error).message });
   }
 }
 
@@ -92,6 +93,6 @@ export async function* readCsvRows(path: string): AsyncGenerator<CsvRow> {
     }
   } catch (error) {
     if (error instanceof CsvFileError) throw error;
-    throw new CsvFileError(`malformed CSV: ${(error as Error).message}`);
+    throw new CsvFileError('csv_malformed', { detail: (error as Error).message });
   }
 }

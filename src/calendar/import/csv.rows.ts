@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { ImportProblemError, type ImportProblemCode, type ProblemParams } from '../common/import-problems.ts';
 import type { CsvKind, Columns } from './csv.columns.ts';
 import { DateTextProblem, parseDateTimeText, parseTimeText, type DateOrder } from './csv.dates.ts';
 
@@ -9,12 +10,13 @@ import { DateTextProblem, parseDateTimeText, parseTimeText, type DateOrder } fro
  */
 
 /** A cell the row cannot be imported with: the field of its column and why. */
-export class RowProblem extends Error {
+export class RowProblem extends ImportProblemError {
   constructor(
     readonly field: string,
-    message: string,
+    code: ImportProblemCode,
+    params: ProblemParams = {},
   ) {
-    super(message);
+    super(code, params);
   }
 }
 
@@ -50,7 +52,7 @@ function booleanOf(cell: Cells, field: string): boolean | undefined {
   const lower = text.toLowerCase();
   if (TRUE.has(lower)) return true;
   if (FALSE.has(lower)) return false;
-  throw new RowProblem(field, `"${text}" is neither yes nor no`);
+  throw new RowProblem(field, 'csv_not_yes_no', { value: text });
 }
 
 const listOf = (text: string) =>
@@ -63,7 +65,7 @@ function guarded<T>(field: string, read: () => T): T {
   try {
     return read();
   } catch (error) {
-    if (error instanceof DateTextProblem) throw new RowProblem(field, error.message);
+    if (error instanceof DateTextProblem) throw new RowProblem(field, error.problem.code, error.problem.params);
     throw error;
   }
 }
@@ -82,7 +84,7 @@ function present(cell: Cells, fields: readonly string[], as: Readonly<Record<str
 
 function requiredName(cell: Cells, field: string): string {
   const name = cell(field);
-  if (name === undefined || name === '') throw new RowProblem(field, 'the name is empty');
+  if (name === undefined || name === '') throw new RowProblem(field, 'csv_name_empty');
   return name;
 }
 
@@ -107,7 +109,7 @@ const wallTime = (date: string, time: string) => `${date} ${time}`;
 
 function scheduleOf(cell: Cells, order: DateOrder | undefined): Record<string, unknown> {
   const startText = cell('start_date');
-  if (startText === undefined || startText === '') throw new RowProblem('start_date', 'the start date is empty');
+  if (startText === undefined || startText === '') throw new RowProblem('start_date', 'csv_start_empty');
   const start = guarded('start_date', () => parseDateTimeText(startText, order));
   const startTimeText = cell('start_time');
   const startTime = startTimeText ? guarded('start_time', () => parseTimeText(startTimeText)) : (start.time ?? '00:00:00');
@@ -119,8 +121,7 @@ function scheduleOf(cell: Cells, order: DateOrder | undefined): Record<string, u
   const allDay = booleanOf(cell, 'all_day') ?? false;
   const startsAt = wallTime(start.date, allDay ? '00:00:00' : startTime);
   const endsAt = wallTime(endDate, allDay ? '23:59:59' : endTime);
-  if (endsAt < startsAt)
-    throw new RowProblem(endText ? 'end_date' : 'end_time', `the event ends (${endsAt}) before it starts (${startsAt})`);
+  if (endsAt < startsAt) throw new RowProblem(endText ? 'end_date' : 'end_time', 'csv_ends_before_start', { end: endsAt, start: startsAt });
   return { start_date: startsAt, end_date: endsAt, all_day: allDay };
 }
 
@@ -160,7 +161,7 @@ function coordinateOf(cell: Cells, field: string, limit: number): number | undef
   const text = cell(field);
   if (text === undefined || text === '') return undefined;
   const value = Number(text.replace(',', '.'));
-  if (!Number.isFinite(value) || Math.abs(value) > limit) throw new RowProblem(field, `"${text}" is no coordinate (-${limit} to ${limit})`);
+  if (!Number.isFinite(value) || Math.abs(value) > limit) throw new RowProblem(field, 'csv_not_coordinate', { value: text, limit });
   return value;
 }
 
@@ -174,8 +175,7 @@ function venueRow(cell: Cells): ImportRow {
   if (second) body.address = [body.address, second].filter((part) => part !== undefined && part !== '').join(', ');
   const lat = coordinateOf(cell, 'geo_lat', 90);
   const lng = coordinateOf(cell, 'geo_lng', 180);
-  if ((lat === undefined) !== (lng === undefined))
-    throw new RowProblem(lat === undefined ? 'geo_lat' : 'geo_lng', 'latitude and longitude go together');
+  if ((lat === undefined) !== (lng === undefined)) throw new RowProblem(lat === undefined ? 'geo_lat' : 'geo_lng', 'csv_coordinates_apart');
   if (lat !== undefined) Object.assign(body, { geo_lat: lat, geo_lng: lng });
   return { key: keyOf(cell, () => `name:${name.toLowerCase()}`), body };
 }

@@ -1,5 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { getUrl, type AllowList } from '../../platform/http/outbound.ts';
+import { ImportProblemError, type ImportProblemCode, type ProblemParams } from '../common/import-problems.ts';
 
 /**
  * Reads The Events Calendar's REST API (or ours, which answers in its format) politely: at most `concurrency`
@@ -7,8 +8,16 @@ import { getUrl, type AllowList } from '../../platform/http/outbound.ts';
  * again after a backoff that doubles, or after what Retry-After asks (within `MAX_RETRY_AFTER_S`).
  */
 
-/** The API cannot be read, or is not The Events Calendar's: the one line the command prints. */
-export class TecImportError extends Error {}
+/** The API at `url` cannot be read, or is not The Events Calendar's: the one line the command prints. */
+export class TecImportError extends ImportProblemError {
+  constructor(
+    readonly url: string,
+    code: ImportProblemCode,
+    params: ProblemParams = {},
+  ) {
+    super(code, params, (sentence) => `${url}: ${sentence}`);
+  }
+}
 
 export interface TecClientOptions {
   readonly allow: AllowList;
@@ -52,9 +61,9 @@ export class TecClient {
     try {
       url = new URL(base);
     } catch {
-      throw new TecImportError(`${base}: not a URL`);
+      throw new TecImportError(base, 'tec_not_url');
     }
-    if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new TecImportError(`${base}: not an http(s) URL`);
+    if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new TecImportError(base, 'tec_not_http');
     url.search = '';
     url.hash = '';
     if (!url.pathname.endsWith('/')) url.pathname += '/';
@@ -73,7 +82,7 @@ export class TecClient {
       seen.add(url);
       const page = pageOf(await this.getJson(url), key, url);
       if (page.next !== undefined && (new URL(page.next).origin !== this.base.origin || seen.has(page.next)))
-        throw new TecImportError(`${url}: next_rest_url ${page.next} leaves the site or goes back: not The Events Calendar's API`);
+        throw new TecImportError(url, 'tec_next_elsewhere', { next: page.next });
       yield page;
       // The reference leaves spaces in its links' dates: the URL as a client would send it.
       url = page.next === undefined ? undefined : new URL(page.next).href;
@@ -84,7 +93,7 @@ export class TecClient {
   async item(path: string, query: Record<string, string>): Promise<Json> {
     const url = `${new URL(path, this.base).href}?${new URLSearchParams(query).toString()}`;
     const answer = await this.getJson(url);
-    if (!isObject(answer)) throw new TecImportError(`${url}: answered no JSON object`);
+    if (!isObject(answer)) throw new TecImportError(url, 'tec_not_object');
     return answer;
   }
 
@@ -105,16 +114,21 @@ export class TecClient {
         await sleep(retryAfterMs(result.headers?.['retry-after']) ?? backoffMs * 2 ** attempt);
         continue;
       }
-      if (status === undefined || result.body === undefined) throw new TecImportError(`${url}: ${result.error ?? 'no answer'}`);
-      if (status === 401 || status === 403) throw new TecImportError(`${url}: refused (${status}): check --user and --password`);
-      if (status !== 200) throw new TecImportError(`${url}: status ${status}: not The Events Calendar's API`);
+      if (status === undefined || result.body === undefined)
+        throw result.error === undefined
+          ? new TecImportError(url, 'tec_no_answer')
+          : new TecImportError(url, 'tec_unreachable', { detail: result.error });
+      if (status === 401 || status === 403) throw new TecImportError(url, 'tec_refused', { status });
+      if (status !== 200) throw new TecImportError(url, 'tec_status', { status });
       const type = String(result.headers?.['content-type'] ?? '');
-      if (!/\bjson\b/i.test(type))
-        throw new TecImportError(`${url}: answered ${type.split(';')[0] || 'no content type'}, not JSON: not The Events Calendar's API`);
+      if (!/\bjson\b/i.test(type)) {
+        const shown = type.split(';')[0] ?? '';
+        throw shown === '' ? new TecImportError(url, 'tec_no_content_type') : new TecImportError(url, 'tec_not_json', { type: shown });
+      }
       try {
         return JSON.parse(result.body.toString('utf8')) as unknown;
       } catch {
-        throw new TecImportError(`${url}: answered malformed JSON`);
+        throw new TecImportError(url, 'tec_malformed_json');
       }
     }
   }
@@ -156,10 +170,9 @@ function retryAfterMs(header: string | string[] | undefined): number | undefined
 function pageOf(answer: unknown, key: string, url: string): Page {
   const items = isObject(answer) ? answer[key] : undefined;
   if (!Array.isArray(items) || !items.every((item) => isObject(item) && Number.isInteger(item.id)))
-    throw new TecImportError(`${url}: no list of ${key} in the answer: not The Events Calendar's API`);
+    throw new TecImportError(url, 'tec_no_list', { key });
   const next = (answer as Json).next_rest_url;
-  if (next !== undefined && (typeof next !== 'string' || !URL.canParse(next)))
-    throw new TecImportError(`${url}: next_rest_url is not a URL: not The Events Calendar's API`);
+  if (next !== undefined && (typeof next !== 'string' || !URL.canParse(next))) throw new TecImportError(url, 'tec_next_not_url');
   const totalPages = (answer as Json).total_pages;
   return { items: items as Json[], next: next as string | undefined, totalPages: typeof totalPages === 'number' ? totalPages : undefined };
 }

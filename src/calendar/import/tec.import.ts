@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import type { Db } from '../../platform/db/schema.ts';
 import { AppError } from '../../platform/errors.ts';
-import { withWriteUnits, type WriteUnit } from '../common/import-transactions.ts';
+import { importProblem, type ImportProblem } from '../common/import-problems.ts';
+import { refusalProblem, withWriteUnits, type WriteUnit } from '../common/import-transactions.ts';
 import { EventsService } from '../events/events.service.ts';
 import { LinkedPostsService } from '../linked-posts/linked-posts.service.ts';
 import { organizerKind } from '../organizers/organizers.kind.ts';
@@ -48,12 +49,12 @@ export interface TecCounts {
   unchanged: number;
 }
 
-export interface TecProblem {
+/** An item not imported, or imported with something to know: what it is, and the problem (`message`, `code`, `params`). */
+export interface TecProblem extends ImportProblem {
   readonly kind: 'event' | 'venue' | 'organizer' | 'category' | 'tag';
   /** The remote id. */
   readonly id: number;
   readonly name: string;
-  readonly message: string;
 }
 
 export interface TecImportReport {
@@ -76,7 +77,7 @@ const TERMS = { categories: CATEGORIES, tags: TAGS } as const;
 const SINGULAR = { categories: 'category', tags: 'tag', venues: 'venue', organizers: 'organizer', events: 'event' } as const;
 /** Every status but trash: the reference refuses `any`. */
 const ALL_STATUSES = 'publish,future,draft,pending,private';
-const PROTECTED_NOTICE = 'password-protected there; the API does not give passwords: imported with a new one, to set in the editor';
+const PROTECTED_NOTICE = importProblem('tec_protected');
 
 type Remote = Record<Collection, Json[]>;
 
@@ -119,9 +120,7 @@ export class TecImport {
     const step = () => options.onProgress?.((done += 1), total);
     const refuse = (collection: Collection, item: Json) => (error: unknown) => {
       if (!(error instanceof AppError)) throw error;
-      const params = (error.data as { params?: Record<string, string> } | undefined)?.params;
-      const message = params === undefined ? error.message : `${error.message}: ${Object.values(params).join(' ')}`;
-      errors.push({ kind: SINGULAR[collection], id: item.id as number, name: nameOf(collection, item), message });
+      errors.push({ kind: SINGULAR[collection], id: item.id as number, name: nameOf(collection, item), ...refusalProblem(error) });
       return undefined;
     };
     await withWriteUnits(this.deps.db, options.dryRun === true, async (unit) => {
@@ -152,7 +151,7 @@ export class TecImport {
                 kind: SINGULAR[collection],
                 id: item.id as number,
                 name: nameOf(collection, item),
-                message: PROTECTED_NOTICE,
+                ...PROTECTED_NOTICE,
               });
           }
           step();
@@ -166,7 +165,7 @@ export class TecImport {
         );
         if (written !== undefined) {
           counts.events[written.outcome] += 1;
-          if (written.protected) notices.push({ kind: 'event', id: key, name: nameOf('events', item), message: PROTECTED_NOTICE });
+          if (written.protected) notices.push({ kind: 'event', id: key, name: nameOf('events', item), ...PROTECTED_NOTICE });
         }
         step();
       }

@@ -3,7 +3,8 @@ import { resolve } from 'node:path';
 import { AppError } from '../../platform/errors.ts';
 import { listUsers } from '../../platform/auth/users.repository.ts';
 import { parseAllowList, type AllowList } from '../../platform/http/outbound.ts';
-import { withWriteUnits, type WriteUnit } from '../common/import-transactions.ts';
+import { importProblem, ImportProblemError, type ImportProblem, type OwnProblem } from '../common/import-problems.ts';
+import { refusalProblem, withWriteUnits, type WriteUnit } from '../common/import-transactions.ts';
 import { NAMESPACE, type RequestContext } from '../common/context.ts';
 import { TermsService } from '../terms/terms.service.ts';
 import { findTermIdsByReference } from '../terms/terms.repository.ts';
@@ -29,8 +30,19 @@ const TAXONOMIES: Readonly<Record<string, { info: TaxonomyInfo; kind: 'categorie
   post_tag: { info: TAGS, kind: 'tags' },
 };
 
-/** A file that is no WordPress export of The Events Calendar, or one refused: the one line the command prints. */
-export class WxrImportError extends Error {}
+/**
+ * A file that is no WordPress export of The Events Calendar (at `path`, with the `line` that shows it when there is
+ * one), or one refused: nothing is imported. The one line the command prints.
+ */
+export class WxrImportError extends Error {
+  constructor(
+    readonly problem: OwnProblem,
+    readonly path?: string,
+    readonly line?: number,
+  ) {
+    super(`${path === undefined ? '' : `${path}: `}${line === undefined ? '' : `line ${line}: `}${problem.message}; nothing imported`);
+  }
+}
 
 export interface WxrCounts {
   created: number;
@@ -38,13 +50,13 @@ export interface WxrCounts {
   unchanged: number;
 }
 
-export interface WxrItemError {
+/** An item not imported: where it is, what it is, and the problem (`message`, and its `code` and `params`). */
+export interface WxrItemError extends ImportProblem {
   /** The line of the export the item starts on. */
   readonly line: number;
   /** `event 12`: its kind and its id in the export. */
   readonly item: string;
   readonly title: string;
-  readonly message: string;
 }
 
 export interface WxrImportReport extends Record<CountedKind, WxrCounts> {
@@ -96,11 +108,11 @@ export class WxrImport {
         try {
           counts[kind][await write()] += 1;
         } catch (error) {
-          if (!(error instanceof AppError)) throw error;
+          const problem =
+            error instanceof AppError ? refusalProblem(error) : error instanceof ImportProblemError ? error.problem : undefined;
+          if (problem === undefined) throw error;
           errorCount += 1;
-          const params = (error.data as { params?: Record<string, string> }).params;
-          const message = params === undefined ? error.message : `${error.message}: ${Object.values(params).join(' ')}`;
-          if (errors.length < MAX_LISTED_ERRORS) errors.push({ line, item: `${SINGULAR[kind]} ${id}`, title, message });
+          if (errors.length < MAX_LISTED_ERRORS) errors.push({ line, item: `${SINGULAR[kind]} ${id}`, title, ...problem });
         }
         progress();
       };
@@ -143,13 +155,11 @@ export class WxrImport {
         } else this.surveyItem(survey, record, declared);
       }
     } catch (error) {
-      if (error instanceof WxrFileError) throw new WxrImportError(`${path}: ${error.message}; nothing imported`);
+      if (error instanceof WxrFileError) throw new WxrImportError(error.problem, path, error.line);
       throw error;
     }
     if (survey.items.events + survey.items.venues + survey.items.organizers === 0)
-      throw new WxrImportError(
-        `${path}: a WordPress export without The Events Calendar's events, venues or organizers (tribe_events, tribe_venue, tribe_organizer); nothing imported`,
-      );
+      throw new WxrImportError(importProblem('wxr_no_tec_items'), path);
     for (const id of survey.thumbnails) if (!survey.attachments.has(id)) survey.thumbnails.delete(id);
     // Every category of The Events Calendar, with the parents of those events name.
     for (const term of declared.values())
@@ -234,7 +244,7 @@ export class WxrImport {
 async function uploadsFolder(given: string): Promise<string> {
   const path = resolve(given);
   const stats = await stat(path).catch(() => undefined);
-  if (stats?.isDirectory() !== true) throw new WxrImportError(`--uploads ${given}: no such folder; nothing imported`);
+  if (stats?.isDirectory() !== true) throw new WxrImportError(importProblem('wxr_no_uploads_folder', { folder: given }));
   return path;
 }
 

@@ -1,5 +1,6 @@
 import { createReadStream } from 'node:fs';
 import { SaxesParser } from 'saxes';
+import { ImportProblemError, type ImportProblemCode, type ProblemParams } from '../common/import-problems.ts';
 
 /**
  * Streamed reading of a WordPress export (WXR: RSS 2.0 with WordPress's `wp:` elements). The text is parsed
@@ -8,8 +9,16 @@ import { SaxesParser } from 'saxes';
  * entities are never declared, so nothing is ever expanded or fetched, and a reference to one is an error.
  */
 
-/** A file that is no WordPress export, or XML that is refused: the one line the command prints. */
-export class WxrFileError extends Error {}
+/** A file that is no WordPress export, or XML that is refused, with the line that shows it when there is one. */
+export class WxrFileError extends ImportProblemError {
+  constructor(
+    code: ImportProblemCode,
+    params: ProblemParams = {},
+    readonly line?: number,
+  ) {
+    super(code, params, (sentence) => (line === undefined ? sentence : `line ${line}: ${sentence}`));
+  }
+}
 
 export interface WxrAuthor {
   readonly kind: 'author';
@@ -124,24 +133,24 @@ export async function* readWxr(path: string): AsyncGenerator<WxrRecord> {
   let record: { builder: RecordBuilder; depth: number } | undefined;
   let rooted = false;
   const attributes: Record<string, string>[] = [];
-  const refuse = (message: string): never => {
-    throw new WxrFileError(`line ${parser.line}: ${message}`);
+  const refuse = (code: ImportProblemCode, params: ProblemParams = {}): never => {
+    throw new WxrFileError(code, params, parser.line);
   };
   const sendChannel = () => {
     if (channelSent) return;
     channelSent = true;
     const version = channel.get('wp:wxr_version');
-    if (version === undefined) refuse('an RSS feed, not a WordPress export (no wp:wxr_version)');
+    if (version === undefined) refuse('wxr_rss_feed');
     const site = channel.get('wp:base_blog_url') ?? channel.get('wp:base_site_url') ?? channel.get('link') ?? '';
     ready.push({ kind: 'channel', wxrVersion: version ?? '', site: site.trim().replace(/\/+$/, '') });
   };
 
-  parser.on('doctype', () => refuse('XML with a document type declaration (DOCTYPE): refused, its entities are never read'));
-  parser.on('error', (error) => refuse(`not well-formed XML: ${error.message.replace(/^(?:[^:\s]*:)?\d+:\d+: /, '')}`));
+  parser.on('doctype', () => refuse('wxr_doctype'));
+  parser.on('error', (error) => refuse('wxr_not_well_formed', { detail: error.message.replace(/^(?:[^:\s]*:)?\d+:\d+: /, '') }));
   parser.on('opentag', (tag) => {
     rooted = true;
-    if (stack.length === 0 && tag.name !== 'rss') refuse(`not a WordPress export: the document is <${tag.name}>, not <rss>`);
-    if (stack.length === 1 && tag.name !== 'channel') refuse(`not a WordPress export: <rss> holds <${tag.name}>, not <channel>`);
+    if (stack.length === 0 && tag.name !== 'rss') refuse('wxr_not_rss', { element: tag.name });
+    if (stack.length === 1 && tag.name !== 'channel') refuse('wxr_not_channel', { element: tag.name });
     const inChannel = stack.length === 2;
     if (record === undefined && inChannel && (tag.name === 'item' || tag.name === 'wp:author' || TERM_ELEMENTS.has(tag.name))) {
       sendChannel();
@@ -179,12 +188,12 @@ export async function* readWxr(path: string): AsyncGenerator<WxrRecord> {
     parser.close();
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== undefined && !(error instanceof WxrFileError))
-      throw new WxrFileError(`cannot read: ${(error as NodeJS.ErrnoException).code}`);
+      throw new WxrFileError('wxr_unreadable', { detail: `${(error as NodeJS.ErrnoException).code}` });
     throw error;
   } finally {
     stream.destroy();
   }
-  if (!rooted) refuse('not XML: no element');
+  if (!rooted) refuse('wxr_no_element');
   sendChannel();
   yield* ready.splice(0);
 }

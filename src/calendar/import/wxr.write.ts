@@ -2,10 +2,10 @@ import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { basename, resolve, sep } from 'node:path';
 import type { Db } from '../../platform/db/schema.ts';
-import { AppError } from '../../platform/errors.ts';
 import type { AllowList } from '../../platform/http/outbound.ts';
 import { fetchBytes } from '../../platform/http/outbound.fetch.ts';
 import { filenameOfUrl } from '../media/media.names.ts';
+import { ImportProblemError } from '../common/import-problems.ts';
 import type { WriteUnit } from '../common/import-transactions.ts';
 import type { RequestContext } from '../common/context.ts';
 import { EventsService } from '../events/events.service.ts';
@@ -184,8 +184,7 @@ export class ItemWriter {
       const bytes = await readFile(inFolder).catch(() => undefined);
       if (bytes !== undefined) return dryRun ? undefined : { bytes, filename: basename(inFolder) };
     }
-    if (!/^https?:\/\//i.test(attachment.url))
-      throw new AppError(400, 'image_not_found', `no file ${attachment.file} in the uploads folder, and no address to fetch it from`);
+    if (!/^https?:\/\//i.test(attachment.url)) throw new ImportProblemError('wxr_image_not_found', { file: attachment.file });
     if (dryRun) return undefined;
     const fetched = await fetchBytes(attachment.url, {
       maxBytes: this.deps.config.mediaMaxBytes,
@@ -194,7 +193,7 @@ export class ItemWriter {
       anyHttp: true,
       timeoutMs: FETCH_TIMEOUT_MS,
     });
-    if (!fetched.ok) throw new AppError(400, 'image_not_fetched', `${attachment.url}: ${fetched.error}`);
+    if (!fetched.ok) throw new ImportProblemError('wxr_image_not_fetched', { url: attachment.url, detail: fetched.error });
     return { bytes: fetched.bytes, filename: filenameOfUrl(attachment.url) };
   }
 }
