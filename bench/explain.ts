@@ -53,7 +53,8 @@ async function main(): Promise<void> {
     if (series > 0) await convertDemoEventsToSeries(store, { series, limits: seriesLimits(config), onProgress: progressBar('series') });
     const entity = (await seedEntities(store, entities)).fixture;
     const { token } = await users.createToken('admin', 'explain');
-    // PostgreSQL plans from fresh statistics, as autovacuum would have them; SQLite has none unless ANALYZE is run, as in production.
+    // The seeds left fresh statistics (settleAfterBulkLoad: on SQLite the counts only, as a server keeps them); PostgreSQL's
+    // are taken again after the rows written since, as autovacuum would.
     if (store.dialect === 'postgres') await sql`analyze`.execute(store.db);
     const fixtures = await loadFixtures(store);
     const logger = createLogger('silent');
