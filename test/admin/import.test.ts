@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { IMPORT_PROBLEMS } from '../../src/calendar/common/import-problems.ts';
 import { IMPORT_PROBLEMS_IT } from '../../src/calendar/admin/admin.import.i18n.ts';
 import { REFUSALS_IT } from '../../src/calendar/admin/admin.refusals.i18n.ts';
@@ -324,7 +325,8 @@ describe('the Italian of what the importers say', () => {
   });
 
   it('knows every code the importers’ sources name', () => {
-    const folders = ['src/calendar/ical', 'src/calendar/import'];
+    const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+    const folders = ['src/calendar/ical', 'src/calendar/import'].map((folder) => path.join(root, folder));
     const named = new Set(
       folders.flatMap((folder) =>
         readdirSync(folder)
