@@ -52,6 +52,9 @@ describe('event list totals', () => {
     };
   };
 
+  /** A statement that counts a list, or reads all its ids (up to a limit): not a total maintained from the log. */
+  const readsWhole = (text: string) => /count\(\*\)|^select "events"\."id" from "events" .*\blimit\b/s.test(text);
+
   it('reads a total once for as long as its version is current, whatever the clock second, and tells filters apart', async () => {
     const { counting, total, versionAt } = await counted();
     const version = versionAt();
@@ -90,7 +93,7 @@ describe('event list totals', () => {
     const { counting, total, versionAt } = await counted(1024 * 1024, 1024 * 1024);
     const featured = { ...base, featured: true };
     assert.equal(await total(versionAt(), featured), 1);
-    assert.equal(counting.count(), 2, 'counted, and its ids read once');
+    assert.equal(counting.count(), 1, 'its ids read once, their number the total');
     const made = await server.request('/calendar/events/v1/events', {
       method: 'POST',
       auth: admin,
@@ -106,7 +109,7 @@ describe('event list totals', () => {
     const afterCreate = await readRevision(server.server.store.db, 'calendar');
     counting.reset();
     assert.equal(await total(versionAt(undefined, null, afterCreate), featured), 2);
-    assert.equal(counting.statements().filter((text) => /count\(\*\)/.test(text)).length, 0, 'nothing counted');
+    assert.equal(counting.statements().filter(readsWhole).length, 0, 'nothing counted');
     assert.equal(counting.count(), 2, 'the log since, and the events it names');
     const unfeatured = await server.request(`/calendar/events/v1/events/${made.body.id}`, {
       method: 'POST',
@@ -123,7 +126,7 @@ describe('event list totals', () => {
   it('counts again past a scheduled publication, even when a count of the version before it finishes later', async () => {
     const { counting, total, versionAt, cache } = await counted(1024 * 1024, 1024 * 1024);
     const featured = { ...base, featured: true };
-    const counts = () => counting.statements().filter((text) => /count\(\*\)/.test(text)).length;
+    const counts = () => counting.statements().filter(readsWhole).length;
     const before = versionAt('2030-01-01 09:00:00', '2030-01-01 10:00:00');
     const past = versionAt('2030-01-01 10:00:00');
     // The publication passed and everything was invalidated; then a request of the version before it counts.

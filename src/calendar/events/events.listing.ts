@@ -106,14 +106,16 @@ export class EventListing {
   }
 
   /**
-   * Counts the list, and caches its ids (or that it is too large) for the next versions: the change log brings
-   * them up to date, unless everything was invalidated since this version (a publication, a prune).
+   * Reads the list's ids, and caches them (or that they are too many) for the next versions: the change log brings
+   * them up to date, unless everything was invalidated since this version (a publication, a prune). The ids are
+   * the count: a category's over 100k events cost PostgreSQL a count and then the same scan again for them.
    */
   private async countAfresh(key: string): Promise<number> {
-    const total = await countEvents(this.db, this.filter);
-    const ids = total > MAX_MEMBERS || !this.version.cache.cachesItems ? null : new Set(await listEventIds(this.db, this.filter));
+    if (!this.version.cache.cachesItems) return countEvents(this.db, this.filter);
+    const found = await listEventIds(this.db, this.filter, MAX_MEMBERS + 1);
+    const ids = found.length > MAX_MEMBERS ? null : new Set(found);
     const members: Members = { at: this.version, ids, busy: Promise.resolve() };
     this.version.cache.setItem(key, [], members, () => 40 * (ids?.size ?? 0) + 64, this.version);
-    return ids?.size ?? total;
+    return ids?.size ?? countEvents(this.db, this.filter);
   }
 }

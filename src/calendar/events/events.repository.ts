@@ -186,13 +186,14 @@ export async function countEvents(db: Db, filter: EventListFilter): Promise<numb
   return Number(row.total);
 }
 
-/** The ids of every event the filter matches: a total maintained from version to version (events.listing.ts). */
-export async function listEventIds(db: Db, filter: EventListFilter): Promise<number[]> {
-  const rows = await db
+/** The ids of the events the filter matches, up to `limit`: a total maintained from version to version (events.listing.ts). */
+export async function listEventIds(db: Db, filter: EventListFilter, limit?: number): Promise<number[]> {
+  let query = db
     .selectFrom('events')
     .select('events.id')
-    .where((eb) => conditions(eb, filter, 'count'))
-    .execute();
+    .where((eb) => conditions(eb, filter, 'count'));
+  if (limit !== undefined) query = query.limit(limit);
+  const rows = await query.execute();
   return rows.map((row) => row.id);
 }
 
