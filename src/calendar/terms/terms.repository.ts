@@ -108,26 +108,46 @@ export async function findChildIds(db: Db, id: number): Promise<number[]> {
   return rows.map((row) => row.id);
 }
 
-/** Published-event counts of many terms (see publishedCount), one query. */
+/** One scheduled event whose date has passed, if any (an index probe): what makes a term's count more than it stores. */
+function someDue(now: string): RawBuilder<number | null> {
+  return sql<
+    number | null
+  >`(select 1 from events e where e.status = 'future' and e.date_utc <= ${now} and e.password_hash is null limit 1)`;
+}
+
+/**
+ * Published-event counts (see publishedCount) of the terms `ids`, or of every term up to `limit`: one query while
+ * no scheduled event is due, the stored counts and whether one is. PostgreSQL estimates a thousand due events for
+ * each term (the dates of `future` events are not told apart from the others'), and compiled the count of every
+ * term with JIT at 100k events: 34 ms for what runs in 2. Only when an event is due are the terms' due events
+ * counted.
+ */
+async function countRows(db: Db, now: string, ids?: readonly number[], limit?: number): Promise<{ id: number; count: number | string }[]> {
+  const terms = () => {
+    let query = db.selectFrom('terms');
+    if (ids !== undefined) query = query.where('terms.id', 'in', ids);
+    return limit === undefined ? query : query.limit(BigInt(limit));
+  };
+  const stored = await terms()
+    .select(['terms.id', 'terms.published_count as count', someDue(now).as('due')])
+    .execute();
+  if (stored.every((row) => row.due === null)) return stored;
+  return terms()
+    .select(['terms.id', publishedCount(now).as('count')])
+    .execute();
+}
+
+/** Published-event counts of many terms (see publishedCount), one query while no scheduled event is due. */
 export async function countPublishedEvents(db: Db, termIds: readonly number[], now: string): Promise<Map<number, number>> {
   const counts = new Map<number, number>();
   if (termIds.length === 0) return counts;
-  const rows = await db
-    .selectFrom('terms')
-    .select(['terms.id', publishedCount(now).as('count')])
-    .where('terms.id', 'in', [...new Set(termIds)])
-    .execute();
-  for (const row of rows) counts.set(row.id, Number(row.count));
+  for (const row of await countRows(db, now, [...new Set(termIds)])) counts.set(row.id, Number(row.count));
   return counts;
 }
 
-/** Published-event counts of every term, one query; `undefined` when there are more than `max` terms. */
+/** Published-event counts of every term; `undefined` when there are more than `max` terms. */
 export async function countPublishedEventsOfAll(db: Db, now: string, max: number): Promise<Map<number, number> | undefined> {
-  const rows = await db
-    .selectFrom('terms')
-    .select(['terms.id', publishedCount(now).as('count')])
-    .limit(BigInt(max + 1))
-    .execute();
+  const rows = await countRows(db, now, undefined, max + 1);
   return rows.length > max ? undefined : new Map(rows.map((row) => [row.id, Number(row.count)]));
 }
 
