@@ -6,8 +6,10 @@ import { PostgresAdapter, sql, type Kysely } from 'kysely';
 // text ran all four (SQLite bumped the revision before each, PostgreSQL ran each statement), and an update ran
 // them for the old row and again for the new: of SQLite's 273 µs of statements per create, 57 went to its three
 // texts' triggers. Each mark now runs only for its kind of item (SQLite: a trigger with a `when` each; PostgreSQL:
-// `if`), and an update marks the old row's items only when the text moved to another item. What a change records
-// is as before. Frozen: Kysely only.
+// `if`), and an update marks the old row's items only when the text moved to another item. Which items a change
+// names, and what it records of them, is as before; on SQLite the marks of one row run in the order SQLite fires
+// triggers (unspecified: the newest first in practice), so their numbers within the transaction, which readers
+// see together, may come in another order. Frozen: Kysely only.
 
 interface Dialect {
   /** What a trigger body runs before it writes a change: SQLite bumps the revision itself, per change. */
