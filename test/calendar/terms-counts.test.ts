@@ -44,6 +44,11 @@ describe('term counts across processes and over time', () => {
     return response.body.id as number;
   };
   const countOf = async (collection: string, id: number) => (await server.request(`${NS}/${collection}/${id}`)).body.count as number;
+  /** The category in the archive that hides empty terms and sorts by count: its id and count, or nothing. */
+  const listedWithCounts = async (id: number) =>
+    (
+      (await server.request(`${NS}/categories?include=${id}&hide_empty=1&orderby=count`)).body.categories as { id: number; count: number }[]
+    ).map((term) => [term.id, term.count]);
   const embeddedCount = async (eventId: number, termId: number) => {
     const event = (await server.request(`${NS}/events/${eventId}`)).body;
     return [...event.categories, ...event.tags].find((term: { id: number }) => term.id === termId)?.count as number | undefined;
@@ -100,7 +105,9 @@ describe('term counts across processes and over time', () => {
     const db = server.server.store.db;
     await db.transaction().execute((trx) => updateEvent(trx, event, { status: 'future', date_utc: soon }));
     assert.equal(await countOf('categories', category), 0);
+    assert.deepEqual(await listedWithCounts(category), []);
     while (utcStamp(new Date()) < soon) await sleep(100);
     assert.equal(await countOf('categories', category), 1);
+    assert.deepEqual(await listedWithCounts(category), [[category, 1]], 'the archive shows it, hide_empty and orderby=count with it');
   });
 });

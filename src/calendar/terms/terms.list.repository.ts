@@ -4,7 +4,7 @@ import type { Db } from '../../platform/db/schema.ts';
 import type { Taxonomy } from '../calendar.tables.ts';
 import type { ModifiedBounds } from '../posts/posts.modified.ts';
 import { translationContains } from '../posts/posts.repository.ts';
-import { publishedCount, type TermRow } from './terms.repository.ts';
+import { dueCounts, PUBLISHED_COUNT, type TermRow } from './terms.repository.ts';
 
 /** The term archives' query: which terms a list's filters keep, how many, and in which order. */
 
@@ -31,7 +31,10 @@ export interface TermListOrder {
 }
 
 function filtered(db: Db, filter: TermListFilter) {
-  let query = db.selectFrom('terms').where('terms.taxonomy', '=', filter.taxonomy);
+  let query = db
+    .selectFrom('terms')
+    .leftJoin(dueCounts(db, filter.now), 'due.term_id', 'terms.id')
+    .where('terms.taxonomy', '=', filter.taxonomy);
   if (filter.include !== undefined) query = query.where('terms.id', 'in', [...filter.include]);
   if (filter.exclude !== undefined && filter.exclude.length > 0) query = query.where('terms.id', 'not in', [...filter.exclude]);
   if (filter.parentId !== undefined) query = query.where('terms.parent_id', '=', filter.parentId);
@@ -50,7 +53,7 @@ function filtered(db: Db, filter: TermListFilter) {
       translationContains(filter.taxonomy, sql.ref<number>('terms.id'), ['name', 'slug'], filter.search.languages, filter.search.text),
     );
   }
-  if (filter.hideEmpty) query = query.where(sql<SqlBool>`${publishedCount(filter.now)} > 0`);
+  if (filter.hideEmpty) query = query.where(sql<SqlBool>`${PUBLISHED_COUNT} > 0`);
   const { modifiedAfter, modifiedBefore } = filter;
   if (modifiedAfter !== undefined || modifiedBefore !== undefined) {
     query = query.where('terms.id', 'in', (eb) => {
@@ -88,7 +91,7 @@ function orderExpression(filter: TermListFilter, order: TermListOrder): Expressi
     case 'description':
       return translatedValue(filter.taxonomy, order.by, order);
     case 'count':
-      return publishedCount(filter.now);
+      return PUBLISHED_COUNT;
     case 'include': {
       const include = filter.include ?? [];
       if (include.length === 0) return translatedValue(filter.taxonomy, 'name', order);

@@ -1,4 +1,4 @@
-import { sql, type Expression, type RawBuilder } from 'kysely';
+import { sql } from 'kysely';
 import { lockingRows } from '../../platform/db/row-locks.ts';
 import type { Db } from '../../platform/db/schema.ts';
 import type { Taxonomy } from '../calendar.tables.ts';
@@ -17,26 +17,29 @@ export interface TermRow {
 }
 
 /**
- * Events of the term `termId` stored as `future` whose date has passed: published too
- * (permissions.ts `effectiveStatus`). Found through the events' (status, date_utc) index,
- * then each one's link looked up by primary key, not through the term's links: there are
- * few such events, and many links. The link is a scalar subquery, not a join: PostgreSQL
- * turns a join or an `exists` into a hash join that reads every link of the term (8k at
- * 100k events: 1.2 ms a term), and runs a scalar subquery per row as written.
+ * Per term, its events stored as `future` whose date has passed: published too (permissions.ts `effectiveStatus`),
+ * and never a password-protected one. Counted once for all terms, as a table `due` (`term_id`, `n`) to join: the
+ * events found through their (status, date_utc) index, each one's links by primary key. Counted per term instead,
+ * PostgreSQL estimated a thousand due events for each (the dates of `future` events are not told apart from the
+ * others') and compiled the statement with JIT at 100k events: 34 ms for what runs in 2.
  */
-function duePublications(termId: Expression<number>, now: string): RawBuilder<number> {
-  return sql<number>`(select count(*) from events e where e.status = 'future' and e.date_utc <= ${now} and e.password_hash is null
-    and (select 1 from event_terms et where et.event_id = e.id and et.term_id = ${termId}) is not null)`;
+export function dueCounts(db: Db, now: string) {
+  return db
+    .selectFrom('events as e')
+    .innerJoin('event_terms as et', 'et.event_id', 'e.id')
+    .select((eb) => ['et.term_id', eb.fn.countAll<number | string>().as('n')])
+    .where('e.status', '=', 'future')
+    .where('e.date_utc', '<=', now)
+    .where('e.password_hash', 'is', null)
+    .groupBy('et.term_id')
+    .as('due');
 }
 
 /**
- * The `count` of the term of the query's `terms` row (what `orderby=count` sorts by): its events
- * stored as `publish`, maintained by the database in `published_count`, and the scheduled ones whose date has passed;
- * never a password-protected one, whose terms are stripped (issue 19).
+ * The `count` of a term (what `orderby=count` sorts by), in a query of `terms` joined with `dueCounts`: its events
+ * stored as `publish`, maintained by the database in `published_count`, and its due scheduled ones.
  */
-export function publishedCount(now: string): RawBuilder<number> {
-  return sql<number>`(terms.published_count + ${duePublications(sql.ref<number>('terms.id'), now)})`;
-}
+export const PUBLISHED_COUNT = sql<number>`(terms.published_count + coalesce(due.n, 0))`;
 
 export async function insertTerm(db: Db, taxonomy: Taxonomy, parentId: number | null, color: string | null = null): Promise<number> {
   const row = await db.insertInto('terms').values({ taxonomy, parent_id: parentId, color }).returning('id').executeTakeFirstOrThrow();
@@ -108,31 +111,17 @@ export async function findChildIds(db: Db, id: number): Promise<number[]> {
   return rows.map((row) => row.id);
 }
 
-/**
- * Published-event counts (see publishedCount) of the terms `ids`, or of every term up to `limit`, one query: the
- * stored counts, and the due scheduled events counted per term once, found through the events' (status, date_utc)
- * index and each one's links by primary key. Counted per term as `publishedCount` does it, PostgreSQL estimated a
- * thousand due events for each term (the dates of `future` events are not told apart from the others') and
- * compiled the statement with JIT at 100k events: 34 ms for what runs in 2.
- */
+/** Published-event counts (PUBLISHED_COUNT) of the terms `ids`, or of every term up to `limit`, one query. */
 async function countRows(db: Db, now: string, ids?: readonly number[], limit?: number): Promise<{ id: number; count: number | string }[]> {
-  const due = db
-    .selectFrom('events as e')
-    .innerJoin('event_terms as et', 'et.event_id', 'e.id')
-    .select((eb) => ['et.term_id', eb.fn.countAll<number | string>().as('n')])
-    .where('e.status', '=', 'future')
-    .where('e.date_utc', '<=', now)
-    .where('e.password_hash', 'is', null)
-    .groupBy('et.term_id');
   let query = db
     .selectFrom('terms')
-    .leftJoin(due.as('due'), 'due.term_id', 'terms.id')
-    .select(['terms.id', sql<number | string>`terms.published_count + coalesce(due.n, 0)`.as('count')]);
+    .leftJoin(dueCounts(db, now), 'due.term_id', 'terms.id')
+    .select(['terms.id', PUBLISHED_COUNT.as('count')]);
   if (ids !== undefined) query = query.where('terms.id', 'in', ids);
   return (limit === undefined ? query : query.limit(BigInt(limit))).execute();
 }
 
-/** Published-event counts of many terms (see publishedCount), one query. */
+/** Published-event counts of many terms (PUBLISHED_COUNT), one query. */
 export async function countPublishedEvents(db: Db, termIds: readonly number[], now: string): Promise<Map<number, number>> {
   const counts = new Map<number, number>();
   if (termIds.length === 0) return counts;
