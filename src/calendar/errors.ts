@@ -69,7 +69,7 @@ export function toWpError(error: unknown, requestId: string): { status: number; 
   const { status, headers } = appError;
   if (appError instanceof ValidationError) return { status, headers: {}, body: validationBody(appError) };
   // The calendar's own errors carry their WordPress codes already.
-  const code = isPlatformError(appError) ? WP_CODE_OF_REASON[appError.reason] : appError.code;
+  const code = wireCodeOf(appError);
   if (code === INTERNAL || (!isPlatformError(appError) && isFailure(status))) {
     return { status, headers, body: { code: INTERNAL, message: 'internal error', data: { status, request_id: requestId } } };
   }
