@@ -104,4 +104,23 @@ describe('the change log of a text', () => {
         .execute();
     assert.deepEqual(sorted(await logged(move)), sorted([`event:${from}`, `event:${to}`]));
   });
+
+  it("logs a venue's text moved to an organizer as a change of both and of the events of each", async () => {
+    const venue = await eventsLinked('venue');
+    const organizer = await eventsLinked('organizer');
+    await store.db
+      .insertInto('translations')
+      .values({ resource_type: 'venue', resource_id: venue.id, language: 'en', field: 'moving', value: 'a text to move' })
+      .execute();
+    const move = (db: Kysely<Database>) =>
+      db
+        .updateTable('translations')
+        .set({ resource_type: 'organizer', resource_id: organizer.id })
+        .where('resource_type', '=', 'venue')
+        .where('resource_id', '=', venue.id)
+        .where('field', '=', 'moving')
+        .execute();
+    const expected = new Set([`venue:${venue.id}`, ...venue.events, `organizer:${organizer.id}`, ...organizer.events]);
+    assert.deepEqual(sorted(await logged(move)), sorted([...expected]));
+  });
 });
