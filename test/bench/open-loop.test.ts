@@ -33,6 +33,7 @@ test('sends at the rate asked whatever the answers take, times reads and writes 
     { method: 'GET', path: '/missing' },
     { method: 'POST', path: '/events', headers: { 'content-type': 'application/json' }, body: '{"title":"Mixed [<id>]"}' },
   ];
+  const started = performance.now();
   const result = await sendOpenLoop(base, variants, 100, 1);
 
   assert.equal(result.sent, 100);
@@ -40,9 +41,10 @@ test('sends at the rate asked whatever the answers take, times reads and writes 
   assert.equal(result.writes.count, 10);
   assert.equal(result.badResponses, 10, 'the 404s');
   assert.equal(result.socketErrors, 0);
-  // Requests leave when due, not when the last answer came: spread over the second, writes waiting or not.
+  // Requests leave when due, not all at once: spread over the second, writes waiting or not. Measured from when
+  // sending began, since a first request held up by a busy machine would shorten the spread of arrivals alone.
   assert.equal(arrivals.length, 100);
-  assert.ok(arrivals.at(-1)! - arrivals[0]! >= 900, `sent over ${(arrivals.at(-1)! - arrivals[0]!).toFixed(0)} ms`);
+  assert.ok(arrivals.at(-1)! - started >= 900, `the last sent ${(arrivals.at(-1)! - started).toFixed(0)} ms after the start`);
   assert.ok(result.writes.p50Ms >= WRITE_MS, `writes p50 ${result.writes.p50Ms} ms`);
   assert.ok(result.reads.p50Ms < result.writes.p50Ms, `reads p50 ${result.reads.p50Ms} ms`);
   assert.equal(new Set(bodies).size, 10);
