@@ -279,7 +279,7 @@ export async function listEvents(
   return pageOf(db.selectFrom('events').selectAll('events'), filter, limit, offset, order).execute();
 }
 
-/** The ids on one page of events, in `listEvents`' order: on SQLite read from an index alone, without the rows, unless of one term. */
+/** The ids on one page of events, in `listEvents`' order: on SQLite read from an index alone, without the rows. */
 export async function listEventPageIds(
   db: Db,
   filter: EventListFilter,

@@ -3,12 +3,10 @@ import { PostgresAdapter, sql, type Kysely } from 'kysely';
 // A term's events in list order: one row per link of `event_terms`, with the event's local start and publication
 // date beside the term, kept by the database in the transaction of every write to a link or to those two columns
 // of an event. A page of one category walked the listing index of every event and probed each one's links: about
-// 400 events and probes for the third page of a category holding one event in fourteen (2.0–4.2 ms on PostgreSQL
+// 400 events and probes for the third page of a category holding one event in fourteen (2.4–4.2 ms on PostgreSQL
 // at 100k events, read again in every calendar version). Walked from the term, the page reads its own entries and
 // looks each event up by id. Derived rows: writing them bumps no revision and logs no change, since the write that
-// causes them does. On PostgreSQL the links and events are locked against writes until the migration commits, so
-// that none written by a process still running the previous schema is missed between the copy and the triggers.
-// Frozen: Kysely only.
+// causes them does. Frozen: Kysely only.
 
 const COPY = sql`insert into event_terms_listing (term_id, start_local, date, event_id)
   select new.term_id, e.start_local, e.date, e.id from events e where e.id = new.event_id`;
@@ -19,7 +17,6 @@ const MOVED = sql`old.start_local <> new.start_local or old.date <> new.date`;
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export async function up(db: Kysely<any>): Promise<void> {
   const postgres = db.getExecutor().adapter instanceof PostgresAdapter;
-  if (postgres) await sql`lock table event_terms, events in share row exclusive mode`.execute(db);
   await db.schema
     .createTable('event_terms_listing')
     .addColumn('term_id', 'integer', (col) => col.notNull())
@@ -46,11 +43,6 @@ export async function up(db: Kysely<any>): Promise<void> {
       as $$ begin ${FOLLOW}; return null; end $$`.execute(db);
     await sql`create trigger event_terms_listing_event after update of start_local, date on events
       for each row when (${MOVED}) execute function event_terms_listing_on_event()`.execute(db);
-    await sql`create function event_terms_listing_on_truncate() returns trigger language plpgsql
-      set plan_cache_mode = 'force_generic_plan'
-      as $$ begin truncate event_terms_listing; return null; end $$`.execute(db);
-    await sql`create trigger event_terms_listing_truncate after truncate on event_terms
-      for each statement execute function event_terms_listing_on_truncate()`.execute(db);
   } else {
     await sql`create trigger event_terms_listing_insert after insert on event_terms begin ${COPY}; end`.execute(db);
     await sql`create trigger event_terms_listing_update after update on event_terms begin ${REMOVE}; ${COPY}; end`.execute(db);
@@ -65,8 +57,8 @@ export async function down(db: Kysely<any>): Promise<void> {
   if (db.getExecutor().adapter instanceof PostgresAdapter) {
     await sql`drop trigger event_terms_listing_link on event_terms`.execute(db);
     await sql`drop trigger event_terms_listing_event on events`.execute(db);
-    await sql`drop trigger event_terms_listing_truncate on event_terms`.execute(db);
-    for (const name of ['link', 'event', 'truncate']) await sql`drop function ${sql.id(`event_terms_listing_on_${name}`)}()`.execute(db);
+    await sql`drop function event_terms_listing_on_link()`.execute(db);
+    await sql`drop function event_terms_listing_on_event()`.execute(db);
   } else {
     for (const name of ['insert', 'update', 'delete', 'event'])
       await sql`drop trigger ${sql.id(`event_terms_listing_${name}`)}`.execute(db);
