@@ -11,7 +11,6 @@ declare module '../platform/db/schema.ts' {
     event_organizers: EventOrganizerTable;
     terms: TermTable;
     event_terms: EventTermTable;
-    event_terms_listing: EventTermListingTable;
     event_occurrences: EventOccurrenceTable;
     event_ical_uids: EventIcalUidTable;
     caldav_resource_names: CaldavResourceNameTable;
@@ -184,14 +183,6 @@ export interface TermTable {
 export interface EventTermTable {
   event_id: number;
   term_id: number;
-}
-
-/** A link of `event_terms` with its event's list order, kept by the database (migration 2026-12-09T0100). */
-export interface EventTermListingTable {
-  term_id: number;
-  start_local: string;
-  date: string;
-  event_id: number;
 }
 
 /** Resource types that have translatable fields and slugs. */

@@ -105,10 +105,9 @@ const TEXTS_OWNER = sql<number>`case when events.parent_id is not null and event
 /**
  * How a filter on links (terms, organizers) is asked: `walk` (EXISTS per event) suits an ordered walk of the listing
  * index that stops after a page; `count` (IN the linked ids) suits a count, which SQLite then drives from the
- * links, looking each event up by id: a category's total over 100k events in 11 ms instead of 30; `listed`: the
- * statement walks the one term's entries of `event_terms_listing` (`pageOf`), which stand for that term's filter.
+ * links, looking each event up by id: a category's total over 100k events in 11 ms instead of 30.
  */
-type LinkProbe = 'walk' | 'count' | 'listed';
+type LinkProbe = 'walk' | 'count';
 
 function conditions(eb: Eb, filter: EventListFilter, asked: LinkProbe = 'walk'): Expression<SqlBool> {
   // Ids named by the filter drive any statement: the links are probed per event.
@@ -148,11 +147,6 @@ function conditions(eb: Eb, filter: EventListFilter, asked: LinkProbe = 'walk'):
   }
   for (const ids of [filter.categoryIds, filter.tagIds]) {
     if (ids === undefined) continue;
-    // The statement walks the term's own entries (`soleTerm`): what is left of the filter is that it is exposed.
-    if (probe === 'listed') {
-      all.push(exposed);
-      continue;
-    }
     const links = eb
       .selectFrom('event_terms')
       .select('event_terms.event_id')
@@ -268,7 +262,11 @@ export async function listEventSpans(db: Db, filter: EventListFilter): Promise<E
 /** The order of an events list: the API's is `asc`; `desc` (latest first) is the pages' past events. */
 export type EventOrder = 'asc' | 'desc';
 
-/** One page of events, in list order (see `pageOf`). */
+/**
+ * One page of events: by local start, then publication date, then id
+ * (with `include`: publication date, then id, as the reference); all three
+ * reversed with `desc`, so that either way the list walks one index.
+ */
 export async function listEvents(
   db: Db,
   filter: EventListFilter,
@@ -279,7 +277,7 @@ export async function listEvents(
   return pageOf(db.selectFrom('events').selectAll('events'), filter, limit, offset, order).execute();
 }
 
-/** The ids on one page of events, in `listEvents`' order: on SQLite read from an index alone, without the rows. */
+/** The ids on one page of events, in `listEvents`' order: on SQLite read from the listing index alone, without the rows. */
 export async function listEventPageIds(
   db: Db,
   filter: EventListFilter,
@@ -291,11 +289,6 @@ export async function listEventPageIds(
   return rows.map((row) => row.id);
 }
 
-/**
- * A page in list order: by local start, then publication date, then id (with `include`: publication date, then id,
- * as the reference); all three reversed with `desc`, so that either way the list walks one index. A list of one term
- * walks that term's own entries instead (`event_terms_listing`, in the same order), looking each event up by id.
- */
 function pageOf<O>(
   query: SelectQueryBuilder<Database, 'events', O>,
   filter: EventListFilter,
@@ -303,46 +296,14 @@ function pageOf<O>(
   offset: number,
   order: EventOrder,
 ) {
-  // The limit bound as an integer: better-sqlite3 binds a JS number as a REAL, and SQLite's planner then ignores the
-  // limit and sorts the whole window (a month of 100k events: 10 ms instead of 0.5 ms, docs/perf.md).
-  const page = BigInt(limit);
-  const term = soleTerm(filter);
-  if (term !== undefined) {
-    // The window on the walked entries themselves, so that the walk starts and stops there.
-    const window: [op: '>=' | '<=' | '<' | '>', value: string | undefined][] = [
-      ['>=', filter.startFrom],
-      ['<=', filter.startTo],
-      ['<', filter.startBefore],
-      ['>', filter.startAfter],
-    ];
-    return query
-      .innerJoin('event_terms_listing as listed', 'listed.event_id', 'events.id')
-      .where('listed.term_id', '=', term)
-      .where((eb) =>
-        eb.and([
-          conditions(eb, filter, 'listed'),
-          ...window.flatMap(([op, value]) => (value === undefined ? [] : [eb('listed.start_local', op, value)])),
-        ]),
-      )
-      .orderBy('listed.start_local', order)
-      .orderBy('listed.date', order)
-      .orderBy('listed.event_id', order)
-      .limit(page)
-      .offset(offset);
-  }
   const matching = query.where((eb) => conditions(eb, filter));
   const ordered =
     filter.includeIds === undefined
       ? matching.orderBy('events.start_local', order).orderBy('events.date', order)
       : matching.orderBy('events.date', order);
-  return ordered.orderBy('events.id', order).limit(page).offset(offset);
-}
-
-/** The one term a list asks for, when it asks for one and for no other set of terms or ids. */
-function soleTerm(filter: EventListFilter): number | undefined {
-  if (filter.includeIds !== undefined) return undefined;
-  const sets = [filter.categoryIds, filter.tagIds].filter((ids) => ids !== undefined);
-  return sets.length === 1 && sets[0]?.length === 1 ? sets[0][0] : undefined;
+  // The limit bound as an integer: better-sqlite3 binds a JS number as a REAL, and SQLite's planner then ignores the
+  // limit and sorts the whole window (a month of 100k events: 10 ms instead of 0.5 ms, docs/perf.md).
+  return ordered.orderBy('events.id', order).limit(BigInt(limit)).offset(offset);
 }
 
 /**
