@@ -1,0 +1,130 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import fc from 'fast-check';
+import { escapeXml, parseXml, XmlError, type XmlElement } from '../../src/platform/xml/xml.ts';
+
+const refused = (document: string, message: RegExp) =>
+  assert.throws(
+    () => parseXml(document),
+    (error: unknown) => {
+      assert.ok(error instanceof XmlError, `an XmlError, not ${String(error)}`);
+      assert.match(error.message, message);
+      return true;
+    },
+  );
+
+describe('parseXml', () => {
+  it('resolves namespaces, decodes references and keeps text and CDATA in order', () => {
+    const root = parseXml(
+      '<?xml version="1.0" encoding="UTF-8"?>\n<!-- a comment --><s:E xmlns:s="urn:s" xmlns="urn:d" a="1&amp;2" xml:lang="it" s:b="&#x41;">' +
+        '<?pi ignored?><s:B>x&lt;&#65;<![CDATA[<y>&amp;]]>z</s:B><C/></s:E>\n',
+    );
+    assert.equal(root.namespace, 'urn:s');
+    assert.equal(root.localName, 'E');
+    assert.equal(root.qualifiedName, 's:E');
+    assert.deepEqual(root.attributes, [
+      { namespace: '', localName: 'a', value: '1&2' },
+      { namespace: 'http://www.w3.org/XML/1998/namespace', localName: 'lang', value: 'it' },
+      { namespace: 'urn:s', localName: 'b', value: 'A' },
+    ]);
+    const [b, c] = root.children;
+    assert.deepEqual([b?.namespace, b?.localName, b?.text], ['urn:s', 'B', 'x<A<y>&amp;z']);
+    assert.deepEqual([c?.namespace, c?.localName, c?.children, c?.text], ['urn:d', 'C', [], '']);
+  });
+
+  it('refuses DTDs and entity declarations before parsing, wherever they are', () => {
+    refused('<!DOCTYPE a [<!ENTITY x "y">]><a>&x;</a>', /DTDs and entity declarations are not accepted/);
+    refused('<a/><!ENTITY % remote SYSTEM "http://127.0.0.1:9/x">', /DTDs/);
+    refused('<a><![CDATA[<!DOCTYPE a>]]></a>', /DTDs/);
+  });
+
+  it('refuses what is not well-formed, saying where', () => {
+    const cases: [string, RegExp][] = [
+      ['<a>&xxe;</a>', /^The body is not well-formed XML: undefined entity \(line 1, column 8\)\.$/],
+      ['<a>&#0;</a>', /malformed character entity/],
+      ['<a>&#xFFFE;</a>', /malformed character entity/],
+      ['<q:a/>', /unbound namespace prefix/],
+      ['<a q:x="1"/>', /unbound namespace prefix/],
+      ['<a xmlns:p="urn:x"><b xmlns:p=""/></a>', /undefine prefix/],
+      ['<a:b:c xmlns:a="u"/>', /malformed name/],
+      ['<a/>junk', /text data outside of root node/],
+      ['<a/><b/>', /only one root/],
+      ['', /must contain a root element/],
+      ['  ', /must contain a root element/],
+      ['<a><b></a>', /unexpected close tag/],
+      ['<a', /not well-formed/],
+      ['<a b="1" b="2"/>', /duplicate attribute/],
+      ['<a b="<"/>', /disallowed character/],
+      ['<a>a & b</a>', /not well-formed/],
+    ];
+    for (const [document, message] of cases) refused(document, message);
+  });
+
+  it('refuses characters XML does not allow', () => {
+    refused('<a>\u0000</a>', /a character that XML does not allow/);
+    refused('<a b="\u0008"/>', /a character that XML does not allow/);
+  });
+
+  it('reads 256 nested elements and refuses 257', () => {
+    const nested = (depth: number) => `${'<a>'.repeat(depth)}${'</a>'.repeat(depth)}`;
+    let element: XmlElement | undefined = parseXml(nested(256));
+    let depth = 0;
+    for (; element !== undefined; element = element.children[0]) depth += 1;
+    assert.equal(depth, 256);
+    refused(nested(257), /nests elements more than 256 deep/);
+  });
+
+  it('reads back any tree of elements, attributes and text it is given', () => {
+    const name = fc.stringMatching(/^[a-z][a-z0-9]{0,5}$/);
+    const text = fc.string({ unit: fc.constantFrom('a', ' ', '<', '>', '&', '"', "'", 'é', '\n', '\u{1F600}') });
+    const element = (children: fc.Arbitrary<Node[]>) =>
+      fc.record({
+        name,
+        namespace: fc.constantFrom('', 'urn:one', 'urn:two'),
+        attributes: fc.uniqueArray(fc.tuple(name, text), { maxLength: 3, selector: ([key]) => key }),
+        text,
+        children,
+      });
+    const tree = fc.letrec<{ node: Node }>((tie) => ({
+      node: element(fc.array(fc.oneof({ maxDepth: 4, depthIdentifier: 'tree' }, element(fc.constant([])), tie('node')), { maxLength: 3 })),
+    })).node;
+    fc.assert(
+      fc.property(tree, (node) => {
+        assert.deepEqual(shape(parseXml(serialize(node))), shapeOf(node));
+      }),
+    );
+  });
+});
+
+interface Node {
+  name: string;
+  namespace: string;
+  attributes: [string, string][];
+  text: string;
+  children: Node[];
+}
+
+/** A node written with a prefix per namespace, declared where it is used, its text before its children. */
+function serialize(node: Node): string {
+  const prefix = node.namespace === '' ? '' : `n${node.namespace.slice(-3)}:`;
+  const declaration = node.namespace === '' ? '' : ` xmlns:${prefix.slice(0, -1)}="${node.namespace}"`;
+  const attributes = node.attributes.map(([key, value]) => ` ${key}="${escapeXml(value)}"`).join('');
+  const inner = escapeXml(node.text) + node.children.map(serialize).join('');
+  return `<${prefix}${node.name}${declaration}${attributes}>${inner}</${prefix}${node.name}>`;
+}
+
+const shapeOf = (node: Node): unknown => ({
+  namespace: node.namespace,
+  localName: node.name,
+  attributes: node.attributes.map(([localName, value]) => ({ namespace: '', localName, value: value.replace(/\n/g, ' ') })),
+  text: node.text,
+  children: node.children.map(shapeOf),
+});
+
+const shape = (element: XmlElement): unknown => ({
+  namespace: element.namespace,
+  localName: element.localName,
+  attributes: element.attributes,
+  text: element.text,
+  children: element.children.map(shape),
+});
