@@ -52,10 +52,13 @@ describe('parseXml', () => {
       ['', /must contain a root element/],
       ['  ', /must contain a root element/],
       ['<a><b></a>', /unexpected close tag/],
-      ['<a', /not well-formed/],
+      ['<a', /must contain a root element/],
       ['<a b="1" b="2"/>', /duplicate attribute/],
       ['<a b="<"/>', /disallowed character/],
-      ['<a>a & b</a>', /not well-formed/],
+      ['<a>a & b</a>', /unclosed tag/],
+      // Read as XML 1.0 whatever the declaration: 1.1 allows references to control characters and undeclaring a prefix.
+      ['<?xml version="1.1"?><a>&#x1b;</a>', /malformed character entity/],
+      ['<?xml version="1.1"?><a xmlns:p="urn:x"><b xmlns:p=""/></a>', /undefine prefix/],
     ];
     for (const [document, message] of cases) refused(document, message);
   });
@@ -72,11 +75,12 @@ describe('parseXml', () => {
     for (; element !== undefined; element = element.children[0]) depth += 1;
     assert.equal(depth, 256);
     refused(nested(257), /nests elements more than 256 deep/);
+    refused(`${'<a>'.repeat(256)}<a/>${'</a>'.repeat(256)}`, /nests elements more than 256 deep/);
   });
 
   it('reads back any tree of elements, attributes and text it is given', () => {
     const name = fc.stringMatching(/^[a-z][a-z0-9]{0,5}$/);
-    const text = fc.string({ unit: fc.constantFrom('a', ' ', '<', '>', '&', '"', "'", 'é', '\n', '\u{1F600}') });
+    const text = fc.string({ unit: fc.constantFrom('a', ' ', '<', '>', '&', '"', "'", 'é', '\n', '\t', '\u{1F600}') });
     const element = (children: fc.Arbitrary<Node[]>) =>
       fc.record({
         name,
@@ -113,10 +117,11 @@ function serialize(node: Node): string {
   return `<${prefix}${node.name}${declaration}${attributes}>${inner}</${prefix}${node.name}>`;
 }
 
+// Attribute values come back normalised (XML 1.0 §3.3.3): a tab or a line end is a space.
 const shapeOf = (node: Node): unknown => ({
   namespace: node.namespace,
   localName: node.name,
-  attributes: node.attributes.map(([localName, value]) => ({ namespace: '', localName, value: value.replace(/\n/g, ' ') })),
+  attributes: node.attributes.map(([localName, value]) => ({ namespace: '', localName, value: value.replace(/[\n\t]/g, ' ') })),
   text: node.text,
   children: node.children.map(shapeOf),
 });

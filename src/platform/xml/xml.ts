@@ -72,7 +72,8 @@ function notWellFormed(error: Error): XmlError {
 export function parseXml(document: string): XmlElement {
   if (MARKUP_DECLARATION.test(document)) throw new XmlError('DTDs and entity declarations are not accepted.');
   if (NOT_XML_CHAR.test(document)) throw new XmlError('The document contains a character that XML does not allow.');
-  const parser = new SaxesParser({ xmlns: true, position: true });
+  // XML 1.0 whatever the declaration says: 1.1 would let references to control characters and prefix undeclarations through.
+  const parser = new SaxesParser({ xmlns: true, position: true, defaultXMLVersion: '1.0', forceXMLVersion: true });
   const open: Open[] = [];
   let root: XmlElement | undefined;
   parser.on('error', (error) => {
