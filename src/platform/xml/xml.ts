@@ -97,6 +97,7 @@ export function parseXml(document: string): XmlElement {
     else parent.children.push(element);
   });
   parser.write(document).close();
+  // saxes refuses a document without a root first: this only tells the compiler.
   if (root === undefined) throw new XmlError('The body must hold exactly one root element and nothing else.');
   return root;
 }
