@@ -30,10 +30,11 @@ export interface TermListOrder {
   readonly defaultLanguage: string;
 }
 
-function filtered(db: Db, filter: TermListFilter) {
+/** `counted`: the query reads each term's count (PUBLISHED_COUNT), to filter or sort by; only then are due events counted. */
+function filtered(db: Db, filter: TermListFilter, counted: boolean) {
   let query = db
     .selectFrom('terms')
-    .leftJoin(dueCounts(db, filter.now), 'due.term_id', 'terms.id')
+    .$if(counted, (terms) => terms.leftJoin(dueCounts(db, filter.now), 'due.term_id', 'terms.id'))
     .where('terms.taxonomy', '=', filter.taxonomy);
   if (filter.include !== undefined) query = query.where('terms.id', 'in', [...filter.include]);
   if (filter.exclude !== undefined && filter.exclude.length > 0) query = query.where('terms.id', 'not in', [...filter.exclude]);
@@ -68,7 +69,7 @@ function filtered(db: Db, filter: TermListFilter) {
 
 export async function countTerms(db: Db, filter: TermListFilter): Promise<number> {
   if (filter.include !== undefined && filter.include.length === 0) return 0;
-  const row = await filtered(db, filter)
+  const row = await filtered(db, filter, filter.hideEmpty)
     .select((eb) => eb.fn.countAll().as('total'))
     .executeTakeFirstOrThrow();
   return Number(row.total);
@@ -112,7 +113,12 @@ export async function listTerms(
   page: { readonly limit: number; readonly offset: number },
 ): Promise<TermRow[]> {
   if (filter.include !== undefined && filter.include.length === 0) return [];
-  let query = filtered(db, filter).select(['terms.id', 'terms.taxonomy', 'terms.parent_id', 'terms.color']);
+  let query = filtered(db, filter, filter.hideEmpty || order.by === 'count').select([
+    'terms.id',
+    'terms.taxonomy',
+    'terms.parent_id',
+    'terms.color',
+  ]);
   const expression = orderExpression(filter, order);
   if (expression !== undefined) query = query.orderBy(expression, order.direction);
   return query.orderBy('terms.id', order.direction).limit(page.limit).offset(page.offset).execute();
