@@ -39,7 +39,9 @@ export function codedEtag(tag: string, coding: TagCoding): string {
   return `${tag.slice(0, -1)}.${coding}"`;
 }
 
-const VERSIONED = /^"(\d{1,15})-[A-Za-z0-9_-]+(?:\.(?:br|gz))?"$/;
+// A digest is 27 characters of base64url, `-` among them: read by its length, one that starts like a version
+// (`"3-…"`) is not taken for one.
+const VERSIONED = /^"(\d{1,15})-[A-Za-z0-9_-]{27}(?:\.(?:br|gz))?"$/;
 
 /** The row version a tag names; `undefined` for a weak tag, a tag without version, or one this server never made. */
 export function versionOfEtag(tag: string): number | undefined {
