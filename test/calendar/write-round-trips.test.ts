@@ -65,10 +65,22 @@ describe('round trips of a plain event write', () => {
     };
     const { item } = await service.createEvent({ title: 'Plain', ...schedule } as any, editor);
     assert.equal(item.slug, 'plain-2', 'the slug of the event deleted is free again');
+    // Creates of one tick share a transaction, each in a savepoint that travels with its statements.
+    const batch = await statementsOf(async () => {
+      const created = await Promise.all([1, 2, 3].map(() => service.createEvent({ title: 'Batched', ...schedule } as any, editor)));
+      assert.deepEqual(
+        created.map(({ item: { slug } }) => slug),
+        ['batched', 'batched-2', 'batched-3'],
+      );
+    });
+    assert.equal(batch.filter((text) => /^(\s+\+ )?savepoint/.test(text)).length, 3, batch.join('\n'));
     // A statement pipelined behind another of its connection took no round trip of its own.
     const roundTrips = (statements: readonly string[]) => statements.filter((text) => !text.startsWith('  + ')).length;
     const counts = Object.fromEntries(
-      Object.entries(writes).map(([kind, statements]) => [kind, { statements: statements.length, roundTrips: roundTrips(statements) }]),
+      Object.entries({ ...writes, batch }).map(([kind, statements]) => [
+        kind,
+        { statements: statements.length, roundTrips: roundTrips(statements) },
+      ]),
     );
     t.diagnostic(`${dialect}: ${JSON.stringify(counts)}`);
     if (dialect !== 'postgres') return;
@@ -79,5 +91,8 @@ describe('round trips of a plain event write', () => {
         `${kind}: ${roundTrips(statements)} round trips, budget ${budget}\n${statements.join('\n')}`,
       );
     }
+    // Three creates in a batch cost their own round trips and one commit: no savepoint or release takes one.
+    const batchBudget = 3 * (BUDGETS.create - 1) + 1;
+    assert.ok(roundTrips(batch) <= batchBudget, `batch: ${roundTrips(batch)} round trips, budget ${batchBudget}\n${batch.join('\n')}`);
   });
 });

@@ -1,7 +1,7 @@
 import type { BackgroundWork } from '../background.ts';
 import { GroupCommitQueue, type BatchOutcome } from '../group-commit-queue.ts';
 import type { Db } from './schema.ts';
-import { inSavepoint } from './savepoints.repository.ts';
+import { savepoint } from './savepoints.repository.ts';
 import { isPostgres } from './dialect-of.ts';
 import { pipelinedTransaction } from './dialect/postgres-pipeline.ts';
 
@@ -40,17 +40,7 @@ export class GroupCommit {
         return [{ error }];
       }
     }
-    return this.transaction(async (trx) => {
-      const outcomes: BatchOutcome<unknown>[] = [];
-      for (const work of works) {
-        try {
-          outcomes.push({ value: await inSavepoint(trx, () => work(trx)) });
-        } catch (error) {
-          outcomes.push({ error });
-        }
-      }
-      return outcomes;
-    });
+    return this.transaction((trx) => eachInSavepoint(trx, works));
   }
 
   /** On PostgreSQL a write's statements asked for together share a round trip (see pipelinedTransaction). */
@@ -69,4 +59,32 @@ export async function behind<T>(first: Promise<unknown>, next: () => Promise<T>)
   if (before.status === 'rejected') throw before.reason;
   if (after.status === 'rejected') throw after.reason;
   return after.value;
+}
+
+/**
+ * Each of `works`, one after the other, in a savepoint of `trx`, each with its own outcome. A statement is asked
+ * for without waiting for the answers ahead of it: a savepoint travels with its write's first statement, and one's
+ * release with the next one's savepoint, so on PostgreSQL a write in a batch costs no round trip more than alone.
+ * The last needs no release (the commit ends it). A release that failed fails the whole batch: the savepoint it
+ * should have ended would otherwise be the one a later write's failure rolls back to, undoing a write answered
+ * as done.
+ */
+async function eachInSavepoint(trx: Db, works: readonly Work[]): Promise<BatchOutcome<unknown>[]> {
+  const outcomes: BatchOutcome<unknown>[] = [];
+  const releases: Promise<unknown>[] = [];
+  for (const [index, work] of works.entries()) {
+    try {
+      outcomes.push({ value: await behind(savepoint.open(trx), () => work(trx)) });
+      if (index < works.length - 1) {
+        const released = savepoint.release(trx);
+        released.catch(() => undefined); // awaited with the others, below
+        releases.push(released);
+      }
+    } catch (error) {
+      await savepoint.undo(trx);
+      outcomes.push({ error });
+    }
+  }
+  await Promise.all(releases);
+  return outcomes;
 }
