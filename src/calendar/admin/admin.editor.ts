@@ -2,6 +2,7 @@ import type { Static } from 'typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { PlatformErrors } from '../../platform/errors.ts';
 import { classifyError } from '../../platform/http/classify-error.ts';
+import { versionTag } from '../../platform/http/entity-tags.ts';
 import { escapeXml } from '../../platform/xml/xml.ts';
 import { can } from '../calendar.capabilities.ts';
 import { findVersion } from '../changes/changes.repository.ts';
@@ -226,7 +227,7 @@ export function saveEvent(context: AdminContext) {
         // The dates of one occurrence are not every occurrence's: the series keeps its own.
         if (all) for (const name of ['start_date', 'end_date', 'scope'] as const) delete body[name];
         // The version the form was opened at must still be the event's: the API's If-Match.
-        const precondition = all || sentVersion === undefined ? undefined : { ifMatch: `"${sentVersion}-form"`, required: false };
+        const precondition = all || sentVersion === undefined ? undefined : { ifMatch: versionTag(sentVersion), required: false };
         savedId = (await context.services.events.updateEvent({ id: target }, body, { ...english, precondition })).item.id;
       }
       await writeItalian(context, savedId, values, caller, opened === undefined ? undefined : await storedValues(context, opened));

@@ -17,6 +17,11 @@ export function etagOf(body: string | Buffer, version?: number): string {
   return version === undefined ? `"${digest}"` : `"${version}-${digest}"`;
 }
 
+/** A tag naming `version` alone, for a write whose client kept the version rather than a tag (the editor's form). */
+export function versionTag(version: number): string {
+  return etagOf('', version);
+}
+
 /** The digest a tag is made of: the SHA-1 of `body`, in base64url. */
 export function digestOf(body: string | Buffer): string {
   return createHash('sha1').update(body).digest('base64url');
