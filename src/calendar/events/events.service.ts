@@ -8,7 +8,7 @@ import { resolveOrganizersForWrite, setEventOrganizers } from '../organizers/org
 import { canDelete, canEdit, canRead, datedStatus, scaleStatus } from '../posts/posts.access.ts';
 import type { PostPasswords } from '../posts/posts.passwords.ts';
 import { deleteSlugs, deleteTexts, findFieldInAllLanguages, upsertTexts } from '../posts/posts.repository.ts';
-import { claimLanguageSlug, claimSlug } from '../posts/posts.slugs.ts';
+import { claimLanguageSlug, claimNewPostSlug } from '../posts/posts.slugs.ts';
 import { checkAuthor, newPostDates, publicationDates, stampsAt } from '../posts/posts.writes.ts';
 import { NAMESPACE, type CalendarDeps, type RequestContext } from '../common/context.ts';
 import { attachWrittenImage, resolveImageForWrite } from '../common/images.ts';
@@ -49,6 +49,7 @@ import {
   type EventChanges,
   type EventOrder,
   type EventRow,
+  type NewEventRow,
 } from './events.repository.ts';
 import {
   DEFAULT_PER_PAGE,
@@ -271,7 +272,7 @@ export class EventsService {
 
     return this.writes.run(async (trx) => {
       const imageId = body.image === undefined ? null : await resolveImageForWrite(trx, body.image, user, caller.site.baseUrl);
-      const inserted = await insertNewEvent(trx, {
+      const row: Omit<NewEventRow, 'id'> = {
         author_id: author,
         status: datedStatus(scaleStatus(user, body.status), posted.date_utc, now),
         ...posted,
@@ -297,10 +298,12 @@ export class EventsService {
         recurrence,
         original_start_local: null,
         original_start_utc: null,
-      });
+      };
+      const inserting = insertNewEvent(trx, row);
+      const slug = await claimNewPostSlug(trx, 'event', inserting, body.slug ?? texts.title ?? '');
+      const inserted = await inserting;
       const eventId = inserted.id;
       await attachWrittenImage(trx, imageId, eventId);
-      const slug = await claimSlug(trx, 'event', eventId, body.slug ?? texts.title ?? '');
       // Nothing below needs the answer of the texts: a plain create asks for its answer with them.
       return behind(upsertTexts(trx, 'event', eventId, caller.language, { ...texts, slug }), async () => {
         await this.writeLinks(trx, eventId, body, caller);

@@ -21,6 +21,13 @@ export async function reservePostId(db: Db, type: PostType): Promise<number> {
   return row.id;
 }
 
+/**
+ * On PostgreSQL, the id the post inserted last in this session took (its sequence's `currval`): for a statement sent
+ * in the same transaction behind that insert, before its answer (a write's connection is its transaction's alone,
+ * through a transaction pooler too).
+ */
+export const NEWEST_POST_ID = sql<number>`currval(pg_get_serial_sequence('post_ids', 'id'))`;
+
 /** `count` new ids, a few hundred per statement. */
 export async function reservePostIds(db: Db, type: PostType, count: number): Promise<number[]> {
   const ids: number[] = [];
@@ -192,7 +199,12 @@ export async function insertSlugIfFree(db: Db, type: TranslatableType, id: numbe
  * returns it. Of the slugs of the stem there are `k`, so one of the first `k + 1` candidates is free. `undefined`
  * when that one is `id`'s already or a concurrent claim took it: the caller looks again.
  */
-export async function insertFirstFreeSlug(db: Db, type: TranslatableType, id: number, stem: string): Promise<string | undefined> {
+export async function insertFirstFreeSlug(
+  db: Db,
+  type: TranslatableType,
+  id: number | RawBuilder<number>,
+  stem: string,
+): Promise<string | undefined> {
   const slug = isPostgres(db) ? sql<string>`slug collate "C"` : sql<string>`slug`;
   const { rows } = await sql<{ slug: string }>`
     with recursive taken(k) as (

@@ -1,6 +1,15 @@
+import { isPostgres } from '../../platform/db/dialect-of.ts';
+import { behind } from '../../platform/db/group-commit.ts';
 import type { Db } from '../../platform/db/schema.ts';
 import type { TranslatableType } from '../calendar.tables.ts';
-import { deleteSlugs, findFieldInAllLanguages, findSlugsOfStem, insertFirstFreeSlug, insertSlugIfFree } from './posts.repository.ts';
+import {
+  deleteSlugs,
+  findFieldInAllLanguages,
+  findSlugsOfStem,
+  insertFirstFreeSlug,
+  insertSlugIfFree,
+  NEWEST_POST_ID,
+} from './posts.repository.ts';
 
 const MAX_SLUG_LENGTH = 190;
 
@@ -31,8 +40,28 @@ export function sanitizeSlug(text: string): string {
  */
 export async function claimSlug(db: Db, type: TranslatableType, id: number, wish: string): Promise<string> {
   const base = sanitizeSlug(wish) || String(id);
-  const claimed = await insertFirstFreeSlug(db, type, id, base);
-  if (claimed !== undefined) return claimed;
+  return (await insertFirstFreeSlug(db, type, id, base)) ?? claimAgain(db, type, id, base);
+}
+
+/**
+ * `claimSlug` for a post whose row is being inserted (`inserting`): on PostgreSQL the claim goes out right behind
+ * the insert, naming the id the insert takes rather than waiting for its answer, so both share a round trip. A wish
+ * with nothing left once sanitized falls back on the id, and waits for it.
+ */
+export async function claimNewPostSlug(
+  db: Db,
+  type: TranslatableType,
+  inserting: Promise<{ readonly id: number }>,
+  wish: string,
+): Promise<string> {
+  const base = sanitizeSlug(wish);
+  if (base === '' || !isPostgres(db)) return claimSlug(db, type, (await inserting).id, wish);
+  const claimed = await behind(inserting, () => insertFirstFreeSlug(db, type, NEWEST_POST_ID, base));
+  return claimed ?? claimAgain(db, type, (await inserting).id, base);
+}
+
+/** After a claim lost to a concurrent one (or found the resource holding the slug already): reads the taken slugs and tries again. */
+async function claimAgain(db: Db, type: TranslatableType, id: number, base: string): Promise<string> {
   for (;;) {
     const taken = await findSlugsOfStem(db, type, base);
     let slug = base;
