@@ -41,6 +41,22 @@ describe('group commit of pings', () => {
     );
   });
 
+  it('stores each column of each ping of a batch as sent', async () => {
+    const batches = new PingBatches(server.server.store.db);
+    const sent = [
+      { received_at: '2030-01-01T10:00:00.000Z', ping_input: 'columns-a', username: 'alice', client_address: '192.0.2.1' },
+      { received_at: '2030-01-01T11:00:00.000Z', ping_input: 'columns-b', username: null, client_address: '2001:db8::2' },
+    ];
+    await Promise.all(sent.map((row) => batches.write(row)));
+    const stored = await server.server.store.db
+      .selectFrom('soap_pings')
+      .select(['received_at', 'ping_input', 'username', 'client_address'])
+      .where('ping_input', 'like', 'columns-%')
+      .orderBy('id')
+      .execute();
+    assert.deepEqual(stored, sent);
+  });
+
   it('while as many batches as it commits at once are being committed, gathers every ping that arrives into the next one', async () => {
     let statements = 0;
     // A slow database: each statement's answer takes 50 ms to come back, as over a network.
