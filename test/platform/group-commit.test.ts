@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import type { Kysely } from 'kysely';
+import { RawNode, type Kysely, type QueryId } from 'kysely';
 import { createDb, type Store } from '../../src/platform/db/database.ts';
 import { behind, GroupCommit } from '../../src/platform/db/group-commit.ts';
 import type { Database } from '../../src/platform/db/schema.ts';
@@ -100,6 +100,29 @@ describe('group commit', () => {
     );
     assert.equal(await committed(username), false);
     assert.equal(await committed(await writes.run((trx) => addUser(trx))), true);
+  });
+
+  it('fails the whole group when a release fails: a later rollback could otherwise undo a write answered as done', async () => {
+    const releases = new WeakSet<QueryId>();
+    let failed = 0;
+    const failing = store.db.withPlugin({
+      transformQuery: ({ node, queryId }) => {
+        if (RawNode.is(node) && node.sqlFragments.join('').startsWith('release savepoint')) releases.add(queryId);
+        return node;
+      },
+      transformResult: async ({ queryId, result }) => {
+        if (releases.has(queryId) && (failed += 1) === 1) throw new Error('release lost');
+        return result;
+      },
+    });
+    const writes = new GroupCommit(failing);
+    const usernames = [1, 2, 3].map(() => `group-released-${(users += 1)}`);
+    const outcomes = await Promise.allSettled(usernames.map((username) => writes.run((trx) => addUser(trx, username))));
+    assert.deepEqual(
+      outcomes.map((outcome) => (outcome.status === 'rejected' ? (outcome.reason as Error).message : outcome.status)),
+      ['release lost', 'release lost', 'release lost'],
+    );
+    assert.deepEqual(await Promise.all(usernames.map(committed)), [false, false, false], 'nothing of the group is left');
   });
 
   it('sends the statements a write asks for together in one round trip, and undoes them all when one fails', async () => {
