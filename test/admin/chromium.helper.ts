@@ -19,6 +19,8 @@ export async function launchChromium(): Promise<Browser> {
 
 /** axe's WCAG 2.2 AA violations on the page, one line each, named for `name`. */
 export async function axeViolations(page: Page, name: string): Promise<string[]> {
+  // The page as a person sees it: a document still loading has no stylesheet yet, and its links look too small to tap.
+  await page.waitForLoadState('load');
   // In the page itself: the default finishes each run in a new blank page, for frames of other origins the editor lacks.
   const results = await new AxeBuilder({ page }).setLegacyMode().withTags(WCAG_TAGS).analyze();
   assert.ok(results.passes.length > 5, `axe ran on ${name}`);

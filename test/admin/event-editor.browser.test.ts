@@ -1,13 +1,11 @@
 import assert from 'node:assert/strict';
-import { mkdirSync } from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import AxeBuilder from '@axe-core/playwright';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { startTestServer, type Credentials, type TestServer } from '../helpers/server.ts';
 import { makeEvent } from '../calendar/events.factories.ts';
 import { makeOrganizer } from '../calendar/venues-organizers.factories.ts';
+import { axeViolations as axe, launchChromium, SCREENSHOTS } from './chromium.helper.ts';
 
 /**
  * The event editor in a real Chromium (Debian's, CHROMIUM_PATH to use another), driven by its labels as a person
@@ -15,9 +13,6 @@ import { makeOrganizer } from '../calendar/venues-organizers.factories.ts';
  * keyboard alone, and axe finds no WCAG 2.2 AA violation in either language at desktop and phone sizes.
  * Screenshots go to SCREENSHOT_DIR (default: the system's temporary directory).
  */
-
-const WCAG_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'];
-const SCREENSHOTS = process.env.SCREENSHOT_DIR ?? path.join(os.tmpdir(), 'almanac-admin-screenshots');
 
 describe('the event editor in Chromium', () => {
   let server: TestServer;
@@ -37,14 +32,6 @@ describe('the event editor in Chromium', () => {
     await page.waitForURL(/\/admin\/$/);
     return page;
   };
-  const axe = async (page: Page, name: string): Promise<string[]> => {
-    // In the page itself (legacy mode): axe's default finishes each run in a new blank page, at twice the cost.
-    const results = await new AxeBuilder({ page }).setLegacyMode().withTags(WCAG_TAGS).analyze();
-    assert.ok(results.passes.length > 5, `axe ran on ${name}`);
-    return results.violations.map(
-      (violation) => `${name}: ${violation.id} — ${violation.help}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`,
-    );
-  };
   /** A published event of the editor's, open in its form. */
   const openPublished = async (title: string, start: string, end: string) => {
     const event = await makeEvent(server, editor, { title, status: 'publish', start_date: start, end_date: end });
@@ -55,7 +42,6 @@ describe('the event editor in Chromium', () => {
   const shot = (page: Page, name: string) => page.screenshot({ path: path.join(SCREENSHOTS, `${name}.png`), fullPage: true });
 
   before(async () => {
-    mkdirSync(SCREENSHOTS, { recursive: true });
     server = await startTestServer();
     const admin = await server.admin();
     editor = await server.createUser('editor', 'browser-editor');
@@ -64,11 +50,7 @@ describe('the event editor in Chromium', () => {
       const created = await server.request('/calendar/events/v1/categories', { method: 'POST', auth: admin, body: { name } });
       assert.equal(created.status, 201, created.text);
     }
-    browser = await chromium.launch({
-      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-      headless: true,
-      args: ['--no-sandbox'],
-    });
+    browser = await launchChromium();
     desktop = await browser.newContext({ viewport: { width: 1280, height: 800 } });
   });
   after(async () => {
