@@ -55,12 +55,34 @@ describe('parseXml', () => {
       ['<a', /must contain a root element/],
       ['<a b="1" b="2"/>', /duplicate attribute/],
       ['<a b="<"/>', /disallowed character/],
-      ['<a>a & b</a>', /unclosed tag/],
       // Read as XML 1.0 whatever the declaration: 1.1 allows references to control characters and undeclaring a prefix.
       ['<?xml version="1.1"?><a>&#x1b;</a>', /malformed character entity/],
       ['<?xml version="1.1"?><a xmlns:p="urn:x"><b xmlns:p=""/></a>', /undefine prefix/],
     ];
     for (const [document, message] of cases) refused(document, message);
+  });
+
+  it('names an "&" that begins no reference, where it is, in text or in an attribute', () => {
+    const stray = (line: number, column: number) =>
+      new RegExp(
+        `^The body is not well-formed XML: an "&" begins no entity or character reference; write it as &amp; \\(line ${line}, column ${column}\\)\\.$`,
+      );
+    refused('<a>AT&T</a>', stray(1, 6));
+    refused('<a>x &amp y</a>', stray(1, 6));
+    refused('<a>x &</a>', stray(1, 6));
+    refused('<a b="x & y"/>', stray(1, 9));
+    refused('<a>\n  <b>x</b>\n  <c>AT&T</c>\n</a>', stray(3, 8));
+    // In a comment, CDATA or a processing instruction an "&" is text; an error before the stray "&" is the one named.
+    refused('<a><!-- & --><![CDATA[ & ]]><?p & ?>&amp; & </a>', stray(1, 43));
+    refused('<a>x</b> & y', /unexpected close tag \(line 1, column 8\)/);
+    assert.equal(parseXml('<a><!-- & --><![CDATA[ & ]]><?p & ?>&amp;&#38;</a>').text, ' & &&');
+    fc.assert(
+      fc.property(fc.stringMatching(/^[a-z \n]{0,20}$/), fc.stringMatching(/^[a-z \n]{0,20}$/), (before, after) => {
+        const document = `<a>${before}& ${after}</a>`;
+        const upTo = `<a>${before}`.split('\n');
+        refused(document, stray(upTo.length, (upTo.at(-1) as string).length + 1));
+      }),
+    );
   });
 
   it('refuses characters XML does not allow', () => {

@@ -27,6 +27,12 @@ describe('SOAP PingService faults', () => {
       await assertFaultStoresNothing(server, client(`<soap:Envelope xmlns:soap="${NS.soap11}"><soap:Body>`), 'soap:Client');
     });
 
+    it('names an unescaped "&" in the ping, and where it is', async () => {
+      const body = `<p:pingStringInput xmlns:p="${NS.ping}"><pingInput>AT&T</pingInput></p:pingStringInput>`;
+      const faultstring = await assertFaultStoresNothing(server, client(envelope({ body })), 'soap:Client');
+      assert.match(faultstring, /an "&" begins no entity or character reference; write it as &amp; \(line \d+, column \d+\)/);
+    });
+
     it('refuses XML that is not a SOAP envelope', async () => {
       await assertFaultStoresNothing(server, client('<ping><pingInput>hi</pingInput></ping>'), 'soap:Client');
     });

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { createHash, randomBytes } from 'node:crypto';
+import { parseXml } from '../../src/platform/xml/xml.ts';
 import { NS, WSSE_TYPES } from '../../src/soap/namespaces.ts';
 import type { TestServer } from '../helpers/server.ts';
 
@@ -76,7 +77,7 @@ export async function postSoap(
   };
 }
 
-/** Asserts a SOAP 1.1 fault with that `faultcode`, and returns its `faultstring`. */
+/** Asserts a SOAP 1.1 fault with that `faultcode`, and returns its `faultstring` as a client reads it (references decoded). */
 export function assertFault(response: SoapResponse, faultcode: string, status = 500): string {
   assert.equal(response.status, status, response.text);
   assert.equal(response.contentType, 'text/xml; charset=utf-8');
@@ -85,7 +86,8 @@ export function assertFault(response: SoapResponse, faultcode: string, status = 
   if (faultcode.startsWith('wsse:')) assert.match(response.text, new RegExp(`xmlns:wsse="${NS.wsse}"`));
   // Nothing internal leaks: no stack frames, no file paths.
   assert.doesNotMatch(response.text, /\bat .*:\d+|\/work\/|node_modules|\.ts\b/);
-  return /<faultstring>([^<]*)<\/faultstring>/.exec(response.text)?.[1] ?? '';
+  const faultstring = /<faultstring>([^<]*)<\/faultstring>/.exec(response.text)?.[1] ?? '';
+  return parseXml(`<f>${faultstring}</f>`).text;
 }
 
 export async function listPings(server: TestServer, query = '') {

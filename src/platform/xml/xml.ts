@@ -54,10 +54,35 @@ function toElement({ tag, children, text }: Open): XmlElement {
   return { namespace: tag.uri, localName: tag.local, qualifiedName: tag.name, attributes, children, text };
 }
 
-/** saxes' message (`line:column: what`) as the client reads it. */
-function notWellFormed(error: Error): XmlError {
+// Markup whose text may hold a bare `&` (comments, CDATA, processing instructions, to their end or the document's),
+// or an `&` that begins no reference: saxes reads such an `&` as an entity name running to the next `;`, and then
+// blames what it swallowed (`<a>AT&T</a>`: "unclosed tag").
+const STRAY_AMPERSAND = /<!--[\s\S]*?(?:-->|$)|<!\[CDATA\[[\s\S]*?(?:\]\]>|$)|<\?[\s\S]*?(?:\?>|$)|&(?![^\s&;<>"']+;)/g;
+
+/** Where the first `&` outside comments, CDATA and processing instructions begins no reference, if one does. */
+function strayAmpersand(document: string): { line: number; column: number } | undefined {
+  for (const match of document.matchAll(STRAY_AMPERSAND)) {
+    if (match[0] !== '&') continue;
+    const before = document.slice(0, match.index);
+    const lineStart = before.lastIndexOf('\n') + 1;
+    return { line: before.split('\n').length, column: match.index - lineStart + 1 };
+  }
+  return undefined;
+}
+
+/** saxes' message (`line:column: what`) as the client reads it, or the stray `&` that misled it. */
+function notWellFormed(error: Error, document: string): XmlError {
   const located = /^(\d+):(\d+): (.*?)\.?$/s.exec(error.message);
   const [, line, column, what] = located ?? [];
+  const stray = strayAmpersand(document);
+  if (
+    stray !== undefined &&
+    (located === null || stray.line < Number(line) || (stray.line === Number(line) && stray.column <= Number(column)))
+  ) {
+    return new XmlError(
+      `The body is not well-formed XML: an "&" begins no entity or character reference; write it as &amp; (line ${stray.line}, column ${stray.column}).`,
+    );
+  }
   const where = located === null ? '' : ` (line ${line}, column ${column})`;
   return new XmlError(`The body is not well-formed XML: ${what ?? error.message}${where}.`);
 }
@@ -77,7 +102,7 @@ export function parseXml(document: string): XmlElement {
   const open: Open[] = [];
   let root: XmlElement | undefined;
   parser.on('error', (error) => {
-    throw notWellFormed(error);
+    throw notWellFormed(error, document);
   });
   parser.on('opentag', (tag) => {
     if (open.length === MAX_DEPTH) throw new XmlError(`The body nests elements more than ${MAX_DEPTH} deep.`);
