@@ -3,7 +3,7 @@ import type { Kysely } from 'kysely';
 import { after, before, describe, it } from 'node:test';
 import { deleteEvent } from '../../src/calendar/events/events.repository.ts';
 import type { RequestContext } from '../../src/calendar/common/context.ts';
-import { resolveTermFilter, resolveTermsForWrite, setEventTerms } from '../../src/calendar/terms/terms.links.ts';
+import { resolveTermFilter, resolveTermsForWrite, writeEventTerms } from '../../src/calendar/terms/terms.links.ts';
 import type { Role } from '../../src/platform/auth/capabilities.ts';
 import type { Database } from '../../src/platform/db/schema.ts';
 import { startTestServer, type Credentials, type TestServer } from '../helpers/server.ts';
@@ -98,7 +98,7 @@ describe('term counts and the links events use', () => {
       assert.equal(await countOf('tags', tag.id), 2);
       await db()
         .transaction()
-        .execute((trx) => setEventTerms(trx, second, 'tag', []));
+        .execute((trx) => writeEventTerms(trx, second, 'tag', [], ctxOf('editor')));
       assert.equal(await countOf('tags', tag.id), 1);
       await deleteEvent(db(), event);
       assert.equal(await countOf('tags', tag.id), 0);
@@ -114,7 +114,7 @@ describe('term counts and the links events use', () => {
             .transaction()
             .execute(async (trx) => {
               const event = await makeEvent(trx, { status: i % 4 === 0 ? 'draft' : 'publish' });
-              await setEventTerms(trx, event, 'tag', [tag.id, other.id, tag.id]);
+              await writeEventTerms(trx, event, 'tag', [tag.id, other.id, tag.id], ctxOf('editor'));
             }),
         ),
       );
@@ -278,7 +278,26 @@ describe('term counts and the links events use', () => {
     });
   });
 
-  describe('setEventTerms', () => {
+  describe('writeEventTerms', () => {
+    it('links a new event named by ids in one statement to what resolving them links', async () => {
+      const tag = await create('tags', { name: unique('na') });
+      const other = await create('tags', { name: unique('nb') });
+      const category = await create('categories', { name: unique('nc') });
+      // Ids as numbers and as text, repeated, one naming no term and one naming a category: the tags are linked, the rest left out.
+      const items = [tag.id, String(other.id), tag.id, 2_000_000_000, category.id];
+      const linkedBy = async (linked: readonly number[] | undefined) => {
+        const event = await makeEvent(db(), { status: 'publish' });
+        await db()
+          .transaction()
+          .execute((trx) => writeEventTerms(trx, event, 'tag', items, ctxOf('editor'), linked));
+        const terms = (await termsOf(db(), [event], ctxOf(null))).get(event)!;
+        return [...terms.tags, ...terms.categories].map((term: any) => term.id).sort();
+      };
+      assert.deepEqual(await linkedBy([]), [tag.id, other.id].sort());
+      assert.deepEqual(await linkedBy(undefined), [tag.id, other.id].sort());
+      assert.equal(await countOf('tags', tag.id), 2);
+    });
+
     it("replaces one taxonomy's terms and leaves the other taxonomy alone", async () => {
       const tagA = await create('tags', { name: unique('sa') });
       const tagB = await create('tags', { name: unique('sb') });
@@ -286,7 +305,7 @@ describe('term counts and the links events use', () => {
       const event = await makeEvent(db(), { status: 'publish', terms: [tagA.id, category.id] });
       await db()
         .transaction()
-        .execute((trx) => setEventTerms(trx, event, 'tag', [tagB.id]));
+        .execute((trx) => writeEventTerms(trx, event, 'tag', [tagB.id], ctxOf('editor')));
       const terms = (await termsOf(db(), [event], ctxOf(null))).get(event)!;
       assert.deepEqual(
         terms.tags.map((t: any) => t.id),
@@ -298,7 +317,7 @@ describe('term counts and the links events use', () => {
       );
       await db()
         .transaction()
-        .execute((trx) => setEventTerms(trx, event, 'category', []));
+        .execute((trx) => writeEventTerms(trx, event, 'category', [], ctxOf('editor')));
       const cleared = (await termsOf(db(), [event], ctxOf(null))).get(event)!;
       assert.deepEqual(cleared.categories, []);
       assert.equal(cleared.tags.length, 1);

@@ -7,6 +7,7 @@ import {
   findEmbeddableVenues,
   presentEmbeddedVenues,
   resolveVenueForWrite,
+  venueIdNamedBy,
 } from '../../src/calendar/venues/venues.links.ts';
 import { startTestServer, type Credentials, type TestServer } from '../helpers/server.ts';
 import { contextOf, makeVenue, NS, postPasswords, VENUES } from './venues-organizers.factories.ts';
@@ -42,7 +43,49 @@ describe('resolveVenueForWrite', () => {
       ` ${venue.id}`,
     ]) {
       assert.equal(await resolveVenueForWrite(db(), input, ctx, postPasswords(server)), venue.id, JSON.stringify(input));
+      // What a create sends its insert with before the check has answered.
+      assert.equal(venueIdNamedBy(input), venue.id, JSON.stringify(input));
     }
+    // An inline venue, and what the check refuses, are known only once it has answered.
+    for (const input of [{ venue: 'Inline' }, { id: 0, venue: 'Inline' }, [venue.id, venue.id], 'foo', -3, 1.5, true, [[venue.id]]]) {
+      assert.equal(venueIdNamedBy(input), undefined, JSON.stringify(input));
+    }
+  });
+
+  it('refuses a create naming an unknown or trashed venue by id, storing nothing, alone or among the creates of its tick', async () => {
+    const venue = await makeVenue(server, admin, {});
+    const trashed = await makeVenue(server, admin, {});
+    await server.request(`${VENUES}/${trashed.id}`, { method: 'DELETE', auth: admin });
+    const title = `Venue check ${Date.now()}`;
+    const create = (venueInput: unknown) =>
+      server.request(`${NS}/events`, {
+        method: 'POST',
+        auth: admin,
+        body: { title, start_date: '2031-03-01 10:00:00', end_date: '2031-03-01 11:00:00', status: 'publish', venue: venueInput },
+      });
+    const refused = [23_000, String(23_000), { id: 23_000 }, trashed.id];
+    for (const input of refused) {
+      const alone = await create(input);
+      assert.equal(alone.status, 400, JSON.stringify(input));
+      assert.equal(alone.body.data.params.venue !== undefined, true, JSON.stringify(alone.body));
+    }
+    const together = await Promise.all([create(venue.id), ...refused.map(create), create(venue.id)]);
+    assert.deepEqual(
+      together.map((answer) => answer.status),
+      [201, 400, 400, 400, 400, 201],
+    );
+    const stored = await db()
+      .selectFrom('translations as t')
+      .innerJoin('events as e', 'e.id', 't.resource_id')
+      .select('e.venue_id')
+      .where('t.resource_type', '=', 'event')
+      .where('t.field', '=', 'title')
+      .where('t.value', '=', title)
+      .execute();
+    assert.deepEqual(
+      stored.map((row) => row.venue_id),
+      [venue.id, venue.id],
+    );
   });
 
   it('unlinks with 0, "", null, [] and lists of empty values (deviation 2)', async () => {

@@ -18,9 +18,11 @@ import { contextFor } from './context.helper.ts';
  * write that needs more should say why here. A create inserts its row (with `begin`) and claims its slug behind it,
  * writes its texts with its answer's reads behind them, and commits; an update, a trash and a delete read the event
  * before their transaction, hold it (with what they read along), write (with the answer's reads behind, or the
- * delete's statements together), and commit.
+ * delete's statements together), and commit. A create naming a venue and a category by id (8 before the venue was
+ * checked alongside the insert and the links written in one statement) also reads, after its answer's row, the
+ * texts of what the answer embeds.
  */
-const BUDGETS = { create: 3, update: 4, trash: 4, delete: 4 };
+const BUDGETS = { create: 3, update: 4, trash: 4, delete: 4, 'create naming a venue and a category by id': 5 };
 
 describe('round trips of a plain event write', () => {
   let server: TestServer;
@@ -54,6 +56,12 @@ describe('round trips of a plain event write', () => {
     };
     const schedule = { start_date: '2030-01-01 10:00:00', end_date: '2030-01-01 11:00:00' };
     await service.createEvent({ title: 'Plain', ...schedule } as any, editor);
+    // A venue named by id is checked as the insert goes out; a new event's terms named by ids are linked in one statement.
+    const venue = (await server.request('/calendar/events/v1/venues', { method: 'POST', auth: admin, body: { venue: 'Hall' } })).body.id;
+    const category = (await server.request('/calendar/events/v1/categories', { method: 'POST', auth: admin, body: { name: 'Music' } })).body
+      .id;
+    const linked = { title: 'Linked', ...schedule, venue, categories: [category] };
+    await service.createEvent(linked as any, editor);
     let id = 0;
     const writes = {
       create: await statementsOf(async () => {
@@ -62,6 +70,10 @@ describe('round trips of a plain event write', () => {
       update: await statementsOf(() => service.updateEvent({ id }, { title: 'Plain, renamed' } as any, editor)),
       trash: await statementsOf(() => service.deleteEvent({ id }, {} as any, editor)),
       delete: await statementsOf(() => service.deleteEvent({ id }, { force: 'true' } as any, editor)),
+      'create naming a venue and a category by id': await statementsOf(async () => {
+        const { item } = await service.createEvent(linked as any, editor);
+        assert.deepEqual([(item.venue as { id: number }).id, item.categories.map(({ id }: { id: number }) => id)], [venue, [category]]);
+      }),
     };
     const { item } = await service.createEvent({ title: 'Plain', ...schedule } as any, editor);
     assert.equal(item.slug, 'plain-2', 'the slug of the event deleted is free again');

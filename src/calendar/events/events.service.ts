@@ -15,8 +15,8 @@ import { attachWrittenImage, resolveImageForWrite } from '../common/images.ts';
 import type { ImageSideLoader } from '../media/media.sideload.ts';
 import { archiveLinks, isBeyondLastPage, linkPairs, pageWindow, totalPages } from '../common/pagination.ts';
 import { invalidParam, parseWpBoolean } from '../common/wire.ts';
-import { resolveTermsForWrite, setEventTerms } from '../terms/terms.links.ts';
-import { resolveVenueForWrite } from '../venues/venues.links.ts';
+import { writeEventTerms } from '../terms/terms.links.ts';
+import { resolveVenueForWrite, venueIdNamedBy } from '../venues/venues.links.ts';
 import { checkPrecondition, missingItem } from '../changes/changes.preconditions.ts';
 import type { Versioned } from '../common/versioned.ts';
 import {
@@ -272,6 +272,9 @@ export class EventsService {
 
     return this.writes.run(async (trx) => {
       const imageId = body.image === undefined ? null : await resolveImageForWrite(trx, body.image, user, caller.site.baseUrl);
+      // A venue named by id is checked as the insert linking it is sent (a refusal rolls the insert back); an inline one is found or made first.
+      const venueChecked = body.venue === undefined ? undefined : resolveVenueForWrite(trx, body.venue, caller, this.deps.passwords);
+      const venueId = body.venue === undefined ? null : (venueIdNamedBy(body.venue) ?? (await venueChecked) ?? null);
       const row: Omit<NewEventRow, 'id'> = {
         author_id: author,
         status: datedStatus(scaleStatus(user, body.status), posted.date_utc, now),
@@ -294,19 +297,19 @@ export class EventsService {
         sticky: 0,
         featured: 0,
         ...flagChanges(body),
-        venue_id: body.venue === undefined ? null : await resolveVenueForWrite(trx, body.venue, caller, this.deps.passwords),
+        venue_id: venueId,
         recurrence,
         original_start_local: null,
         original_start_utc: null,
       };
-      const inserting = insertNewEvent(trx, row);
+      const inserting = behind(venueChecked ?? Promise.resolve(), () => insertNewEvent(trx, row));
       const slug = await claimNewPostSlug(trx, 'event', inserting, body.slug ?? texts.title ?? '');
       const inserted = await inserting;
       const eventId = inserted.id;
       await attachWrittenImage(trx, imageId, eventId);
       // Nothing below needs the answer of the texts: a plain create asks for its answer with them.
       return behind(upsertTexts(trx, 'event', eventId, caller.language, { ...texts, slug }), async () => {
-        await this.writeLinks(trx, eventId, body, caller);
+        await this.writeLinks(trx, eventId, body, caller, []);
         if (recurrence !== null) await refreshSeries(trx, this.series, eventId, now);
         return this.written(trx, eventId, caller, inserted);
       });
@@ -422,15 +425,12 @@ export class EventsService {
     });
   }
 
-  private async writeLinks(trx: Db, eventId: number, body: UpdateEventBody, caller: RequestContext): Promise<void> {
+  /** `linked`: what the event links to now, when known without reading it (a new event: nothing). */
+  private async writeLinks(trx: Db, eventId: number, body: UpdateEventBody, caller: RequestContext, linked?: readonly []): Promise<void> {
     if (body.organizer !== undefined) {
-      await setEventOrganizers(trx, eventId, await resolveOrganizersForWrite(trx, body.organizer, caller, this.deps.passwords));
+      await setEventOrganizers(trx, eventId, await resolveOrganizersForWrite(trx, body.organizer, caller, this.deps.passwords), linked);
     }
-    if (body.categories !== undefined) {
-      await setEventTerms(trx, eventId, 'category', await resolveTermsForWrite(trx, 'category', body.categories, caller));
-    }
-    if (body.tags !== undefined) {
-      await setEventTerms(trx, eventId, 'tag', await resolveTermsForWrite(trx, 'tag', body.tags, caller));
-    }
+    if (body.categories !== undefined) await writeEventTerms(trx, eventId, 'category', body.categories, caller, linked);
+    if (body.tags !== undefined) await writeEventTerms(trx, eventId, 'tag', body.tags, caller, linked);
   }
 }

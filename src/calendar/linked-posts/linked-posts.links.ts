@@ -48,6 +48,12 @@ async function existingLinkableIds(db: Db, kind: LinkedPostKind, ids: readonly n
   return new Set(rows.filter((row) => row.status !== 'trash').map((row) => row.id));
 }
 
+/** The id an entry names (an id, numeric text, `{id}`); null for an inline object, undefined for what names none. */
+export function linkedIdOf(entry: unknown): number | null | undefined {
+  if (!isPlainObject(entry)) return parsePositiveInt(entry);
+  return isEmptyLink(entry.id) ? null : parsePositiveInt(entry.id);
+}
+
 /**
  * One entry as a post id: an id (number or numeric text), `{id}`, or an
  * inline object matched by name and `kind.matchColumn` or else created with
@@ -61,8 +67,7 @@ export async function resolveLinkEntry(
   param: string,
   passwords: PostPasswords,
 ): Promise<number> {
-  const id =
-    isPlainObject(entry) && !isEmptyLink(entry.id) ? parsePositiveInt(entry.id) : isPlainObject(entry) ? null : parsePositiveInt(entry);
+  const id = linkedIdOf(entry);
   if (id === undefined) throw invalidParam(param);
   if (id !== null) {
     if (!(await existingLinkableIds(trx, kind, [id])).has(id)) throw invalidParam(param);

@@ -49,8 +49,8 @@ export async function resolveOrganizersForWrite(trx: Db, input: unknown, ctx: Re
 }
 
 /** Replaces the event's organizers with these, in this order. */
-export async function setEventOrganizers(trx: Db, eventId: number, organizerIds: number[]): Promise<void> {
-  await replaceEventOrganizers(trx, eventId, organizerIds);
+export async function setEventOrganizers(trx: Db, eventId: number, organizerIds: number[], linked?: readonly number[]): Promise<void> {
+  await replaceEventOrganizers(trx, eventId, organizerIds, linked);
 }
 
 /** For the `organizer` list filter: 400 naming `organizer` unless every id is an organizer the caller may read. */

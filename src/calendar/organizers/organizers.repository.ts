@@ -27,17 +27,25 @@ export async function findOrganizersOfEvents(db: Db, eventIds: readonly number[]
   return rows.map(({ linked_event_id, ...row }) => ({ eventId: linked_event_id, row: row as unknown as LinkedPostRow }));
 }
 
-/** Replaces an event's organizers with these, in this order; an unchanged list writes nothing, and a new event deletes nothing. */
-export async function replaceEventOrganizers(db: Db, eventId: number, organizerIds: readonly number[]): Promise<void> {
+async function linkedOrganizerIds(db: Db, eventId: number): Promise<number[]> {
+  const rows = await db.selectFrom('event_organizers').select('organizer_id').where('event_id', '=', eventId).orderBy('position').execute();
+  return rows.map((row) => row.organizer_id);
+}
+
+/**
+ * Replaces an event's organizers with these, in this order; an unchanged list writes nothing, and a new event deletes
+ * nothing. `linked`: the organizers linked now, in order, when the caller knows them (a new event's: none), else read first.
+ */
+export async function replaceEventOrganizers(
+  db: Db,
+  eventId: number,
+  organizerIds: readonly number[],
+  linked?: readonly number[],
+): Promise<void> {
   const unique = [...new Set(organizerIds)];
-  const linked = await db
-    .selectFrom('event_organizers')
-    .select('organizer_id')
-    .where('event_id', '=', eventId)
-    .orderBy('position')
-    .execute();
-  if (linked.length === unique.length && linked.every((row, index) => row.organizer_id === unique[index])) return;
-  if (linked.length > 0) await db.deleteFrom('event_organizers').where('event_id', '=', eventId).execute();
+  const current = linked ?? (await linkedOrganizerIds(db, eventId));
+  if (current.length === unique.length && current.every((id, index) => id === unique[index])) return;
+  if (current.length > 0) await db.deleteFrom('event_organizers').where('event_id', '=', eventId).execute();
   if (unique.length === 0) return;
   await db
     .insertInto('event_organizers')

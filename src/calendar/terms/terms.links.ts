@@ -12,6 +12,7 @@ import type { EmbeddedTerm } from './terms.schemas.ts';
 import { isNumericItem, nameKey, resolveExistingTerms, resolveTermReferences, termItems } from './terms.references.ts';
 import { termViewsOf } from './terms.views.ts';
 import { cleanName, insertTermRecord } from './terms.writes.ts';
+import { parsePositiveInt } from '../common/wire.ts';
 import { taxonomyInfo } from './terms.taxonomy.ts';
 
 /**
@@ -98,8 +99,26 @@ export async function resolveTermsForWrite(trx: Db, taxonomy: Taxonomy, items: u
 }
 
 /** Replaces the event's terms of one taxonomy with `termIds`. */
-export async function setEventTerms(trx: Db, eventId: number, taxonomy: Taxonomy, termIds: number[]): Promise<void> {
-  await repository.replaceEventTerms(trx, eventId, taxonomy, termIds);
+/**
+ * Sets the event's terms of `taxonomy` to those `items` name, as resolveTermsForWrite resolves them. `linked`: the
+ * terms linked now when known without reading them; a new event (none) named by ids alone is linked in one statement.
+ */
+export async function writeEventTerms(
+  trx: Db,
+  eventId: number,
+  taxonomy: Taxonomy,
+  items: unknown,
+  ctx: RequestContext,
+  linked?: readonly number[],
+): Promise<void> {
+  if (linked?.length === 0) {
+    const list = termItems(items, taxonomyInfo(taxonomy).collection);
+    if (list.every(isNumericItem)) {
+      const ids = list.map(parsePositiveInt).filter((id): id is number => id !== undefined);
+      return repository.linkNewEventToTerms(trx, eventId, taxonomy, ids);
+    }
+  }
+  await repository.replaceEventTerms(trx, eventId, taxonomy, await resolveTermsForWrite(trx, taxonomy, items, ctx), linked);
 }
 
 /**

@@ -312,17 +312,17 @@ export async function findTermsOfEvents(db: Db, eventIds: readonly number[]): Pr
 /**
  * Replaces the event's terms of one taxonomy, writing only the links that change: a link's triggers
  * (revision, change log, published counts) fire for a real change alone, and a new event deletes nothing.
+ * `linked`: the terms linked now, when the caller knows them (a new event's: none), else read first.
  */
-export async function replaceEventTerms(db: Db, eventId: number, taxonomy: Taxonomy, termIds: readonly number[]): Promise<void> {
-  const linked = await db
-    .selectFrom('event_terms as et')
-    .innerJoin('terms as t', 't.id', 'et.term_id')
-    .select('et.term_id')
-    .where('et.event_id', '=', eventId)
-    .where('t.taxonomy', '=', taxonomy)
-    .execute();
+export async function replaceEventTerms(
+  db: Db,
+  eventId: number,
+  taxonomy: Taxonomy,
+  termIds: readonly number[],
+  linked?: readonly number[],
+): Promise<void> {
   const wanted = new Set(termIds);
-  const current = new Set(linked.map((row) => row.term_id));
+  const current = new Set(linked ?? (await linkedTermIds(db, eventId, taxonomy)));
   const gone = [...current].filter((termId) => !wanted.has(termId));
   const added = [...wanted].filter((termId) => !current.has(termId));
   if (gone.length > 0) await db.deleteFrom('event_terms').where('event_id', '=', eventId).where('term_id', 'in', gone).execute();
@@ -333,6 +333,37 @@ export async function replaceEventTerms(db: Db, eventId: number, taxonomy: Taxon
     // A concurrent write of the same event may have linked the same term meanwhile.
     .onConflict((oc) => oc.columns(['event_id', 'term_id']).doNothing())
     .execute();
+}
+
+/**
+ * Links a new event to those of `termIds` that are terms of `taxonomy`, in one statement: what resolving them as a
+ * write does (an id naming no such term is left out) and linking what it found.
+ */
+export async function linkNewEventToTerms(db: Db, eventId: number, taxonomy: Taxonomy, termIds: readonly number[]): Promise<void> {
+  const wanted = [...new Set(termIds)].filter((id) => id <= MAX_ID);
+  if (wanted.length === 0) return;
+  await db
+    .insertInto('event_terms')
+    .columns(['event_id', 'term_id'])
+    .expression(
+      db
+        .selectFrom('terms')
+        .select([sql<number>`cast(${eventId} as integer)`.as('event_id'), 'id'])
+        .where('taxonomy', '=', taxonomy)
+        .where('id', 'in', wanted),
+    )
+    .execute();
+}
+
+async function linkedTermIds(db: Db, eventId: number, taxonomy: Taxonomy): Promise<number[]> {
+  const rows = await db
+    .selectFrom('event_terms as et')
+    .innerJoin('terms as t', 't.id', 'et.term_id')
+    .select('et.term_id')
+    .where('et.event_id', '=', eventId)
+    .where('t.taxonomy', '=', taxonomy)
+    .execute();
+  return rows.map((row) => row.term_id);
 }
 
 /** What the `post`/`event` filter needs to know of an event: whether it exists, who may read it, whether it is protected. */

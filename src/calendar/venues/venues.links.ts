@@ -1,6 +1,13 @@
 import type { Db } from '../../platform/db/schema.ts';
 import type { LinkedPostRow } from '../linked-posts/linked-posts.kind.ts';
-import { assertPostsReadable, findEmbeddable, linkEntries, presentEmbedded, resolveLinkEntry } from '../linked-posts/linked-posts.links.ts';
+import {
+  assertPostsReadable,
+  findEmbeddable,
+  linkedIdOf,
+  linkEntries,
+  presentEmbedded,
+  resolveLinkEntry,
+} from '../linked-posts/linked-posts.links.ts';
 import type { PostAssets } from '../linked-posts/linked-posts.present.ts';
 import type { PostPasswords } from '../posts/posts.passwords.ts';
 import type { RequestContext } from '../common/context.ts';
@@ -32,6 +39,17 @@ export async function resolveVenueForWrite(trx: Db, input: unknown, ctx: Request
   if (entries.length === 0) return null;
   if (entries.length > 1) throw invalidParam('venue', 'An event has one venue.');
   return resolveLinkEntry(trx, venueKind, entries[0], ctx, 'venue', passwords);
+}
+
+/**
+ * The venue `input` links to when it names one by id (null: none), known before `resolveVenueForWrite` has checked
+ * it, so that a write can send what stores the link behind that check rather than after it; undefined when only the
+ * check can tell (an inline venue, or input it refuses).
+ */
+export function venueIdNamedBy(input: unknown): number | null | undefined {
+  const entries = linkEntries(input);
+  if (entries.length === 0) return null;
+  return entries.length === 1 ? (linkedIdOf(entries[0]) ?? undefined) : undefined;
 }
 
 /** For the `venue` list filter: 400 naming `venue` unless every id is a venue the caller may read. */
