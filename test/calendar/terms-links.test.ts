@@ -3,7 +3,8 @@ import type { Kysely } from 'kysely';
 import { after, before, describe, it } from 'node:test';
 import { deleteEvent } from '../../src/calendar/events/events.repository.ts';
 import type { RequestContext } from '../../src/calendar/common/context.ts';
-import { resolveTermFilter, resolveTermsForWrite, writeEventTerms } from '../../src/calendar/terms/terms.links.ts';
+import { eventTermsWrite, resolveTermFilter, resolveTermsForWrite } from '../../src/calendar/terms/terms.links.ts';
+import type { Taxonomy } from '../../src/calendar/calendar.tables.ts';
 import type { Role } from '../../src/platform/auth/capabilities.ts';
 import type { Database } from '../../src/platform/db/schema.ts';
 import { startTestServer, type Credentials, type TestServer } from '../helpers/server.ts';
@@ -37,6 +38,9 @@ describe('term counts and the links events use', () => {
   const db = (): Kysely<Database> => server.server.store.db;
   const ctxOf = (role: Role | null, language: 'en' | 'it' = 'en'): RequestContext =>
     contextFor(server, role === null ? null : { id: admin.id, username: 'u', displayName: 'u', role }, { language });
+  /** The event's terms of `taxonomy` set to those `items` name, as an event write sets them. */
+  const writeTerms = async (trx: Kysely<Database>, event: number, taxonomy: Taxonomy, items: unknown, linked?: readonly number[]) =>
+    (await eventTermsWrite(trx, event, taxonomy, items, ctxOf('editor'), linked))();
   /** The embedded terms of events by id; every asked id gets an entry. */
   const termsOf = async (handle: Kysely<Database>, ids: number[], ctx: RequestContext) => {
     const embeds = await embedsOf(handle, ids, ctx);
@@ -98,7 +102,7 @@ describe('term counts and the links events use', () => {
       assert.equal(await countOf('tags', tag.id), 2);
       await db()
         .transaction()
-        .execute((trx) => writeEventTerms(trx, second, 'tag', [], ctxOf('editor')));
+        .execute((trx) => writeTerms(trx, second, 'tag', []));
       assert.equal(await countOf('tags', tag.id), 1);
       await deleteEvent(db(), event);
       assert.equal(await countOf('tags', tag.id), 0);
@@ -114,7 +118,7 @@ describe('term counts and the links events use', () => {
             .transaction()
             .execute(async (trx) => {
               const event = await makeEvent(trx, { status: i % 4 === 0 ? 'draft' : 'publish' });
-              await writeEventTerms(trx, event, 'tag', [tag.id, other.id, tag.id], ctxOf('editor'));
+              await writeTerms(trx, event, 'tag', [tag.id, other.id, tag.id]);
             }),
         ),
       );
@@ -278,7 +282,7 @@ describe('term counts and the links events use', () => {
     });
   });
 
-  describe('writeEventTerms', () => {
+  describe('eventTermsWrite', () => {
     it('links a new event named by ids in one statement to what resolving them links', async () => {
       const tag = await create('tags', { name: unique('na') });
       const other = await create('tags', { name: unique('nb') });
@@ -289,7 +293,7 @@ describe('term counts and the links events use', () => {
         const event = await makeEvent(db(), { status: 'publish' });
         await db()
           .transaction()
-          .execute((trx) => writeEventTerms(trx, event, 'tag', items, ctxOf('editor'), linked));
+          .execute((trx) => writeTerms(trx, event, 'tag', items, linked));
         const terms = (await termsOf(db(), [event], ctxOf(null))).get(event)!;
         return [...terms.tags, ...terms.categories].map((term: any) => term.id).sort();
       };
@@ -305,7 +309,7 @@ describe('term counts and the links events use', () => {
       const event = await makeEvent(db(), { status: 'publish', terms: [tagA.id, category.id] });
       await db()
         .transaction()
-        .execute((trx) => writeEventTerms(trx, event, 'tag', [tagB.id], ctxOf('editor')));
+        .execute((trx) => writeTerms(trx, event, 'tag', [tagB.id]));
       const terms = (await termsOf(db(), [event], ctxOf(null))).get(event)!;
       assert.deepEqual(
         terms.tags.map((t: any) => t.id),
@@ -317,7 +321,7 @@ describe('term counts and the links events use', () => {
       );
       await db()
         .transaction()
-        .execute((trx) => writeEventTerms(trx, event, 'category', [], ctxOf('editor')));
+        .execute((trx) => writeTerms(trx, event, 'category', []));
       const cleared = (await termsOf(db(), [event], ctxOf(null))).get(event)!;
       assert.deepEqual(cleared.categories, []);
       assert.equal(cleared.tags.length, 1);

@@ -15,7 +15,7 @@ import { attachWrittenImage, resolveImageForWrite } from '../common/images.ts';
 import type { ImageSideLoader } from '../media/media.sideload.ts';
 import { archiveLinks, isBeyondLastPage, linkPairs, pageWindow, totalPages } from '../common/pagination.ts';
 import { invalidParam, parseWpBoolean } from '../common/wire.ts';
-import { writeEventTerms } from '../terms/terms.links.ts';
+import { eventTermsWrite } from '../terms/terms.links.ts';
 import { resolveVenueForWrite, venueIdNamedBy } from '../venues/venues.links.ts';
 import { checkPrecondition, missingItem } from '../changes/changes.preconditions.ts';
 import type { Versioned } from '../common/versioned.ts';
@@ -309,9 +309,12 @@ export class EventsService {
       await attachWrittenImage(trx, imageId, eventId);
       // Nothing below needs the answer of the texts: a plain create asks for its answer with them.
       return behind(upsertTexts(trx, 'event', eventId, caller.language, { ...texts, slug }), async () => {
-        await this.writeLinks(trx, eventId, body, caller, []);
-        if (recurrence !== null) await refreshSeries(trx, this.series, eventId, now);
-        return this.written(trx, eventId, caller, inserted);
+        // A new event's links are asked for at once: what follows is sent behind them.
+        const links = await this.linkWrites(trx, eventId, body, caller, []);
+        return behind(links.written, async () => {
+          if (recurrence !== null) await refreshSeries(trx, this.series, eventId, now);
+          return this.written(trx, eventId, caller, inserted);
+        });
       });
     });
   }
@@ -379,7 +382,9 @@ export class EventsService {
           ? undefined
           : await claimLanguageSlug(trx, 'event', row.id, caller.language, { explicit: body.slug, title: texts.title }, current);
         return behind(upsertTexts(trx, 'event', row.id, caller.language, slug === undefined ? texts : { ...texts, slug }), async () => {
-          await this.writeLinks(trx, row.id, body, caller);
+          await (
+            await this.linkWrites(trx, row.id, body, caller)
+          ).written;
           if (!occurrence && (row.recurrence !== null || recurrence !== undefined)) await refreshSeries(trx, this.series, row.id, now);
           // "This and following" answers with the series cut from the occurrence: another item, whose version is not the occurrence's.
           if (row.id !== held.id) return { item: await this.presenter.written(trx, row.id, caller, this.now()), version: undefined };
@@ -425,12 +430,25 @@ export class EventsService {
     });
   }
 
-  /** `linked`: what the event links to now, when known without reading it (a new event: nothing). */
-  private async writeLinks(trx: Db, eventId: number, body: UpdateEventBody, caller: RequestContext, linked?: readonly []): Promise<void> {
+  /**
+   * Resolves the links `body` names, then asks for their writes together: settles once they are asked for, with
+   * `written` waiting for their answers. With `linked` (what the event links to now, known without reading it: a new
+   * event links to nothing) every write is asked for at once, so what is asked for next is answered after them.
+   */
+  private async linkWrites(
+    trx: Db,
+    eventId: number,
+    body: UpdateEventBody,
+    caller: RequestContext,
+    linked?: readonly [],
+  ): Promise<{ written: Promise<unknown> }> {
+    const writes: (() => Promise<void>)[] = [];
     if (body.organizer !== undefined) {
-      await setEventOrganizers(trx, eventId, await resolveOrganizersForWrite(trx, body.organizer, caller, this.deps.passwords), linked);
+      const organizerIds = await resolveOrganizersForWrite(trx, body.organizer, caller, this.deps.passwords);
+      writes.push(() => setEventOrganizers(trx, eventId, organizerIds, linked));
     }
-    if (body.categories !== undefined) await writeEventTerms(trx, eventId, 'category', body.categories, caller, linked);
-    if (body.tags !== undefined) await writeEventTerms(trx, eventId, 'tag', body.tags, caller, linked);
+    if (body.categories !== undefined) writes.push(await eventTermsWrite(trx, eventId, 'category', body.categories, caller, linked));
+    if (body.tags !== undefined) writes.push(await eventTermsWrite(trx, eventId, 'tag', body.tags, caller, linked));
+    return { written: Promise.all(writes.map((write) => write())) };
   }
 }

@@ -98,27 +98,29 @@ export async function resolveTermsForWrite(trx: Db, taxonomy: Taxonomy, items: u
   return [...new Set(ids.filter((id): id is number => id !== undefined))];
 }
 
-/** Replaces the event's terms of one taxonomy with `termIds`. */
 /**
- * Sets the event's terms of `taxonomy` to those `items` name, as resolveTermsForWrite resolves them. `linked`: the
- * terms linked now when known without reading them; a new event (none) named by ids alone is linked in one statement.
+ * What sets the event's terms of `taxonomy` to those `items` name, as resolveTermsForWrite resolves them: resolves
+ * them, then hands back the write. `linked`: the terms linked now, when known without reading them; the write then
+ * asks for its statements before it first waits. A new event (none linked) named by ids alone needs no resolving:
+ * its links are one statement.
  */
-export async function writeEventTerms(
+export async function eventTermsWrite(
   trx: Db,
   eventId: number,
   taxonomy: Taxonomy,
   items: unknown,
   ctx: RequestContext,
   linked?: readonly number[],
-): Promise<void> {
+): Promise<() => Promise<void>> {
   if (linked?.length === 0) {
     const list = termItems(items, taxonomyInfo(taxonomy).collection);
     if (list.every(isNumericItem)) {
       const ids = list.map(parsePositiveInt).filter((id): id is number => id !== undefined);
-      return repository.linkNewEventToTerms(trx, eventId, taxonomy, ids);
+      return () => repository.linkNewEventToTerms(trx, eventId, taxonomy, ids);
     }
   }
-  await repository.replaceEventTerms(trx, eventId, taxonomy, await resolveTermsForWrite(trx, taxonomy, items, ctx), linked);
+  const termIds = await resolveTermsForWrite(trx, taxonomy, items, ctx);
+  return () => repository.replaceEventTerms(trx, eventId, taxonomy, termIds, linked);
 }
 
 /**
