@@ -18,9 +18,9 @@ import { contextFor } from './context.helper.ts';
  * write that needs more should say why here. A create inserts its row (with `begin`) and claims its slug behind it,
  * writes its texts with its answer's reads behind them, and commits; an update, a trash and a delete read the event
  * before their transaction, hold it (with what they read along), write (with the answer's reads behind, or the
- * delete's statements together), and commit. A create naming a venue and a category by id (8 before the venue was
- * checked alongside the insert and the links written in one statement) also reads, after its answer's row, the
- * texts of what the answer embeds.
+ * delete's statements together), and commit. A create naming a venue and a category by id (8 before) checks the
+ * venue with its insert, links the category with its texts and its answer's reads, and then reads the texts of what
+ * the answer embeds; were its link asked for late, the answer would lack its category.
  */
 const BUDGETS = { create: 3, update: 4, trash: 4, delete: 4, 'create naming a venue and a category by id': 4 };
 
