@@ -382,9 +382,8 @@ export class EventsService {
           ? undefined
           : await claimLanguageSlug(trx, 'event', row.id, caller.language, { explicit: body.slug, title: texts.title }, current);
         return behind(upsertTexts(trx, 'event', row.id, caller.language, slug === undefined ? texts : { ...texts, slug }), async () => {
-          await (
-            await this.linkWrites(trx, row.id, body, caller)
-          ).written;
+          const links = await this.linkWrites(trx, row.id, body, caller);
+          await links.written;
           if (!occurrence && (row.recurrence !== null || recurrence !== undefined)) await refreshSeries(trx, this.series, row.id, now);
           // "This and following" answers with the series cut from the occurrence: another item, whose version is not the occurrence's.
           if (row.id !== held.id) return { item: await this.presenter.written(trx, row.id, caller, this.now()), version: undefined };
