@@ -52,7 +52,7 @@ describe('resolveVenueForWrite', () => {
     }
   });
 
-  it('refuses a create naming an unknown or trashed venue by id, storing nothing, alone or among the creates of its tick', async () => {
+  it('refuses a create or an update naming an unknown or trashed venue by id, storing nothing, alone or among the creates of its tick', async () => {
     const venue = await makeVenue(server, admin, {});
     const trashed = await makeVenue(server, admin, {});
     await server.request(`${VENUES}/${trashed.id}`, { method: 'DELETE', auth: admin });
@@ -86,6 +86,21 @@ describe('resolveVenueForWrite', () => {
       stored.map((row) => row.venue_id),
       [venue.id, venue.id],
     );
+    // An update is refused the same way, and leaves the event as it was.
+    const event = together[0]!.body;
+    for (const input of refused) {
+      const update = await server.request(`${NS}/events/${event.id}`, {
+        method: 'POST',
+        auth: admin,
+        body: { title: 'Moved', venue: input },
+      });
+      assert.equal(update.status, 400, JSON.stringify(input));
+    }
+    const after = await server.request(`${NS}/events/${event.id}`, { auth: admin });
+    assert.deepEqual([after.body.title, after.body.venue.id], [title, venue.id]);
+    const other = await makeVenue(server, admin, {});
+    const moved = await server.request(`${NS}/events/${event.id}`, { method: 'POST', auth: admin, body: { venue: other.id } });
+    assert.deepEqual([moved.status, moved.body.venue.id], [200, other.id]);
   });
 
   it('unlinks with 0, "", null, [] and lists of empty values (deviation 2)', async () => {

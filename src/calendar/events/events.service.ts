@@ -16,7 +16,7 @@ import type { ImageSideLoader } from '../media/media.sideload.ts';
 import { archiveLinks, isBeyondLastPage, linkPairs, pageWindow, totalPages } from '../common/pagination.ts';
 import { invalidParam, parseWpBoolean } from '../common/wire.ts';
 import { eventTermsWrite } from '../terms/terms.links.ts';
-import { resolveVenueForWrite, venueIdNamedBy } from '../venues/venues.links.ts';
+import { venueForWrite } from '../venues/venues.links.ts';
 import { checkPrecondition, missingItem } from '../changes/changes.preconditions.ts';
 import type { Versioned } from '../common/versioned.ts';
 import {
@@ -272,9 +272,7 @@ export class EventsService {
 
     return this.writes.run(async (trx) => {
       const imageId = body.image === undefined ? null : await resolveImageForWrite(trx, body.image, user, caller.site.baseUrl);
-      // A venue named by id is checked as the insert linking it is sent (a refusal rolls the insert back); an inline one is found or made first.
-      const venueChecked = body.venue === undefined ? undefined : resolveVenueForWrite(trx, body.venue, caller, this.deps.passwords);
-      const venueId = body.venue === undefined ? null : (venueIdNamedBy(body.venue) ?? (await venueChecked) ?? null);
+      const venue = body.venue === undefined ? undefined : await venueForWrite(trx, body.venue, caller, this.deps.passwords);
       const row: Omit<NewEventRow, 'id'> = {
         author_id: author,
         status: datedStatus(scaleStatus(user, body.status), posted.date_utc, now),
@@ -297,12 +295,12 @@ export class EventsService {
         sticky: 0,
         featured: 0,
         ...flagChanges(body),
-        venue_id: venueId,
+        venue_id: venue?.id ?? null,
         recurrence,
         original_start_local: null,
         original_start_utc: null,
       };
-      const inserting = behind(venueChecked ?? Promise.resolve(), () => insertNewEvent(trx, row));
+      const inserting = behind(venue?.checked ?? Promise.resolve(), () => insertNewEvent(trx, row));
       const slug = await claimNewPostSlug(trx, 'event', inserting, body.slug ?? texts.title ?? '');
       const inserted = await inserting;
       const eventId = inserted.id;
@@ -372,10 +370,12 @@ export class EventsService {
       if (body.status !== undefined) changes.status = datedStatus(scaleStatus(user, body.status), posted?.date_utc ?? row.date_utc, now);
       else if (posted !== undefined) changes.status = datedStatus(row.status, posted.date_utc, now);
       if (body.image !== undefined) changes.image_id = await resolveImageForWrite(trx, body.image, user, caller.site.baseUrl);
-      if (body.venue !== undefined) changes.venue_id = await resolveVenueForWrite(trx, body.venue, caller, this.deps.passwords);
       if (occurrence) await detachOccurrence(trx, row);
+      const venue = body.venue === undefined ? undefined : await venueForWrite(trx, body.venue, caller, this.deps.passwords);
+      if (venue !== undefined) changes.venue_id = venue.id;
       // What follows needs the answer of neither the row's update nor its texts': a plain update asks for its answer with them.
-      return behind(updateEventRow(trx, row.id, changes), async () => {
+      const updating = behind(venue?.checked ?? Promise.resolve(), () => updateEventRow(trx, row.id, changes));
+      return behind(updating, async () => {
         await attachWrittenImage(trx, changes.image_id, row.id);
         // An occurrence is reached through its series' slug: it claims none of its own.
         const slug = occurrence

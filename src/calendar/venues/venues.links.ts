@@ -42,10 +42,22 @@ export async function resolveVenueForWrite(trx: Db, input: unknown, ctx: Request
 }
 
 /**
- * The venue `input` links to when it names one by id (null: none), known before `resolveVenueForWrite` has checked
- * it, so that a write can send what stores the link behind that check rather than after it; undefined when only the
- * check can tell (an inline venue, or input it refuses).
+ * The venue an event write links to, with its check (resolveVenueForWrite). A venue named by id is known at once and
+ * its check still to be answered: the write sends the statement storing the link behind it, and a refusal (the check
+ * fails first) rolls that back. An inline venue, or input to refuse, is known once the check has answered.
  */
+export async function venueForWrite(
+  trx: Db,
+  input: unknown,
+  ctx: RequestContext,
+  passwords: PostPasswords,
+): Promise<{ id: number | null; checked: Promise<unknown> }> {
+  const checked = resolveVenueForWrite(trx, input, ctx, passwords);
+  const named = venueIdNamedBy(input);
+  return { id: named === undefined ? await checked : named, checked };
+}
+
+/** The venue `input` names by id (null: none), known without reading; undefined when only the check can tell. */
 export function venueIdNamedBy(input: unknown): number | null | undefined {
   const entries = linkEntries(input);
   if (entries.length === 0) return null;
