@@ -1,6 +1,11 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { assertOrganizersReadable, resolveOrganizersForWrite, setEventOrganizers } from '../../src/calendar/organizers/organizers.links.ts';
+import {
+  assertOrganizersReadable,
+  organizersForWrite,
+  resolveOrganizersForWrite,
+  setEventOrganizers,
+} from '../../src/calendar/organizers/organizers.links.ts';
 import { embedsOf } from './embeds.helper.ts';
 import { startTestServer, type Credentials, type TestServer } from '../helpers/server.ts';
 import { contextOf, insertEventRow, makeOrganizer, NS, ORGANIZERS, postPasswords } from './venues-organizers.factories.ts';
@@ -44,6 +49,69 @@ describe('resolveOrganizersForWrite', () => {
       await resolveOrganizersForWrite(db(), { id: c.id }, ctx, postPasswords(server)),
       [c.id],
       'a single unwrapped object works',
+    );
+  });
+
+  it('knows the organizers named by id before their check has answered, as it will answer', async () => {
+    const [a, b] = [await makeOrganizer(server, admin, {}), await makeOrganizer(server, admin, {})];
+    const ctx = contextOf(server, admin);
+    for (const input of [
+      a.id,
+      [b.id, a.id, b.id],
+      `${b.id},${a.id}`,
+      [{ id: b.id }, String(a.id)],
+      [],
+      0,
+      [{ organizer: 'Inline one' }, a.id],
+    ]) {
+      const { ids, checked } = await organizersForWrite(db(), input, ctx, postPasswords(server));
+      assert.deepEqual(ids, await checked, JSON.stringify(input));
+    }
+  });
+
+  it('refuses a create or an update naming an unknown or trashed organizer among known ones, storing nothing', async () => {
+    const [a, b, trashed] = [
+      await makeOrganizer(server, admin, {}),
+      await makeOrganizer(server, admin, {}),
+      await makeOrganizer(server, admin, {}),
+    ];
+    await server.request(`${ORGANIZERS}/${trashed.id}`, { method: 'DELETE', auth: admin });
+    const title = `Organizer check ${Date.now()}`;
+    const schedule = { start_date: '2031-04-01 10:00:00', end_date: '2031-04-01 11:00:00', status: 'publish' };
+    const create = (organizer: unknown) =>
+      server.request(`${NS}/events`, { method: 'POST', auth: admin, body: { title, ...schedule, organizer } });
+    const refused = [
+      [a.id, 23_000],
+      [trashed.id, b.id],
+      [a.id, { organizer: 'Made before the refusal' }, 23_000],
+    ];
+    const answers = await Promise.all([create([b.id, a.id]), ...refused.map(create)]);
+    assert.deepEqual(
+      answers.map((answer) => answer.status),
+      [201, 400, 400, 400],
+    );
+    assert.deepEqual(
+      answers[0]!.body.organizer.map((organizer: { id: number }) => organizer.id),
+      [b.id, a.id],
+    );
+    const titled = await db()
+      .selectFrom('translations')
+      .select('resource_id')
+      .where('field', '=', 'title')
+      .where('value', '=', title)
+      .execute();
+    assert.equal(titled.length, 1, 'only the accepted create is stored');
+    const inline = await server.request(`${ORGANIZERS}?search=${encodeURIComponent('Made before the refusal')}`, { auth: admin });
+    assert.equal(inline.body.total, 0, 'an inline organizer of a refused write is not kept');
+    const event = answers[0]!.body;
+    for (const organizer of refused) {
+      const update = await server.request(`${NS}/events/${event.id}`, { method: 'POST', auth: admin, body: { organizer } });
+      assert.equal(update.status, 400, JSON.stringify(organizer));
+    }
+    const after = await server.request(`${NS}/events/${event.id}`, { auth: admin });
+    assert.deepEqual(
+      after.body.organizer.map((organizer: { id: number }) => organizer.id),
+      [b.id, a.id],
     );
   });
 

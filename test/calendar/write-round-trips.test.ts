@@ -18,11 +18,11 @@ import { contextFor } from './context.helper.ts';
  * write that needs more should say why here. A create inserts its row (with `begin`) and claims its slug behind it,
  * writes its texts with its answer's reads behind them, and commits; an update, a trash and a delete read the event
  * before their transaction, hold it (with what they read along), write (with the answer's reads behind, or the
- * delete's statements together), and commit. A create naming a venue and a category by id (8 before) checks the
- * venue with its insert, links the category with its texts and its answer's reads, and then reads the texts of what
- * the answer embeds; were its link asked for late, the answer would lack its category.
+ * delete's statements together), and commit. A create naming a venue, organizers and a category by id checks the
+ * venue with its insert, the organizers with its texts, links them and the category behind with its answer's reads,
+ * and then reads the texts of what the answer embeds; were a link asked for late, the answer would lack it.
  */
-const BUDGETS = { create: 3, update: 4, trash: 4, delete: 4, 'create naming a venue and a category by id': 4 };
+const BUDGETS = { create: 3, update: 4, trash: 4, delete: 4, 'create naming a venue, two organizers and a category by id': 4 };
 
 describe('round trips of a plain event write', () => {
   let server: TestServer;
@@ -60,7 +60,13 @@ describe('round trips of a plain event write', () => {
     const venue = (await server.request('/calendar/events/v1/venues', { method: 'POST', auth: admin, body: { venue: 'Hall' } })).body.id;
     const category = (await server.request('/calendar/events/v1/categories', { method: 'POST', auth: admin, body: { name: 'Music' } })).body
       .id;
-    const linked = { title: 'Linked', ...schedule, venue, categories: [category] };
+    const organizers = await Promise.all(
+      ['One', 'Two'].map(
+        async (name) =>
+          (await server.request('/calendar/events/v1/organizers', { method: 'POST', auth: admin, body: { organizer: name } })).body.id,
+      ),
+    );
+    const linked = { title: 'Linked', ...schedule, venue, organizer: organizers, categories: [category] };
     await service.createEvent(linked as any, editor);
     let id = 0;
     const writes = {
@@ -70,9 +76,16 @@ describe('round trips of a plain event write', () => {
       update: await statementsOf(() => service.updateEvent({ id }, { title: 'Plain, renamed' } as any, editor)),
       trash: await statementsOf(() => service.deleteEvent({ id }, {} as any, editor)),
       delete: await statementsOf(() => service.deleteEvent({ id }, { force: 'true' } as any, editor)),
-      'create naming a venue and a category by id': await statementsOf(async () => {
+      'create naming a venue, two organizers and a category by id': await statementsOf(async () => {
         const { item } = await service.createEvent(linked as any, editor);
-        assert.deepEqual([(item.venue as { id: number }).id, item.categories.map(({ id }: { id: number }) => id)], [venue, [category]]);
+        assert.deepEqual(
+          [
+            (item.venue as { id: number }).id,
+            (item.organizer as { id: number }[]).map(({ id }) => id),
+            item.categories.map(({ id }: { id: number }) => id),
+          ],
+          [venue, organizers, [category]],
+        );
       }),
     };
     const { item } = await service.createEvent({ title: 'Plain', ...schedule } as any, editor);

@@ -4,7 +4,6 @@ import { cacheBudgets, ReadCache } from '../../platform/cache/read-cache.ts';
 import type { Db } from '../../platform/db/schema.ts';
 import { behind, GroupCommit } from '../../platform/db/group-commit.ts';
 import { AppError, PlatformErrors } from '../../platform/errors.ts';
-import { resolveOrganizersForWrite, setEventOrganizers } from '../organizers/organizers.links.ts';
 import { canDelete, canEdit, canRead, datedStatus, scaleStatus } from '../posts/posts.access.ts';
 import type { PostPasswords } from '../posts/posts.passwords.ts';
 import { deleteSlugs, deleteTexts, findFieldInAllLanguages, upsertTexts } from '../posts/posts.repository.ts';
@@ -15,8 +14,8 @@ import { attachWrittenImage, resolveImageForWrite } from '../common/images.ts';
 import type { ImageSideLoader } from '../media/media.sideload.ts';
 import { archiveLinks, isBeyondLastPage, linkPairs, pageWindow, totalPages } from '../common/pagination.ts';
 import { invalidParam, parseWpBoolean } from '../common/wire.ts';
-import { eventTermsWrite } from '../terms/terms.links.ts';
 import { venueForWrite } from '../venues/venues.links.ts';
+import { eventLinkWrites } from './events.links.ts';
 import { checkPrecondition, missingItem } from '../changes/changes.preconditions.ts';
 import type { Versioned } from '../common/versioned.ts';
 import {
@@ -308,7 +307,7 @@ export class EventsService {
       // Nothing below needs the answer of the texts: a plain create asks for its answer with them.
       return behind(upsertTexts(trx, 'event', eventId, caller.language, { ...texts, slug }), async () => {
         // A new event's links are asked for at once: what follows is sent behind them.
-        const links = await this.linkWrites(trx, eventId, body, caller, []);
+        const links = await eventLinkWrites(trx, eventId, body, caller, this.deps.passwords, []);
         return behind(links.written, async () => {
           if (recurrence !== null) await refreshSeries(trx, this.series, eventId, now);
           return this.written(trx, eventId, caller, inserted);
@@ -382,7 +381,7 @@ export class EventsService {
           ? undefined
           : await claimLanguageSlug(trx, 'event', row.id, caller.language, { explicit: body.slug, title: texts.title }, current);
         return behind(upsertTexts(trx, 'event', row.id, caller.language, slug === undefined ? texts : { ...texts, slug }), async () => {
-          const links = await this.linkWrites(trx, row.id, body, caller);
+          const links = await eventLinkWrites(trx, row.id, body, caller, this.deps.passwords);
           await links.written;
           if (!occurrence && (row.recurrence !== null || recurrence !== undefined)) await refreshSeries(trx, this.series, row.id, now);
           // "This and following" answers with the series cut from the occurrence: another item, whose version is not the occurrence's.
@@ -427,27 +426,5 @@ export class EventsService {
         return this.written(trx, id, caller, row);
       });
     });
-  }
-
-  /**
-   * Resolves the links `body` names, then asks for their writes together: settles once they are asked for, with
-   * `written` waiting for their answers. With `linked` (what the event links to now, known without reading it: a new
-   * event links to nothing) every write is asked for at once, so what is asked for next is answered after them.
-   */
-  private async linkWrites(
-    trx: Db,
-    eventId: number,
-    body: UpdateEventBody,
-    caller: RequestContext,
-    linked?: readonly [],
-  ): Promise<{ written: Promise<unknown> }> {
-    const writes: (() => Promise<void>)[] = [];
-    if (body.organizer !== undefined) {
-      const organizerIds = await resolveOrganizersForWrite(trx, body.organizer, caller, this.deps.passwords);
-      writes.push(() => setEventOrganizers(trx, eventId, organizerIds, linked));
-    }
-    if (body.categories !== undefined) writes.push(await eventTermsWrite(trx, eventId, 'category', body.categories, caller, linked));
-    if (body.tags !== undefined) writes.push(await eventTermsWrite(trx, eventId, 'tag', body.tags, caller, linked));
-    return { written: Promise.all(writes.map((write) => write())) };
   }
 }

@@ -90,6 +90,31 @@ export async function resolveLinkEntry(
   }
 }
 
+/**
+ * Entries as post ids, in order, each once (see resolveLinkEntry): those named by id checked in one read, then the
+ * inline ones found or created one after the other. Errors name `param`.
+ */
+export async function resolveLinkEntries(
+  trx: Db,
+  kind: LinkedPostKind,
+  entries: readonly unknown[],
+  ctx: RequestContext,
+  param: string,
+  passwords: PostPasswords,
+): Promise<number[]> {
+  const named = entries.map(linkedIdOf);
+  if (named.includes(undefined)) throw invalidParam(param);
+  const byId = named.filter((id): id is number => typeof id === 'number');
+  const linkable = await existingLinkableIds(trx, kind, byId);
+  if (byId.some((id) => !linkable.has(id))) throw invalidParam(param);
+  const ids: number[] = [];
+  for (const [index, entry] of entries.entries()) {
+    const id = named[index] ?? (await resolveLinkEntry(trx, kind, entry, ctx, param, passwords));
+    if (!ids.includes(id)) ids.push(id);
+  }
+  return ids;
+}
+
 /** 400 naming `param` unless every id is a post of this kind the caller may read (one it may not is unknown to it). */
 export async function assertPostsReadable(
   db: Db,

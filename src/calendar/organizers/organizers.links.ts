@@ -1,6 +1,6 @@
 import type { Db } from '../../platform/db/schema.ts';
 import type { LinkedPostRow } from '../linked-posts/linked-posts.kind.ts';
-import { assertPostsReadable, linkEntries, presentEmbedded, resolveLinkEntry } from '../linked-posts/linked-posts.links.ts';
+import { assertPostsReadable, linkedIdOf, linkEntries, presentEmbedded, resolveLinkEntries } from '../linked-posts/linked-posts.links.ts';
 import type { PostAssets } from '../linked-posts/linked-posts.present.ts';
 import type { PostPasswords } from '../posts/posts.passwords.ts';
 import { canRead } from '../posts/posts.access.ts';
@@ -40,12 +40,25 @@ export async function presentEventOrganizers(
  * `[]`/`""`/`0`/`null` → none. Errors are 400 `rest_invalid_param` naming `organizer`.
  */
 export async function resolveOrganizersForWrite(trx: Db, input: unknown, ctx: RequestContext, passwords: PostPasswords): Promise<number[]> {
-  const ids: number[] = [];
-  for (const entry of linkEntries(input)) {
-    const id = await resolveLinkEntry(trx, organizerKind, entry, ctx, 'organizer', passwords);
-    if (!ids.includes(id)) ids.push(id);
-  }
-  return ids;
+  return resolveLinkEntries(trx, organizerKind, linkEntries(input), ctx, 'organizer', passwords);
+}
+
+/**
+ * The organizers an event write links to, in order, with their check (resolveOrganizersForWrite): known at once when
+ * all are named by id, the check still to be answered, so that the write storing the links goes out behind it and a
+ * refusal (the check fails first) rolls that back; else once the check has answered.
+ */
+export async function organizersForWrite(
+  trx: Db,
+  input: unknown,
+  ctx: RequestContext,
+  passwords: PostPasswords,
+): Promise<{ ids: number[]; checked: Promise<unknown> }> {
+  const checked = resolveOrganizersForWrite(trx, input, ctx, passwords);
+  checked.catch(() => undefined); // its refusal is the write's, which waits for it (behind)
+  const named = linkEntries(input).map(linkedIdOf);
+  if (named.every((id) => typeof id === 'number')) return { ids: [...new Set(named as number[])], checked };
+  return { ids: await checked, checked };
 }
 
 /** Replaces the event's organizers with these, in this order. */

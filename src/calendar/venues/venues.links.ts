@@ -53,6 +53,7 @@ export async function venueForWrite(
   passwords: PostPasswords,
 ): Promise<{ id: number | null; checked: Promise<unknown> }> {
   const checked = resolveVenueForWrite(trx, input, ctx, passwords);
+  checked.catch(() => undefined); // its refusal is the write's, which waits for it (behind)
   const named = venueIdNamedBy(input);
   return { id: named === undefined ? await checked : named, checked };
 }
