@@ -85,6 +85,16 @@ describe('resolveOrganizersForWrite', () => {
       [trashed.id, b.id],
       [a.id, { organizer: 'Made before the refusal' }, 23_000],
     ];
+    // With links written behind the refused ones (a category, a tag), the refusal is still the answer.
+    const category = (await server.request(`${NS}/categories`, { method: 'POST', auth: admin, body: { name: `c${Date.now()}` } })).body.id;
+    for (const organizer of refused) {
+      const withTerms = await server.request(`${NS}/events`, {
+        method: 'POST',
+        auth: admin,
+        body: { title, ...schedule, organizer, categories: [category], tags: ['fresh tag of a refused write'] },
+      });
+      assert.deepEqual([withTerms.status, withTerms.body.code], [400, 'rest_invalid_param'], JSON.stringify(organizer));
+    }
     const answers = await Promise.all([create([b.id, a.id]), ...refused.map(create)]);
     assert.deepEqual(
       answers.map((answer) => answer.status),

@@ -27,5 +27,6 @@ export async function eventLinkWrites(
   }
   if (body.categories !== undefined) writes.push(await eventTermsWrite(trx, eventId, 'category', body.categories, caller, linked));
   if (body.tags !== undefined) writes.push(await eventTermsWrite(trx, eventId, 'tag', body.tags, caller, linked));
-  return { written: Promise.all(writes.map((write) => write())) };
+  // Each behind the ones before it: the first to fail is the answer, not one that failed only because it aborted the transaction.
+  return { written: writes.reduce<Promise<unknown>>((ahead, write) => behind(ahead, write), Promise.resolve()) };
 }
