@@ -64,7 +64,7 @@ describe('resolveOrganizersForWrite', () => {
       0,
       [{ organizer: 'Inline one' }, a.id],
     ]) {
-      const { ids, checked } = await organizersForWrite(db(), input, ctx, postPasswords(server));
+      const { value: ids, checked } = await organizersForWrite(db(), input, ctx, postPasswords(server));
       assert.deepEqual(ids, await checked, JSON.stringify(input));
     }
   });
@@ -123,6 +123,34 @@ describe('resolveOrganizersForWrite', () => {
       after.body.organizer.map((organizer: { id: number }) => organizer.id),
       [b.id, a.id],
     );
+  });
+
+  it('refuses more than 500 organizers, as a list or as CSV, before reading them, and stores nothing', async () => {
+    const title = `Too many organizers ${Date.now()}`;
+    const known = await makeOrganizer(server, admin, {});
+    const many = (count: number) => [known.id, ...Array.from({ length: count - 1 }, (_, index) => 100_000 + index)];
+    for (const organizer of [many(501), many(40_000), many(40_000).join(',')]) {
+      const answer = await server.request(`${NS}/events`, {
+        method: 'POST',
+        auth: admin,
+        body: { title, start_date: '2031-05-01 10:00:00', end_date: '2031-05-01 11:00:00', organizer },
+      });
+      assert.deepEqual([answer.status, answer.body.data?.params?.organizer], [400, 'organizer may name at most 500 posts.']);
+    }
+    const stored = await db()
+      .selectFrom('translations')
+      .select('resource_id')
+      .where('field', '=', 'title')
+      .where('value', '=', title)
+      .execute();
+    assert.deepEqual(stored, []);
+    // 500, most of them unknown, are read at once and refused as unknown.
+    const unknown = await server.request(`${NS}/events`, {
+      method: 'POST',
+      auth: admin,
+      body: { title, start_date: '2031-05-01 10:00:00', end_date: '2031-05-01 11:00:00', organizer: many(500) },
+    });
+    assert.deepEqual([unknown.status, unknown.body.data?.params?.organizer], [400, 'Invalid parameter.']);
   });
 
   it('reads [], "", 0 and null as no organizers', async () => {

@@ -23,7 +23,7 @@ export async function eventLinkWrites(
   const writes: (() => Promise<void>)[] = [];
   if (body.organizer !== undefined) {
     const organizers = await organizersForWrite(trx, body.organizer, caller, passwords);
-    writes.push(() => behind(organizers.checked, () => setEventOrganizers(trx, eventId, organizers.ids, linked)));
+    writes.push(() => behind(organizers.checked, () => setEventOrganizers(trx, eventId, organizers.value, linked)));
   }
   if (body.categories !== undefined) writes.push(await eventTermsWrite(trx, eventId, 'category', body.categories, caller, linked));
   if (body.tags !== undefined) writes.push(await eventTermsWrite(trx, eventId, 'tag', body.tags, caller, linked));

@@ -294,7 +294,7 @@ export class EventsService {
         sticky: 0,
         featured: 0,
         ...flagChanges(body),
-        venue_id: venue?.id ?? null,
+        venue_id: venue?.value ?? null,
         recurrence,
         original_start_local: null,
         original_start_utc: null,
@@ -371,7 +371,7 @@ export class EventsService {
       if (body.image !== undefined) changes.image_id = await resolveImageForWrite(trx, body.image, user, caller.site.baseUrl);
       if (occurrence) await detachOccurrence(trx, row);
       const venue = body.venue === undefined ? undefined : await venueForWrite(trx, body.venue, caller, this.deps.passwords);
-      if (venue !== undefined) changes.venue_id = venue.id;
+      if (venue !== undefined) changes.venue_id = venue.value;
       // What follows needs the answer of neither the row's update nor its texts': a plain update asks for its answer with them.
       const updating = behind(venue?.checked ?? Promise.resolve(), () => updateEventRow(trx, row.id, changes));
       return behind(updating, async () => {

@@ -90,6 +90,25 @@ export async function resolveLinkEntry(
   }
 }
 
+/** What an event write links to, and the check that may refuse it (see `checkedAhead`). */
+export interface CheckedLinks<T> {
+  readonly value: T;
+  readonly checked: Promise<unknown>;
+}
+
+/**
+ * A link's value ahead of its check: `named` (what the check resolves to, when the input tells it without a read) at
+ * once, the check still to be answered, so that the statement storing the link goes out behind it and a refusal (the
+ * check fails first: `behind`) rolls that back; else the check's own value once it has answered.
+ */
+export async function checkedAhead<T>(checked: Promise<T>, named: T | undefined): Promise<CheckedLinks<T>> {
+  checked.catch(() => undefined); // its refusal is the write's, which waits for it (behind)
+  return { value: named === undefined ? await checked : named, checked };
+}
+
+/** More posts than any event links to; beyond it a list is refused rather than sent to SQL (as term lists are). */
+export const MAX_LINKED_POSTS = 500;
+
 /**
  * Entries as post ids, in order, each once (see resolveLinkEntry): those named by id checked in one read, then the
  * inline ones found or created one after the other. Errors name `param`.
@@ -102,17 +121,16 @@ export async function resolveLinkEntries(
   param: string,
   passwords: PostPasswords,
 ): Promise<number[]> {
+  if (entries.length > MAX_LINKED_POSTS) throw invalidParam(param, `${param} may name at most ${MAX_LINKED_POSTS} posts.`);
   const named = entries.map(linkedIdOf);
   if (named.includes(undefined)) throw invalidParam(param);
   const byId = named.filter((id): id is number => typeof id === 'number');
   const linkable = await existingLinkableIds(trx, kind, byId);
   if (byId.some((id) => !linkable.has(id))) throw invalidParam(param);
-  const ids: number[] = [];
-  for (const [index, entry] of entries.entries()) {
-    const id = named[index] ?? (await resolveLinkEntry(trx, kind, entry, ctx, param, passwords));
-    if (!ids.includes(id)) ids.push(id);
-  }
-  return ids;
+  const ids = new Set<number>();
+  for (const [index, entry] of entries.entries())
+    ids.add(named[index] ?? (await resolveLinkEntry(trx, kind, entry, ctx, param, passwords)));
+  return [...ids];
 }
 
 /** 400 naming `param` unless every id is a post of this kind the caller may read (one it may not is unknown to it). */

@@ -1,6 +1,15 @@
 import type { Db } from '../../platform/db/schema.ts';
 import type { LinkedPostRow } from '../linked-posts/linked-posts.kind.ts';
-import { assertPostsReadable, linkedIdOf, linkEntries, presentEmbedded, resolveLinkEntries } from '../linked-posts/linked-posts.links.ts';
+import {
+  assertPostsReadable,
+  checkedAhead,
+  type CheckedLinks,
+  linkedIdOf,
+  linkEntries,
+  MAX_LINKED_POSTS,
+  presentEmbedded,
+  resolveLinkEntries,
+} from '../linked-posts/linked-posts.links.ts';
 import type { PostAssets } from '../linked-posts/linked-posts.present.ts';
 import type { PostPasswords } from '../posts/posts.passwords.ts';
 import { canRead } from '../posts/posts.access.ts';
@@ -44,21 +53,18 @@ export async function resolveOrganizersForWrite(trx: Db, input: unknown, ctx: Re
 }
 
 /**
- * The organizers an event write links to, in order, with their check (resolveOrganizersForWrite): known at once when
- * all are named by id, the check still to be answered, so that the write storing the links goes out behind it and a
- * refusal (the check fails first) rolls that back; else once the check has answered.
+ * The organizers an event write links to, in order, ahead of their check when all are named by id and the check is
+ * one read (see checkedAhead).
  */
-export async function organizersForWrite(
+export function organizersForWrite(
   trx: Db,
   input: unknown,
   ctx: RequestContext,
   passwords: PostPasswords,
-): Promise<{ ids: number[]; checked: Promise<unknown> }> {
-  const checked = resolveOrganizersForWrite(trx, input, ctx, passwords);
-  checked.catch(() => undefined); // its refusal is the write's, which waits for it (behind)
+): Promise<CheckedLinks<number[]>> {
   const named = linkEntries(input).map(linkedIdOf);
-  if (named.every((id) => typeof id === 'number')) return { ids: [...new Set(named as number[])], checked };
-  return { ids: await checked, checked };
+  const byId = named.length <= MAX_LINKED_POSTS && named.every((id) => typeof id === 'number');
+  return checkedAhead(resolveOrganizersForWrite(trx, input, ctx, passwords), byId ? [...new Set(named as number[])] : undefined);
 }
 
 /** Replaces the event's organizers with these, in this order. */

@@ -2,6 +2,8 @@ import type { Db } from '../../platform/db/schema.ts';
 import type { LinkedPostRow } from '../linked-posts/linked-posts.kind.ts';
 import {
   assertPostsReadable,
+  checkedAhead,
+  type CheckedLinks,
   findEmbeddable,
   linkedIdOf,
   linkEntries,
@@ -41,21 +43,14 @@ export async function resolveVenueForWrite(trx: Db, input: unknown, ctx: Request
   return resolveLinkEntry(trx, venueKind, entries[0], ctx, 'venue', passwords);
 }
 
-/**
- * The venue an event write links to, with its check (resolveVenueForWrite). A venue named by id is known at once and
- * its check still to be answered: the write sends the statement storing the link behind it, and a refusal (the check
- * fails first) rolls that back. An inline venue, or input to refuse, is known once the check has answered.
- */
-export async function venueForWrite(
+/** The venue an event write links to (null: none), ahead of its check when named by id (see checkedAhead). */
+export function venueForWrite(
   trx: Db,
   input: unknown,
   ctx: RequestContext,
   passwords: PostPasswords,
-): Promise<{ id: number | null; checked: Promise<unknown> }> {
-  const checked = resolveVenueForWrite(trx, input, ctx, passwords);
-  checked.catch(() => undefined); // its refusal is the write's, which waits for it (behind)
-  const named = venueIdNamedBy(input);
-  return { id: named === undefined ? await checked : named, checked };
+): Promise<CheckedLinks<number | null>> {
+  return checkedAhead(resolveVenueForWrite(trx, input, ctx, passwords), venueIdNamedBy(input));
 }
 
 /** The venue `input` names by id (null: none), known without reading; undefined when only the check can tell. */
